@@ -1,0 +1,73 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/spf13/cobra"
+)
+
+// fileFlag is the -f PATH flag shared by the one-shot commands; a single
+// positional PATH is accepted as well.
+type fileFlag struct{ path string }
+
+func (f *fileFlag) register(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&f.path, "file", "f", "", "state file or project directory (default: current directory)")
+}
+
+func (f *fileFlag) resolve(args []string) (string, error) {
+	switch {
+	case len(args) > 1:
+		return "", fail(exitUsage, "expected at most one PATH, got %d", len(args))
+	case len(args) == 1 && f.path != "" && args[0] != f.path:
+		return "", fail(exitUsage, "give the state file either as -f PATH or as PATH, not both")
+	case len(args) == 1:
+		return args[0], nil
+	}
+	return f.path, nil
+}
+
+// loaded is a state file read for a one-shot command: exactly one of AoT
+// and Phase is set, unless ParseErr says why neither could be read.
+type loaded struct {
+	Target   statefile.Target
+	AoT      *statefile.Document
+	Facts    *model.Facts
+	Phase    *model.PhaseLoop
+	ParseErr error
+}
+
+// load discovers and reads the state file. I/O problems (a missing file, a
+// permission error) are returned as usage errors (exit 2); a file that
+// exists but cannot be parsed comes back in ParseErr.
+func load(path string, g *globalFlags) (*loaded, error) {
+	t, err := statefile.Discover(path)
+	if err != nil {
+		if errors.Is(err, statefile.ErrNotFound) {
+			return nil, fail(exitUsage, "%v — point -f at a state file or a project directory", err)
+		}
+		return nil, fail(exitUsage, "%v", err)
+	}
+	l := &loaded{Target: t}
+	if t.Kind == statefile.KindPhaseLoop {
+		l.Phase, err = statefile.LoadPhaseLoop(t.Path, g.maxSize)
+	} else {
+		l.AoT, err = statefile.Load(t.Path, g.maxSize)
+		if err == nil {
+			l.Facts = model.Derive(l.AoT.State)
+		}
+	}
+	if err != nil {
+		if _, ok := statefile.ParseError(err); ok && !errors.Is(err, statefile.ErrTooLarge) {
+			l.ParseErr = err
+			return l, nil
+		}
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, statefile.ErrTooLarge) {
+			return nil, fail(exitUsage, "%v", err)
+		}
+		return nil, fail(exitUsage, "reading %s: %v", t.Path, err)
+	}
+	return l, nil
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes (DESIGN.md §4).
+const (
+	exitOK       = 0
+	exitInvalid  = 1 // invalid state or refused correction
+	exitUsage    = 2 // usage or I/O error
+	exitConflict = 3 // the file kept changing; the correction was not applied
+)
+
+// exitError carries an exit code; its message (if any) goes to stderr as
+// one line.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func fail(code int, format string, args ...any) error {
+	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// silent is an exit code whose report has already been printed.
+func silent(code int) error { return &exitError{code: code} }
+
+type globalFlags struct {
+	maxSize int64
+}
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	g := &globalFlags{}
+	root := &cobra.Command{
+		Use:   "aot-tui [PATH ...]",
+		Short: "Watch and steer autonomous coding-agent loops",
+		Long: `aot-tui watches an autonomous agent loop's state file, summarises it, checks it,
+and writes corrections back into it.
+
+PATH is a state file or a project directory (its .claude/aot-loop-state.md,
+else .claude/autonomous-loop.json); the default is the current directory.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.PersistentFlags().Int64Var(&g.maxSize, "max-size", 16<<20, "refuse state files larger than this many bytes")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fail(exitUsage, "%s: %v (see %s --help)", c.CommandPath(), err, c.CommandPath())
+	})
+	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g))
+	return root
+}
+
+// run executes the CLI and returns the process exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, "aot-tui: "+oneLine(ee.msg))
+		}
+		return ee.code
+	}
+	// Cobra's own errors (unknown command, bad arguments) are usage errors.
+	fmt.Fprintln(stderr, "aot-tui: "+oneLine(err.Error())+" (see aot-tui --help)")
+	return exitUsage
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}

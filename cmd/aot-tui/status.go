@@ -1,0 +1,351 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/spf13/cobra"
+)
+
+func newStatusCmd(g *globalFlags) *cobra.Command {
+	var ff fileFlag
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status [-f PATH] [--json]",
+		Short: "One-shot summary of a loop: status, goal, iteration, stall, progress, next batch",
+		Long: `Prints a one-shot summary of the loop's state file.
+
+For an AoT loop: status, goal, iteration N/MAX, stall N/MAX, the progress class,
+atom counts, the next batch of executable atoms, the redirect/stop flags and the
+stop hook's next decision. --json keeps the keys of the seed's read_state.py
+(exists, status, iteration, stall_count, stop_requested, redirect_requested,
+stop_reason, atoms, executable_atoms, bindings, summary) and adds its own.
+For a phase loop, --json reports kind "phase-loop" with the file's own fields.
+
+Exit codes: 0 ok, 1 the file cannot be parsed, 2 usage or I/O error.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := ff.resolve(args)
+			if err != nil {
+				return err
+			}
+			l, err := load(path, g)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if l.ParseErr != nil {
+				if asJSON {
+					writeJSON(out, map[string]any{"exists": true, "kind": l.Target.Kind.String(), "path": l.Target.Path, "error": l.ParseErr.Error()})
+					return silent(exitInvalid)
+				}
+				return fail(exitInvalid, "%v", l.ParseErr)
+			}
+			switch {
+			case l.Phase != nil && asJSON:
+				writeJSON(out, phaseStatusJSON(l))
+			case l.Phase != nil:
+				printPhaseStatus(out, l)
+			case asJSON:
+				writeJSON(out, aotStatusJSON(l))
+			default:
+				printAoTStatus(out, l)
+			}
+			return nil
+		},
+	}
+	ff.register(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+type atomJSON struct {
+	ID          string   `json:"id"`
+	Description string   `json:"description"`
+	Status      string   `json:"status"`
+	DependsOn   []string `json:"depends_on"`
+	ORGroup     string   `json:"or_group,omitempty"`
+}
+
+type bindingJSON struct {
+	Summary   string   `json:"summary"`
+	Artifacts []string `json:"artifacts"`
+}
+
+type summaryJSON struct {
+	Total      int `json:"total"`
+	Pending    int `json:"pending"`
+	InProgress int `json:"in_progress"`
+	Resolved   int `json:"resolved"`
+	Executable int `json:"executable"`
+}
+
+type aotStatus struct {
+	// The keys of read_state.py.
+	Exists            bool                   `json:"exists"`
+	Status            string                 `json:"status"`
+	Iteration         int                    `json:"iteration"`
+	StallCount        int                    `json:"stall_count"`
+	StopRequested     bool                   `json:"stop_requested"`
+	RedirectRequested bool                   `json:"redirect_requested"`
+	StopReason        *string                `json:"stop_reason"`
+	Atoms             []atomJSON             `json:"atoms"`
+	ExecutableAtoms   []atomJSON             `json:"executable_atoms"`
+	Bindings          map[string]bindingJSON `json:"bindings"`
+	Summary           summaryJSON            `json:"summary"`
+	// Ours.
+	Kind              string        `json:"kind"`
+	Path              string        `json:"path"`
+	Goal              string        `json:"goal"`
+	MaxIterations     int           `json:"max_iterations"`
+	MaxStallCount     int           `json:"max_stall_count"`
+	MaxParallelAgents int           `json:"max_parallel_agents"`
+	PrevPendingCount  int           `json:"prev_pending_count"`
+	Unresolved        int           `json:"unresolved"`
+	Progress          string        `json:"progress"`
+	NextBatch         []string      `json:"next_batch"`
+	LongestChain      []string      `json:"longest_chain"`
+	Outlook           model.Outlook `json:"outlook"`
+	Valid             bool          `json:"valid"`
+	Errors            []string      `json:"errors"`
+	Warnings          []string      `json:"warnings"`
+}
+
+func toAtomJSON(a model.Atom) atomJSON {
+	deps := a.DependsOn
+	if deps == nil {
+		deps = []string{}
+	}
+	return atomJSON{ID: a.ID, Description: a.Description, Status: string(a.Status), DependsOn: deps, ORGroup: a.ORGroup}
+}
+
+func aotStatusJSON(l *loaded) aotStatus {
+	s, f := l.AoT.State, l.Facts
+	c := s.Control
+	cons := s.Objective.Constraints
+	v := model.ValidateWith(s, f)
+	out := aotStatus{
+		Exists: true, Status: string(c.Status), Iteration: c.Iteration, StallCount: c.StallCount,
+		StopRequested: c.StopRequested, RedirectRequested: c.RedirectRequested,
+		Atoms:           make([]atomJSON, 0, len(s.Atoms)),
+		ExecutableAtoms: make([]atomJSON, 0, len(f.Executable)),
+		Bindings:        make(map[string]bindingJSON, len(s.Bindings)),
+		Summary: summaryJSON{Total: f.Counts.Total, Pending: f.Counts.Pending, InProgress: f.Counts.InProgress,
+			Resolved: f.Counts.Resolved, Executable: len(f.Executable)},
+		Kind: "aot-loop", Path: l.Target.Path, Goal: s.Objective.Goal,
+		MaxIterations: cons.EffectiveMaxIterations(), MaxStallCount: cons.EffectiveMaxStallCount(),
+		MaxParallelAgents: cons.EffectiveMaxParallelAgents(), PrevPendingCount: c.PrevPendingCount,
+		Unresolved: f.Counts.Unresolved(), Progress: string(f.Progress),
+		NextBatch: nonNil(f.NextBatch), LongestChain: nonNil(f.LongestChain),
+		Outlook: model.PredictOutlook(s, f),
+		Valid:   v.Valid, Errors: v.Errors, Warnings: v.Warnings,
+	}
+	if c.StopReason != "" {
+		r := c.StopReason
+		out.StopReason = &r
+	}
+	for _, a := range s.Atoms {
+		out.Atoms = append(out.Atoms, toAtomJSON(a))
+	}
+	for _, id := range f.Executable {
+		out.ExecutableAtoms = append(out.ExecutableAtoms, toAtomJSON(s.Atoms[f.Index[id]]))
+	}
+	for _, b := range s.Bindings {
+		arts := b.Artifacts
+		if arts == nil {
+			arts = []string{}
+		}
+		out.Bindings[b.AtomID] = bindingJSON{Summary: b.Summary, Artifacts: arts}
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// statusGlyph gives each loop status a glyph so it never relies on colour.
+func statusGlyph(s model.LoopStatus) string {
+	switch s {
+	case model.LoopPending:
+		return "○"
+	case model.LoopRunning:
+		return "●"
+	case model.LoopStopped:
+		return "■"
+	case model.LoopCompleted:
+		return "✓"
+	}
+	return "?"
+}
+
+func progressGlyph(p model.Progress) string {
+	switch p {
+	case model.ProgressShrinking:
+		return "↓ shrinking"
+	case model.ProgressStalled:
+		return "→ stalled"
+	case model.ProgressExpanding:
+		return "↑ expanding"
+	}
+	return "· first iteration"
+}
+
+// bar draws a text progress bar of width cells.
+func bar(n, limit, width int) string {
+	if limit <= 0 {
+		limit = 1
+	}
+	filled := n * width / limit
+	filled = min(max(filled, 0), width)
+	return strings.Repeat("█", filled) + strings.Repeat("░", width-filled)
+}
+
+func printAoTStatus(w io.Writer, l *loaded) {
+	s, f := l.AoT.State, l.Facts
+	c := s.Control
+	cons := s.Objective.Constraints
+	line := termtext.Line
+	fmt.Fprintf(w, "AoT loop · %s\n", line(l.Target.Path))
+	status := string(c.Status)
+	if status == "" {
+		status = "unknown"
+	}
+	fmt.Fprintf(w, "status    %s %s\n", statusGlyph(c.Status), line(status))
+	fmt.Fprintf(w, "goal      %s\n", line(s.Objective.Goal))
+	mi, ms := cons.EffectiveMaxIterations(), cons.EffectiveMaxStallCount()
+	fmt.Fprintf(w, "iteration %d/%d %s\n", c.Iteration, mi, bar(c.Iteration, mi, 20))
+	fmt.Fprintf(w, "stall     %d/%d %s\n", c.StallCount, ms, bar(c.StallCount, ms, 20))
+	prev := "none yet"
+	if c.PrevPendingCount >= 0 {
+		prev = fmt.Sprint(c.PrevPendingCount)
+	}
+	fmt.Fprintf(w, "progress  %s (unresolved %d, previous %s)\n", progressGlyph(f.Progress), f.Counts.Unresolved(), prev)
+	counts := fmt.Sprintf("%d total · %d pending · %d in progress · %d resolved", f.Counts.Total, f.Counts.Pending, f.Counts.InProgress, f.Counts.Resolved)
+	if f.Counts.Other > 0 {
+		counts += fmt.Sprintf(" · %d with an unknown status", f.Counts.Other)
+	}
+	fmt.Fprintf(w, "atoms     %s\n", counts)
+	if len(f.NextBatch) == 0 {
+		fmt.Fprintf(w, "next      none executable\n")
+	} else {
+		for i, id := range f.NextBatch {
+			label := "next     "
+			if i > 0 {
+				label = "         "
+			}
+			fmt.Fprintf(w, "%s ▶ %s %s\n", label, line(id), line(s.Atoms[f.Index[id]].Description))
+		}
+		if rest := len(f.Executable) - len(f.NextBatch); rest > 0 {
+			fmt.Fprintf(w, "           (+%d more executable, max_parallel_agents %d)\n", rest, cons.EffectiveMaxParallelAgents())
+		}
+	}
+	var flags []string
+	if c.RedirectRequested {
+		flags = append(flags, "REDIRECT requested")
+	}
+	if c.StopRequested {
+		flags = append(flags, "STOP requested")
+	}
+	if len(flags) > 0 {
+		fmt.Fprintf(w, "flags     %s\n", strings.Join(flags, " · "))
+	}
+	if c.StopReason != "" {
+		fmt.Fprintf(w, "reason    %s\n", line(c.StopReason))
+	}
+	o := model.PredictOutlook(s, f)
+	mark := ""
+	if o.Warning {
+		mark = "⚠ "
+	}
+	fmt.Fprintf(w, "outlook   %s%s\n", mark, line(o.Text))
+	v := model.ValidateWith(s, f)
+	if len(v.Errors)+len(v.Warnings) > 0 {
+		fmt.Fprintf(w, "checks    %s (aot-tui validate shows them)\n", plural(len(v.Errors), "error")+", "+plural(len(v.Warnings), "warning"))
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func phaseStatusJSON(l *loaded) map[string]any {
+	p := l.Phase
+	raw, _ := json.Marshal(p)
+	out := map[string]any{}
+	_ = json.Unmarshal(raw, &out)
+	for k, v := range p.Extra {
+		out[k] = v
+	}
+	if art, ok := out["artifacts"].(map[string]any); ok {
+		for k, v := range p.Artifacts.Extra {
+			art[k] = v
+		}
+	}
+	v := model.ValidatePhaseLoop(p)
+	out["kind"] = "phase-loop"
+	out["path"] = l.Target.Path
+	out["exists"] = true
+	out["phases_remaining"] = nonNil(p.RemainingPhases())
+	out["shipped"] = p.Shipped()
+	out["valid"] = v.Valid
+	out["errors"] = v.Errors
+	out["warnings"] = v.Warnings
+	return out
+}
+
+func printPhaseStatus(w io.Writer, l *loaded) {
+	p := l.Phase
+	line := termtext.Line
+	fmt.Fprintf(w, "phase loop · %s\n", line(l.Target.Path))
+	fmt.Fprintf(w, "feature   %s\n", line(p.Feature))
+	idx := model.PhaseIndex(p.Phase)
+	fmt.Fprintf(w, "phase     %s (%d of %d)\n", line(p.Phase), idx+1, len(model.Phases))
+	var pipe []string
+	done := map[string]bool{}
+	for _, ph := range p.PhasesCompleted {
+		done[ph] = true
+	}
+	for _, ph := range model.Phases {
+		switch {
+		case done[ph]:
+			pipe = append(pipe, "✓ "+ph)
+		case ph == p.Phase:
+			pipe = append(pipe, "▶ "+ph)
+		default:
+			pipe = append(pipe, "· "+ph)
+		}
+	}
+	fmt.Fprintf(w, "pipeline  %s\n", strings.Join(pipe, "  "))
+	mpi, mi, mf := p.EffectiveMaxPhaseIterations(), p.EffectiveMaxIterations(), p.EffectiveMaxFixCycles()
+	fmt.Fprintf(w, "phase it. %d/%d %s\n", p.PhaseIteration, mpi, bar(p.PhaseIteration, mpi, 20))
+	fmt.Fprintf(w, "global    %d/%d %s\n", p.GlobalIteration, mi, bar(p.GlobalIteration, mi, 20))
+	fmt.Fprintf(w, "fix cycles %d/%d\n", p.FixReviewCycles, mf)
+	if len(p.Errors) > 0 {
+		e := p.Errors[len(p.Errors)-1]
+		fmt.Fprintf(w, "errors    %d, latest (%s, iteration %d): %s\n", len(p.Errors), line(e.Phase), e.Iteration, line(e.Message))
+	} else {
+		fmt.Fprintf(w, "errors    none\n")
+	}
+	v := model.ValidatePhaseLoop(p)
+	if len(v.Errors)+len(v.Warnings) > 0 {
+		fmt.Fprintf(w, "checks    %s (aot-tui validate shows them)\n", plural(len(v.Errors), "error")+", "+plural(len(v.Warnings), "warning"))
+	}
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/spf13/cobra"
+)
+
+func newValidateCmd(g *globalFlags) *cobra.Command {
+	var ff fileFlag
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "validate [-f PATH] [--json]",
+		Short: "Check a state file against the schema's invariants",
+		Long: `Checks the state file: frontmatter and YAML syntax, required sections, value types,
+enum values, unique atom ids, dependencies that exist, no cycles (the cycle's path
+is printed), OR groups and decompositions that name real atoms, and more.
+--json keeps the keys of the seed's validate_state.py (valid, errors, warnings,
+atom_count) and adds "problems" with each finding's line.
+
+Exit codes: 0 valid, 1 invalid (including a file that cannot be parsed),
+2 usage or I/O error such as a missing file.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := ff.resolve(args)
+			if err != nil {
+				return err
+			}
+			l, err := load(path, g)
+			if err != nil {
+				return err
+			}
+			var r model.Report
+			switch {
+			case l.ParseErr != nil:
+				r = parseFailureReport(l.ParseErr)
+			case l.Phase != nil:
+				r = model.ValidatePhaseLoop(l.Phase)
+			default:
+				r = model.ValidateWith(l.AoT.State, l.Facts)
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				writeJSON(out, r)
+			} else {
+				printReport(out, l.Target.Path, r)
+			}
+			if !r.Valid {
+				return silent(exitInvalid)
+			}
+			return nil
+		},
+	}
+	ff.register(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// parseFailureReport reports an unparseable file as invalid.
+func parseFailureReport(err error) model.Report {
+	msg := err.Error()
+	line := 0
+	if pe, ok := parseErrorOf(err); ok {
+		line = pe.Line
+	}
+	return model.Report{
+		Valid: false, Errors: []string{msg}, Warnings: []string{},
+		Problems: []model.ReportProblem{{Severity: "error", Line: line, Message: msg}},
+	}
+}
+
+func printReport(w io.Writer, path string, r model.Report) {
+	verdict := "valid"
+	if !r.Valid {
+		verdict = "invalid"
+	}
+	fmt.Fprintf(w, "%s: %s (%s, %s, %s)\n", termtext.Line(path), verdict,
+		plural(r.AtomCount, "atom"), plural(len(r.Errors), "error"), plural(len(r.Warnings), "warning"))
+	for _, e := range r.Errors {
+		fmt.Fprintf(w, "error: %s\n", termtext.Line(e))
+	}
+	for _, wn := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", termtext.Line(wn))
+	}
+}

@@ -1,0 +1,538 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Report is the result of validation. Its JSON keys are those of the seed's
+// validate_state.py (valid, errors, warnings, atom_count); Problems adds the
+// same findings with their line and severity.
+type Report struct {
+	Valid     bool            `json:"valid"`
+	Errors    []string        `json:"errors"`
+	Warnings  []string        `json:"warnings"`
+	AtomCount int             `json:"atom_count"`
+	Problems  []ReportProblem `json:"problems"`
+}
+
+// ReportProblem is one finding with its place in the file.
+type ReportProblem struct {
+	Severity string `json:"severity"`
+	Line     int    `json:"line,omitempty"`
+	Path     string `json:"path,omitempty"`
+	Message  string `json:"message"`
+}
+
+func (r *Report) add(isErr bool, p Problem) {
+	sev := "warning"
+	if isErr {
+		sev = "error"
+	}
+	r.Problems = append(r.Problems, ReportProblem{Severity: sev, Line: p.Line, Path: p.Path, Message: p.Message})
+}
+
+// finish sorts findings by line and fills Errors and Warnings.
+func (r *Report) finish() {
+	sort.SliceStable(r.Problems, func(i, j int) bool { return r.Problems[i].Line < r.Problems[j].Line })
+	r.Errors, r.Warnings = []string{}, []string{}
+	for _, p := range r.Problems {
+		s := Problem{Line: p.Line, Message: p.Message}.String()
+		if p.Severity == "error" {
+			r.Errors = append(r.Errors, s)
+		} else {
+			r.Warnings = append(r.Warnings, s)
+		}
+	}
+	if r.Problems == nil {
+		r.Problems = []ReportProblem{}
+	}
+	r.Valid = len(r.Errors) == 0
+}
+
+type validator struct {
+	s *State
+	f *Facts
+	r Report
+}
+
+func (v *validator) errf(line int, path, format string, args ...any) {
+	v.r.add(true, Problem{Line: line, Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+func (v *validator) warnf(line int, path, format string, args ...any) {
+	v.r.add(false, Problem{Line: line, Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// Validate checks s against the schema's invariants. It is a superset of
+// the seed's validate_state.py; see DESIGN.md §3.3 for the list.
+func Validate(s *State) Report {
+	return ValidateWith(s, Derive(s))
+}
+
+// ValidateWith is Validate with facts already derived from s.
+func ValidateWith(s *State, f *Facts) Report {
+	v := &validator{s: s, f: f}
+	v.r.AtomCount = len(s.Atoms)
+	for _, p := range s.Problems {
+		v.r.add(true, p)
+	}
+	v.sections()
+	v.objective()
+	v.control()
+	v.atoms()
+	v.cycles()
+	v.orGroups()
+	v.decompositions()
+	v.bindings()
+	v.trailAndCorrections()
+	v.r.finish()
+	return v.r
+}
+
+func (v *validator) sections() {
+	for _, sec := range []string{"objective", "control", "atoms"} {
+		if !v.s.Lines.Has(sec) {
+			v.errf(0, sec, "missing required section: %s", sec)
+		}
+	}
+	for _, sec := range []string{"bindings", "trail", "corrections"} {
+		if !v.s.Lines.Has(sec) {
+			v.warnf(0, sec, "missing section %s: the schema requires it (write %s)", sec, emptyOf(sec))
+		}
+	}
+}
+
+func emptyOf(sec string) string {
+	if sec == "bindings" {
+		return "bindings: {}"
+	}
+	return sec + ": []"
+}
+
+func (v *validator) objective() {
+	o := v.s.Objective
+	if !v.s.Lines.Has("objective") {
+		return
+	}
+	line := v.s.Lines["objective"]
+	if !o.Lines.Has("goal") {
+		v.errf(line, "objective.goal", "missing objective.goal")
+	} else if strings.TrimSpace(o.Goal) == "" {
+		v.warnf(o.Lines["goal"], "objective.goal", "objective.goal is empty")
+	}
+	if !o.Lines.Has("base_case") {
+		v.errf(line, "objective.base_case", "missing objective.base_case")
+	} else {
+		v.baseCase(o.BaseCase, o.Lines["base_case"])
+	}
+	for _, k := range []string{"background_intent", "deliverables", "definition_of_done"} {
+		if !o.Lines.Has(k) {
+			v.warnf(line, "objective."+k, "missing objective.%s (the /enter-recursion gate requires it)", k)
+		}
+	}
+	c := o.Constraints
+	if !o.Lines.Has("constraints") {
+		v.warnf(line, "objective.constraints", "missing objective.constraints: the loop falls back to %d iterations, %d agents, %d stalls",
+			DefaultMaxIterations, DefaultMaxParallelAgents, DefaultMaxStallCount)
+		return
+	}
+	for _, lim := range []struct {
+		key string
+		val int
+	}{{"max_iterations", c.MaxIterations}, {"max_parallel_agents", c.MaxParallelAgents}, {"max_stall_count", c.MaxStallCount}} {
+		if !c.Lines.Has(lim.key) {
+			v.warnf(o.Lines["constraints"], "constraints."+lim.key, "missing constraints.%s", lim.key)
+		} else if lim.val <= 0 {
+			v.errf(c.Lines[lim.key], "constraints."+lim.key, "constraints.%s is %d; it must be a positive integer", lim.key, lim.val)
+		}
+	}
+}
+
+func (v *validator) baseCase(b BaseCase, line int) {
+	if b.Legacy != nil && b.IsChecklist {
+		v.warnf(line, "objective.base_case", "objective.base_case has both type/value and a checklist; the checklist is used")
+	}
+	switch {
+	case b.IsChecklist:
+		if len(b.Checklist) == 0 {
+			v.errf(line, "objective.base_case.checklist", "objective.base_case.checklist is empty: the loop could never verify completion")
+		}
+		v.checklist(b.Checklist, "base_case.checklist")
+	case b.Legacy != nil:
+		v.check(b.Legacy, "objective.base_case", line, false)
+	default:
+		v.errf(line, "objective.base_case", "objective.base_case defines no check: give {type, value} or a checklist")
+	}
+}
+
+func (v *validator) checklist(items []ChecklistItem, path string) {
+	for i, it := range items {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		name := it.Item
+		if name == "" {
+			v.warnf(it.Line, p+".item", "checklist item %s has no item name", p)
+			name = p
+		}
+		kinds := 0
+		for _, has := range []bool{it.Check != nil, it.IsGroup, it.IsAnyOf} {
+			if has {
+				kinds++
+			}
+		}
+		switch {
+		case kinds == 0:
+			v.errf(it.Line, p, "checklist item %q has no check, group or any_of", name)
+		case kinds > 1:
+			v.warnf(it.Line, p, "checklist item %q has more than one of check, group and any_of", name)
+		}
+		if it.Check != nil {
+			v.check(it.Check, p+".check", it.Line, true)
+		}
+		if it.IsGroup {
+			if len(it.Group) == 0 {
+				v.warnf(it.Line, p+".group", "checklist group %q is empty", name)
+			}
+			v.checklist(it.Group, p+".group")
+		}
+		if it.IsAnyOf {
+			if len(it.AnyOf) == 0 {
+				v.errf(it.Line, p+".any_of", "checklist any_of %q is empty: no choice could ever pass", name)
+			}
+			v.checklist(it.AnyOf, p+".any_of")
+		}
+	}
+}
+
+func (v *validator) check(c *Check, path string, line int, checklist bool) {
+	if c.Line > 0 {
+		line = c.Line
+	}
+	switch {
+	case c.Type == "":
+		v.errf(line, path+".type", "%s has no type", path)
+		return
+	case !c.Type.Known():
+		v.errf(line, path+".type", "%s has unknown type %q; expected one of %s", path, c.Type, joinTypes())
+		return
+	}
+	if !checklist && (c.Type == CheckNotCommand || c.Type == CheckNotFile || c.Type == CheckQuality) {
+		v.warnf(line, path+".type", "%s type %s needs the checklist format (schema v1.3); the legacy format knows command, file and assertion", path, c.Type)
+	}
+	if c.Type != CheckQuality {
+		if strings.TrimSpace(c.Value) == "" {
+			v.errf(line, path+".value", "%s (%s) has no value", path, c.Type)
+		}
+		return
+	}
+	if len(c.Rubric) == 0 && strings.TrimSpace(c.Criteria) == "" {
+		v.errf(line, path, "%s is a quality check without rubric or criteria", path)
+	}
+	if !c.HasThreshold {
+		v.warnf(line, path+".pass_threshold", "%s has no pass_threshold", path)
+	} else if c.PassThreshold < 1 || c.PassThreshold > 5 {
+		v.warnf(line, path+".pass_threshold", "%s pass_threshold %g is outside the 1–5 scale", path, c.PassThreshold)
+	}
+	if len(c.Rubric) > 0 {
+		sum := 0.0
+		for i, r := range c.Rubric {
+			if r.Criterion == "" {
+				v.warnf(r.Line, fmt.Sprintf("%s.rubric[%d]", path, i), "%s.rubric[%d] has no criterion", path, i)
+			}
+			if r.Weight < 0 {
+				v.errf(r.Line, fmt.Sprintf("%s.rubric[%d].weight", path, i), "%s.rubric[%d] has a negative weight", path, i)
+			}
+			for _, l := range r.Levels {
+				if l.Score < 1 || l.Score > 5 {
+					v.warnf(r.Line, fmt.Sprintf("%s.rubric[%d].levels", path, i), "%s.rubric[%d] has level %d outside the 1–5 scale", path, i, l.Score)
+				}
+			}
+			sum += r.Weight
+		}
+		if math.Abs(sum-1) > 0.01 {
+			v.warnf(line, path+".rubric", "%s rubric weights add up to %g, not 1", path, sum)
+		}
+	}
+}
+
+func joinTypes() string {
+	parts := make([]string, len(CheckTypes))
+	for i, t := range CheckTypes {
+		parts[i] = string(t)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (v *validator) control() {
+	c := v.s.Control
+	if !v.s.Lines.Has("control") {
+		return
+	}
+	line := v.s.Lines["control"]
+	for _, k := range []string{"status", "iteration", "stall_count", "prev_pending_count", "stop_requested", "redirect_requested"} {
+		if !c.Lines.Has(k) {
+			v.warnf(line, "control."+k, "missing control.%s", k)
+		}
+	}
+	if c.Lines.Has("status") && !c.Status.Known() {
+		v.errf(c.Lines["status"], "control.status", "control.status is %q; expected pending, running, stopped or completed", c.Status)
+	}
+	if c.Iteration < 0 {
+		v.errf(c.Lines["iteration"], "control.iteration", "control.iteration is %d; it cannot be negative", c.Iteration)
+	}
+	if c.StallCount < 0 {
+		v.errf(c.Lines["stall_count"], "control.stall_count", "control.stall_count is %d; it cannot be negative", c.StallCount)
+	}
+	if c.PrevPendingCount < -1 {
+		v.errf(c.Lines["prev_pending_count"], "control.prev_pending_count", "control.prev_pending_count is %d; -1 means first iteration, lower is invalid", c.PrevPendingCount)
+	}
+	cons := v.s.Objective.Constraints
+	if max := cons.EffectiveMaxIterations(); c.Iteration > max {
+		v.warnf(c.Lines["iteration"], "control.iteration", "control.iteration %d is past max_iterations %d", c.Iteration, max)
+	}
+	if max := cons.EffectiveMaxStallCount(); c.StallCount > max {
+		v.warnf(c.Lines["stall_count"], "control.stall_count", "control.stall_count %d is past max_stall_count %d", c.StallCount, max)
+	}
+	if c.Status == LoopCompleted && v.f.Counts.Unresolved() > 0 {
+		v.warnf(c.Lines["status"], "control.status", "control.status is completed but %d atoms are unresolved", v.f.Counts.Unresolved())
+	}
+}
+
+func (v *validator) atoms() {
+	if v.s.Lines.Has("atoms") && len(v.s.Atoms) == 0 {
+		v.errf(v.s.Lines["atoms"], "atoms", "no atoms defined (must have at least 1)")
+	}
+	for i, a := range v.s.Atoms {
+		p := fmt.Sprintf("atoms[%d]", i)
+		name := a.ID
+		if a.ID == "" {
+			v.errf(a.Line, p+".id", "%s has no id", p)
+			name = p
+		} else if first := v.f.Index[a.ID]; first != i {
+			v.errf(a.Line, p+".id", "duplicate atom id %s (first defined on line %d)", a.ID, v.s.Atoms[first].Line)
+		}
+		if !a.Lines.Has("description") {
+			v.warnf(a.Line, p+".description", "atom %s has no description", name)
+		}
+		switch {
+		case !a.Lines.Has("status"):
+			v.errf(a.Line, p+".status", "atom %s has no status", name)
+		case !a.Status.Known():
+			v.errf(a.Lines["status"], p+".status", "atom %s has status %q; expected pending, in_progress or resolved", name, a.Status)
+		}
+		if !a.Lines.Has("depends_on") {
+			v.warnf(a.Line, p+".depends_on", "atom %s has no depends_on (write depends_on: [] when it has none)", name)
+		}
+		seen := map[string]bool{}
+		for _, d := range a.DependsOn {
+			if seen[d] {
+				v.warnf(a.Lines["depends_on"], p+".depends_on", "atom %s lists dependency %s twice", name, d)
+			}
+			seen[d] = true
+			if _, ok := v.f.Index[d]; !ok {
+				v.errf(a.Lines["depends_on"], p+".depends_on", "atom %s depends on %s, which does not exist (the loop could never finish)", name, d)
+			}
+		}
+		if a.ORGroup != "" {
+			g, ok := v.s.ORGroup(a.ORGroup)
+			switch {
+			case !ok:
+				v.warnf(a.Lines["or_group"], p+".or_group", "atom %s names OR group %s, which is not defined in or_groups", name, a.ORGroup)
+			case !contains(g.Choices, a.ID):
+				v.warnf(a.Lines["or_group"], p+".or_group", "atom %s names OR group %s, whose choices do not list it", name, a.ORGroup)
+			}
+		}
+	}
+}
+
+// cycles reports each dependency cycle once, as a path A1 -> A2 -> A1
+// (read "depends on"), with an iterative DFS so long chains cannot
+// overflow the stack.
+func (v *validator) cycles() {
+	atoms := v.s.Atoms
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make([]uint8, len(atoms))
+	reported := map[string]bool{}
+	type frame struct{ node, next int }
+	for start := range atoms {
+		if color[start] != white || v.f.Index[atoms[start].ID] != start {
+			continue
+		}
+		stack := []frame{{start, 0}}
+		color[start] = grey
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			deps := atoms[top.node].DependsOn
+			if top.next >= len(deps) {
+				color[top.node] = black
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			j, ok := v.f.Index[deps[top.next]]
+			top.next++
+			if !ok {
+				continue
+			}
+			switch color[j] {
+			case white:
+				color[j] = grey
+				stack = append(stack, frame{j, 0})
+			case grey:
+				// Back edge: the cycle is the stack from j to the top.
+				var ids []string
+				k := len(stack) - 1
+				for stack[k].node != j {
+					k--
+				}
+				for _, fr := range stack[k:] {
+					ids = append(ids, atoms[fr.node].ID)
+				}
+				key := canonicalCycle(ids)
+				if !reported[key] && len(reported) < 20 {
+					reported[key] = true
+					ids = append(ids, atoms[j].ID)
+					v.errf(atoms[j].Line, fmt.Sprintf("atoms[%d].depends_on", j), "circular dependency: %s", strings.Join(ids, " -> "))
+				}
+			}
+		}
+	}
+}
+
+// canonicalCycle names a cycle independently of where it was entered.
+func canonicalCycle(ids []string) string {
+	m := 0
+	for i := range ids {
+		if ids[i] < ids[m] {
+			m = i
+		}
+	}
+	return strings.Join(append(append([]string{}, ids[m:]...), ids[:m]...), ">")
+}
+
+func (v *validator) orGroups() {
+	for _, g := range v.s.ORGroups {
+		p := "or_groups." + g.Name
+		if len(g.Choices) == 0 {
+			v.errf(g.Line, p+".choices", "OR group %s has no choices", g.Name)
+		}
+		for _, c := range g.Choices {
+			if _, ok := v.f.Index[c]; !ok {
+				v.warnf(g.Lines["choices"], p+".choices", "OR group %s lists choice %s, which is not an atom (yet)", g.Name, c)
+			}
+		}
+		switch {
+		case !g.Lines.Has("selected") || g.Selected == "":
+			v.warnf(g.Line, p+".selected", "OR group %s has no selected choice", g.Name)
+		case !contains(g.Choices, g.Selected):
+			v.errf(g.Lines["selected"], p+".selected", "OR group %s selects %s, which is not among its choices %v", g.Name, g.Selected, g.Choices)
+		case contains(g.Failed, g.Selected):
+			v.warnf(g.Lines["selected"], p+".selected", "OR group %s selects %s, which is listed as failed", g.Name, g.Selected)
+		}
+		if !g.Lines.Has("failed") {
+			v.warnf(g.Line, p+".failed", "OR group %s has no failed list (write failed: [])", g.Name)
+		}
+		for _, fl := range g.Failed {
+			if !contains(g.Choices, fl) {
+				v.warnf(g.Lines["failed"], p+".failed", "OR group %s lists failed choice %s, which is not among its choices", g.Name, fl)
+			}
+		}
+	}
+}
+
+func (v *validator) decompositions() {
+	for i, d := range v.s.Decompositions {
+		p := fmt.Sprintf("decompositions[%d]", i)
+		if d.Parent == "" {
+			v.errf(d.Line, p+".parent", "%s has no parent", p)
+		} else if _, ok := v.f.Index[d.Parent]; !ok {
+			v.errf(d.Line, p+".parent", "decomposition of %s: the parent is not an atom", d.Parent)
+		}
+		if len(d.Children) == 0 {
+			v.warnf(d.Line, p+".children", "decomposition of %s has no children", d.Parent)
+		}
+		unresolvedChild := ""
+		for _, c := range d.Children {
+			j, ok := v.f.Index[c]
+			if !ok {
+				v.errf(d.Line, p+".children", "decomposition of %s names child %s, which is not an atom", d.Parent, c)
+				continue
+			}
+			if v.s.Atoms[j].Status != StatusResolved && unresolvedChild == "" {
+				unresolvedChild = c
+			}
+			if c == d.Parent {
+				v.errf(d.Line, p+".children", "decomposition of %s lists the parent as its own child", d.Parent)
+			}
+		}
+		if j, ok := v.f.Index[d.Parent]; ok && unresolvedChild != "" && v.s.Atoms[j].Status != StatusPending {
+			v.warnf(v.s.Atoms[j].Line, p, "decomposed parent %s is %s while its child %s is unresolved (a parent stays pending until its children resolve)",
+				d.Parent, v.s.Atoms[j].Status, unresolvedChild)
+		}
+	}
+}
+
+func (v *validator) bindings() {
+	bound := make(map[string]bool, len(v.s.Bindings))
+	for _, b := range v.s.Bindings {
+		bound[b.AtomID] = true
+		j, ok := v.f.Index[b.AtomID]
+		switch {
+		case !ok:
+			v.warnf(b.Line, "bindings."+b.AtomID, "binding for %s, which is not an atom", b.AtomID)
+		case v.s.Atoms[j].Status != StatusResolved:
+			v.warnf(b.Line, "bindings."+b.AtomID, "binding for %s, which is %s (stale: bindings belong to resolved atoms)", b.AtomID, v.s.Atoms[j].Status)
+		}
+	}
+	for i, a := range v.s.Atoms {
+		if a.Status == StatusResolved && !bound[a.ID] && v.f.Index[a.ID] == i {
+			v.warnf(a.Line, fmt.Sprintf("atoms[%d]", i), "atom %s is resolved but has no binding", a.ID)
+		}
+	}
+}
+
+func (v *validator) trailAndCorrections() {
+	for i, t := range v.s.Trail {
+		p := fmt.Sprintf("trail[%d]", i)
+		if t.Reason == "" {
+			v.warnf(t.Line, p+".reason", "trail entry %d has no reason", i+1)
+		}
+		if t.Timestamp == "" {
+			v.warnf(t.Line, p+".timestamp", "trail entry %d has no timestamp", i+1)
+		}
+		if t.ORGroup != "" {
+			if _, ok := v.s.ORGroup(t.ORGroup); !ok && t.Type != "user_correction" {
+				v.warnf(t.Line, p+".or_group", "trail entry %d names OR group %s, which is not defined", i+1, t.ORGroup)
+			}
+		}
+	}
+	for i, c := range v.s.Corrections {
+		p := fmt.Sprintf("corrections[%d]", i)
+		switch {
+		case c.Type == "":
+			v.errf(c.Line, p+".type", "correction %d has no type", i+1)
+		case !c.Type.Known():
+			v.errf(c.Line, p+".type", "correction %d has type %q; expected objective_change, dag_adjustment, constraint_change or bindings_override", i+1, c.Type)
+		}
+		if c.Timestamp == "" {
+			v.warnf(c.Line, p+".timestamp", "correction %d has no timestamp", i+1)
+		}
+		if c.Description == "" {
+			v.warnf(c.Line, p+".description", "correction %d has no description", i+1)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

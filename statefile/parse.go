@@ -1,0 +1,129 @@
+package statefile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/aot-loop/aot-tui/model"
+	"gopkg.in/yaml.v3"
+)
+
+// DefaultMaxSize is the largest state file read unless a caller says otherwise.
+const DefaultMaxSize = 16 << 20
+
+// Document is a parsed AoT state file: its bytes, where the frontmatter is,
+// the yaml.Node tree (whose positions drive text edits) and the typed state.
+type Document struct {
+	// Data is the whole file as read.
+	Data []byte
+	// FM locates the frontmatter and body in Data.
+	FM Frontmatter
+	// Root is the frontmatter's root mapping node. Node lines count from
+	// the first YAML line; add FM.FirstLine-1 for file lines.
+	Root *yaml.Node
+	// State is the decoded state, with file line numbers.
+	State *model.State
+}
+
+// LineOffset is what to add to a node's Line to get its line in the file.
+func (d *Document) LineOffset() int { return d.FM.FirstLine - 1 }
+
+// Parse reads an AoT state file from bytes. Errors are *Error values with
+// the line (no path; Load adds it). Type errors inside an otherwise readable
+// file do not fail Parse: they are listed in State.Problems for Validate.
+func Parse(data []byte) (doc *Document, err error) {
+	fm, err := SplitFrontmatter(data)
+	if err != nil {
+		e := &Error{Msg: err.Error(), Err: err, Line: 1}
+		if errors.Is(err, ErrNoFrontmatter) {
+			e.Hint = "an AoT state file starts with '---', its YAML, then '---' and the prompt"
+		} else {
+			e.Hint = "add a '---' line after the YAML"
+		}
+		return nil, e
+	}
+	yml := fm.YAML(data)
+	var top yaml.Node
+	if err := yaml.Unmarshal(yml, &top); err != nil {
+		return nil, yamlError(err, fm.FirstLine-1)
+	}
+	if top.Kind == 0 || len(top.Content) == 0 {
+		return nil, &Error{Line: fm.FirstLine, Msg: "the frontmatter is empty", Hint: "it must hold objective, control and atoms"}
+	}
+	root := top.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, &Error{Line: root.Line + fm.FirstLine - 1, Msg: "the frontmatter is not a mapping of sections", Hint: "it must hold objective:, control:, atoms: …"}
+	}
+	d := &decoder{lineOff: fm.FirstLine - 1, aliasBudget: maxAliasExpansions}
+	defer func() {
+		if r := recover(); r != nil {
+			bomb, ok := r.(aliasBombError)
+			if !ok {
+				panic(r)
+			}
+			doc, err = nil, &Error{Line: bomb.line, Msg: bomb.Error(), Hint: "remove the anchors and aliases (&name / *name)"}
+		}
+	}()
+	st := d.decodeState(root)
+	st.Problems = d.problems
+	st.Body = string(fm.Body(data))
+	return &Document{Data: data, FM: fm, Root: root, State: st}, nil
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlError turns a yaml.v3 error into an *Error on the file's line.
+func yamlError(err error, lineOff int) *Error {
+	msg := err.Error()
+	e := &Error{Err: err, Hint: "fix the YAML syntax on that line"}
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		e.Line = n + lineOff
+		e.Msg = "YAML syntax error: " + m[2]
+		return e
+	}
+	e.Msg = "YAML error: " + trimYAMLPrefix(msg)
+	switch {
+	case bytes.Contains([]byte(msg), []byte("max depth")):
+		e.Hint = "the YAML nests too deeply to be a state file"
+	case bytes.Contains([]byte(msg), []byte("aliasing")):
+		e.Hint = "remove the anchors and aliases (&name / *name)"
+	}
+	return e
+}
+
+func trimYAMLPrefix(s string) string {
+	if len(s) > 6 && s[:6] == "yaml: " {
+		return s[6:]
+	}
+	return s
+}
+
+// ParseError is a convenience for tests and callers that want the line of
+// a parse failure.
+func ParseError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+func sizeError(size, limit int64) *Error {
+	return &Error{
+		Msg:  fmt.Sprintf("the file is %s, larger than the %s limit", humanBytes(size), humanBytes(limit)),
+		Hint: "is this really a state file? raise the limit with --max-size if it is",
+		Err:  ErrTooLarge,
+	}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
+	case n >= 1<<10:
+		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
