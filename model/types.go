@@ -254,6 +254,7 @@ type Check struct {
 	Scope         string
 	Extra         Extra
 	Line          int
+	Lines         Lines
 }
 
 // RubricCriterion is one criterion of a quality rubric.
@@ -327,6 +328,7 @@ type Binding struct {
 	Artifacts []string
 	Extra     Extra
 	Line      int
+	Lines     Lines
 }
 
 // TrailEntry is one entry of the trail: an OR selection or a user correction.

@@ -336,7 +336,7 @@ func (d *decoder) baseCase(n *yaml.Node) model.BaseCase {
 		d.problem(n, "objective.base_case", "objective.base_case should be a mapping ({type, value} or checklist), not %s", kindName(n))
 		return b
 	}
-	var legacy model.Check
+	legacy := model.Check{Lines: model.Lines{}}
 	var sawLegacy bool
 	b.Extra, _, _ = d.mapping(n, "objective.base_case", func(key string, k, v *yaml.Node) bool {
 		switch key {
@@ -345,6 +345,7 @@ func (d *decoder) baseCase(n *yaml.Node) model.BaseCase {
 			b.Checklist = d.checklist(v, "base_case.checklist", 0)
 		case "type", "value", "rubric", "criteria", "pass_threshold", "scope":
 			sawLegacy = true
+			legacy.Lines[key] = d.line(k)
 			d.checkField(&legacy, key, v, "base_case")
 		default:
 			return false
@@ -391,7 +392,7 @@ func (d *decoder) checklist(n *yaml.Node, path string, depth int) []model.Checkl
 
 func (d *decoder) check(n *yaml.Node, path string) *model.Check {
 	c := &model.Check{Line: d.line(d.resolve(n))}
-	c.Extra, _, _ = d.mapping(n, path, func(key string, k, v *yaml.Node) bool {
+	c.Extra, c.Lines, _ = d.mapping(n, path, func(key string, k, v *yaml.Node) bool {
 		switch key {
 		case "type", "value", "rubric", "criteria", "pass_threshold", "scope":
 			d.checkField(c, key, v, path)
@@ -552,7 +553,7 @@ func (d *decoder) bindings(n *yaml.Node) []model.Binding {
 	d.mapping(n, "bindings", func(id string, k, v *yaml.Node) bool {
 		path := "bindings." + id
 		b := model.Binding{AtomID: id, Line: d.line(k)}
-		b.Extra, _, _ = d.mapping(v, path, func(key string, k, v *yaml.Node) bool {
+		b.Extra, b.Lines, _ = d.mapping(v, path, func(key string, k, v *yaml.Node) bool {
 			switch key {
 			case "summary":
 				b.Summary = strings.TrimRight(d.str(v, path+".summary"), "\n")

@@ -39,21 +39,24 @@ type globalFlags struct {
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	g := &globalFlags{}
+	tf := &tuiFlags{}
 	root := &cobra.Command{
 		Use:   "aot-tui [PATH ...]",
 		Short: "Watch and steer autonomous coding-agent loops",
 		Long: `aot-tui watches an autonomous agent loop's state file, summarises it, checks it,
 and writes corrections back into it.
 
-PATH is a state file or a project directory (its .claude/aot-loop-state.md,
-else .claude/autonomous-loop.json); the default is the current directory.`,
+Without a command it opens the live TUI on PATH: a state file or a project
+directory (its .claude/aot-loop-state.md, else .claude/autonomous-loop.json); the
+default is the current directory. A file that does not exist yet is waited for.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cmd.Help()
+			return runTUI(cmd, args, tf, g)
 		},
 	}
+	tf.register(root)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.PersistentFlags().Int64Var(&g.maxSize, "max-size", 16<<20, "refuse state files larger than this many bytes")

@@ -1,0 +1,1138 @@
+package model
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A Request is one correction a person asks for, in the terms of the
+// seed's /redirect flow (seed 003 §8.3) and /exit-recursion.
+type Request interface {
+	// Kind names the request as the CLI does ("add-atom", "stop", …).
+	Kind() string
+	plan(p *planner) error
+}
+
+// PlanContext is what a plan needs besides the state: the time to stamp
+// the correction with and the person's note.
+type PlanContext struct {
+	Now  time.Time
+	Note string
+}
+
+// Plan is a correction ready to apply: the edits to the document as read,
+// plus what they record, for display and --json.
+type Plan struct {
+	Kind  string `json:"kind"`
+	Edits []Edit `json:"-"`
+	// Correction is the corrections[] entry the plan appends (nil for stop
+	// and the redirect handshake, which record none).
+	Correction *Correction `json:"-"`
+	// Trail is the trail entry the plan appends, if any.
+	Trail *TrailEntry `json:"-"`
+	// TrailCleared is true when the plan clears the trail, in whole or in
+	// the affected scope.
+	TrailCleared bool `json:"trail_cleared"`
+	// Summary is a short account for a status line: "added A7".
+	Summary string `json:"summary"`
+	// Affected lists the atoms whose entry the plan changes or removes.
+	Affected []string `json:"affected"`
+}
+
+// Refusal is a correction that would break an invariant. Its message is one
+// line that says which rule it would break.
+type Refusal struct {
+	Rule   string
+	Reason string
+}
+
+func (r *Refusal) Error() string { return r.Reason + " (rule: " + r.Rule + ")" }
+
+func refuse(rule, format string, args ...any) error {
+	return &Refusal{Rule: rule, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Rules a refusal can name.
+const (
+	RuleUnknownAtom      = "ids must name existing atoms"
+	RuleDuplicateID      = "atom ids are unique"
+	RuleBadID            = "atom ids are short words (letters, digits, _ . -)"
+	RuleCycle            = "depends_on forms a DAG"
+	RuleResolved         = "only unresolved atoms are deleted or gain dependencies"
+	RuleDependents       = "an atom with dependents is deleted only when detached"
+	RuleORMember         = "an OR choice is one of the group's choices and an existing atom"
+	RulePositiveLimit    = "constraints are positive integers"
+	RuleOverrideResolved = "only a resolved atom's binding is overridden"
+	RuleEmpty            = "required text is not empty"
+	RuleNoChange         = "a correction changes something"
+	RuleLoopState        = "a stop needs a loop that has not ended"
+	RuleFileProblems     = "corrections are applied to files without type errors"
+	RuleChecklist        = "base_case items are addressed by existing positions"
+)
+
+// PlanCorrection plans req on s. It never modifies s.
+func PlanCorrection(s *State, req Request, ctx PlanContext) (*Plan, error) {
+	if len(s.Problems) > 0 {
+		p := s.Problems[0]
+		return nil, refuse(RuleFileProblems, "the state file has a problem at line %d (%s); fix it before correcting", p.Line, p.Message)
+	}
+	if ctx.Now.IsZero() {
+		ctx.Now = time.Now()
+	}
+	p := &planner{s: s, f: Derive(s), ctx: ctx, plan: &Plan{Kind: req.Kind()}}
+	if err := req.plan(p); err != nil {
+		return nil, err
+	}
+	p.plan.Affected = nonNilStrings(p.plan.Affected)
+	return p.plan, nil
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+type planner struct {
+	s    *State
+	f    *Facts
+	ctx  PlanContext
+	plan *Plan
+	// removed tracks paths already removed so the same reference is not
+	// removed twice.
+	removed map[string]bool
+}
+
+func (p *planner) edit(e ...Edit) { p.plan.Edits = append(p.plan.Edits, e...) }
+
+func (p *planner) timestamp() string { return p.ctx.Now.UTC().Format(time.RFC3339) }
+
+// describe adds the person's note to a generated description.
+func (p *planner) describe(generated string) string {
+	note := strings.TrimSpace(p.ctx.Note)
+	if note == "" {
+		return generated
+	}
+	return generated + "; note: " + note
+}
+
+// record appends the corrections[] entry (creating the section if absent).
+func (p *planner) record(typ CorrectionType, description string, trailCleared bool) {
+	c := &Correction{Timestamp: p.timestamp(), Type: typ, Description: p.describe(description), TrailCleared: trailCleared}
+	p.plan.Correction = c
+	entry := Map{
+		{"timestamp", c.Timestamp},
+		{"type", string(c.Type)},
+		{"description", c.Description},
+		{"trail_cleared", c.TrailCleared},
+	}
+	p.appendTo("corrections", entry)
+}
+
+// appendTrail appends a user_correction trail entry.
+func (p *planner) appendTrail(reason, group, selected string) {
+	t := &TrailEntry{Type: "user_correction", ORGroup: group, Selected: selected, Reason: p.describe(reason), Timestamp: p.timestamp()}
+	p.plan.Trail = t
+	entry := Map{{"type", t.Type}}
+	if group != "" {
+		entry = append(entry, KV{"or_group", group})
+	}
+	if selected != "" {
+		entry = append(entry, KV{"selected", selected})
+	}
+	entry = append(entry, KV{"reason", t.Reason}, KV{"timestamp", t.Timestamp})
+	p.appendTo("trail", entry)
+}
+
+// appendTo appends an item to a top-level sequence, adding the section when
+// the file lacks it.
+func (p *planner) appendTo(section string, item any) {
+	if p.s.Lines.Has(section) {
+		p.edit(Append(P(section), item))
+		return
+	}
+	p.edit(AddKey(nil, section, []any{item}))
+}
+
+// setKey replaces key in the mapping at path, or adds it when absent.
+func (p *planner) setKey(path Path, lines Lines, key string, value any) {
+	if lines.Has(key) {
+		p.edit(Replace(path.Child(key), value))
+	} else {
+		p.edit(AddKey(path, key, value))
+	}
+}
+
+func (p *planner) atomIndex(id string) (int, error) {
+	i, ok := p.f.Index[id]
+	if !ok {
+		return 0, refuse(RuleUnknownAtom, "atom %s does not exist", id)
+	}
+	return i, nil
+}
+
+// removeOnce plans the removal of path unless it is already planned.
+func (p *planner) removeOnce(path Path) {
+	if p.removed == nil {
+		p.removed = map[string]bool{}
+	}
+	k := path.String()
+	if p.removed[k] {
+		return
+	}
+	p.removed[k] = true
+	p.edit(Remove(path))
+}
+
+func (p *planner) affect(ids ...string) {
+	for _, id := range ids {
+		if !slices.Contains(p.plan.Affected, id) {
+			p.plan.Affected = append(p.plan.Affected, id)
+		}
+	}
+}
+
+var idRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+var seqIDRE = regexp.MustCompile(`^A(\d+)$`)
+
+// NextAtomID returns the next free sequential id A<n>: one past the highest
+// A<n> named anywhere (atoms, dependencies, OR choices, decompositions), so
+// a new atom never silently becomes a choice or child someone listed.
+func NextAtomID(s *State) string {
+	high := 0
+	see := func(id string) {
+		if m := seqIDRE.FindStringSubmatch(id); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > high {
+				high = n
+			}
+		}
+	}
+	for _, a := range s.Atoms {
+		see(a.ID)
+		for _, d := range a.DependsOn {
+			see(d)
+		}
+	}
+	for _, g := range s.ORGroups {
+		for _, c := range g.Choices {
+			see(c)
+		}
+	}
+	for _, d := range s.Decompositions {
+		see(d.Parent)
+		for _, c := range d.Children {
+			see(c)
+		}
+	}
+	return "A" + strconv.Itoa(high+1)
+}
+
+// dependsClosure returns every atom reachable from roots along depends_on.
+func (p *planner) dependsClosure(roots []string) map[string]string {
+	// via[x] is the atom we reached x from (for cycle paths); roots map to "".
+	via := map[string]string{}
+	stack := make([]string, 0, len(roots))
+	for _, r := range roots {
+		if _, ok := via[r]; !ok {
+			via[r] = ""
+			stack = append(stack, r)
+		}
+	}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		i, ok := p.f.Index[x]
+		if !ok {
+			continue
+		}
+		for _, d := range p.s.Atoms[i].DependsOn {
+			if _, seen := via[d]; !seen {
+				via[d] = x
+				stack = append(stack, d)
+			}
+		}
+	}
+	return via
+}
+
+// dependentsClosure returns the transitive dependents of roots, in a stable
+// order (breadth first, file order within a level), roots excluded.
+func (p *planner) dependentsClosure(roots []string) []string {
+	seen := map[string]bool{}
+	for _, r := range roots {
+		seen[r] = true
+	}
+	queue := slices.Clone(roots)
+	var out []string
+	for q := 0; q < len(queue); q++ {
+		next := slices.Clone(p.f.Dependents[queue[q]])
+		// A decomposed parent depends on its children in spirit: it resolved
+		// because they did.
+		if parent, ok := p.f.ParentOf[queue[q]]; ok {
+			next = append(next, parent)
+		}
+		for _, d := range next {
+			if !seen[d] {
+				seen[d] = true
+				queue = append(queue, d)
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// resetToPending plans status: pending for an atom and the removal of its
+// binding, returning a description fragment ("A5 resolved → pending").
+func (p *planner) resetToPending(id string) string {
+	i := p.f.Index[id]
+	a := p.s.Atoms[i]
+	if a.Status == StatusPending {
+		return ""
+	}
+	p.edit(Replace(P("atoms", i, "status"), string(StatusPending)))
+	if _, ok := p.s.Binding(id); ok {
+		p.removeOnce(P("bindings", id))
+	}
+	p.affect(id)
+	return fmt.Sprintf("%s %s → pending", id, a.Status)
+}
+
+// ---------------------------------------------------------------------------
+// Add atom
+
+// AddAtom adds an atom (dag_adjustment). ID empty means the next free A<n>.
+type AddAtom struct {
+	ID          string
+	Description string
+	DependsOn   []string
+	ORGroup     string
+	// RequiredBy lists unresolved atoms that will depend on the new one.
+	RequiredBy []string
+}
+
+// Kind implements Request.
+func (AddAtom) Kind() string { return "add-atom" }
+
+func (r AddAtom) plan(p *planner) error {
+	s := p.s
+	id := strings.TrimSpace(r.ID)
+	if id == "" {
+		id = NextAtomID(s)
+	}
+	if !idRE.MatchString(id) {
+		return refuse(RuleBadID, "%q is not a usable atom id", id)
+	}
+	if _, dup := p.f.Index[id]; dup {
+		return refuse(RuleDuplicateID, "atom %s already exists", id)
+	}
+	desc := strings.TrimSpace(r.Description)
+	if desc == "" {
+		return refuse(RuleEmpty, "the new atom needs a description")
+	}
+	deps := dedupe(r.DependsOn)
+	for _, d := range deps {
+		if d == id {
+			return refuse(RuleCycle, "atom %s cannot depend on itself", id)
+		}
+		if _, err := p.atomIndex(d); err != nil {
+			return refuse(RuleUnknownAtom, "dependency %s does not exist", d)
+		}
+	}
+	reqBy := dedupe(r.RequiredBy)
+	for _, rb := range reqBy {
+		i, err := p.atomIndex(rb)
+		if err != nil {
+			return refuse(RuleUnknownAtom, "required-by atom %s does not exist", rb)
+		}
+		if s.Atoms[i].Status == StatusResolved {
+			return refuse(RuleResolved, "%s is resolved; a resolved atom cannot gain a dependency (redo its binding first)", rb)
+		}
+	}
+	// new → deps and reqBy → new: a cycle exists when a required-by atom
+	// is among the dependencies' transitive dependencies.
+	if len(reqBy) > 0 && len(deps) > 0 {
+		via := p.dependsClosure(deps)
+		for _, rb := range reqBy {
+			if _, ok := via[rb]; ok {
+				path := []string{rb}
+				for x := via[rb]; x != ""; x = via[x] {
+					path = append(path, x)
+				}
+				slices.Reverse(path)
+				cycle := append([]string{id}, path...)
+				cycle = append(cycle, id)
+				return refuse(RuleCycle, "that would make a cycle: %s", strings.Join(cycle, " -> "))
+			}
+		}
+	}
+	var group *ORGroup
+	if r.ORGroup != "" {
+		g, ok := s.ORGroup(r.ORGroup)
+		if !ok {
+			return refuse(RuleORMember, "OR group %s does not exist", r.ORGroup)
+		}
+		group = g
+	}
+
+	atom := Map{{"id", id}, {"description", desc}, {"status", string(StatusPending)}, {"depends_on", toFlow(deps)}}
+	if group != nil {
+		atom = append(atom, KV{"or_group", group.Name})
+	}
+	if s.Lines.Has("atoms") {
+		p.edit(Append(P("atoms"), atom))
+	} else {
+		p.edit(AddKey(nil, "atoms", []any{atom}))
+	}
+	if group != nil {
+		if group.Lines.Has("choices") {
+			p.edit(Append(P("or_groups", group.Name, "choices"), id))
+		} else {
+			p.edit(AddKey(P("or_groups", group.Name), "choices", Flow{id}))
+		}
+	}
+	var resets []string
+	for _, rb := range reqBy {
+		i := p.f.Index[rb]
+		a := s.Atoms[i]
+		if a.Lines.Has("depends_on") {
+			p.edit(Append(P("atoms", i, "depends_on"), id))
+		} else {
+			p.edit(AddKey(P("atoms", i), "depends_on", Flow{id}))
+		}
+		if a.Status == StatusInProgress {
+			p.edit(Replace(P("atoms", i, "status"), string(StatusPending)))
+			resets = append(resets, rb+" in_progress → pending")
+		}
+		p.affect(rb)
+	}
+	p.affect(id)
+
+	desc0 := fmt.Sprintf("added %s %q", id, desc)
+	if len(deps) > 0 {
+		desc0 += " depending on " + strings.Join(deps, ", ")
+	}
+	if group != nil {
+		desc0 += " as a choice of OR group " + group.Name
+	}
+	if len(reqBy) > 0 {
+		desc0 += "; required by " + strings.Join(reqBy, ", ")
+	}
+	if len(resets) > 0 {
+		desc0 += " (" + strings.Join(resets, ", ") + ")"
+	}
+	p.appendTrail("user correction: "+desc0, "", "")
+	p.record(CorrectionDAG, desc0, false)
+	p.plan.Summary = "added " + id
+	return nil
+}
+
+func toFlow(ids []string) Flow {
+	f := make(Flow, len(ids))
+	for i, id := range ids {
+		f[i] = id
+	}
+	return f
+}
+
+func dedupe(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		id = strings.TrimSpace(id)
+		if id != "" && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------------
+// Delete atom
+
+// DeleteAtom deletes an unresolved atom (dag_adjustment). Detach drops it
+// from its dependents' depends_on and allows deleting an OR group's
+// selected choice.
+type DeleteAtom struct {
+	ID     string
+	Detach bool
+}
+
+// Kind implements Request.
+func (DeleteAtom) Kind() string { return "delete-atom" }
+
+func (r DeleteAtom) plan(p *planner) error {
+	s := p.s
+	i, err := p.atomIndex(r.ID)
+	if err != nil {
+		return err
+	}
+	a := s.Atoms[i]
+	if a.Status == StatusResolved {
+		return refuse(RuleResolved, "%s is resolved; resolved work is not deleted (override its binding with --redo to undo it)", a.ID)
+	}
+	deps := p.f.Dependents[a.ID]
+	var selectedIn []string
+	for _, g := range s.ORGroups {
+		if g.Selected == a.ID {
+			selectedIn = append(selectedIn, g.Name)
+		}
+	}
+	if !r.Detach {
+		if len(deps) > 0 {
+			return refuse(RuleDependents, "%s is needed by %s; pass --detach to drop it from their depends_on", a.ID, strings.Join(deps, ", "))
+		}
+		if len(selectedIn) > 0 {
+			return refuse(RuleDependents, "%s is the selected choice of OR group %s; pass --detach to delete it and select another choice", a.ID, selectedIn[0])
+		}
+	}
+	p.removeOnce(P("atoms", i))
+	p.affect(a.ID)
+	var notes []string
+	for _, d := range deps {
+		j := p.f.Index[d]
+		for k, dep := range s.Atoms[j].DependsOn {
+			if dep == a.ID {
+				p.removeOnce(P("atoms", j, "depends_on", k))
+			}
+		}
+		p.affect(d)
+	}
+	if len(deps) > 0 {
+		notes = append(notes, "detached from "+strings.Join(deps, ", "))
+	}
+	for _, g := range s.ORGroups {
+		gp := P("or_groups", g.Name)
+		for k, c := range g.Choices {
+			if c == a.ID {
+				p.removeOnce(gp.Child("choices").Child(k))
+			}
+		}
+		for k, c := range g.Failed {
+			if c == a.ID {
+				p.removeOnce(gp.Child("failed").Child(k))
+			}
+		}
+		if g.Selected == a.ID {
+			next := ""
+			for _, c := range g.Choices {
+				if c != a.ID && !slices.Contains(g.Failed, c) {
+					if _, ok := p.f.Index[c]; ok {
+						next = c
+						break
+					}
+				}
+			}
+			if next == "" {
+				p.edit(Replace(gp.Child("selected"), nil))
+				notes = append(notes, "OR group "+g.Name+" has no choice left to select")
+			} else {
+				p.edit(Replace(gp.Child("selected"), next))
+				notes = append(notes, "OR group "+g.Name+" now selects "+next)
+			}
+		}
+	}
+	for k, d := range s.Decompositions {
+		switch {
+		case d.Parent == a.ID:
+			p.removeOnce(P("decompositions", k))
+			notes = append(notes, "its decomposition record removed (children stay)")
+		case slices.Contains(d.Children, a.ID):
+			if len(d.Children) == 1 {
+				p.removeOnce(P("decompositions", k))
+				notes = append(notes, "decomposition of "+d.Parent+" removed (no children left)")
+				continue
+			}
+			for ci, c := range d.Children {
+				if c == a.ID {
+					p.removeOnce(P("decompositions", k, "children", ci))
+				}
+			}
+		}
+	}
+	if _, ok := s.Binding(a.ID); ok {
+		p.removeOnce(P("bindings", a.ID))
+	}
+	desc := fmt.Sprintf("deleted %s %q (was %s)", a.ID, a.Description, a.Status)
+	if len(notes) > 0 {
+		desc += "; " + strings.Join(notes, "; ")
+	}
+	p.appendTrail("user correction: "+desc, "", "")
+	p.record(CorrectionDAG, desc, false)
+	p.plan.Summary = "deleted " + a.ID
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Force OR choice
+
+// ForceOR selects a choice of an OR group (dag_adjustment). The previous
+// selection goes back to pending when in progress, and is redone (binding
+// dropped, dependents reset) when resolved.
+type ForceOR struct {
+	Group  string
+	Choice string
+	Reason string
+}
+
+// Kind implements Request.
+func (ForceOR) Kind() string { return "force-or" }
+
+func (r ForceOR) plan(p *planner) error {
+	s := p.s
+	g, ok := s.ORGroup(r.Group)
+	if !ok {
+		return refuse(RuleORMember, "OR group %s does not exist", r.Group)
+	}
+	if !slices.Contains(g.Choices, r.Choice) {
+		return refuse(RuleORMember, "%s is not one of OR group %s's choices (%s)", r.Choice, g.Name, strings.Join(g.Choices, ", "))
+	}
+	if _, ok := p.f.Index[r.Choice]; !ok {
+		return refuse(RuleORMember, "%s is listed as a choice of %s but no atom %s exists; add it first", r.Choice, g.Name, r.Choice)
+	}
+	if g.Selected == r.Choice {
+		return refuse(RuleNoChange, "OR group %s already selects %s", g.Name, r.Choice)
+	}
+	reason := strings.TrimSpace(r.Reason)
+	if reason == "" {
+		reason = "forced by user"
+	}
+	gp := P("or_groups", g.Name)
+	p.setKey(gp, g.Lines, "selected", r.Choice)
+	for k, f := range g.Failed {
+		if f == r.Choice {
+			p.removeOnce(gp.Child("failed").Child(k))
+		}
+	}
+	p.affect(r.Choice)
+	var notes []string
+	if prev, ok := p.f.Index[g.Selected]; ok && g.Selected != "" {
+		switch s.Atoms[prev].Status {
+		case StatusInProgress:
+			notes = append(notes, p.resetToPending(g.Selected))
+		case StatusResolved:
+			notes = append(notes, p.resetToPending(g.Selected))
+			for _, d := range p.dependentsClosure([]string{g.Selected}) {
+				if n := p.resetToPending(d); n != "" {
+					notes = append(notes, n)
+				}
+			}
+		}
+	}
+	was := g.Selected
+	if was == "" {
+		was = "none"
+	}
+	desc := fmt.Sprintf("forced OR group %s to %s (was %s)", g.Name, r.Choice, was)
+	if len(notes) > 0 {
+		desc += "; " + strings.Join(notes, ", ")
+	}
+	p.appendTrail(reason, g.Name, r.Choice)
+	p.record(CorrectionDAG, desc+"; reason: "+reason, false)
+	p.plan.Summary = fmt.Sprintf("%s now selects %s", g.Name, r.Choice)
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Change constraints
+
+// ChangeConstraints sets constraints (constraint_change); nil leaves a
+// constraint as it is.
+type ChangeConstraints struct {
+	MaxIterations     *int
+	MaxParallelAgents *int
+	MaxStallCount     *int
+}
+
+// Kind implements Request.
+func (ChangeConstraints) Kind() string { return "constraints" }
+
+func (r ChangeConstraints) plan(p *planner) error {
+	c := p.s.Objective.Constraints
+	type change struct {
+		key      string
+		val      *int
+		cur      int
+		present  bool
+		fallback int
+	}
+	changes := []change{
+		{"max_iterations", r.MaxIterations, c.MaxIterations, c.Lines.Has("max_iterations"), DefaultMaxIterations},
+		{"max_parallel_agents", r.MaxParallelAgents, c.MaxParallelAgents, c.Lines.Has("max_parallel_agents"), DefaultMaxParallelAgents},
+		{"max_stall_count", r.MaxStallCount, c.MaxStallCount, c.Lines.Has("max_stall_count"), DefaultMaxStallCount},
+	}
+	var parts []string
+	if !p.s.Lines.Has("objective") {
+		return refuse(RuleNoChange, "the file has no objective section to hold constraints")
+	}
+	if !p.s.Objective.Lines.Has("constraints") {
+		m := Map{}
+		for _, ch := range changes {
+			v := ch.fallback
+			if ch.val != nil {
+				if *ch.val <= 0 {
+					return refuse(RulePositiveLimit, "%s must be a positive integer, not %d", ch.key, *ch.val)
+				}
+				v = *ch.val
+				parts = append(parts, fmt.Sprintf("%s (default %d) → %d", ch.key, ch.fallback, v))
+			}
+			m = append(m, KV{ch.key, v})
+		}
+		if len(parts) == 0 {
+			return refuse(RuleNoChange, "give at least one of --max-iterations, --max-parallel-agents, --max-stall-count")
+		}
+		p.edit(AddKey(P("objective"), "constraints", m))
+	} else {
+		for _, ch := range changes {
+			if ch.val == nil {
+				continue
+			}
+			if *ch.val <= 0 {
+				return refuse(RulePositiveLimit, "%s must be a positive integer, not %d", ch.key, *ch.val)
+			}
+			if ch.present && ch.cur == *ch.val {
+				continue
+			}
+			cur := strconv.Itoa(ch.cur)
+			if !ch.present {
+				cur = fmt.Sprintf("(default %d)", ch.fallback)
+			}
+			parts = append(parts, fmt.Sprintf("%s %s → %d", ch.key, cur, *ch.val))
+			p.setKey(P("objective", "constraints"), c.Lines, ch.key, *ch.val)
+		}
+		if len(parts) == 0 {
+			return refuse(RuleNoChange, "the constraints already have those values")
+		}
+	}
+	desc := strings.Join(parts, ", ")
+	if r.MaxIterations != nil && *r.MaxIterations <= p.s.Control.Iteration {
+		desc += fmt.Sprintf(" (iteration is already %d: the stop hook will end the loop)", p.s.Control.Iteration)
+	}
+	p.record(CorrectionConstraint, desc, false)
+	p.plan.Summary = desc
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Change objective
+
+// ChecklistPath addresses a base_case checklist item by 0-based positions:
+// {2} is checklist[2]; {0, 1} is the second child of checklist[0]'s group
+// or any_of.
+type ChecklistPath []int
+
+// String renders the path 1-based, as the CLI takes it: "1.2".
+func (c ChecklistPath) String() string {
+	parts := make([]string, len(c))
+	for i, n := range c {
+		parts[i] = strconv.Itoa(n + 1)
+	}
+	return strings.Join(parts, ".")
+}
+
+// ParseChecklistPath reads a 1-based dotted path such as "1.2".
+func ParseChecklistPath(s string) (ChecklistPath, error) {
+	var out ChecklistPath
+	for _, part := range strings.Split(strings.TrimSpace(s), ".") {
+		n, err := strconv.Atoi(part)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("checklist position %q: use 1-based numbers separated by dots, such as 2 or 1.3", s)
+		}
+		out = append(out, n-1)
+	}
+	return out, nil
+}
+
+// CheckEdit changes the base_case: Op "set" sets the type/value of the
+// check at Path (an empty Path is the legacy {type, value} base_case), "add"
+// adds an item with a check under Path (empty: the top of the checklist;
+// else the group/any_of of that item), "remove" removes the item at Path.
+type CheckEdit struct {
+	Op    string
+	Path  ChecklistPath
+	Item  string
+	Type  CheckType
+	Value string
+}
+
+// ChangeObjective changes the alignment (objective_change): text fields that
+// are not nil and base_case edits. It clears the trail.
+type ChangeObjective struct {
+	Goal             *string
+	BackgroundIntent *string
+	Deliverables     *string
+	DefinitionOfDone *string
+	Checks           []CheckEdit
+}
+
+// Kind implements Request.
+func (ChangeObjective) Kind() string { return "objective" }
+
+func (r ChangeObjective) plan(p *planner) error {
+	o := p.s.Objective
+	if !p.s.Lines.Has("objective") {
+		return refuse(RuleNoChange, "the file has no objective section")
+	}
+	var parts []string
+	for _, f := range []struct {
+		key string
+		val *string
+		cur string
+	}{
+		{"goal", r.Goal, o.Goal},
+		{"background_intent", r.BackgroundIntent, o.BackgroundIntent},
+		{"deliverables", r.Deliverables, o.Deliverables},
+		{"definition_of_done", r.DefinitionOfDone, o.DefinitionOfDone},
+	} {
+		if f.val == nil {
+			continue
+		}
+		v := strings.TrimSpace(*f.val)
+		if v == "" {
+			return refuse(RuleEmpty, "objective.%s cannot be empty", f.key)
+		}
+		if o.Lines.Has(f.key) && v == f.cur {
+			continue
+		}
+		p.setKey(P("objective"), o.Lines, f.key, v)
+		parts = append(parts, fmt.Sprintf("%s → %q", f.key, v))
+	}
+	for _, ce := range r.Checks {
+		part, err := p.checkEdit(ce)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 {
+		return refuse(RuleNoChange, "nothing to change: give a new goal, background intent, deliverables, definition of done or a base_case edit")
+	}
+	// An alignment change is essentially a restart: clear the trail.
+	if p.s.Lines.Has("trail") {
+		p.edit(Replace(P("trail"), []any{}))
+	} else {
+		p.edit(AddKey(nil, "trail", []any{}))
+	}
+	p.plan.TrailCleared = true
+	desc := "objective changed: " + strings.Join(parts, "; ")
+	p.record(CorrectionObjective, desc, true)
+	p.plan.Summary = desc
+	return nil
+}
+
+func (p *planner) checkEdit(ce CheckEdit) (string, error) {
+	bc := p.s.Objective.BaseCase
+	if ce.Type != "" && !ce.Type.Known() {
+		return "", refuse(RuleChecklist, "check type %q is not one of %s", ce.Type, joinTypes())
+	}
+	base := P("objective", "base_case")
+	switch ce.Op {
+	case "set":
+		if len(ce.Path) == 0 {
+			if bc.IsChecklist || !p.s.Objective.Lines.Has("base_case") {
+				return "", refuse(RuleChecklist, "the base_case is a checklist: name the item to set, such as --check 1.2")
+			}
+			lines := Lines{}
+			if bc.Legacy != nil {
+				lines = bc.Legacy.Lines
+			}
+			return p.setCheck(base, lines, bc.Legacy, ce, "base_case")
+		}
+		item, path, err := p.checklistItem(ce.Path)
+		if err != nil {
+			return "", err
+		}
+		if item.Check == nil {
+			return "", refuse(RuleChecklist, "checklist item %s (%q) is a %s, not a check", ce.Path, item.Item, item.Kind())
+		}
+		if ce.Item != "" && ce.Item != item.Item {
+			p.edit(Replace(path.Child("item"), ce.Item))
+		}
+		return p.setCheck(path.Child("check"), item.Check.Lines, item.Check, ce, "base_case item "+ce.Path.String())
+	case "add":
+		if strings.TrimSpace(ce.Item) == "" {
+			return "", refuse(RuleEmpty, "a new base_case item needs a name (--item)")
+		}
+		if ce.Type == "" {
+			return "", refuse(RuleChecklist, "a new base_case item needs a check type")
+		}
+		if ce.Type != CheckQuality && strings.TrimSpace(ce.Value) == "" {
+			return "", refuse(RuleEmpty, "a %s check needs a value", ce.Type)
+		}
+		newItem := Map{{"item", ce.Item}, {"check", newCheck(ce)}}
+		if len(ce.Path) == 0 {
+			if !bc.IsChecklist {
+				return "", refuse(RuleChecklist, "the base_case uses the legacy {type, value} format; items can be added to a checklist only")
+			}
+			p.edit(Append(base.Child("checklist"), newItem))
+			return fmt.Sprintf("base_case item %q added (%s)", ce.Item, ce.Type), nil
+		}
+		item, path, err := p.checklistItem(ce.Path)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case item.IsGroup:
+			p.edit(Append(path.Child("group"), newItem))
+		case item.IsAnyOf:
+			p.edit(Append(path.Child("any_of"), newItem))
+		default:
+			return "", refuse(RuleChecklist, "checklist item %s (%q) is not a group or any_of; add to its parent instead", ce.Path, item.Item)
+		}
+		return fmt.Sprintf("base_case item %q added under %s (%s)", ce.Item, ce.Path, ce.Type), nil
+	case "remove":
+		item, path, err := p.checklistItem(ce.Path)
+		if err != nil {
+			return "", err
+		}
+		if len(ce.Path) == 1 && len(bc.Checklist) == 1 {
+			return "", refuse(RuleChecklist, "checklist item %s is the last one; the loop could never verify completion without it", ce.Path)
+		}
+		p.removeOnce(path)
+		return fmt.Sprintf("base_case item %s (%q) removed", ce.Path, item.Item), nil
+	}
+	return "", refuse(RuleChecklist, "unknown base_case edit %q (set, add or remove)", ce.Op)
+}
+
+func newCheck(ce CheckEdit) Map {
+	if ce.Type == CheckQuality {
+		return Map{{"type", string(ce.Type)}, {"criteria", ce.Value}, {"pass_threshold", 3}}
+	}
+	return Map{{"type", string(ce.Type)}, {"value", ce.Value}}
+}
+
+// setCheck plans new type/value fields for an existing check mapping.
+func (p *planner) setCheck(path Path, lines Lines, cur *Check, ce CheckEdit, what string) (string, error) {
+	curType, curVal := CheckType(""), ""
+	if cur != nil {
+		curType, curVal = cur.Type, cur.Value
+		if cur.Type == CheckQuality {
+			curVal = cur.Criteria
+		}
+	}
+	typ := ce.Type
+	if typ == "" {
+		typ = curType
+	}
+	val := ce.Value
+	if val == "" && typ == curType {
+		val = curVal
+	}
+	if strings.TrimSpace(val) == "" {
+		return "", refuse(RuleEmpty, "the %s check needs a value", typ)
+	}
+	if typ == curType && val == curVal {
+		return "", refuse(RuleNoChange, "%s already is %s %q", what, typ, val)
+	}
+	if typ != curType {
+		p.setKey(path, lines, "type", string(typ))
+	}
+	key := "value"
+	if typ == CheckQuality {
+		key = "criteria"
+		if !lines.Has("pass_threshold") {
+			p.edit(AddKey(path, "pass_threshold", 3))
+		}
+	}
+	if val != curVal || typ != curType {
+		p.setKey(path, lines, key, val)
+	}
+	return fmt.Sprintf("%s → %s %q", what, typ, val), nil
+}
+
+// checklistItem finds the item at cp and its document path.
+func (p *planner) checklistItem(cp ChecklistPath) (*ChecklistItem, Path, error) {
+	bc := p.s.Objective.BaseCase
+	if !bc.IsChecklist {
+		return nil, nil, refuse(RuleChecklist, "the base_case has no checklist")
+	}
+	items := bc.Checklist
+	path := P("objective", "base_case", "checklist")
+	var it *ChecklistItem
+	for depth, n := range cp {
+		if n < 0 || n >= len(items) {
+			return nil, nil, refuse(RuleChecklist, "the base_case has no checklist item %s", cp)
+		}
+		it = &items[n]
+		path = path.Child(n)
+		if depth == len(cp)-1 {
+			break
+		}
+		switch {
+		case it.IsGroup:
+			items, path = it.Group, path.Child("group")
+		case it.IsAnyOf:
+			items, path = it.AnyOf, path.Child("any_of")
+		default:
+			return nil, nil, refuse(RuleChecklist, "checklist item %s (%q) has no children", ChecklistPath(cp[:depth+1]), it.Item)
+		}
+	}
+	if it == nil {
+		return nil, nil, refuse(RuleChecklist, "name a checklist item, such as 1 or 1.2")
+	}
+	return it, path, nil
+}
+
+// ---------------------------------------------------------------------------
+// Override binding
+
+// OverrideBinding changes a resolved atom's binding (bindings_override).
+// Amend rewrites Summary and/or Artifacts; Redo deletes the binding and
+// resets the atom and its transitive dependents to pending.
+type OverrideBinding struct {
+	ID        string
+	Summary   *string
+	Artifacts []string
+	// SetArtifacts is true when Artifacts should replace the current list
+	// (an empty list included).
+	SetArtifacts bool
+	Redo         bool
+}
+
+// Kind implements Request.
+func (OverrideBinding) Kind() string { return "override-binding" }
+
+func (r OverrideBinding) plan(p *planner) error {
+	s := p.s
+	i, err := p.atomIndex(r.ID)
+	if err != nil {
+		return err
+	}
+	a := s.Atoms[i]
+	if a.Status != StatusResolved {
+		return refuse(RuleOverrideResolved, "%s is %s; only a resolved atom's binding can be overridden", a.ID, a.Status)
+	}
+	if r.Redo {
+		return r.planRedo(p, a)
+	}
+	if r.Summary == nil && !r.SetArtifacts {
+		return refuse(RuleNoChange, "give a new --summary or --artifacts, or --redo")
+	}
+	b, has := s.Binding(a.ID)
+	var parts []string
+	if !has {
+		m := Map{}
+		summary := ""
+		if r.Summary != nil {
+			summary = strings.TrimSpace(*r.Summary)
+		}
+		if summary == "" {
+			return refuse(RuleEmpty, "%s has no binding yet; give a --summary for it", a.ID)
+		}
+		m = append(m, KV{"summary", summary}, KV{"artifacts", toFlow(r.Artifacts)})
+		if s.Lines.Has("bindings") {
+			p.edit(AddKey(P("bindings"), a.ID, m))
+		} else {
+			p.edit(AddKey(nil, "bindings", Map{{a.ID, m}}))
+		}
+		parts = append(parts, "summary set", fmt.Sprintf("artifacts set to [%s]", strings.Join(r.Artifacts, ", ")))
+	} else {
+		bl := b.Lines
+		bp := P("bindings", a.ID)
+		if r.Summary != nil {
+			summary := strings.TrimSpace(*r.Summary)
+			if summary == "" {
+				return refuse(RuleEmpty, "a binding summary cannot be empty")
+			}
+			if summary != b.Summary {
+				p.setKey(bp, bl, "summary", summary)
+				parts = append(parts, fmt.Sprintf("summary → %q", summary))
+			}
+		}
+		if r.SetArtifacts && !slices.Equal(r.Artifacts, b.Artifacts) {
+			p.setKey(bp, bl, "artifacts", toFlow(r.Artifacts))
+			parts = append(parts, fmt.Sprintf("artifacts → [%s]", strings.Join(r.Artifacts, ", ")))
+		}
+		if len(parts) == 0 {
+			return refuse(RuleNoChange, "the binding of %s already says that", a.ID)
+		}
+	}
+	p.affect(a.ID)
+	desc := fmt.Sprintf("amended binding of %s: %s", a.ID, strings.Join(parts, ", "))
+	p.record(CorrectionBindingsFix, desc, false)
+	p.plan.Summary = "amended " + a.ID
+	return nil
+}
+
+func (r OverrideBinding) planRedo(p *planner, a Atom) error {
+	scope := append([]string{a.ID}, p.dependentsClosure([]string{a.ID})...)
+	var resets []string
+	for _, id := range scope {
+		if n := p.resetToPending(id); n != "" {
+			resets = append(resets, n)
+		}
+	}
+	// Clear the trail entries of the affected scope.
+	cleared := 0
+	for k, t := range p.s.Trail {
+		if t.Selected != "" && slices.Contains(scope, t.Selected) {
+			p.removeOnce(P("trail", k))
+			cleared++
+		}
+	}
+	p.plan.TrailCleared = cleared > 0
+	desc := fmt.Sprintf("redo %s: binding dropped; %s", a.ID, strings.Join(resets, ", "))
+	if cleared > 0 {
+		desc += fmt.Sprintf("; %d trail entries of the affected scope cleared", cleared)
+	}
+	p.record(CorrectionBindingsFix, desc, cleared > 0)
+	p.plan.Summary = fmt.Sprintf("redo %s (%d atoms back to pending)", a.ID, len(resets))
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Stop and the redirect handshake
+
+// Stop is /exit-recursion: stop_requested true with a reason. It records no
+// correction; the stop hook stops the loop at its next decision.
+type Stop struct{ Reason string }
+
+// Kind implements Request.
+func (Stop) Kind() string { return "stop" }
+
+func (r Stop) plan(p *planner) error {
+	c := p.s.Control
+	if !p.s.Lines.Has("control") {
+		return refuse(RuleLoopState, "the file has no control section")
+	}
+	switch c.Status {
+	case LoopStopped, LoopCompleted:
+		return refuse(RuleLoopState, "the loop is already %s", c.Status)
+	}
+	if c.StopRequested {
+		return refuse(RuleNoChange, "a stop is already requested")
+	}
+	reason := strings.TrimSpace(r.Reason)
+	if reason == "" {
+		reason = "Stopped by user"
+	}
+	p.setKey(P("control"), c.Lines, "stop_requested", true)
+	p.setKey(P("control"), c.Lines, "stop_reason", reason)
+	p.plan.Summary = "stop requested: " + reason
+	return nil
+}
+
+// SetRedirect sets or clears control.redirect_requested, the /redirect
+// handshake: true while a person is preparing a correction (the stop hook
+// then lets the loop pause), false when they apply or cancel it.
+type SetRedirect struct{ Requested bool }
+
+// Kind implements Request.
+func (SetRedirect) Kind() string { return "redirect-flag" }
+
+func (r SetRedirect) plan(p *planner) error {
+	c := p.s.Control
+	if !p.s.Lines.Has("control") {
+		return refuse(RuleLoopState, "the file has no control section")
+	}
+	if c.Lines.Has("redirect_requested") && c.RedirectRequested == r.Requested {
+		return refuse(RuleNoChange, "redirect_requested already is %v", r.Requested)
+	}
+	p.setKey(P("control"), c.Lines, "redirect_requested", r.Requested)
+	p.plan.Summary = fmt.Sprintf("redirect_requested: %v", r.Requested)
+	return nil
+}

@@ -1,0 +1,279 @@
+package statefile
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/fsnotify/fsnotify"
+)
+
+// EventKind says what a watch Event reports.
+type EventKind int
+
+// Watch event kinds.
+const (
+	// EventLoaded: the file parsed; Doc (or Phase) and Facts are set.
+	EventLoaded EventKind = iota + 1
+	// EventInvalid: the file changed but does not parse (it may be
+	// mid-write); Err says what is wrong and where. Keep the last good state.
+	EventInvalid
+	// EventRemoved: the file went away; keep the last state, it may return.
+	EventRemoved
+	// EventWaiting: the file does not exist yet.
+	EventWaiting
+	// EventError: the file could not be read (permissions, size limit).
+	EventError
+)
+
+func (k EventKind) String() string {
+	switch k {
+	case EventLoaded:
+		return "loaded"
+	case EventInvalid:
+		return "invalid"
+	case EventRemoved:
+		return "removed"
+	case EventWaiting:
+		return "waiting"
+	case EventError:
+		return "error"
+	}
+	return "unknown"
+}
+
+// Event is one observation of the watched file. It is built off the UI
+// goroutine: parsing and deriving are done by the time it is delivered.
+type Event struct {
+	Kind   EventKind
+	Target Target
+	// Data is the file's bytes (Loaded and Invalid).
+	Data []byte
+	// Doc and Facts are set for a loaded AoT state file.
+	Doc   *Document
+	Facts *model.Facts
+	// Phase is set for a loaded phase loop file.
+	Phase *model.PhaseLoop
+	Err   error
+	// At is when the change was observed; ModTime is the file's own.
+	At      time.Time
+	ModTime time.Time
+}
+
+// WatchOptions tune a watch. The zero value is sensible.
+type WatchOptions struct {
+	// Debounce coalesces bursts of events (default 15 ms).
+	Debounce time.Duration
+	// Poll is the fallback stat interval, which also catches changes that
+	// inotify misses (default 2 s).
+	Poll time.Duration
+	// MaxSize is the size limit (default DefaultMaxSize).
+	MaxSize int64
+}
+
+// Watch follows the state file at t until ctx is done, calling emit for
+// every change of content (identical bytes are skipped). It watches the
+// parent directory, since the loop's hook replaces the file by rename and its
+// scripts truncate and rewrite it in place; a slow stat poll backs it up.
+// emit is called from one goroutine, never concurrently. Watch returns when
+// ctx is done.
+func Watch(ctx context.Context, t Target, opts WatchOptions, emit func(Event)) error {
+	if opts.Debounce <= 0 {
+		opts.Debounce = 15 * time.Millisecond
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = 2 * time.Second
+	}
+	w := &watch{t: t, opts: opts, emit: emit}
+	return w.run(ctx)
+}
+
+type watch struct {
+	t    Target
+	opts WatchOptions
+	emit func(Event)
+
+	last     []byte
+	lastKind EventKind
+	lastStat fileStamp
+}
+
+type fileStamp struct {
+	exists  bool
+	size    int64
+	modTime time.Time
+	ino     uint64
+}
+
+func stampOf(path string) fileStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{exists: true, size: fi.Size(), modTime: fi.ModTime(), ino: inode(fi)}
+}
+
+func (w *watch) run(ctx context.Context) error {
+	dir := filepath.Dir(w.t.Path)
+	name := filepath.Base(w.t.Path)
+
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		fw = nil // fall back to polling alone
+	}
+	var watching bool
+	addDir := func() {
+		if fw == nil || watching {
+			return
+		}
+		if err := fw.Add(dir); err == nil {
+			watching = true
+		}
+	}
+	addDir()
+	if fw != nil {
+		defer fw.Close()
+	}
+
+	w.check(true)
+
+	debounce := time.NewTimer(time.Hour)
+	debounce.Stop()
+	poll := time.NewTicker(w.opts.Poll)
+	defer poll.Stop()
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	if fw != nil {
+		events, errs = fw.Events, fw.Errors
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			if filepath.Base(ev.Name) != name {
+				continue
+			}
+			debounce.Reset(w.opts.Debounce)
+		case _, ok := <-errs:
+			if !ok {
+				errs = nil
+			}
+			// inotify overflowed or failed: re-check by stat.
+			debounce.Reset(w.opts.Debounce)
+		case <-debounce.C:
+			w.check(false)
+		case <-poll.C:
+			if !watching {
+				addDir() // the directory may have appeared
+			}
+			if st := stampOf(w.t.Path); st != w.lastStat {
+				w.check(false)
+			}
+		}
+	}
+}
+
+// check reads the file and emits what changed.
+func (w *watch) check(first bool) {
+	w.lastStat = stampOf(w.t.Path)
+	data, err := ReadFile(w.t.Path, w.opts.MaxSize)
+	now := time.Now()
+	if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if first {
+				w.send(Event{Kind: EventWaiting, Target: w.t, At: now})
+			} else if w.lastKind != EventRemoved && w.lastKind != EventWaiting {
+				w.send(Event{Kind: EventRemoved, Target: w.t, At: now})
+			}
+			w.last = nil
+		default:
+			w.send(Event{Kind: EventError, Target: w.t, Err: err, At: now})
+		}
+		return
+	}
+	if w.last != nil && bytes.Equal(data, w.last) && w.lastKind != EventRemoved {
+		return
+	}
+	ev := w.parse(data)
+	if ev.Kind == EventInvalid {
+		// A writer that truncates and rewrites in place can be caught
+		// mid-write; look again shortly before calling the file invalid.
+		for i := 0; i < 3; i++ {
+			time.Sleep(40 * time.Millisecond)
+			again, err := ReadFile(w.t.Path, w.opts.MaxSize)
+			if err != nil || bytes.Equal(again, data) {
+				break
+			}
+			data = again
+			if ev = w.parse(data); ev.Kind != EventInvalid {
+				break
+			}
+		}
+		w.lastStat = stampOf(w.t.Path)
+	}
+	ev.At = now
+	ev.ModTime = w.lastStat.modTime
+	w.last = data
+	w.send(ev)
+}
+
+func (w *watch) parse(data []byte) Event {
+	ev := Event{Target: w.t, Data: data}
+	if w.t.Kind == KindPhaseLoop {
+		p, err := ParsePhaseLoop(data)
+		if err != nil {
+			ev.Kind, ev.Err = EventInvalid, withPath(err, w.t.Path)
+			return ev
+		}
+		ev.Kind, ev.Phase = EventLoaded, p
+		return ev
+	}
+	doc, err := Parse(data)
+	if err != nil {
+		ev.Kind, ev.Err = EventInvalid, withPath(err, w.t.Path)
+		return ev
+	}
+	ev.Kind, ev.Doc, ev.Facts = EventLoaded, doc, model.Derive(doc.State)
+	return ev
+}
+
+func (w *watch) send(ev Event) {
+	w.lastKind = ev.Kind
+	w.emit(ev)
+}
+
+// Watcher runs Watch in the background; Stop ends it and waits.
+type Watcher struct {
+	cancel context.CancelFunc
+	done   sync.WaitGroup
+}
+
+// StartWatch starts Watch in a goroutine.
+func StartWatch(t Target, opts WatchOptions, emit func(Event)) *Watcher {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &Watcher{cancel: cancel}
+	w.done.Add(1)
+	go func() {
+		defer w.done.Done()
+		_ = Watch(ctx, t, opts, emit)
+	}()
+	return w
+}
+
+// Stop ends the watch and waits for its goroutine.
+func (w *Watcher) Stop() {
+	w.cancel()
+	w.done.Wait()
+}

@@ -1,0 +1,474 @@
+// Package ui is aot-tui's Bubble Tea v2 program: one root model composing
+// the header, the views (graph, bindings, trail, corrections, objective,
+// prompt; the phase loop view), details, filter, help and alerts.
+package ui
+
+import (
+	"os"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// viewID names the main views, in tab order.
+type viewID int
+
+const (
+	viewGraph viewID = iota
+	viewBindings
+	viewTrail
+	viewCorrections
+	viewObjective
+	viewPrompt
+	numViews
+)
+
+var viewNames = [numViews]string{"Graph", "Bindings", "Trail", "Corrections", "Objective", "Prompt"}
+var viewShort = [numViews]string{"Graph", "Bind", "Trail", "Corr", "Obj", "Prompt"}
+
+// Options configure the TUI.
+type Options struct {
+	Target statefile.Target
+	// ReadOnly disables every write key (also set when the file or its
+	// directory is not writable).
+	ReadOnly bool
+	// Quiet turns off the bell and desktop notifications.
+	Quiet bool
+	// NoColor drops colours (NO_COLOR is honoured by default).
+	NoColor bool
+	// Watch tunes the file watcher (tests use short intervals).
+	Watch statefile.WatchOptions
+	// Now is the clock (tests fix it).
+	Now func() time.Time
+	// LoopName names the loop in notifications (default: the project dir).
+	LoopName string
+}
+
+// Messages.
+type (
+	stateMsg     statefile.Event
+	tickMsg      time.Time
+	watchStarted struct{ w *statefile.Watcher }
+)
+
+// Model is the root model. Children are plain structs; the root owns the
+// geometry, the focus and every message.
+type Model struct {
+	opts   Options
+	keys   KeyMap
+	styles Styles
+	isDark bool
+
+	events  chan statefile.Event
+	watcher *statefile.Watcher
+
+	// The last good state and what was derived from it.
+	st    *model.State
+	facts *model.Facts
+	doc   *statefile.Document
+	phase *model.PhaseLoop
+	// outlook is the stop hook's next decision for st.
+	outlook model.Outlook
+
+	// banner explains a file problem (invalid, removed, waiting, error).
+	banner    string
+	bannerBad bool
+
+	changed     time.Time
+	changeTimes []time.Time
+	now         time.Time
+
+	width, height int
+	view          viewID
+	wide          bool
+	showDetails   bool // narrow screens: details as an overlay
+	showHelp      bool
+	filtering     bool
+	filterInput   textinput.Model
+	filters       [numViews]string
+	focused       bool
+	readOnly      bool
+	readOnlyWhy   string
+	status        string
+	statusUntil   time.Time
+
+	graph       graphView
+	details     scrollText
+	bindings    tableView
+	trail       tableView
+	corrections tableView
+	objective   scrollText
+	prompt      scrollText
+	phaseText   scrollText
+	helpText    scrollText
+}
+
+// New builds the root model; Init starts watching the file.
+func New(opts Options) *Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if !opts.NoColor && os.Getenv("NO_COLOR") != "" {
+		opts.NoColor = true
+	}
+	m := &Model{
+		opts:    opts,
+		keys:    DefaultKeyMap(),
+		isDark:  true,
+		events:  make(chan statefile.Event, 16),
+		focused: true,
+		now:     opts.Now(),
+	}
+	m.styles = NewStyles(m.isDark, opts.NoColor)
+	m.readOnly = opts.ReadOnly
+	if opts.ReadOnly {
+		m.readOnlyWhy = "--read-only"
+	}
+	if opts.Target.Kind == statefile.KindPhaseLoop {
+		m.readOnly, m.readOnlyWhy = true, "phase loops are read-only"
+	}
+	ti := textinput.New()
+	ti.Prompt = "/"
+	ti.Placeholder = "id, text or status"
+	m.filterInput = ti
+	m.setupTables()
+	return m
+}
+
+// Init starts the watcher, the clock and asks for the background colour.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.startWatch(), m.listen(), tick(), tea.RequestBackgroundColor)
+}
+
+// Close stops the watcher; call it after the program returns.
+func (m *Model) Close() {
+	if m.watcher != nil {
+		m.watcher.Stop()
+		m.watcher = nil
+	}
+}
+
+func (m *Model) startWatch() tea.Cmd {
+	t, opts, ch := m.opts.Target, m.opts.Watch, m.events
+	return func() tea.Msg {
+		w := statefile.StartWatch(t, opts, func(ev statefile.Event) { ch <- ev })
+		return watchStarted{w: w}
+	}
+}
+
+// listen waits for the next watch event; it is re-armed after each one.
+func (m *Model) listen() tea.Cmd {
+	ch := m.events
+	return func() tea.Msg { return stateMsg(<-ch) }
+}
+
+// tick is the once-a-second clock for "changed 12s ago"; nothing polls
+// faster than that.
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// Update dispatches messages: keys go to the focused part, everything else
+// is broadcast.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.isDark = msg.IsDark()
+		m.styles = NewStyles(m.isDark, m.opts.NoColor)
+		m.refreshText()
+		return m, nil
+	case tea.FocusMsg:
+		m.focused = true
+		return m, nil
+	case tea.BlurMsg:
+		m.focused = false
+		return m, nil
+	case watchStarted:
+		m.watcher = msg.w
+		return m, nil
+	case stateMsg:
+		cmd := m.onState(statefile.Event(msg))
+		return m, tea.Batch(cmd, m.listen())
+	case tickMsg:
+		m.now = m.opts.Now()
+		if !m.statusUntil.IsZero() && m.now.After(m.statusUntil) {
+			m.status, m.statusUntil = "", time.Time{}
+		}
+		return m, tick()
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.MouseWheelMsg:
+		m.onWheel(msg)
+		return m, nil
+	}
+	if m.filtering {
+		var cmd tea.Cmd
+		m.filterInput, cmd = m.filterInput.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// layout computes the geometry once per resize and hands each part its size.
+func (m *Model) layout() {
+	m.wide = m.width >= 100
+	bodyH := m.bodyHeight()
+	w := m.width
+	if m.phase != nil || m.opts.Target.Kind == statefile.KindPhaseLoop {
+		m.phaseText.width, m.phaseText.height = w, bodyH
+	}
+	if m.wide {
+		gw := m.graphWidth()
+		m.graph.setSize(gw, bodyH)
+		m.details.width, m.details.height = w-gw-1, bodyH
+	} else {
+		m.graph.setSize(w, bodyH)
+		m.details.width, m.details.height = w, bodyH
+	}
+	for _, t := range []*tableView{&m.bindings, &m.trail, &m.corrections} {
+		t.setSize(w, bodyH)
+	}
+	m.objective.width, m.objective.height = w, bodyH
+	m.prompt.width, m.prompt.height = w, bodyH
+	m.helpText.width, m.helpText.height = w, max0(m.height-1)
+	m.filterInput.SetWidth(max0(w - 20))
+	m.refreshText()
+}
+
+func (m *Model) graphWidth() int { return m.width * 58 / 100 }
+
+// chromeHeight is what the header, tabs, banner and footer take.
+func (m *Model) chromeHeight() int {
+	h := 3 + 1 + 1 // header (2) + outlook, tabs, footer
+	if m.banner != "" {
+		h++
+	}
+	return h
+}
+
+func (m *Model) bodyHeight() int { return max0(m.height - m.chromeHeight()) }
+
+// refreshText re-renders the width-dependent text views.
+func (m *Model) refreshText() {
+	if m.phase != nil {
+		m.phaseText.set(renderPhase(m.phase, m.phaseText.width, m.styles))
+	}
+	if m.st == nil {
+		return
+	}
+	m.objective.set(renderObjective(m.st, m.objective.width, m.styles))
+	m.prompt.set(renderPrompt(m.st.Body, m.prompt.width, m.styles))
+	m.refreshDetails()
+}
+
+func (m *Model) refreshDetails() {
+	if m.st == nil {
+		return
+	}
+	m.details.set(renderDetails(m.st, m.facts, m.graph.sel, m.details.width, m.styles))
+}
+
+// setStatus shows a transient message in the footer.
+func (m *Model) setStatus(s string, d time.Duration) {
+	m.status = s
+	m.statusUntil = m.now.Add(d)
+}
+
+// View renders the screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.ReportFocus = true
+	if m.st != nil {
+		v.WindowTitle = "aot-tui " + windowTitle(m.st)
+		v.ProgressBar = progressBar(m.st, m.facts)
+	} else if m.phase != nil {
+		v.WindowTitle = sanitizeOSC("aot-tui ▶ " + m.phase.Phase + " — " + m.phase.Feature)
+		v.ProgressBar = tea.NewProgressBar(tea.ProgressBarDefault, m.phase.GlobalIteration*100/max(1, m.phase.EffectiveMaxIterations()))
+	} else {
+		v.WindowTitle = "aot-tui"
+	}
+	return v
+}
+
+// progressBar mirrors iteration progress in the terminal's progress bar.
+func progressBar(st *model.State, f *model.Facts) *tea.ProgressBar {
+	c := st.Control
+	maxIter := st.Objective.Constraints.EffectiveMaxIterations()
+	pct := c.Iteration * 100 / max(1, maxIter)
+	switch c.Status {
+	case model.LoopCompleted:
+		return tea.NewProgressBar(tea.ProgressBarDefault, 100)
+	case model.LoopStopped:
+		return tea.NewProgressBar(tea.ProgressBarError, pct)
+	case model.LoopPending:
+		return tea.NewProgressBar(tea.ProgressBarNone, 0)
+	}
+	if c.StallCount > 0 && c.StallCount >= st.Objective.Constraints.EffectiveMaxStallCount()-1 {
+		return tea.NewProgressBar(tea.ProgressBarWarning, pct)
+	}
+	return tea.NewProgressBar(tea.ProgressBarDefault, pct)
+}
+
+// render draws the whole screen as a string of exactly height lines.
+func (m *Model) render() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	s := m.styles
+	var lines []string
+	switch {
+	case m.showHelp:
+		return m.renderHelp()
+	case m.phase != nil:
+		lines = append(lines, renderPhaseHeader(m.phase, m.changed, m.now, m.width, s)...)
+	case m.st != nil:
+		lines = append(lines, renderHeader(headerData{State: m.st, Facts: m.facts, Outlook: m.outlook,
+			Changed: m.changed, Now: m.now, Pace: m.pace()}, m.width, s)...)
+	default:
+		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(m.opts.Target.Path, m.width)), "")
+	}
+	if m.banner != "" {
+		st := s.Banner
+		if m.bannerBad {
+			st = s.BannerBad
+		}
+		lines = append(lines, st.Render(padTo(m.banner, m.width)))
+	}
+	lines = append(lines, m.renderTabs())
+	body := m.renderBody()
+	lines = append(lines, body...)
+	lines = append(lines, m.renderFooter())
+	for i := range lines {
+		lines[i] = padTo(lines[i], m.width)
+	}
+	for len(lines) < m.height {
+		lines = append(lines[:len(lines)-1], strings.Repeat(" ", m.width), lines[len(lines)-1])
+	}
+	return strings.Join(lines[:m.height], "\n")
+}
+
+func (m *Model) renderTabs() string {
+	s := m.styles
+	if m.phase != nil || m.opts.Target.Kind == statefile.KindPhaseLoop {
+		return s.TabActive.Render(" Phase loop ") + s.Muted.Render(" "+m.opts.Target.Path)
+	}
+	build := func(names [numViews]string) string {
+		var parts []string
+		for i := viewID(0); i < numViews; i++ {
+			label := string(rune('1'+i)) + " " + names[i]
+			if i == m.view {
+				parts = append(parts, s.TabActive.Render(label))
+			} else {
+				parts = append(parts, s.Tab.Render(label))
+			}
+		}
+		return " " + strings.Join(parts, "  ")
+	}
+	out := build(viewNames)
+	if lipgloss.Width(out) > m.width {
+		out = build(viewShort)
+	}
+	if lipgloss.Width(out) > m.width {
+		out = " " + s.TabActive.Render(string(rune('1'+m.view))+" "+viewNames[m.view]) + s.Muted.Render("  tab: next view")
+	}
+	return out
+}
+
+// renderBody draws the current view in exactly bodyHeight lines.
+func (m *Model) renderBody() []string {
+	h := m.bodyHeight()
+	if h <= 0 {
+		return nil
+	}
+	s := m.styles
+	var body string
+	switch {
+	case m.phase != nil:
+		body = m.phaseText.view()
+	case m.st == nil:
+		msg := "reading " + m.opts.Target.Path + " …"
+		if m.banner != "" {
+			msg = ""
+		}
+		body = s.Muted.Render(msg)
+	case m.view == viewGraph && m.wide:
+		left := strings.Split(m.graph.view(s), "\n")
+		right := strings.Split(m.details.view(), "\n")
+		sep := s.Border.Render("│")
+		var rows []string
+		for i := 0; i < h; i++ {
+			l, r := "", ""
+			if i < len(left) {
+				l = left[i]
+			}
+			if i < len(right) {
+				r = right[i]
+			}
+			rows = append(rows, padTo(l, m.graph.width)+sep+padTo(r, m.details.width))
+		}
+		body = strings.Join(rows, "\n")
+	case m.view == viewGraph && m.showDetails:
+		body = m.details.view()
+	case m.view == viewGraph:
+		body = m.graph.view(s)
+	case m.view == viewBindings:
+		body = m.bindings.view(s)
+	case m.view == viewTrail:
+		body = m.trail.view(s)
+	case m.view == viewCorrections:
+		body = m.corrections.view(s)
+	case m.view == viewObjective:
+		body = m.objective.view()
+	case m.view == viewPrompt:
+		body = m.prompt.view()
+	}
+	lines := strings.Split(body, "\n")
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines[:h]
+}
+
+func (m *Model) renderFooter() string {
+	s := m.styles
+	if m.filtering {
+		return m.filterInput.View()
+	}
+	var right []string
+	if m.view == viewGraph && m.graph.follow {
+		right = append(right, s.Flag.Render(" FOLLOW "))
+	}
+	if f := m.filters[m.view]; f != "" {
+		right = append(right, s.Accent.Render("filter: "+sanitizeOSC(f)))
+	}
+	if m.readOnly {
+		right = append(right, s.Muted.Render("read-only"))
+	}
+	r := strings.Join(right, " ")
+	left := ""
+	if m.status != "" {
+		left = s.Accent.Render(m.status)
+	} else {
+		left = m.shortHelp()
+	}
+	room := m.width - lipgloss.Width(r) - 1
+	left = padTo(truncate(left, room), room)
+	return left + " " + r
+}
+
+// How long transient footer messages stay.
+const (
+	statusShort = 3 * time.Second
+	statusLong  = 6 * time.Second
+)

@@ -1,0 +1,238 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// wrap wraps sanitised text to width cells, keeping line breaks.
+func wrap(text string, width int) []string {
+	if width < 4 {
+		width = 4
+	}
+	out := strings.Split(ansi.Wrap(termtext.Block(text), width, " -/"), "\n")
+	for i := range out {
+		out[i] = strings.TrimRight(out[i], " ")
+	}
+	return out
+}
+
+// atomRef renders "● A1 description" for lists of related atoms.
+func atomRef(st *model.State, f *model.Facts, id string, s Styles, width int) string {
+	i, ok := f.Index[id]
+	if !ok {
+		return s.Danger.Render("? "+termtext.Line(id)) + s.Muted.Render(" (not an atom)")
+	}
+	a := st.Atoms[i]
+	line := s.Atom(a.Status).Render(AtomGlyph(a.Status)) + " " + s.Bold.Render(termtext.Line(a.ID)) + " " + termtext.Line(a.Description)
+	return ansi.Truncate(line, width, "…")
+}
+
+// renderDetails lays out everything known about one atom.
+func renderDetails(st *model.State, f *model.Facts, id string, width int, s Styles) []string {
+	i, ok := f.Index[id]
+	if !ok {
+		return []string{s.Muted.Render("no atom selected")}
+	}
+	a := st.Atoms[i]
+	w := max(width, 10)
+	var out []string
+	add := func(lines ...string) { out = append(out, lines...) }
+	section := func(title string) {
+		add("", s.Title.Render(title))
+	}
+	status := s.Atom(a.Status).Render(AtomGlyph(a.Status) + " " + termtext.Line(string(a.Status)))
+	head := s.Bold.Render(termtext.Line(a.ID)) + "  " + status
+	for _, e := range f.Executable {
+		if e == a.ID {
+			head += "  " + s.Executable.Render("▶ executable")
+		}
+	}
+	add(ansi.Truncate(head, w, "…"))
+	for _, l := range wrap(a.Description, w) {
+		add(l)
+	}
+	if len(a.DependsOn) > 0 {
+		section(fmt.Sprintf("depends on (%d)", len(a.DependsOn)))
+		for _, d := range a.DependsOn {
+			add("  " + atomRef(st, f, d, s, w-2))
+		}
+	}
+	if deps := f.Dependents[a.ID]; len(deps) > 0 {
+		section(fmt.Sprintf("dependents (%d)", len(deps)))
+		for _, d := range deps {
+			add("  " + atomRef(st, f, d, s, w-2))
+		}
+	}
+	if gname := f.ORGroupOf[a.ID]; gname != "" {
+		if g, ok := st.ORGroup(gname); ok {
+			role := "a choice"
+			switch {
+			case g.Selected == a.ID:
+				role = "the selected choice ★"
+			case contains(g.Failed, a.ID):
+				role = "a failed choice ✗"
+			}
+			section("OR group " + termtext.Line(g.Name))
+			add("  " + role)
+			for _, c := range g.Choices {
+				mark := "  "
+				switch {
+				case c == g.Selected:
+					mark = "★ "
+				case contains(g.Failed, c):
+					mark = "✗ "
+				}
+				add("  " + mark + atomRef(st, f, c, s, w-4))
+			}
+			for _, x := range g.Extra {
+				add("  " + s.Muted.Render(termtext.Line(fmt.Sprintf("%s: %v", x.Key, showValue(x.Value)))))
+			}
+		}
+	}
+	if p, ok := f.ParentOf[a.ID]; ok {
+		section("part of " + termtext.Line(p))
+		add("  " + atomRef(st, f, p, s, w-2))
+		for _, d := range st.Decompositions {
+			if d.Parent == p && d.Reason != "" {
+				for _, l := range wrap("reason: "+d.Reason, w-2) {
+					add("  " + s.Muted.Render(l))
+				}
+			}
+		}
+	}
+	if kids := f.ChildrenOf[a.ID]; len(kids) > 0 {
+		section(fmt.Sprintf("decomposed into (%d)", len(kids)))
+		for _, c := range kids {
+			add("  " + atomRef(st, f, c, s, w-2))
+		}
+	}
+	if b, ok := st.Binding(a.ID); ok {
+		section("binding")
+		for _, l := range wrap(b.Summary, w-2) {
+			add("  " + l)
+		}
+		if len(b.Artifacts) > 0 {
+			add("  " + s.Muted.Render("artifacts"))
+			for _, art := range b.Artifacts {
+				add("  • " + ansi.Truncate(termtext.Line(art), w-4, "…"))
+			}
+		}
+	}
+	var trail []string
+	for _, t := range st.Trail {
+		if t.Selected == a.ID || strings.Contains(t.Reason, a.ID) {
+			line := fmt.Sprintf("%s  %s", shortTime(t.Timestamp), trailWhat(t))
+			trail = append(trail, wrap(line, w-2)...)
+		}
+	}
+	if len(trail) > 0 {
+		section("trail")
+		for _, l := range trail {
+			add("  " + l)
+		}
+	}
+	if len(a.Extra) > 0 {
+		section("other fields")
+		keys := make([]string, 0, len(a.Extra))
+		for _, x := range a.Extra {
+			keys = append(keys, termtext.Line(fmt.Sprintf("%s: %v", x.Key, showValue(x.Value))))
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			add("  " + ansi.Truncate(k, w-2, "…"))
+		}
+	}
+	add("", s.Muted.Render(fmt.Sprintf("line %d of the state file", a.Line)))
+	for k := range out {
+		out[k] = ansi.Truncate(out[k], w, "…")
+	}
+	return out
+}
+
+// trailWhat describes a trail entry in one line.
+func trailWhat(t model.TrailEntry) string {
+	var parts []string
+	if t.Type != "" {
+		parts = append(parts, "["+t.Type+"]")
+	}
+	if t.ORGroup != "" || t.Selected != "" {
+		parts = append(parts, t.ORGroup+" → "+t.Selected)
+	}
+	if t.Reason != "" {
+		parts = append(parts, t.Reason)
+	}
+	return strings.Join(parts, " ")
+}
+
+// showValue renders an unknown field's value briefly.
+func showValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case model.Extra:
+		var parts []string
+		for _, f := range x {
+			parts = append(parts, f.Key+": "+showValue(f.Value))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case []any:
+		var parts []string
+		for _, e := range x {
+			parts = append(parts, showValue(e))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return fmt.Sprint(v)
+}
+
+// scrollText is a scrollable block of pre-rendered lines.
+type scrollText struct {
+	lines         []string
+	top           int
+	width, height int
+}
+
+func (t *scrollText) set(lines []string) {
+	t.lines = lines
+	t.clamp()
+}
+
+func (t *scrollText) clamp() { t.top = min(max0(t.top), max0(len(t.lines)-t.height)) }
+
+func (t *scrollText) scroll(d int) { t.top += d; t.clamp() }
+
+func (t *scrollText) view() string {
+	if t.height <= 0 {
+		return ""
+	}
+	end := min(len(t.lines), t.top+t.height)
+	var b strings.Builder
+	for k := t.top; k < end; k++ {
+		if k > t.top {
+			b.WriteByte('\n')
+		}
+		b.WriteString(padTo(t.lines[k], t.width))
+	}
+	for k := end - t.top; k < t.height; k++ {
+		if k > 0 || end > t.top {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strings.Repeat(" ", t.width))
+	}
+	return b.String()
+}
+
+// scrollHint says where in a long text the view is.
+func (t *scrollText) scrollHint() string {
+	if len(t.lines) <= t.height {
+		return ""
+	}
+	return fmt.Sprintf("%d–%d of %d", t.top+1, min(len(t.lines), t.top+t.height), len(t.lines))
+}
+

@@ -1,0 +1,334 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// graphView shows the work graph and keeps the selection. It paints a
+// layout: the compact list here; the layered drawing plugs in behind the
+// same selection, filter and follow logic.
+type graphView struct {
+	st     *model.State
+	facts  *model.Facts
+	layout *compactLayout
+
+	width, height int
+	// sel is the selected atom id ("" when there are no atoms).
+	sel string
+	// top is the first visible row of the filtered list; xoff pans.
+	top, xoff int
+	filter    string
+	// visible lists the rows (indexes into layout.order) that pass the filter.
+	visible []int
+	follow  bool
+	// exec is the set of executable atom ids.
+	exec map[string]bool
+}
+
+// setState gives the view a new state; the layout is rebuilt only when the
+// graph's structure changed.
+func (g *graphView) setState(st *model.State, f *model.Facts) {
+	g.st, g.facts = st, f
+	g.exec = make(map[string]bool, len(f.Executable))
+	for _, id := range f.Executable {
+		g.exec[id] = true
+	}
+	if g.layout == nil || g.layout.key != structureKey(st) {
+		g.layout = buildCompact(st, f)
+	}
+	g.refilter()
+	if g.follow {
+		g.followInProgress()
+	}
+	if _, ok := f.Index[g.sel]; !ok || g.sel == "" {
+		g.selectRow(0)
+	}
+	g.scrollToSel()
+}
+
+func (g *graphView) setSize(w, h int) {
+	g.width, g.height = w, h
+	g.scrollToSel()
+}
+
+func (g *graphView) setFilter(f string) {
+	g.filter = f
+	g.refilter()
+	if g.rowOfSel() < 0 && len(g.visible) > 0 {
+		g.selectRow(0)
+	}
+	g.scrollToSel()
+}
+
+func (g *graphView) refilter() {
+	g.visible = g.visible[:0]
+	if g.layout == nil {
+		return
+	}
+	for r, i := range g.layout.order {
+		if g.filter == "" || atomMatches(&g.st.Atoms[i], g.filter) {
+			g.visible = append(g.visible, r)
+		}
+	}
+}
+
+// rowOfSel is the selection's index in visible, or -1.
+func (g *graphView) rowOfSel() int {
+	if g.layout == nil {
+		return -1
+	}
+	r, ok := g.layout.row[g.sel]
+	if !ok {
+		return -1
+	}
+	for k, v := range g.visible {
+		if v == r {
+			return k
+		}
+	}
+	return -1
+}
+
+func (g *graphView) selectRow(k int) {
+	if len(g.visible) == 0 {
+		g.sel = ""
+		return
+	}
+	k = min(max0(k), len(g.visible)-1)
+	g.sel = g.st.Atoms[g.layout.order[g.visible[k]]].ID
+}
+
+func (g *graphView) moveBy(d int) {
+	g.follow = false
+	k := g.rowOfSel()
+	if k < 0 {
+		k = 0
+	}
+	g.selectRow(k + d)
+	g.scrollToSel()
+}
+
+func (g *graphView) home() { g.follow = false; g.selectRow(0); g.scrollToSel() }
+func (g *graphView) end()  { g.follow = false; g.selectRow(len(g.visible) - 1); g.scrollToSel() }
+
+// selectID selects an atom by id (clearing a filter that hides it).
+func (g *graphView) selectID(id string) bool {
+	if g.layout == nil {
+		return false
+	}
+	if _, ok := g.layout.row[id]; !ok {
+		return false
+	}
+	g.sel = id
+	if g.rowOfSel() < 0 {
+		g.setFilter("")
+	}
+	g.scrollToSel()
+	return true
+}
+
+// toDependency selects the nearest dependency above the selection;
+// toDependent the nearest dependent below it.
+func (g *graphView) toDependency() bool {
+	a := g.selected()
+	if a == nil || len(a.DependsOn) == 0 {
+		return false
+	}
+	ids := g.layout.sortedIDs(a.DependsOn)
+	g.follow = false
+	return g.selectID(ids[len(ids)-1])
+}
+
+func (g *graphView) toDependent() bool {
+	a := g.selected()
+	if a == nil || len(g.facts.Dependents[a.ID]) == 0 {
+		return false
+	}
+	g.follow = false
+	return g.selectID(g.layout.sortedIDs(g.facts.Dependents[a.ID])[0])
+}
+
+// followInProgress selects the first in-progress atom in display order.
+func (g *graphView) followInProgress() {
+	for _, r := range g.visible {
+		a := &g.st.Atoms[g.layout.order[r]]
+		if a.Status == model.StatusInProgress {
+			g.sel = a.ID
+			return
+		}
+	}
+}
+
+func (g *graphView) toggleFollow() {
+	g.follow = !g.follow
+	if g.follow {
+		g.followInProgress()
+		g.scrollToSel()
+	}
+}
+
+func (g *graphView) selected() *model.Atom {
+	if g.st == nil || g.facts == nil {
+		return nil
+	}
+	i, ok := g.facts.Index[g.sel]
+	if !ok {
+		return nil
+	}
+	return &g.st.Atoms[i]
+}
+
+// scrollToSel keeps the selection in view with a margin of two rows.
+func (g *graphView) scrollToSel() {
+	h := g.height
+	if h <= 0 {
+		return
+	}
+	k := g.rowOfSel()
+	if k < 0 {
+		g.top = min(g.top, max0(len(g.visible)-h))
+		return
+	}
+	margin := min(2, (h-1)/2)
+	if k < g.top+margin {
+		g.top = k - margin
+	}
+	if k > g.top+h-1-margin {
+		g.top = k - h + 1 + margin
+	}
+	g.top = min(max0(g.top), max0(len(g.visible)-h))
+}
+
+func (g *graphView) scroll(d int) {
+	g.top = min(max0(g.top+d), max0(len(g.visible)-g.height))
+}
+
+func (g *graphView) pan(d int) { g.xoff = max0(g.xoff + d) }
+
+// view paints the visible rows only: its cost does not grow with the graph.
+func (g *graphView) view(s Styles) string {
+	if g.height <= 0 || g.width <= 0 {
+		return ""
+	}
+	if g.layout == nil || len(g.st.Atoms) == 0 {
+		return s.Muted.Render(padTo("no atoms", g.width))
+	}
+	if len(g.visible) == 0 {
+		return s.Muted.Render(padTo(fmt.Sprintf("no atom matches %q", termtext.Line(g.filter)), g.width))
+	}
+	lines := make([]string, 0, g.height)
+	for k := g.top; k < len(g.visible) && len(lines) < g.height; k++ {
+		i := g.layout.order[g.visible[k]]
+		lines = append(lines, g.row(i, s))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// row renders one atom: cursor, executable mark, indentation by depth,
+// status glyph, id, description and hints (dependencies, OR group,
+// decomposition), cut to the pane with the horizontal pan applied.
+func (g *graphView) row(i int, s Styles) string {
+	a := &g.st.Atoms[i]
+	selected := a.ID == g.sel
+	cursor := " "
+	if selected {
+		cursor = "›"
+	}
+	exec := " "
+	if g.exec[a.ID] {
+		exec = s.Executable.Render("▶")
+	}
+	depth := g.layout.depth[i]
+	maxIndent := max0(g.width/3) / 2
+	indent := strings.Repeat("  ", min(depth, maxIndent))
+	if depth > maxIndent {
+		indent = indent[:max0(len(indent)-2)] + "┄ "
+	}
+	glyph := s.Atom(a.Status).Render(AtomGlyph(a.Status))
+	id := s.Bold.Render(termtext.Line(a.ID))
+	hints := g.hints(a, s)
+	head := cursor + exec + indent + glyph + " " + id + " "
+	desc := termtext.Line(a.Description)
+	full := head + desc
+	if hints != "" {
+		full += "  " + hints
+	}
+	// Keep the hints visible when the description must give way.
+	if g.xoff == 0 && lipgloss.Width(full) > g.width {
+		room := g.width - lipgloss.Width(head)
+		if hints != "" && room-lipgloss.Width(hints)-2 >= 12 {
+			d := ansi.Truncate(desc, room-lipgloss.Width(hints)-2, "…")
+			full = head + d + strings.Repeat(" ", max0(room-lipgloss.Width(hints)-lipgloss.Width(d))) + hints
+		} else {
+			full = head + ansi.Truncate(desc, max0(room), "…")
+		}
+	}
+	if g.xoff > 0 {
+		full = ansi.Cut(full, g.xoff, g.xoff+g.width)
+	}
+	full = ansi.Truncate(full, g.width, "…")
+	line := padTo(full, g.width)
+	if selected {
+		return s.Selected.Render(line)
+	}
+	return line
+}
+
+func (g *graphView) hints(a *model.Atom, s Styles) string {
+	f := g.facts
+	var parts []string
+	if len(a.DependsOn) > 0 {
+		deps := a.DependsOn
+		txt := strings.Join(deps, " ")
+		if len(deps) > 3 {
+			txt = strings.Join(deps[:3], " ") + fmt.Sprintf(" +%d", len(deps)-3)
+		}
+		parts = append(parts, "← "+termtext.Line(txt))
+	}
+	if grp := f.ORGroupOf[a.ID]; grp != "" {
+		mark := ""
+		if g2, ok := g.st.ORGroup(grp); ok {
+			switch {
+			case g2.Selected == a.ID:
+				mark = "★"
+			case contains(g2.Failed, a.ID):
+				mark = "✗"
+			}
+		}
+		parts = append(parts, "⎇ "+termtext.Line(grp)+mark)
+	}
+	if kids := f.ChildrenOf[a.ID]; len(kids) > 0 {
+		parts = append(parts, fmt.Sprintf("⊃ %d parts", len(kids)))
+	}
+	if p, ok := f.ParentOf[a.ID]; ok {
+		parts = append(parts, "⊂ "+termtext.Line(p))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return s.Muted.Render(strings.Join(parts, "  "))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// padTo pads s with spaces to exactly w cells (truncating if longer).
+func padTo(s string, w int) string {
+	sw := lipgloss.Width(s)
+	if sw > w {
+		return ansi.Truncate(s, w, "")
+	}
+	return s + strings.Repeat(" ", w-sw)
+}

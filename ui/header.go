@@ -1,0 +1,283 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// paceLevel grades how long the file has been quiet against the loop's own
+// recent pace.
+type paceLevel int
+
+const (
+	paceNormal paceLevel = iota
+	paceSlow             // amber: quieter than usual
+	paceStuck            // red: far quieter than usual
+)
+
+// headerData is what the header shows; the root fills it.
+type headerData struct {
+	State   *model.State
+	Facts   *model.Facts
+	Outlook model.Outlook
+	// Changed is when the file's content last changed (zero: unknown).
+	Changed time.Time
+	Now     time.Time
+	Pace    paceLevel
+}
+
+// segment is a piece of a header line with a full and a compact form.
+type segment struct {
+	full, compact string
+	// priority: lower numbers are dropped last.
+	priority int
+}
+
+// fitSegments joins segments with sep into at most width cells: it first
+// switches the least important segments to their compact form one by one,
+// then drops them, least important first.
+func fitSegments(segs []segment, sep string, width int) string {
+	compact := make([]bool, len(segs))
+	drop := make([]bool, len(segs))
+	join := func() string {
+		var parts []string
+		for i, s := range segs {
+			if drop[i] {
+				continue
+			}
+			p := s.full
+			if compact[i] && s.compact != "" {
+				p = s.compact
+			}
+			if p != "" {
+				parts = append(parts, p)
+			}
+		}
+		return strings.Join(parts, sep)
+	}
+	// Least important first; stable for equal priorities (rightmost first).
+	order := make([]int, len(segs))
+	for i := range order {
+		order[i] = len(segs) - 1 - i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return segs[order[a]].priority > segs[order[b]].priority })
+	if out := join(); lipgloss.Width(out) <= width {
+		return out
+	}
+	for _, i := range order {
+		if segs[i].compact == "" {
+			continue
+		}
+		compact[i] = true
+		if out := join(); lipgloss.Width(out) <= width {
+			return out
+		}
+	}
+	for _, i := range order {
+		if segs[i].priority == 0 {
+			continue
+		}
+		drop[i] = true
+		if out := join(); lipgloss.Width(out) <= width {
+			return out
+		}
+	}
+	return ansi.Truncate(join(), width, "…")
+}
+
+// meter draws n/max as a bar of cells.
+func meter(n, max, cells int, full, empty lipgloss.Style) string {
+	if max <= 0 {
+		max = 1
+	}
+	f := n * cells / max
+	if n > 0 && f == 0 {
+		f = 1
+	}
+	f = min(max0(f), cells)
+	return full.Render(strings.Repeat("█", f)) + empty.Render(strings.Repeat("░", cells-f))
+}
+
+func max0(n int) int {
+	if n < 0 {
+		return 0
+	}
+	return n
+}
+
+// stallMeter draws stall_count as pips that turn warning, then danger as
+// the count nears the limit.
+func stallMeter(stall, max int, s Styles) (string, lipgloss.Style) {
+	st := s.OK
+	switch {
+	case stall >= max-1 && stall > 0:
+		st = s.Danger.Bold(true)
+	case stall > 0:
+		st = s.Warn
+	}
+	pips := min(max, 10)
+	filled := stall
+	if max > pips {
+		filled = stall * pips / max
+	}
+	filled = min(filled, pips)
+	return st.Render(strings.Repeat("▮", filled)) + s.Muted.Render(strings.Repeat("▯", pips-filled)), st
+}
+
+func progressLabel(p model.Progress) (full, compact string) {
+	switch p {
+	case model.ProgressShrinking:
+		return "↓ shrinking", "↓"
+	case model.ProgressStalled:
+		return "→ stalled", "→"
+	case model.ProgressExpanding:
+		return "↑ expanding", "↑"
+	}
+	return "· first", "·"
+}
+
+// ago renders a duration as "12s", "4m", "2h".
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max0(int(d.Seconds())))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// renderHeader draws the two header lines and the outlook line, each at
+// most width cells.
+func renderHeader(h headerData, width int, s Styles) []string {
+	st, f := h.State, h.Facts
+	c := st.Control
+	cons := st.Objective.Constraints
+	maxIter, maxStall := cons.EffectiveMaxIterations(), cons.EffectiveMaxStallCount()
+
+	statusText := string(c.Status)
+	if statusText == "" {
+		statusText = "unknown"
+	}
+	badge := s.Loop(c.Status).Render(LoopGlyph(c.Status) + " " + termtext.Line(statusText))
+	iterFull := fmt.Sprintf("iteration %d/%d ", c.Iteration, maxIter) + meter(c.Iteration, maxIter, 10, s.BarFull, s.BarEmpty)
+	iterCompact := fmt.Sprintf("it %d/%d", c.Iteration, maxIter)
+	pips, stallStyle := stallMeter(c.StallCount, maxStall, s)
+	stallFull := stallStyle.Render(fmt.Sprintf("stall %d/%d", c.StallCount, maxStall)) + " " + pips
+	stallCompact := stallStyle.Render(fmt.Sprintf("stall %d/%d", c.StallCount, maxStall))
+	pf, pc := progressLabel(f.Progress)
+	progStyle := s.Base
+	switch f.Progress {
+	case model.ProgressShrinking:
+		progStyle = s.OK
+	case model.ProgressStalled, model.ProgressExpanding:
+		progStyle = s.Warn
+	}
+	counts := fmt.Sprintf("%s %d pending  %s %d in progress  %s %d resolved",
+		s.Atom(model.StatusPending).Render("○"), f.Counts.Pending,
+		s.Atom(model.StatusInProgress).Render("◐"), f.Counts.InProgress,
+		s.Atom(model.StatusResolved).Render("●"), f.Counts.Resolved)
+	countsCompact := fmt.Sprintf("%s%d %s%d %s%d",
+		s.Atom(model.StatusPending).Render("○"), f.Counts.Pending,
+		s.Atom(model.StatusInProgress).Render("◐"), f.Counts.InProgress,
+		s.Atom(model.StatusResolved).Render("●"), f.Counts.Resolved)
+	changed := ""
+	if !h.Changed.IsZero() {
+		ch := "changed " + ago(h.Now.Sub(h.Changed)) + " ago"
+		switch h.Pace {
+		case paceSlow:
+			changed = s.Warn.Render(ch)
+		case paceStuck:
+			changed = s.Danger.Bold(true).Render(ch)
+		default:
+			changed = s.Muted.Render(ch)
+		}
+	}
+	line1 := fitSegments([]segment{
+		{full: badge, priority: 0},
+		{full: iterFull, compact: iterCompact, priority: 1},
+		{full: stallFull, compact: stallCompact, priority: 1},
+		{full: progStyle.Render(pf), compact: progStyle.Render(pc), priority: 3},
+		{full: counts, compact: countsCompact, priority: 2},
+		{full: changed, compact: strings.Replace(changed, "changed ", "", 1), priority: 4},
+	}, s.Muted.Render(" │ "), width)
+
+	// Line 2: flags, goal, next batch.
+	var flags []string
+	if c.RedirectRequested {
+		flags = append(flags, s.Flag.Render(" REDIRECT "))
+	}
+	if c.StopRequested {
+		flags = append(flags, s.Flag.Render(" STOP "))
+	}
+	left := strings.Join(flags, " ")
+	if left != "" {
+		left += " "
+	}
+	next := ""
+	if len(f.NextBatch) > 0 {
+		next = s.Executable.Render("next ▶ " + termtext.Line(strings.Join(f.NextBatch, " ")))
+	} else if c.Status == model.LoopRunning && f.Counts.Unresolved() > 0 {
+		next = s.Muted.Render("nothing executable")
+	}
+	var goal string
+	if c.Status == model.LoopStopped && c.StopReason != "" {
+		goal = s.Danger.Render("stopped: " + termtext.Line(c.StopReason))
+	} else {
+		goal = s.Bold.Render("goal ") + termtext.Line(st.Objective.Goal)
+	}
+	room := width - lipgloss.Width(left) - lipgloss.Width(next) - 2
+	if room < 12 && next != "" {
+		next = ""
+		room = width - lipgloss.Width(left)
+	}
+	goal = ansi.Truncate(goal, max0(room), "…")
+	line2 := left + goal
+	if next != "" {
+		pad := width - lipgloss.Width(line2) - lipgloss.Width(next)
+		line2 += strings.Repeat(" ", max0(pad)) + next
+	}
+
+	o := h.Outlook
+	ost := s.Muted
+	switch {
+	case o.Decision == model.DecisionStop:
+		ost = s.Danger
+	case o.Warning:
+		ost = s.Warn
+	case o.Decision == model.DecisionDone:
+		ost = s.OK
+	case o.Decision == model.DecisionPause:
+		ost = s.Warn
+	}
+	line3 := ansi.Truncate(ost.Render("» "+o.Text), width, "…")
+	return []string{ansi.Truncate(line1, width, "…"), ansi.Truncate(line2, width, "…"), line3}
+}
+
+// windowTitle mirrors status and progress for a background tab.
+func windowTitle(st *model.State) string {
+	c := st.Control
+	goal := termtext.Line(st.Objective.Goal)
+	goal = ansi.Truncate(goal, 40, "…")
+	return sanitizeOSC(fmt.Sprintf("%s %s %d/%d — %s", LoopGlyph(c.Status), c.Status, c.Iteration,
+		st.Objective.Constraints.EffectiveMaxIterations(), goal))
+}
+
+// sanitizeOSC removes everything that could end or extend an OSC string.
+func sanitizeOSC(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return -1
+		}
+		return r
+	}, s)
+}

@@ -1,0 +1,229 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// renderObjective lays out the objective: goal, background, deliverables,
+// definition of done, constraints, and the base_case as a tree with check
+// types and values and AND/OR groups.
+func renderObjective(st *model.State, width int, s Styles) []string {
+	o := st.Objective
+	w := max(width, 20)
+	var out []string
+	field := func(title, text string) {
+		out = append(out, s.Title.Render(title))
+		if strings.TrimSpace(text) == "" {
+			out = append(out, "  "+s.Muted.Render("(not set)"))
+		} else {
+			for _, l := range wrap(text, w-2) {
+				out = append(out, "  "+l)
+			}
+		}
+		out = append(out, "")
+	}
+	field("goal", o.Goal)
+	field("background intent", o.BackgroundIntent)
+	field("deliverables", o.Deliverables)
+	field("definition of done", o.DefinitionOfDone)
+
+	c := o.Constraints
+	out = append(out, s.Title.Render("constraints"))
+	cons := func(name string, v int, has bool, def int) string {
+		if !has {
+			return fmt.Sprintf("%s %d %s", name, def, s.Muted.Render("(default)"))
+		}
+		return fmt.Sprintf("%s %d", name, v)
+	}
+	out = append(out, "  "+cons("max_iterations", c.MaxIterations, c.Lines.Has("max_iterations"), model.DefaultMaxIterations)+
+		" · "+cons("max_parallel_agents", c.MaxParallelAgents, c.Lines.Has("max_parallel_agents"), model.DefaultMaxParallelAgents)+
+		" · "+cons("max_stall_count", c.MaxStallCount, c.Lines.Has("max_stall_count"), model.DefaultMaxStallCount), "")
+
+	bc := o.BaseCase
+	switch {
+	case bc.IsChecklist:
+		out = append(out, s.Title.Render("base_case")+s.Muted.Render(" checklist — every top-level item must pass"))
+		out = append(out, checklistTree(bc.Checklist, "", nil, w, s)...)
+	case bc.Legacy != nil:
+		out = append(out, s.Title.Render("base_case")+s.Muted.Render(" (legacy format)"))
+		out = append(out, checkLines(bc.Legacy, "  ", w, s)...)
+	default:
+		out = append(out, s.Title.Render("base_case"), "  "+s.Danger.Render("(none: the loop cannot verify completion)"))
+	}
+	if len(o.Extra) > 0 {
+		out = append(out, "", s.Title.Render("other fields"))
+		for _, x := range o.Extra {
+			out = append(out, "  "+termtext.Line(fmt.Sprintf("%s: %s", x.Key, showValue(x.Value))))
+		}
+	}
+	for i := range out {
+		out[i] = ansi.Truncate(out[i], w, "…")
+	}
+	return out
+}
+
+// checklistTree draws checklist items with box-drawing branches. pos is
+// the 1-based position path shown before each item (as the redirect forms
+// and CLI address items: 1, 1.2, …).
+func checklistTree(items []model.ChecklistItem, prefix string, pos []int, w int, s Styles) []string {
+	var out []string
+	for i, it := range items {
+		last := i == len(items)-1
+		branch, cont := "├─ ", "│  "
+		if last {
+			branch, cont = "└─ ", "   "
+		}
+		p := append(append([]int{}, pos...), i+1)
+		label := s.Muted.Render(posString(p)+" ") + s.Bold.Render(termtext.Line(nonEmpty(it.Item, "(unnamed)")))
+		switch it.Kind() {
+		case "group":
+			label += " " + s.Accent.Render("[ALL of]")
+		case "any_of":
+			label += " " + s.Accent.Render("[ANY of]")
+		case "":
+			label += " " + s.Danger.Render("(no check)")
+		}
+		out = append(out, "  "+prefix+branch+label)
+		if it.Check != nil {
+			out = append(out, checkLines(it.Check, "  "+prefix+cont+"   ", w, s)...)
+		}
+		if it.IsGroup {
+			out = append(out, checklistTree(it.Group, prefix+cont, p, w, s)...)
+		}
+		if it.IsAnyOf {
+			out = append(out, checklistTree(it.AnyOf, prefix+cont, p, w, s)...)
+		}
+	}
+	return out
+}
+
+func posString(p []int) string {
+	parts := make([]string, len(p))
+	for i, n := range p {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ".")
+}
+
+func nonEmpty(s, alt string) string {
+	if strings.TrimSpace(s) == "" {
+		return alt
+	}
+	return s
+}
+
+// checkLines renders one check: its type and value, or a quality rubric.
+func checkLines(c *model.Check, indent string, w int, s Styles) []string {
+	typ := s.Accent.Render(termtext.Line(nonEmpty(string(c.Type), "?")))
+	if c.Type != model.CheckQuality {
+		return []string{ansi.Truncate(indent+typ+" "+termtext.Line(c.Value), w, "…")}
+	}
+	out := []string{}
+	head := indent + typ
+	if c.HasThreshold {
+		head += fmt.Sprintf(" pass ≥ %g", c.PassThreshold)
+	}
+	if c.Scope != "" {
+		head += " " + s.Muted.Render("scope "+termtext.Line(c.Scope))
+	}
+	out = append(out, head)
+	if c.Criteria != "" {
+		for _, l := range wrap(c.Criteria, max(10, w-len(indent)-2)) {
+			out = append(out, indent+"  "+l)
+		}
+	}
+	for _, r := range c.Rubric {
+		out = append(out, indent+"  "+s.Bold.Render(termtext.Line(r.Criterion))+s.Muted.Render(fmt.Sprintf(" weight %g", r.Weight)))
+		if r.Description != "" {
+			for _, l := range wrap(r.Description, max(10, w-len(indent)-4)) {
+				out = append(out, indent+"    "+s.Muted.Render(l))
+			}
+		}
+		for _, lv := range r.Levels {
+			out = append(out, ansi.Truncate(indent+"    "+fmt.Sprintf("%d ", lv.Score)+termtext.Line(lv.Text), w, "…"))
+		}
+	}
+	return out
+}
+
+// renderPrompt renders the Markdown body readably: headings, lists, quotes
+// and code blocks styled, paragraphs wrapped to the pane.
+func renderPrompt(body string, width int, s Styles) []string {
+	w := max(width, 20)
+	var out []string
+	inCode := false
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	// Drop leading and trailing blank lines.
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return []string{s.Muted.Render("(the state file has no prompt body)")}
+	}
+	for _, raw := range lines {
+		line := termtext.Block(strings.ReplaceAll(raw, "\t", "    "))
+		trim := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trim, "```"):
+			inCode = !inCode
+			lang := strings.TrimPrefix(trim, "```")
+			if inCode && lang != "" {
+				out = append(out, s.Muted.Render("  ┌ "+lang))
+			} else {
+				out = append(out, s.Muted.Render("  ┌"))
+			}
+			if !inCode {
+				out[len(out)-1] = s.Muted.Render("  └")
+			}
+		case inCode:
+			out = append(out, s.Muted.Render("  │ ")+s.Accent.Render(ansi.Truncate(line, w-4, "…")))
+		case strings.HasPrefix(trim, "#"):
+			level := len(trim) - len(strings.TrimLeft(trim, "#"))
+			text := strings.TrimSpace(trim[level:])
+			if level == 1 {
+				out = append(out, s.Title.Render(strings.ToUpper(text)))
+			} else {
+				out = append(out, s.Title.Render(text))
+			}
+		case strings.HasPrefix(trim, "- "), strings.HasPrefix(trim, "* "), strings.HasPrefix(trim, "+ "):
+			indent := strings.Repeat(" ", len(line)-len(strings.TrimLeft(line, " ")))
+			for k, l := range wrap(inlineMarkdown(trim[2:]), w-len(indent)-2) {
+				if k == 0 {
+					out = append(out, indent+"• "+l)
+				} else {
+					out = append(out, indent+"  "+l)
+				}
+			}
+		case strings.HasPrefix(trim, ">"):
+			for _, l := range wrap(strings.TrimSpace(strings.TrimPrefix(trim, ">")), w-2) {
+				out = append(out, s.Muted.Render("▌ "+l))
+			}
+		case trim == "---" || trim == "***":
+			out = append(out, s.Border.Render(strings.Repeat("─", min(w, 40))))
+		case trim == "":
+			out = append(out, "")
+		default:
+			out = append(out, wrap(inlineMarkdown(line), w)...)
+		}
+	}
+	for i := range out {
+		out[i] = ansi.Truncate(out[i], w, "…")
+	}
+	return out
+}
+
+// inlineMarkdown drops emphasis markers that only add noise in a terminal.
+func inlineMarkdown(s string) string {
+	s = strings.ReplaceAll(s, "**", "")
+	s = strings.ReplaceAll(s, "__", "")
+	return s
+}

@@ -1,0 +1,163 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+)
+
+// onState applies a watch event: a new good state replaces the old one; a
+// parse error, removal or wait keeps the last good state under a banner.
+func (m *Model) onState(ev statefile.Event) tea.Cmd {
+	switch ev.Kind {
+	case statefile.EventLoaded:
+		m.banner, m.bannerBad = "", false
+		m.noteChange(ev.At)
+		var cmd tea.Cmd
+		if ev.Phase != nil {
+			m.phase = ev.Phase
+			m.st, m.facts, m.doc = nil, nil, nil
+		} else {
+			prev := m.st
+			m.doc, m.st, m.facts = ev.Doc, ev.Doc.State, ev.Facts
+			m.outlook = model.PredictOutlook(m.st, m.facts)
+			m.graph.setState(m.st, m.facts)
+			m.bindings.setRows(len(m.st.Bindings))
+			m.trail.setRows(len(m.st.Trail))
+			m.corrections.setRows(len(m.st.Corrections))
+			cmd = m.alertOn(prev, m.st)
+		}
+		if !m.opts.ReadOnly && m.opts.Target.Kind == statefile.KindAoT {
+			if err := statefile.Writable(m.opts.Target.Path); err != nil {
+				m.readOnly, m.readOnlyWhy = true, err.Error()
+			} else {
+				m.readOnly, m.readOnlyWhy = false, ""
+			}
+		}
+		m.layout()
+		return cmd
+	case statefile.EventInvalid:
+		m.bannerBad = true
+		msg := "file invalid or mid-write"
+		if ev.Err != nil {
+			msg += ": " + ev.Err.Error()
+		}
+		if m.st != nil || m.phase != nil {
+			msg += " — showing the last good state"
+		}
+		m.banner = "⚠ " + termtext.Line(msg)
+	case statefile.EventRemoved:
+		m.bannerBad = true
+		m.banner = "⚠ " + termtext.Line(m.opts.Target.Path) + " was removed — showing the last state; waiting for it to return"
+	case statefile.EventWaiting:
+		m.bannerBad = false
+		hint := "start the loop with /align-goal"
+		if m.opts.Target.Kind == statefile.KindPhaseLoop {
+			hint = "start the phase loop"
+		}
+		m.banner = "… waiting for " + termtext.Line(m.opts.Target.Path) + " — " + hint
+	case statefile.EventError:
+		m.bannerBad = true
+		m.banner = "⚠ " + termtext.Line(fmt.Sprint(ev.Err))
+	}
+	m.layout()
+	return nil
+}
+
+// noteChange records when the file's content changed, for the pace meter.
+func (m *Model) noteChange(at time.Time) {
+	if at.IsZero() {
+		at = m.opts.Now()
+	}
+	m.changed = at
+	m.changeTimes = append(m.changeTimes, at)
+	if len(m.changeTimes) > 12 {
+		m.changeTimes = m.changeTimes[len(m.changeTimes)-12:]
+	}
+}
+
+// pace compares the quiet time with the loop's own recent pace: amber when
+// quiet for over twice its median gap between changes, red for over four
+// times (and at least 10 s / 30 s, so a fast loop is not flagged at once).
+func (m *Model) pace() paceLevel {
+	if m.st == nil || m.st.Control.Status != model.LoopRunning || len(m.changeTimes) < 3 {
+		return paceNormal
+	}
+	gaps := make([]time.Duration, 0, len(m.changeTimes)-1)
+	for i := 1; i < len(m.changeTimes); i++ {
+		gaps = append(gaps, m.changeTimes[i].Sub(m.changeTimes[i-1]))
+	}
+	sort.Slice(gaps, func(i, j int) bool { return gaps[i] < gaps[j] })
+	median := gaps[len(gaps)/2]
+	quiet := m.now.Sub(m.changed)
+	switch {
+	case quiet > 4*median && quiet > 30*time.Second:
+		return paceStuck
+	case quiet > 2*median && quiet > 10*time.Second:
+		return paceSlow
+	}
+	return paceNormal
+}
+
+// alertOn rings the bell and sends a desktop notification (OSC 9 and OSC
+// 777) when the loop's status changes, its stall count reaches MAX-1, or it
+// completes or stops — only while the pane is unfocused, and not --quiet.
+func (m *Model) alertOn(prev, cur *model.State) tea.Cmd {
+	if prev == nil || m.opts.Quiet || m.focused {
+		return nil
+	}
+	why := alertReason(prev, cur)
+	if why == "" {
+		return nil
+	}
+	name := m.opts.LoopName
+	if name == "" {
+		name = loopName(m.opts.Target.Path)
+	}
+	title := sanitizeOSC("aot-tui: " + name)
+	body := sanitizeOSC(why)
+	seq := "\a" + "\x1b]9;" + title + ": " + body + "\x07" +
+		"\x1b]777;notify;" + strings.ReplaceAll(title, ";", ",") + ";" + strings.ReplaceAll(body, ";", ",") + "\x07"
+	return tea.Raw(seq)
+}
+
+// alertReason says why a change deserves an alert, or "".
+func alertReason(prev, cur *model.State) string {
+	pc, cc := prev.Control, cur.Control
+	maxStall := cur.Objective.Constraints.EffectiveMaxStallCount()
+	switch {
+	case pc.Status != cc.Status && cc.Status == model.LoopCompleted:
+		return "the loop completed"
+	case pc.Status != cc.Status && cc.Status == model.LoopStopped:
+		reason := cc.StopReason
+		if reason == "" {
+			reason = "no reason recorded"
+		}
+		return "the loop stopped: " + termtext.Line(reason)
+	case pc.Status != cc.Status:
+		return fmt.Sprintf("status %s → %s", pc.Status, cc.Status)
+	case cc.StallCount != pc.StallCount && cc.StallCount == maxStall-1 && cc.StallCount > 0:
+		return fmt.Sprintf("stall %d/%d: one more stalled iteration stops the loop", cc.StallCount, maxStall)
+	}
+	return ""
+}
+
+// loopName names a loop by its project directory.
+func loopName(statePath string) string {
+	abs, err := filepath.Abs(statePath)
+	if err != nil {
+		return statePath
+	}
+	dir := filepath.Dir(abs)
+	if filepath.Base(dir) == ".claude" {
+		dir = filepath.Dir(dir)
+	}
+	return filepath.Base(dir)
+}

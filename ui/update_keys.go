@@ -1,0 +1,371 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// onKey routes a key press: an open filter or help screen first, then the
+// global keys, then the current view.
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if msg.String() == "ctrl+c" {
+		return m.quit()
+	}
+	if m.filtering {
+		switch msg.String() {
+		case "esc":
+			m.filtering = false
+			m.filterInput.Blur()
+			m.applyFilter("")
+			return nil
+		case "enter":
+			m.filtering = false
+			m.filterInput.Blur()
+			return nil
+		}
+		var cmd tea.Cmd
+		m.filterInput, cmd = m.filterInput.Update(msg)
+		m.applyFilter(m.filterInput.Value())
+		return cmd
+	}
+	if m.showHelp {
+		switch {
+		case key.Matches(msg, k.Help), key.Matches(msg, k.Back), msg.String() == "q":
+			m.showHelp = false
+		case key.Matches(msg, k.Down):
+			m.helpText.scroll(1)
+		case key.Matches(msg, k.Up):
+			m.helpText.scroll(-1)
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+		m.helpText.top = 0
+		return nil
+	}
+	if m.phase != nil {
+		m.phaseKeys(msg)
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.NextView):
+		m.setView((m.view + 1) % numViews)
+		return nil
+	case key.Matches(msg, k.PrevView):
+		m.setView((m.view + numViews - 1) % numViews)
+		return nil
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+		m.filterInput.SetValue(m.filters[m.view])
+		m.filterInput.CursorEnd()
+		return m.filterInput.Focus()
+	case key.Matches(msg, k.Back):
+		switch {
+		case m.showDetails:
+			m.showDetails = false
+		case m.filters[m.view] != "":
+			m.applyFilter("")
+		}
+		return nil
+	}
+	for i, b := range k.Views {
+		if key.Matches(msg, b) {
+			m.setView(viewID(i))
+			return nil
+		}
+	}
+	for _, b := range k.writeKeys() {
+		if key.Matches(msg, b) {
+			return m.writeKey(msg)
+		}
+	}
+	if m.st == nil {
+		return nil
+	}
+	switch m.view {
+	case viewGraph:
+		m.graphKeys(msg)
+	case viewBindings:
+		tableKeys(&m.bindings, msg, k)
+	case viewTrail:
+		tableKeys(&m.trail, msg, k)
+	case viewCorrections:
+		tableKeys(&m.corrections, msg, k)
+	case viewObjective:
+		textKeys(&m.objective, msg, k)
+	case viewPrompt:
+		textKeys(&m.prompt, msg, k)
+	}
+	return nil
+}
+
+// writeKey handles a key that would change the file.
+func (m *Model) writeKey(tea.KeyPressMsg) tea.Cmd {
+	if m.readOnly {
+		m.setStatus("read-only ("+m.readOnlyWhy+"): corrections are disabled", statusShort)
+		return nil
+	}
+	m.setStatus("redirect forms are not available in this build", statusShort)
+	return nil
+}
+
+func (m *Model) quit() tea.Cmd {
+	m.Close()
+	return tea.Quit
+}
+
+func (m *Model) setView(v viewID) {
+	m.view = v
+	m.showDetails = false
+	if m.filtering {
+		m.filterInput.SetValue(m.filters[v])
+	}
+}
+
+func (m *Model) applyFilter(f string) {
+	m.filters[m.view] = f
+	switch m.view {
+	case viewGraph:
+		m.graph.setFilter(f)
+		m.refreshDetails()
+	case viewBindings:
+		m.bindings.setFilter(f)
+	case viewTrail:
+		m.trail.setFilter(f)
+	case viewCorrections:
+		m.corrections.setFilter(f)
+	}
+}
+
+func (m *Model) graphKeys(msg tea.KeyPressMsg) {
+	k := m.keys
+	g := &m.graph
+	prev := g.sel
+	if m.showDetails {
+		switch {
+		case key.Matches(msg, k.Down):
+			m.details.scroll(1)
+		case key.Matches(msg, k.Up):
+			m.details.scroll(-1)
+		case key.Matches(msg, k.PageDown):
+			m.details.scroll(m.details.height - 1)
+		case key.Matches(msg, k.PageUp):
+			m.details.scroll(-(m.details.height - 1))
+		case key.Matches(msg, k.Details):
+			m.showDetails = false
+		case key.Matches(msg, k.Dependency):
+			g.toDependency()
+		case key.Matches(msg, k.Dependent):
+			g.toDependent()
+		}
+		if g.sel != prev {
+			m.details.top = 0
+			m.refreshDetails()
+		}
+		return
+	}
+	switch {
+	case key.Matches(msg, k.Down):
+		g.moveBy(1)
+	case key.Matches(msg, k.Up):
+		g.moveBy(-1)
+	case key.Matches(msg, k.PageDown):
+		g.moveBy(max(1, g.height-1))
+	case key.Matches(msg, k.PageUp):
+		g.moveBy(-max(1, g.height-1))
+	case key.Matches(msg, k.Top):
+		g.home()
+	case key.Matches(msg, k.Bottom):
+		g.end()
+	case key.Matches(msg, k.Left):
+		g.pan(-8)
+	case key.Matches(msg, k.Right):
+		g.pan(8)
+	case key.Matches(msg, k.Dependency):
+		if !g.toDependency() {
+			m.setStatus("no dependency to go to", statusShort)
+		}
+	case key.Matches(msg, k.Dependent):
+		if !g.toDependent() {
+			m.setStatus("nothing depends on this atom", statusShort)
+		}
+	case key.Matches(msg, k.Follow):
+		g.toggleFollow()
+		if g.follow {
+			m.setStatus("follow: the selection tracks the in-progress atom", statusShort)
+		}
+	case key.Matches(msg, k.Details):
+		if !m.wide {
+			m.showDetails = true
+			m.details.top = 0
+		}
+	case msg.String() == "J":
+		m.details.scroll(1)
+	case msg.String() == "K":
+		m.details.scroll(-1)
+	}
+	if g.sel != prev {
+		m.details.top = 0
+		m.refreshDetails()
+	}
+}
+
+func tableKeys(t *tableView, msg tea.KeyPressMsg, k KeyMap) {
+	switch {
+	case key.Matches(msg, k.Down):
+		t.move(1)
+	case key.Matches(msg, k.Up):
+		t.move(-1)
+	case key.Matches(msg, k.PageDown):
+		t.move(max(1, t.bodyHeight()-1))
+	case key.Matches(msg, k.PageUp):
+		t.move(-max(1, t.bodyHeight()-1))
+	case key.Matches(msg, k.Top):
+		t.home()
+	case key.Matches(msg, k.Bottom):
+		t.end()
+	}
+}
+
+func textKeys(t *scrollText, msg tea.KeyPressMsg, k KeyMap) {
+	switch {
+	case key.Matches(msg, k.Down):
+		t.scroll(1)
+	case key.Matches(msg, k.Up):
+		t.scroll(-1)
+	case key.Matches(msg, k.PageDown):
+		t.scroll(max(1, t.height-1))
+	case key.Matches(msg, k.PageUp):
+		t.scroll(-max(1, t.height-1))
+	case key.Matches(msg, k.Top):
+		t.top = 0
+	case key.Matches(msg, k.Bottom):
+		t.top = len(t.lines)
+		t.clamp()
+	}
+}
+
+func (m *Model) phaseKeys(msg tea.KeyPressMsg) {
+	textKeys(&m.phaseText, msg, m.keys)
+}
+
+// onWheel scrolls what is under the pointer (the current view).
+func (m *Model) onWheel(msg tea.MouseWheelMsg) {
+	d := 0
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		d = -3
+	case tea.MouseWheelDown:
+		d = 3
+	default:
+		return
+	}
+	switch {
+	case m.showHelp:
+		m.helpText.scroll(d)
+	case m.phase != nil:
+		m.phaseText.scroll(d)
+	case m.view == viewGraph && m.wide && msg.X > m.graph.width:
+		m.details.scroll(d)
+	case m.view == viewGraph && m.showDetails:
+		m.details.scroll(d)
+	case m.view == viewGraph:
+		m.graph.scroll(d)
+	case m.view == viewBindings:
+		m.bindings.move(d)
+	case m.view == viewTrail:
+		m.trail.move(d)
+	case m.view == viewCorrections:
+		m.corrections.move(d)
+	case m.view == viewObjective:
+		m.objective.scroll(d)
+	case m.view == viewPrompt:
+		m.prompt.scroll(d)
+	}
+}
+
+// shortHelp is the footer's key hints for the current view.
+func (m *Model) shortHelp() string {
+	s := m.styles
+	var parts []string
+	for _, b := range m.keys.shortHelp(m.view, m.phase != nil) {
+		h := b.Help()
+		st := s.Key
+		desc := s.Muted
+		if m.readOnly && isWriteKey(m.keys, b) {
+			st, desc = s.Muted, s.Muted.Strikethrough(!s.NoColor)
+		}
+		parts = append(parts, st.Render(h.Key)+" "+desc.Render(h.Desc))
+	}
+	out := ""
+	for _, p := range parts {
+		next := out
+		if next != "" {
+			next += "  "
+		}
+		next += p
+		if lipgloss.Width(next) > m.width-24 && out != "" {
+			break
+		}
+		out = next
+	}
+	return out
+}
+
+func isWriteKey(k KeyMap, b key.Binding) bool {
+	for _, w := range k.writeKeys() {
+		if strings.Join(w.Keys(), ",") == strings.Join(b.Keys(), ",") {
+			return true
+		}
+	}
+	return false
+}
+
+// renderHelp draws the help screen for the current view; write keys are
+// greyed out when the TUI is read-only.
+func (m *Model) renderHelp() string {
+	s := m.styles
+	var lines []string
+	title := "help — " + viewNames[m.view]
+	if m.phase != nil {
+		title = "help — phase loop"
+	}
+	lines = append(lines, s.Title.Render(title), "")
+	for _, g := range m.keys.helpFor(m.view, m.phase != nil) {
+		head := g.Title
+		if g.Write && m.readOnly {
+			head += " (read-only: " + m.readOnlyWhy + ")"
+		}
+		lines = append(lines, s.Bold.Render(head))
+		for _, b := range g.Keys {
+			h := b.Help()
+			ks, ds := s.Key, s.Base
+			if g.Write && m.readOnly {
+				ks, ds = s.Muted, s.Muted
+			}
+			lines = append(lines, "  "+ks.Render(padTo(h.Key, 10))+" "+ds.Render(h.Desc))
+		}
+		lines = append(lines, "")
+	}
+	if m.view == viewGraph && m.phase == nil {
+		lines = append(lines, s.Muted.Render("  J/K scroll the details pane · mouse wheel scrolls · 1–6 switch views"), "")
+	}
+	lines = append(lines, s.Muted.Render("? or esc closes this help"))
+	m.helpText.set(lines)
+	out := strings.Split(m.helpText.view(), "\n")
+	for len(out) < m.height {
+		out = append(out, "")
+	}
+	for i := range out {
+		out[i] = padTo(out[i], m.width)
+	}
+	return strings.Join(out[:m.height], "\n")
+}

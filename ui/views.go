@@ -1,0 +1,140 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// setupTables wires the bindings, trail and corrections tables to the
+// current state; cells are produced on demand for visible rows only.
+func (m *Model) setupTables() {
+	match := func(fields func(r int) []string) func(int, string) bool {
+		return func(r int, filter string) bool {
+			hay := strings.ToLower(strings.Join(fields(r), " "))
+			for _, w := range strings.Fields(strings.ToLower(filter)) {
+				if !strings.Contains(hay, w) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+
+	m.bindings = tableView{
+		cols:  []column{{Title: "atom", Width: 8}, {Title: "summary", MinWidth: 10}, {Title: "artifacts", MinWidth: 12}},
+		empty: "no bindings yet: an atom gets one when it resolves",
+		cell: func(r, c int) string {
+			b := m.st.Bindings[r]
+			switch c {
+			case 0:
+				return b.AtomID
+			case 1:
+				return firstLine(b.Summary)
+			}
+			return strings.Join(b.Artifacts, ", ")
+		},
+		preview: func(r, w int) []string {
+			b := m.st.Bindings[r]
+			out := []string{m.styles.Bold.Render(termtext.Line(b.AtomID)) + " " + m.atomTitle(b.AtomID)}
+			out = append(out, wrap(b.Summary, w)...)
+			if len(b.Artifacts) > 0 {
+				out = append(out, m.styles.Muted.Render("artifacts: ")+termtext.Line(strings.Join(b.Artifacts, ", ")))
+			}
+			return out
+		},
+	}
+	m.bindings.match = match(func(r int) []string {
+		b := m.st.Bindings[r]
+		return append([]string{b.AtomID, b.Summary}, b.Artifacts...)
+	})
+
+	m.trail = tableView{
+		cols: []column{{Title: "#", Width: 3}, {Title: "when", Width: 16}, {Title: "ago", Width: 8},
+			{Title: "what", Width: 24}, {Title: "reason", MinWidth: 12}},
+		empty: "the trail is empty: OR selections and corrections appear here",
+		cell: func(r, c int) string {
+			t := m.st.Trail[r]
+			switch c {
+			case 0:
+				return fmt.Sprint(r + 1)
+			case 1:
+				return shortTime(t.Timestamp)
+			case 2:
+				return relTime(t.Timestamp, m.now)
+			case 3:
+				what := t.ORGroup
+				if t.Selected != "" {
+					what += " → " + t.Selected
+				}
+				if t.Type != "" {
+					what = strings.TrimSpace("[" + t.Type + "] " + what)
+				}
+				return what
+			}
+			return firstLine(t.Reason)
+		},
+		preview: func(r, w int) []string {
+			t := m.st.Trail[r]
+			out := []string{m.styles.Muted.Render(fmt.Sprintf("#%d  %s  %s", r+1, termtext.Line(t.Timestamp), relTime(t.Timestamp, m.now)))}
+			out = append(out, wrap(trailWhat(t), w)...)
+			return out
+		},
+	}
+	m.trail.match = match(func(r int) []string {
+		t := m.st.Trail[r]
+		return []string{t.Type, t.ORGroup, t.Selected, t.Reason, t.Timestamp}
+	})
+
+	m.corrections = tableView{
+		cols: []column{{Title: "when", Width: 16}, {Title: "type", Width: 17}, {Title: "trail", Width: 7},
+			{Title: "description", MinWidth: 12}},
+		empty: "no corrections: redirects made with r, a, d, o, c, e, b appear here",
+		cell: func(r, c int) string {
+			x := m.st.Corrections[r]
+			switch c {
+			case 0:
+				return shortTime(x.Timestamp)
+			case 1:
+				return string(x.Type)
+			case 2:
+				if x.TrailCleared {
+					return "cleared"
+				}
+				return "kept"
+			}
+			return firstLine(x.Description)
+		},
+		preview: func(r, w int) []string {
+			x := m.st.Corrections[r]
+			head := fmt.Sprintf("%s  %s  %s", termtext.Line(string(x.Type)), termtext.Line(x.Timestamp), relTime(x.Timestamp, m.now))
+			out := []string{m.styles.Muted.Render(head)}
+			return append(out, wrap(x.Description, w)...)
+		},
+	}
+	m.corrections.match = match(func(r int) []string {
+		x := m.st.Corrections[r]
+		return []string{string(x.Type), x.Description, x.Timestamp}
+	})
+}
+
+// atomTitle is an atom's status glyph and description, for previews.
+func (m *Model) atomTitle(id string) string {
+	i, ok := m.facts.Index[id]
+	if !ok {
+		return m.styles.Muted.Render("(not an atom)")
+	}
+	a := m.st.Atoms[i]
+	return m.styles.Atom(a.Status).Render(AtomGlyph(a.Status)) + " " + termtext.Line(a.Description)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+func truncate(s string, w int) string { return ansi.Truncate(s, max0(w), "…") }
