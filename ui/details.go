@@ -235,4 +235,3 @@ func (t *scrollText) scrollHint() string {
 	}
 	return fmt.Sprintf("%d–%d of %d", t.top+1, min(len(t.lines), t.top+t.height), len(t.lines))
 }
-

@@ -225,4 +225,3 @@ func relTime(ts string, now time.Time) string {
 	}
 	return ago(d) + " ago"
 }
-

@@ -14,15 +14,15 @@ type Styles struct {
 
 	Base, Muted, Bold, Accent, Warn, Danger, OK lipgloss.Style
 
-	Title     lipgloss.Style
-	TabActive lipgloss.Style
-	Tab       lipgloss.Style
-	Selected  lipgloss.Style
-	Banner    lipgloss.Style
-	BannerBad lipgloss.Style
-	Flag      lipgloss.Style
-	Key       lipgloss.Style
-	Border    lipgloss.Style
+	Title      lipgloss.Style
+	TabActive  lipgloss.Style
+	Tab        lipgloss.Style
+	Selected   lipgloss.Style
+	Banner     lipgloss.Style
+	BannerBad  lipgloss.Style
+	Flag       lipgloss.Style
+	Key        lipgloss.Style
+	Border     lipgloss.Style
 	Executable lipgloss.Style
 
 	atom map[model.AtomStatus]lipgloss.Style

@@ -50,4 +50,3 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 	}
 	return nil
 }
-
