@@ -1,0 +1,405 @@
+//go:build pending
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/spf13/cobra"
+)
+
+// writeFlags are shared by every command that corrects the file.
+type writeFlags struct {
+	file   string
+	note   string
+	dryRun bool
+	json   bool
+}
+
+func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
+	cmd.Flags().StringVarP(&w.file, "file", "f", "", "state file or project directory (default: current directory)")
+	if withNote {
+		cmd.Flags().StringVar(&w.note, "note", "", "a note added to the correction's description")
+	}
+	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print a unified diff of the change and write nothing")
+	cmd.Flags().BoolVar(&w.json, "json", false, "print the correction and the resulting summary as JSON")
+}
+
+func newRedirectCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "redirect COMMAND",
+		Short: "Correct a running loop: add or delete an atom, force an OR choice, change constraints, objective or a binding",
+		Long: `Writes a correction into the state file, as the loop's /redirect flow would:
+the change itself plus a corrections[] entry (and a trail entry where the flow
+appends one). The file is changed only where the correction needs it; comments,
+quoting, key order and the Markdown body stay byte-identical. Writes are atomic
+(temp file + rename) and re-planned when the loop writes the file meanwhile.
+
+Exit codes: 0 written, 1 refused (the one-line reason names the rule it would
+break; the file is untouched), 2 usage or I/O error, 3 the file kept changing.`,
+	}
+	cmd.AddCommand(newAddAtomCmd(g), newDeleteAtomCmd(g), newForceORCmd(g), newConstraintsCmd(g),
+		newObjectiveCmd(g), newOverrideBindingCmd(g))
+	return cmd
+}
+
+func splitIDs(s string) []string {
+	var out []string
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func newAddAtomCmd(g *globalFlags) *cobra.Command {
+	var w writeFlags
+	var id, deps, group, reqBy string
+	cmd := &cobra.Command{
+		Use:   "add-atom DESCRIPTION [--id ID] [--depends-on A1,A2] [--or-group NAME] [--required-by A5]",
+		Short: "Add an atom (dag_adjustment)",
+		Long: `Adds a pending atom. Its id is the next free A<n> unless --id is given.
+--depends-on lists existing atoms it depends on; --or-group adds it as a choice of
+an existing OR group; --required-by makes existing unresolved atoms depend on it
+(an in-progress one goes back to pending). Refused if that would make a cycle.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := model.AddAtom{ID: id, Description: strings.Join(args, " "), DependsOn: splitIDs(deps),
+				ORGroup: group, RequiredBy: splitIDs(reqBy)}
+			return runCorrection(cmd, g, &w, req)
+		},
+	}
+	w.register(cmd, true)
+	cmd.Flags().StringVar(&id, "id", "", "the new atom's id (default: the next free A<n>)")
+	cmd.Flags().StringVar(&deps, "depends-on", "", "comma-separated ids the atom depends on")
+	cmd.Flags().StringVar(&group, "or-group", "", "an OR group the atom joins as a choice")
+	cmd.Flags().StringVar(&reqBy, "required-by", "", "comma-separated unresolved ids that will depend on the atom")
+	return cmd
+}
+
+func newDeleteAtomCmd(g *globalFlags) *cobra.Command {
+	var w writeFlags
+	var detach bool
+	cmd := &cobra.Command{
+		Use:   "delete-atom ID [--detach]",
+		Short: "Delete an unresolved atom (dag_adjustment)",
+		Long: `Deletes a pending or in-progress atom and every reference to it (OR choices,
+decomposition children, a stale binding). An atom that others depend on, or the
+selected choice of an OR group, is deleted only with --detach, which drops it from
+its dependents' depends_on and selects the group's next choice.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCorrection(cmd, g, &w, model.DeleteAtom{ID: args[0], Detach: detach})
+		},
+	}
+	w.register(cmd, true)
+	cmd.Flags().BoolVar(&detach, "detach", false, "also drop the atom from its dependents and OR selections")
+	return cmd
+}
+
+func newForceORCmd(g *globalFlags) *cobra.Command {
+	var w writeFlags
+	var reason string
+	cmd := &cobra.Command{
+		Use:   "force-or GROUP CHOICE [--reason TEXT]",
+		Short: "Force the choice of an OR group (dag_adjustment)",
+		Long: `Selects CHOICE in OR group GROUP and records it in the trail. The previous
+selection goes back to pending if it was in progress; if it was resolved it is
+redone: its binding is dropped and it and its dependents go back to pending.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCorrection(cmd, g, &w, model.ForceOR{Group: args[0], Choice: args[1], Reason: reason})
+		},
+	}
+	w.register(cmd, true)
+	cmd.Flags().StringVar(&reason, "reason", "", "why (recorded in the trail)")
+	return cmd
+}
+
+func newConstraintsCmd(g *globalFlags) *cobra.Command {
+	var w writeFlags
+	var iters, agents, stalls int
+	cmd := &cobra.Command{
+		Use:   "constraints [--max-iterations N] [--max-parallel-agents N] [--max-stall-count N]",
+		Short: "Change the loop's limits (constraint_change)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var req model.ChangeConstraints
+			if cmd.Flags().Changed("max-iterations") {
+				req.MaxIterations = &iters
+			}
+			if cmd.Flags().Changed("max-parallel-agents") {
+				req.MaxParallelAgents = &agents
+			}
+			if cmd.Flags().Changed("max-stall-count") {
+				req.MaxStallCount = &stalls
+			}
+			return runCorrection(cmd, g, &w, req)
+		},
+	}
+	w.register(cmd, true)
+	cmd.Flags().IntVar(&iters, "max-iterations", 0, "iteration limit")
+	cmd.Flags().IntVar(&agents, "max-parallel-agents", 0, "parallel agent limit")
+	cmd.Flags().IntVar(&stalls, "max-stall-count", 0, "stall tolerance")
+	return cmd
+}
+
+func newObjectiveCmd(g *globalFlags) *cobra.Command {
+	var w writeFlags
+	var goal, bg, deliv, dod string
+	var check, typ, value, item, addItem, under, removeItem string
+	cmd := &cobra.Command{
+		Use:   "objective [--goal T] [--background-intent T] [--deliverables T] [--definition-of-done T] [base_case edit]",
+		Short: "Change the objective (objective_change; clears the trail)",
+		Long: `Changes the alignment: any of the four text fields and one base_case edit.
+Checklist items are addressed by 1-based position, as the TUI's objective view
+shows them: 2 is the second item, 1.2 the second child of the first item's group.
+
+  --check POS --type T --value V [--item NAME]   set the check of an item
+  --type T --value V                             set a legacy {type, value} base_case
+  --add-item NAME [--under POS] --type T --value V   add an item with a check
+  --remove-item POS                              remove an item
+
+An objective change is essentially a restart: the trail is cleared.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var req model.ChangeObjective
+			set := func(flag string, v *string) *string {
+				if cmd.Flags().Changed(flag) {
+					return v
+				}
+				return nil
+			}
+			req.Goal = set("goal", &goal)
+			req.BackgroundIntent = set("background-intent", &bg)
+			req.Deliverables = set("deliverables", &deliv)
+			req.DefinitionOfDone = set("definition-of-done", &dod)
+			ce, err := checkEditFromFlags(cmd, check, typ, value, item, addItem, under, removeItem)
+			if err != nil {
+				return err
+			}
+			if ce != nil {
+				req.Checks = []model.CheckEdit{*ce}
+			}
+			return runCorrection(cmd, g, &w, req)
+		},
+	}
+	w.register(cmd, true)
+	f := cmd.Flags()
+	f.StringVar(&goal, "goal", "", "new goal")
+	f.StringVar(&bg, "background-intent", "", "new background intent")
+	f.StringVar(&deliv, "deliverables", "", "new deliverables")
+	f.StringVar(&dod, "definition-of-done", "", "new definition of done")
+	f.StringVar(&check, "check", "", "position of the checklist item whose check to set (1-based, e.g. 1.2)")
+	f.StringVar(&typ, "type", "", "check type: command, file, not_command, not_file, assertion or quality")
+	f.StringVar(&value, "value", "", "check value (command, path, condition; criteria for quality)")
+	f.StringVar(&item, "item", "", "new name of the item set with --check")
+	f.StringVar(&addItem, "add-item", "", "name of a checklist item to add")
+	f.StringVar(&under, "under", "", "position of the group or any_of to add the item under (default: top level)")
+	f.StringVar(&removeItem, "remove-item", "", "position of a checklist item to remove")
+	return cmd
+}
+
+func checkEditFromFlags(cmd *cobra.Command, check, typ, value, item, addItem, under, removeItem string) (*model.CheckEdit, error) {
+	ch := cmd.Flags().Changed
+	n := 0
+	for _, f := range []string{"check", "add-item", "remove-item"} {
+		if ch(f) {
+			n++
+		}
+	}
+	if n > 1 {
+		return nil, fail(exitUsage, "give one of --check, --add-item and --remove-item per command")
+	}
+	pos := func(s string) (model.ChecklistPath, error) {
+		if s == "" {
+			return nil, nil
+		}
+		p, err := model.ParseChecklistPath(s)
+		if err != nil {
+			return nil, fail(exitUsage, "%v", err)
+		}
+		return p, nil
+	}
+	switch {
+	case ch("check"):
+		p, err := pos(check)
+		if err != nil {
+			return nil, err
+		}
+		return &model.CheckEdit{Op: "set", Path: p, Type: model.CheckType(typ), Value: value, Item: item}, nil
+	case ch("add-item"):
+		p, err := pos(under)
+		if err != nil {
+			return nil, err
+		}
+		return &model.CheckEdit{Op: "add", Path: p, Item: addItem, Type: model.CheckType(typ), Value: value}, nil
+	case ch("remove-item"):
+		p, err := pos(removeItem)
+		if err != nil {
+			return nil, err
+		}
+		return &model.CheckEdit{Op: "remove", Path: p}, nil
+	case ch("type") || ch("value"):
+		return &model.CheckEdit{Op: "set", Type: model.CheckType(typ), Value: value}, nil
+	}
+	return nil, nil
+}
+
+func newOverrideBindingCmd(g *globalFlags) *cobra.Command {
+	var w writeFlags
+	var summary, artifacts string
+	var redo bool
+	cmd := &cobra.Command{
+		Use:   "override-binding ID [--summary TEXT] [--artifacts a,b] [--redo]",
+		Short: "Amend or redo a resolved atom's binding (bindings_override)",
+		Long: `Amends the binding of a resolved atom (--summary and/or --artifacts), or with
+--redo deletes it and sends the atom and its transitive dependents back to
+pending (dropping their bindings and the trail entries of that scope).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := model.OverrideBinding{ID: args[0], Redo: redo}
+			if cmd.Flags().Changed("summary") {
+				req.Summary = &summary
+			}
+			if cmd.Flags().Changed("artifacts") {
+				req.SetArtifacts = true
+				req.Artifacts = splitIDs(artifacts)
+				if req.Artifacts == nil {
+					req.Artifacts = []string{}
+				}
+			}
+			if redo && (req.Summary != nil || req.SetArtifacts) {
+				return fail(exitUsage, "--redo drops the binding; do not combine it with --summary or --artifacts")
+			}
+			return runCorrection(cmd, g, &w, req)
+		},
+	}
+	w.register(cmd, true)
+	cmd.Flags().StringVar(&summary, "summary", "", "new summary")
+	cmd.Flags().StringVar(&artifacts, "artifacts", "", "new comma-separated artifact paths (replaces the list)")
+	cmd.Flags().BoolVar(&redo, "redo", false, "drop the binding and redo the atom and its dependents")
+	return cmd
+}
+
+func newStopCmd(g *globalFlags) *cobra.Command {
+	var w writeFlags
+	var reason string
+	cmd := &cobra.Command{
+		Use:   "stop [-f PATH] [--reason TEXT]",
+		Short: "Ask the loop to stop (/exit-recursion)",
+		Long: `Sets control.stop_requested: true and control.stop_reason, as /exit-recursion
+does. The loop's stop hook stops it at its next decision. No correction entry is
+recorded.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCorrection(cmd, g, &w, model.Stop{Reason: reason})
+		},
+	}
+	w.register(cmd, false)
+	cmd.Flags().StringVar(&reason, "reason", "", "why the loop is stopped")
+	return cmd
+}
+
+// runCorrection plans req on the file, writes it safely and reports.
+func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.Request) error {
+	target, err := statefile.Discover(w.file)
+	if err != nil {
+		return fail(exitUsage, "%v — point -f at a state file or a project directory", err)
+	}
+	if target.Kind == statefile.KindPhaseLoop {
+		return fail(exitUsage, "%s is a phase loop; corrections apply to AoT loops only", target.Path)
+	}
+	now := time.Now()
+	var plan *model.Plan
+	res, err := statefile.Update(target.Path, statefile.UpdateOptions{MaxSize: g.maxSize, DryRun: w.dryRun},
+		func(doc *statefile.Document) ([]model.Edit, error) {
+			p, err := model.PlanCorrection(doc.State, req, model.PlanContext{Now: now, Note: w.note})
+			if err != nil {
+				return nil, err
+			}
+			plan = p
+			return p.Edits, nil
+		})
+	if err != nil {
+		var ref *model.Refusal
+		switch {
+		case errors.As(err, &ref):
+			return fail(exitInvalid, "refused: %s — %s is unchanged", err, target.Path)
+		case errors.Is(err, statefile.ErrConflict):
+			return fail(exitConflict, "%v", err)
+		}
+		if _, ok := statefile.ParseError(err); ok {
+			return fail(exitInvalid, "%v", err)
+		}
+		return fail(exitUsage, "%v", err)
+	}
+	out := cmd.OutOrStdout()
+	if w.json {
+		writeJSON(out, correctionJSON(target, plan, res, w.dryRun))
+		return nil
+	}
+	if w.dryRun {
+		fmt.Fprint(out, termtext.Block(statefile.UnifiedDiff(target.Path, res.Before, res.After)))
+		fmt.Fprintf(out, "(dry run: %s is unchanged)\n", target.Path)
+		return nil
+	}
+	printCorrection(out, target.Path, plan, res)
+	return nil
+}
+
+func printCorrection(w io.Writer, path string, plan *model.Plan, res *statefile.UpdateResult) {
+	what := plan.Summary
+	if plan.Correction != nil {
+		fmt.Fprintf(w, "%s: %s — recorded in corrections (%s)\n", plan.Correction.Type, termtext.Line(what), termtext.Line(path))
+	} else {
+		fmt.Fprintf(w, "%s (%s)\n", termtext.Line(what), termtext.Line(path))
+	}
+	if res.Attempts > 1 {
+		fmt.Fprintf(w, "the file changed while writing; re-planned on the new state (%d attempts)\n", res.Attempts)
+	}
+}
+
+type correctionOut struct {
+	Path         string            `json:"path"`
+	DryRun       bool              `json:"dry_run"`
+	Written      bool              `json:"written"`
+	Attempts     int               `json:"attempts"`
+	Plan         *model.Plan       `json:"plan"`
+	Correction   map[string]any    `json:"correction"`
+	TrailEntry   map[string]any    `json:"trail_entry"`
+	Summary      aotStatus         `json:"summary"`
+	Diff         string            `json:"diff,omitempty"`
+	Extra        map[string]string `json:"-"`
+}
+
+func correctionJSON(t statefile.Target, plan *model.Plan, res *statefile.UpdateResult, dry bool) correctionOut {
+	out := correctionOut{Path: t.Path, DryRun: dry, Written: res.Wrote, Attempts: res.Attempts, Plan: plan}
+	if c := plan.Correction; c != nil {
+		out.Correction = map[string]any{"timestamp": c.Timestamp, "type": c.Type, "description": c.Description, "trail_cleared": c.TrailCleared}
+	}
+	if tr := plan.Trail; tr != nil {
+		m := map[string]any{"type": tr.Type, "reason": tr.Reason, "timestamp": tr.Timestamp}
+		if tr.ORGroup != "" {
+			m["or_group"] = tr.ORGroup
+		}
+		if tr.Selected != "" {
+			m["selected"] = tr.Selected
+		}
+		out.TrailEntry = m
+	}
+	l := &loaded{Target: t, AoT: res.NewDoc, Facts: model.Derive(res.NewDoc.State)}
+	out.Summary = aotStatusJSON(l)
+	if dry {
+		out.Diff = statefile.UnifiedDiff(t.Path, res.Before, res.After)
+	}
+	return out
+}

@@ -1,0 +1,198 @@
+package statefile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// eventLog collects watch events for assertions.
+type eventLog struct {
+	mu  sync.Mutex
+	evs []Event
+	ch  chan Event
+}
+
+func newEventLog() *eventLog { return &eventLog{ch: make(chan Event, 64)} }
+
+func (l *eventLog) emit(ev Event) {
+	l.mu.Lock()
+	l.evs = append(l.evs, ev)
+	l.mu.Unlock()
+	l.ch <- ev
+}
+
+// next waits for the next event (failing the test after a generous bound:
+// this is a liveness check, not a timing assertion).
+func (l *eventLog) next(t *testing.T) Event {
+	t.Helper()
+	select {
+	case ev := <-l.ch:
+		return ev
+	case <-time.After(10 * time.Second):
+		t.Fatal("no watch event arrived")
+	}
+	return Event{}
+}
+
+// none checks that no event arrives for a while.
+func (l *eventLog) none(t *testing.T, d time.Duration) {
+	t.Helper()
+	select {
+	case ev := <-l.ch:
+		t.Fatalf("unexpected event %v", ev.Kind)
+	case <-time.After(d):
+	}
+}
+
+const watchDoc = `---
+objective:
+  goal: "g"
+  base_case:
+    type: command
+    value: "true"
+control:
+  status: running
+  iteration: %ITER%
+  stall_count: 0
+  prev_pending_count: -1
+  stop_requested: false
+  stop_reason: null
+  redirect_requested: false
+atoms:
+  - id: A1
+    description: "one"
+    status: pending
+    depends_on: []
+bindings: {}
+trail: []
+corrections: []
+---
+body
+`
+
+func docWithIter(n string) []byte { return []byte(strings.Replace(watchDoc, "%ITER%", n, 1)) }
+
+func startTestWatch(t *testing.T, path string) (*eventLog, func()) {
+	t.Helper()
+	log := newEventLog()
+	w := StartWatch(Target{Path: path, Kind: KindAoT}, WatchOptions{Debounce: 5 * time.Millisecond, Poll: 200 * time.Millisecond}, log.emit)
+	return log, w.Stop
+}
+
+func TestWatchRenameInPlaceRemoveReturn(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "aot-loop-state.md")
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log, stop := startTestWatch(t, path)
+	defer stop()
+
+	ev := log.next(t)
+	if ev.Kind != EventLoaded || ev.Doc.State.Control.Iteration != 1 {
+		t.Fatalf("first event: %v iteration %v", ev.Kind, ev.Doc)
+	}
+
+	// The hook's way: temp file + rename.
+	tmp := path + ".tmp.123"
+	if err := os.WriteFile(tmp, docWithIter("2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	if ev = log.next(t); ev.Kind != EventLoaded || ev.Doc.State.Control.Iteration != 2 {
+		t.Fatalf("after rename: %v", ev.Kind)
+	}
+
+	// The scripts' way: truncate and rewrite in place.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(docWithIter("3")); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if ev = log.next(t); ev.Kind != EventLoaded || ev.Doc.State.Control.Iteration != 3 {
+		t.Fatalf("after in-place write: %v", ev.Kind)
+	}
+
+	// Identical bytes are skipped.
+	if err := os.WriteFile(path, docWithIter("3"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log.none(t, 400*time.Millisecond)
+
+	// A parse error is reported; the next good write recovers.
+	if err := os.WriteFile(path, []byte("---\natoms: [\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ev = log.next(t); ev.Kind != EventInvalid || ev.Err == nil || !strings.Contains(ev.Err.Error(), "line") {
+		t.Fatalf("after a bad write: %v %v", ev.Kind, ev.Err)
+	}
+	if err := os.WriteFile(path, docWithIter("4"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ev = log.next(t); ev.Kind != EventLoaded || ev.Doc.State.Control.Iteration != 4 {
+		t.Fatalf("after recovery: %v", ev.Kind)
+	}
+
+	// Removal, then return.
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if ev = log.next(t); ev.Kind != EventRemoved {
+		t.Fatalf("after removal: %v", ev.Kind)
+	}
+	if err := os.WriteFile(path, docWithIter("4"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ev = log.next(t); ev.Kind != EventLoaded || ev.Doc.State.Control.Iteration != 4 {
+		t.Fatalf("after return: %v", ev.Kind)
+	}
+}
+
+func TestWatchWaitsForFileAndDirectory(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
+	log, stop := startTestWatch(t, path)
+	defer stop()
+	if ev := log.next(t); ev.Kind != EventWaiting {
+		t.Fatalf("first event %v, want waiting", ev.Kind)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, docWithIter("7"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev := log.next(t)
+	if ev.Kind != EventLoaded || ev.Doc.State.Control.Iteration != 7 {
+		t.Fatalf("after creation: %v", ev.Kind)
+	}
+	if ev.Facts == nil || ev.Facts.Counts.Total != 1 {
+		t.Fatalf("facts not derived off the UI goroutine: %+v", ev.Facts)
+	}
+}
+
+func TestWatchIgnoresSiblings(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "aot-loop-state.md")
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log, stop := startTestWatch(t, path)
+	defer stop()
+	log.next(t)
+	for i := 0; i < 20; i++ {
+		if err := os.WriteFile(filepath.Join(dir, "other.md"), []byte(strings.Repeat("x", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log.none(t, 400*time.Millisecond)
+}

@@ -1,0 +1,200 @@
+//go:build pending
+
+package statefile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/aot-loop/aot-tui/model"
+)
+
+// ErrConflict is returned when the file kept changing under a correction and
+// it could not be applied safely (exit 3).
+var ErrConflict = errors.New("the state file kept changing")
+
+// PlanFunc plans edits against the document as it is now. Update calls it
+// again on the new bytes when another writer changed the file.
+type PlanFunc func(doc *Document) ([]model.Edit, error)
+
+// UpdateOptions tune Update.
+type UpdateOptions struct {
+	// MaxSize is the size limit (default DefaultMaxSize).
+	MaxSize int64
+	// Attempts bounds re-planning when the file changes under us (default 5).
+	Attempts int
+	// DryRun plans and applies in memory but writes nothing.
+	DryRun bool
+	// Expect, when set, are the bytes the caller planned on (a form opened
+	// on them): if the file differs, Update refuses with ErrStale instead of
+	// re-planning silently.
+	Expect []byte
+}
+
+// ErrStale is returned when UpdateOptions.Expect no longer matches the file.
+var ErrStale = errors.New("the state file changed since it was read")
+
+// UpdateResult tells what Update did.
+type UpdateResult struct {
+	Path          string
+	Before, After []byte
+	// Doc is the document the final plan was made on; NewDoc the result.
+	Doc, NewDoc *Document
+	Edits       []model.Edit
+	// Attempts is how many times the file was read and planned on.
+	Attempts int
+	Wrote    bool
+}
+
+// Update applies a planned change to the state file at path without losing
+// anything: read the bytes, plan, apply the edits to the text, re-parse and
+// re-validate the result (no new errors), write a temp file in the same
+// directory with the same mode and fsync it, re-read the target and start
+// over if it changed meanwhile (bounded; then ErrConflict), rename the temp
+// file over the target and fsync the directory. The file is never truncated
+// in place and no temp file is left behind. The one race left is with a
+// writer that does not lock, between the last re-read and the rename: a few
+// microseconds.
+func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, error) {
+	if opts.Attempts <= 0 {
+		opts.Attempts = 5
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, err
+	}
+	res := &UpdateResult{Path: path}
+	for attempt := 1; attempt <= opts.Attempts; attempt++ {
+		res.Attempts = attempt
+		data, err := ReadFile(real, opts.MaxSize)
+		if err != nil {
+			return res, err
+		}
+		if opts.Expect != nil && !bytes.Equal(data, opts.Expect) {
+			return res, ErrStale
+		}
+		out, doc, newDoc, edits, err := prepare(data, path, plan)
+		if err != nil {
+			return res, err
+		}
+		res.Before, res.After, res.Doc, res.NewDoc, res.Edits = data, out, doc, newDoc, edits
+		if opts.DryRun {
+			return res, nil
+		}
+		done, err := replace(real, data, out, opts.MaxSize)
+		if err != nil {
+			return res, err
+		}
+		if done {
+			res.Wrote = true
+			return res, nil
+		}
+		// Someone wrote the file between our read and our rename: plan again
+		// on what they wrote, after a short, growing pause.
+		time.Sleep(time.Duration(attempt) * 3 * time.Millisecond)
+	}
+	return res, fmt.Errorf("%w: %s changed %d times while the correction was being written; try again when the loop is between writes", ErrConflict, path, opts.Attempts)
+}
+
+// prepare plans and applies the edits to data and checks the result.
+func prepare(data []byte, path string, plan PlanFunc) (out []byte, doc, newDoc *Document, edits []model.Edit, err error) {
+	doc, err = Parse(data)
+	if err != nil {
+		return nil, nil, nil, nil, withPath(err, path)
+	}
+	edits, err = plan(doc)
+	if err != nil {
+		return nil, doc, nil, nil, err
+	}
+	out, err = ApplyEdits(doc, edits)
+	if err != nil {
+		return nil, doc, nil, edits, fmt.Errorf("applying the correction to %s: %w", path, err)
+	}
+	newDoc, err = Parse(out)
+	if err != nil {
+		return nil, doc, nil, edits, fmt.Errorf("internal error: the corrected %s would not parse (%v); nothing was written", path, err)
+	}
+	if msg := newErrors(doc.State, newDoc.State); msg != "" {
+		return nil, doc, newDoc, edits, fmt.Errorf("the correction would make %s invalid: %s; nothing was written", path, msg)
+	}
+	return out, doc, newDoc, edits, nil
+}
+
+// newErrors returns the first validation error the new state has that the
+// old one did not.
+func newErrors(before, after *model.State) string {
+	old := map[string]bool{}
+	for _, p := range model.Validate(before).Problems {
+		if p.Severity == "error" {
+			old[p.Message] = true
+		}
+	}
+	for _, p := range model.Validate(after).Problems {
+		if p.Severity == "error" && !old[p.Message] {
+			return model.Problem{Line: p.Line, Message: p.Message}.String()
+		}
+	}
+	return ""
+}
+
+// replace writes out to a temp file next to path, checks that path still
+// holds expect, and renames the temp file over it. It reports false (and
+// removes the temp file) when path changed.
+func replace(path string, expect, out []byte, limit int64) (bool, error) {
+	dir := filepath.Dir(path)
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".aot-tui-*")
+	if err != nil {
+		return false, fmt.Errorf("cannot write next to %s: %w", path, err)
+	}
+	name := tmp.Name()
+	keep := false
+	defer func() {
+		if !keep {
+			os.Remove(name)
+		}
+	}()
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return false, err
+	}
+	if _, err := tmp.Write(out); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return false, err
+	}
+	if err := tmp.Close(); err != nil {
+		return false, err
+	}
+	cur, err := ReadFile(path, limit)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, err
+	}
+	if !bytes.Equal(cur, expect) {
+		return false, nil
+	}
+	if err := os.Rename(name, path); err != nil {
+		return false, fmt.Errorf("replacing %s: %w", path, err)
+	}
+	keep = true
+	syncDir(dir)
+	return true, nil
+}
+
+// syncDir makes the rename durable.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
