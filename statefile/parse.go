@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/aot-loop/aot-tui/model"
 	"gopkg.in/yaml.v3"
@@ -48,7 +49,7 @@ func Parse(data []byte) (doc *Document, err error) {
 	yml := fm.YAML(data)
 	var top yaml.Node
 	if err := yaml.Unmarshal(yml, &top); err != nil {
-		return nil, yamlError(err, fm.FirstLine-1)
+		return nil, yamlError(err, yml, fm.FirstLine-1)
 	}
 	if top.Kind == 0 || len(top.Content) == 0 {
 		return nil, &Error{Line: fm.FirstLine, Msg: "the frontmatter is empty", Hint: "it must hold objective, control and atoms"}
@@ -76,7 +77,7 @@ func Parse(data []byte) (doc *Document, err error) {
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // yamlError turns a yaml.v3 error into an *Error on the file's line.
-func yamlError(err error, lineOff int) *Error {
+func yamlError(err error, yml []byte, lineOff int) *Error {
 	msg := err.Error()
 	e := &Error{Err: err, Hint: "fix the YAML syntax on that line"}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -86,6 +87,11 @@ func yamlError(err error, lineOff int) *Error {
 		return e
 	}
 	e.Msg = "YAML error: " + trimYAMLPrefix(msg)
+	if line := firstControlLine(yml); line > 0 && strings.Contains(msg, "control characters") {
+		e.Line = line + lineOff
+		e.Hint = "remove the control character on that line, or write it as an escape (\\x1b) inside double quotes"
+		return e
+	}
 	switch {
 	case bytes.Contains([]byte(msg), []byte("max depth")):
 		e.Hint = "the YAML nests too deeply to be a state file"
@@ -93,6 +99,21 @@ func yamlError(err error, lineOff int) *Error {
 		e.Hint = "remove the anchors and aliases (&name / *name)"
 	}
 	return e
+}
+
+// firstControlLine is the 1-based line of the first control character YAML
+// forbids (anything below 0x20 but tab, LF and CR, and DEL), or 0.
+func firstControlLine(b []byte) int {
+	line := 1
+	for _, c := range b {
+		switch {
+		case c == '\n':
+			line++
+		case c < 0x20 && c != '\t' && c != '\r', c == 0x7f:
+			return line
+		}
+	}
+	return 0
 }
 
 func trimYAMLPrefix(s string) string {

@@ -456,13 +456,13 @@ func (m *Model) renderFooter() string {
 		right = append(right, s.Muted.Render("read-only"))
 	}
 	r := strings.Join(right, " ")
+	room := m.width - lipgloss.Width(r) - 1
 	left := ""
 	if m.status != "" {
 		left = s.Accent.Render(m.status)
 	} else {
-		left = m.shortHelp()
+		left = m.shortHelp(room)
 	}
-	room := m.width - lipgloss.Width(r) - 1
 	left = padTo(truncate(left, room), room)
 	return left + " " + r
 }

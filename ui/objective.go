@@ -41,9 +41,10 @@ func renderObjective(st *model.State, width int, s Styles) []string {
 		}
 		return fmt.Sprintf("%s %d", name, v)
 	}
-	out = append(out, "  "+cons("max_iterations", c.MaxIterations, c.Lines.Has("max_iterations"), model.DefaultMaxIterations)+
-		" · "+cons("max_parallel_agents", c.MaxParallelAgents, c.Lines.Has("max_parallel_agents"), model.DefaultMaxParallelAgents)+
-		" · "+cons("max_stall_count", c.MaxStallCount, c.Lines.Has("max_stall_count"), model.DefaultMaxStallCount), "")
+	out = append(out,
+		"  "+cons("max_iterations", c.MaxIterations, c.Lines.Has("max_iterations"), model.DefaultMaxIterations),
+		"  "+cons("max_parallel_agents", c.MaxParallelAgents, c.Lines.Has("max_parallel_agents"), model.DefaultMaxParallelAgents),
+		"  "+cons("max_stall_count", c.MaxStallCount, c.Lines.Has("max_stall_count"), model.DefaultMaxStallCount), "")
 
 	bc := o.BaseCase
 	switch {

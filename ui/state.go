@@ -45,14 +45,14 @@ func (m *Model) onState(ev statefile.Event) tea.Cmd {
 		return cmd
 	case statefile.EventInvalid:
 		m.bannerBad = true
-		msg := "file invalid or mid-write"
+		what := "the file is invalid or mid-write"
 		if ev.Err != nil {
-			msg += ": " + ev.Err.Error()
+			what = describeFileError(ev.Err)
 		}
 		if m.st != nil || m.phase != nil {
-			msg += " — showing the last good state"
+			what = "last good state shown — " + what
 		}
-		m.banner = "⚠ " + termtext.Line(msg)
+		m.banner = "⚠ " + termtext.Line(what)
 	case statefile.EventRemoved:
 		m.bannerBad = true
 		m.banner = "⚠ " + termtext.Line(m.opts.Target.Path) + " was removed — showing the last state; waiting for it to return"
@@ -160,4 +160,23 @@ func loopName(statePath string) string {
 		dir = filepath.Dir(dir)
 	}
 	return filepath.Base(dir)
+}
+
+// describeFileError words a parse error for the banner: the line first,
+// without repeating the path the screen already shows.
+func describeFileError(err error) string {
+	pe, ok := statefile.ParseError(err)
+	if !ok {
+		return "invalid: " + err.Error()
+	}
+	var b strings.Builder
+	b.WriteString("invalid")
+	if pe.Line > 0 {
+		fmt.Fprintf(&b, " at line %d", pe.Line)
+	}
+	b.WriteString(": " + pe.Msg)
+	if pe.Hint != "" {
+		b.WriteString(" — " + pe.Hint)
+	}
+	return b.String()
 }

@@ -15,6 +15,8 @@ type column struct {
 	Title    string
 	Width    int
 	MinWidth int
+	// Optional fixed columns give way first when the pane is narrow.
+	Optional bool
 }
 
 // tableView is a scrollable, filterable table with a selection and a
@@ -95,31 +97,46 @@ func (t *tableView) move(d int) {
 func (t *tableView) home() { t.sel = 0; t.clamp() }
 func (t *tableView) end()  { t.sel = max0(len(t.visible) - 1); t.clamp() }
 
-// widths resolves column widths for the table width.
+// widths resolves column widths for the table width: fixed columns keep
+// their width, flexible ones share the rest; when a flexible column would
+// fall below its minimum, optional fixed columns are dropped first, then
+// columns from the right.
 func (t *tableView) widths() []int {
-	w := make([]int, len(t.cols))
-	fixed, flex := 0, 0
-	for i, c := range t.cols {
-		if c.Width > 0 {
-			w[i] = c.Width
-			fixed += c.Width + 1
-		} else {
-			flex++
-		}
-	}
-	left := t.width - fixed
-	if flex > 0 {
-		per := max0(left) / flex
+	drop := make([]bool, len(t.cols))
+	compute := func() ([]int, bool) {
+		w := make([]int, len(t.cols))
+		fixed, flex := 0, 0
 		for i, c := range t.cols {
-			if c.Width == 0 {
-				w[i] = per
-				if per < c.MinWidth {
-					w[i] = 0
+			switch {
+			case drop[i]:
+			case c.Width > 0:
+				w[i] = c.Width
+				fixed += c.Width + 1
+			default:
+				flex++
+			}
+		}
+		short := false
+		if flex > 0 {
+			per := max0(t.width-fixed) / flex
+			for i, c := range t.cols {
+				if c.Width == 0 && !drop[i] {
+					w[i] = per
+					if per < c.MinWidth {
+						w[i], short = 0, true
+					}
 				}
 			}
 		}
+		return w, short
 	}
-	// Shrink fixed columns from the right when the pane is too narrow.
+	w, short := compute()
+	for i := len(t.cols) - 1; i >= 0 && short; i-- {
+		if t.cols[i].Optional {
+			drop[i] = true
+			w, short = compute()
+		}
+	}
 	total := 0
 	for _, x := range w {
 		if x > 0 {

@@ -293,7 +293,7 @@ func (m *Model) onWheel(msg tea.MouseWheelMsg) {
 }
 
 // shortHelp is the footer's key hints for the current view.
-func (m *Model) shortHelp() string {
+func (m *Model) shortHelp(room int) string {
 	s := m.styles
 	var parts []string
 	for _, b := range m.keys.shortHelp(m.view, m.phase != nil) {
@@ -312,7 +312,7 @@ func (m *Model) shortHelp() string {
 			next += "  "
 		}
 		next += p
-		if lipgloss.Width(next) > m.width-24 && out != "" {
+		if lipgloss.Width(next) > room && out != "" {
 			break
 		}
 		out = next

@@ -52,8 +52,8 @@ func (m *Model) setupTables() {
 	})
 
 	m.trail = tableView{
-		cols: []column{{Title: "#", Width: 3}, {Title: "when", Width: 16}, {Title: "ago", Width: 8},
-			{Title: "what", Width: 24}, {Title: "reason", MinWidth: 12}},
+		cols: []column{{Title: "#", Width: 3, Optional: true}, {Title: "when", Width: 16}, {Title: "ago", Width: 8, Optional: true},
+			{Title: "what", Width: 22}, {Title: "reason", MinWidth: 12}},
 		empty: "the trail is empty: OR selections and corrections appear here",
 		cell: func(r, c int) string {
 			t := m.st.Trail[r]
@@ -89,8 +89,8 @@ func (m *Model) setupTables() {
 	})
 
 	m.corrections = tableView{
-		cols: []column{{Title: "when", Width: 16}, {Title: "type", Width: 17}, {Title: "trail", Width: 7},
-			{Title: "description", MinWidth: 12}},
+		cols: []column{{Title: "when", Width: 16}, {Title: "type", Width: 17}, {Title: "trail", Width: 7, Optional: true},
+			{Title: "description", MinWidth: 16}},
 		empty: "no corrections: redirects made with r, a, d, o, c, e, b appear here",
 		cell: func(r, c int) string {
 			x := m.st.Corrections[r]
