@@ -369,16 +369,16 @@ func printCorrection(w io.Writer, path string, plan *model.Plan, res *statefile.
 }
 
 type correctionOut struct {
-	Path         string            `json:"path"`
-	DryRun       bool              `json:"dry_run"`
-	Written      bool              `json:"written"`
-	Attempts     int               `json:"attempts"`
-	Plan         *model.Plan       `json:"plan"`
-	Correction   map[string]any    `json:"correction"`
-	TrailEntry   map[string]any    `json:"trail_entry"`
-	Summary      aotStatus         `json:"summary"`
-	Diff         string            `json:"diff,omitempty"`
-	Extra        map[string]string `json:"-"`
+	Path       string            `json:"path"`
+	DryRun     bool              `json:"dry_run"`
+	Written    bool              `json:"written"`
+	Attempts   int               `json:"attempts"`
+	Plan       *model.Plan       `json:"plan"`
+	Correction map[string]any    `json:"correction"`
+	TrailEntry map[string]any    `json:"trail_entry"`
+	Summary    aotStatus         `json:"summary"`
+	Diff       string            `json:"diff,omitempty"`
+	Extra      map[string]string `json:"-"`
 }
 
 func correctionJSON(t statefile.Target, plan *model.Plan, res *statefile.UpdateResult, dry bool) correctionOut {
