@@ -249,7 +249,7 @@ func (m *Model) graphWidth() int { return m.width * 58 / 100 }
 // chromeHeight is what the header, tabs, banner and footer take.
 func (m *Model) chromeHeight() int {
 	h := 3 + 1 + 1 // header (2) + outlook, tabs, footer
-	if m.banner != "" {
+	if m.banner != "" && (m.st != nil || m.phase != nil) {
 		h++
 	}
 	return h
@@ -338,7 +338,7 @@ func (m *Model) render() string {
 	default:
 		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(m.opts.Target.Path, m.width)), "")
 	}
-	if m.banner != "" {
+	if m.banner != "" && (m.st != nil || m.phase != nil) {
 		st := s.Banner
 		if m.bannerBad {
 			st = s.BannerBad
@@ -397,11 +397,18 @@ func (m *Model) renderBody() []string {
 	case m.phase != nil:
 		body = m.phaseText.view()
 	case m.st == nil:
+		// Nothing to show yet: say why in full, wrapped, mid-screen.
 		msg := "reading " + m.opts.Target.Path + " …"
 		if m.banner != "" {
-			msg = ""
+			msg = m.banner
 		}
-		body = s.Muted.Render(msg)
+		lines := wrap(msg, max(20, m.width-4))
+		pad := max0((h - len(lines)) / 2)
+		out := make([]string, pad, h)
+		for _, l := range lines {
+			out = append(out, "  "+l)
+		}
+		body = s.Muted.Render(strings.Join(out, "\n"))
 	case m.view == viewGraph && m.wide:
 		left := strings.Split(m.graph.view(s), "\n")
 		right := strings.Split(m.details.view(), "\n")

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The end-to-end tests build the real binary and drive it inside tmux: what
+// they read back is what a person would see in the pane.
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "aot-tui-e2e-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "aot-tui")
+		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtBin
+}
+
+// tmuxSession is one detached tmux server (its own socket) running a command.
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+}
+
+func needTmux(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is required in CI (.ci/run installs it)")
+		}
+		t.Skip("tmux not installed")
+	}
+}
+
+func startTmux(t *testing.T, w, h int, env []string, args ...string) *tmuxSession {
+	t.Helper()
+	needTmux(t)
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("aot-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	cmdline := strings.Join(append(env, args...), " ")
+	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
+	s.tmux("set-option", "-t", "e2e", "remain-on-exit", "on")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	return s
+}
+
+func (s *tmuxSession) tmux(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (s *tmuxSession) capture() string { return s.tmux("capture-pane", "-p", "-t", "e2e") }
+
+func (s *tmuxSession) send(keys ...string) { s.tmux(append([]string{"send-keys", "-t", "e2e"}, keys...)...) }
+
+// waitFor polls the pane until it shows every want (a liveness bound of 15 s,
+// not a timing assertion).
+func (s *tmuxSession) waitFor(want ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	var screen string
+	for time.Now().Before(deadline) {
+		screen = s.capture()
+		ok := true
+		for _, w := range want {
+			if !strings.Contains(screen, w) {
+				ok = false
+			}
+		}
+		if ok {
+			return screen
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("the pane never showed %q; it shows:\n%s", want, screen)
+	return ""
+}
+
+func copyFixture(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func replaceInFile(t *testing.T, path, old, new string, inPlace bool) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("%q not in %s", old, path)
+	}
+	out := []byte(strings.Replace(string(data), old, new, 1))
+	if inPlace {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write(out); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		return
+	}
+	tmp := path + ".tmp.e2e"
+	if err := os.WriteFile(tmp, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestE2EMonitorFollowsTheFile(t *testing.T) {
+	bin := binary(t)
+	path := copyFixture(t, "seed-complete.md")
+	s := startTmux(t, 100, 30, []string{"NO_COLOR=1"}, bin, filepath.Dir(filepath.Dir(path)))
+	s.waitFor("iteration 5/20", "User model definition")
+
+	replaceInFile(t, path, "iteration: 5", "iteration: 6", false) // the hook: temp + rename
+	s.waitFor("iteration 6/20")
+	replaceInFile(t, path, "iteration: 6", "iteration: 7", true) // the scripts: in place
+	s.waitFor("iteration 7/20")
+
+	s.send("q")
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.TrimSpace(s.tmux("display-message", "-p", "-t", "e2e", "#{pane_dead}")) == "1" {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("q did not quit the TUI")
+}
+
+func TestE2EEscapeSequencesStayEscaped(t *testing.T) {
+	bin := binary(t)
+	path := copyFixture(t, "rich.md")
+	s := startTmux(t, 120, 40, nil, bin, "-f", path)
+	// Select A6, whose description carries a title-setting OSC and SGR codes.
+	s.waitFor("Define the billing schema")
+	s.send("j", "j", "j", "j", "j")
+	screen := s.waitFor(`\x1b]0;pwned`)
+	if strings.Contains(screen, "\x1b") {
+		t.Fatal("a raw escape reached the pane")
+	}
+	title := strings.TrimSpace(s.tmux("display-message", "-p", "-t", "e2e", "#{pane_title}"))
+	if strings.Contains(title, "pwned") {
+		t.Fatalf("the file retitled the terminal: %q", title)
+	}
+	if !strings.HasPrefix(title, "aot-tui") {
+		t.Fatalf("the window title should mirror the loop, got %q", title)
+	}
+}
