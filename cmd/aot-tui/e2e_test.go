@@ -78,7 +78,9 @@ func (s *tmuxSession) tmux(args ...string) string {
 
 func (s *tmuxSession) capture() string { return s.tmux("capture-pane", "-p", "-t", "e2e") }
 
-func (s *tmuxSession) send(keys ...string) { s.tmux(append([]string{"send-keys", "-t", "e2e"}, keys...)...) }
+func (s *tmuxSession) send(keys ...string) {
+	s.tmux(append([]string{"send-keys", "-t", "e2e"}, keys...)...)
+}
 
 // waitFor polls the pane until it shows every want (a liveness bound of 15 s,
 // not a timing assertion).
