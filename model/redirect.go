@@ -426,7 +426,7 @@ func (r AddAtom) plan(p *planner) error {
 	if len(resets) > 0 {
 		desc0 += " (" + strings.Join(resets, ", ") + ")"
 	}
-	p.appendTrail("user correction: "+desc0, "", "")
+	p.appendTrail(desc0, "", "")
 	p.record(CorrectionDAG, desc0, false)
 	p.plan.Summary = "added " + id
 	return nil
@@ -561,7 +561,7 @@ func (r DeleteAtom) plan(p *planner) error {
 	if len(notes) > 0 {
 		desc += "; " + strings.Join(notes, "; ")
 	}
-	p.appendTrail("user correction: "+desc, "", "")
+	p.appendTrail(desc, "", "")
 	p.record(CorrectionDAG, desc, false)
 	p.plan.Summary = "deleted " + a.ID
 	return nil

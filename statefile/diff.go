@@ -12,8 +12,8 @@ func UnifiedDiff(name string, a, b []byte) string {
 	if string(a) == string(b) {
 		return ""
 	}
-	al, bl := splitLines(string(a)), splitLines(string(b))
-	ops := diffLines(al, bl)
+	al, bl := splitDiffLines(string(a)), splitDiffLines(string(b))
+	ops := diffLineOps(al, bl)
 	var out strings.Builder
 	fmt.Fprintf(&out, "--- %s\n+++ %s (corrected)\n", name, name)
 	const ctx = 3
@@ -83,7 +83,7 @@ func rangeStr(start, n int) string {
 	return fmt.Sprintf("%d,%d", start+1, n)
 }
 
-func splitLines(s string) []string {
+func splitDiffLines(s string) []string {
 	if s == "" {
 		return nil
 	}
@@ -94,16 +94,16 @@ func splitLines(s string) []string {
 	return lines
 }
 
-type diffOp struct {
+type lineOp struct {
 	kind   byte // ' ', '-', '+'
 	text   string
 	ai, bi int // positions in a and b before this op
 }
 
-// diffLines computes a line diff with Myers' O(ND) algorithm, after
+// diffLineOps computes a line diff with Myers' O(ND) algorithm, after
 // trimming the common prefix and suffix (corrections touch few lines of
 // large files).
-func diffLines(a, b []string) []diffOp {
+func diffLineOps(a, b []string) []lineOp {
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
 		pre++
@@ -112,30 +112,30 @@ func diffLines(a, b []string) []diffOp {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
-	mid := myers(a[pre:len(a)-suf], b[pre:len(b)-suf], pre)
-	ops := make([]diffOp, 0, pre+len(mid)+suf)
+	mid := myersDiff(a[pre:len(a)-suf], b[pre:len(b)-suf], pre)
+	ops := make([]lineOp, 0, pre+len(mid)+suf)
 	for i := 0; i < pre; i++ {
-		ops = append(ops, diffOp{' ', a[i], i, i})
+		ops = append(ops, lineOp{' ', a[i], i, i})
 	}
 	ops = append(ops, mid...)
 	da := len(a) - suf
 	db := len(b) - suf
 	for k := 0; k < suf; k++ {
-		ops = append(ops, diffOp{' ', a[da+k], da + k, db + k})
+		ops = append(ops, lineOp{' ', a[da+k], da + k, db + k})
 	}
 	return ops
 }
 
-func myers(a, b []string, off int) []diffOp {
+func myersDiff(a, b []string, off int) []lineOp {
 	n, m := len(a), len(b)
 	if n+m > 4000 {
 		// Too different to diff cheaply: show it as a replacement.
-		ops := make([]diffOp, 0, n+m)
+		ops := make([]lineOp, 0, n+m)
 		for i := range a {
-			ops = append(ops, diffOp{'-', a[i], off + i, off})
+			ops = append(ops, lineOp{'-', a[i], off + i, off})
 		}
 		for j := range b {
-			ops = append(ops, diffOp{'+', b[j], off + n, off + j})
+			ops = append(ops, lineOp{'+', b[j], off + n, off + j})
 		}
 		return ops
 	}
@@ -160,16 +160,16 @@ func myers(a, b []string, off int) []diffOp {
 			}
 			v[maxD+k] = x
 			if x >= n && y >= m {
-				return backtrack(trace, a, b, d, maxD, off)
+				return myersBacktrack(trace, a, b, d, maxD, off)
 			}
 		}
 	}
 	return nil
 }
 
-func backtrack(trace [][]int, a, b []string, d, maxD, off int) []diffOp {
+func myersBacktrack(trace [][]int, a, b []string, d, maxD, off int) []lineOp {
 	x, y := len(a), len(b)
-	var rev []diffOp
+	var rev []lineOp
 	for ; d > 0; d-- {
 		v := trace[d]
 		k := x - y
@@ -184,20 +184,20 @@ func backtrack(trace [][]int, a, b []string, d, maxD, off int) []diffOp {
 		for x > px && y > py {
 			x--
 			y--
-			rev = append(rev, diffOp{' ', a[x], off + x, off + y})
+			rev = append(rev, lineOp{' ', a[x], off + x, off + y})
 		}
 		if x == px {
 			y--
-			rev = append(rev, diffOp{'+', b[y], off + x, off + y})
+			rev = append(rev, lineOp{'+', b[y], off + x, off + y})
 		} else {
 			x--
-			rev = append(rev, diffOp{'-', a[x], off + x, off + y})
+			rev = append(rev, lineOp{'-', a[x], off + x, off + y})
 		}
 	}
 	for x > 0 && y > 0 {
 		x--
 		y--
-		rev = append(rev, diffOp{' ', a[x], off + x, off + y})
+		rev = append(rev, lineOp{' ', a[x], off + x, off + y})
 	}
 	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 		rev[i], rev[j] = rev[j], rev[i]

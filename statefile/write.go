@@ -1,5 +1,3 @@
-//go:build pending
-
 package statefile
 
 import (
@@ -197,4 +195,32 @@ func syncDir(dir string) {
 		_ = d.Sync()
 		d.Close()
 	}
+}
+
+// Restore writes data over path only if path still holds expect (undo of
+// the last correction). It uses the same temp file + re-read + rename steps
+// as Update; ErrStale means the file moved on and nothing was written.
+func Restore(path string, expect, data []byte, limit int64) error {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	if _, err := Parse(data); err != nil {
+		return fmt.Errorf("internal error: the bytes to restore do not parse (%v); nothing was written", err)
+	}
+	cur, err := ReadFile(real, limit)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(cur, expect) {
+		return ErrStale
+	}
+	done, err := replace(real, expect, data, limit)
+	if err != nil {
+		return err
+	}
+	if !done {
+		return ErrStale
+	}
+	return nil
 }

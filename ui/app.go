@@ -106,6 +106,8 @@ type Model struct {
 	prompt      scrollText
 	phaseText   scrollText
 	helpText    scrollText
+
+	redirect redirectState
 }
 
 // New builds the root model; Init starts watching the file.
@@ -145,8 +147,14 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.startWatch(), m.listen(), tick(), tea.RequestBackgroundColor)
 }
 
-// Close stops the watcher; call it after the program returns.
+// Close clears a redirect_requested flag this session set (when the TUI
+// exits with a form open, or crashes) and stops the watcher; call it after
+// the program returns.
 func (m *Model) Close() {
+	if m.redirect.flagOurs {
+		m.redirect.flagOurs = false
+		setFlag(m.path(), m.opts.Watch.MaxSize, false)
+	}
 	if m.watcher != nil {
 		m.watcher.Stop()
 		m.watcher = nil
@@ -210,6 +218,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onWheel(msg)
 		return m, nil
 	}
+	if cmd, ok := m.onRedirectMsg(msg); ok {
+		return m, cmd
+	}
+	if m.redirect.dlg == dlgMenu || m.redirect.dlg == dlgForm {
+		return m, m.onDialogMsg(msg)
+	}
 	if m.filtering {
 		var cmd tea.Cmd
 		m.filterInput, cmd = m.filterInput.Update(msg)
@@ -241,6 +255,13 @@ func (m *Model) layout() {
 	m.prompt.width, m.prompt.height = w, bodyH
 	m.helpText.width, m.helpText.height = w, max0(m.height-1)
 	m.filterInput.SetWidth(max0(w - 20))
+	if r := &m.redirect; r.form != nil {
+		r.form.WithWidth(m.dialogWidth() - 4).WithHeight(max(6, bodyH-5))
+	}
+	if r := &m.redirect; r.preview != nil {
+		r.diff.width, r.diff.height = m.dialogWidth()-4, max(3, bodyH-8)
+		r.diff.clamp()
+	}
 	m.refreshText()
 }
 
@@ -394,6 +415,8 @@ func (m *Model) renderBody() []string {
 	s := m.styles
 	var body string
 	switch {
+	case m.redirect.dlg != dlgNone:
+		body = strings.Join(m.renderDialog(h), "\n")
 	case m.phase != nil:
 		body = m.phaseText.view()
 	case m.st == nil:

@@ -48,6 +48,9 @@ func startFlow(t *testing.T, fixture string, w, h int, opts Options) *flow {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
+		// Flows start with the handshake flag clear (rich.md has it set;
+		// TestFlowStaleFlag covers that case).
+		data = []byte(strings.Replace(string(data), "redirect_requested: true", "redirect_requested: false", 1))
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -105,7 +105,7 @@ func (k KeyMap) shortHelp(v viewID, phase bool) []key.Binding {
 	}
 	switch v {
 	case viewGraph:
-		return []key.Binding{k.Details, k.Follow, k.Filter, k.Redirect, k.AddAtom, k.Stop, k.NextView, k.Help, k.Quit}
+		return []key.Binding{k.Details, k.Filter, k.Redirect, k.Help, k.Quit, k.Follow, k.AddAtom, k.Stop, k.NextView}
 	}
-	return []key.Binding{k.Up, k.Down, k.Filter, k.Redirect, k.NextView, k.Help, k.Quit}
+	return []key.Binding{k.Filter, k.Redirect, k.Help, k.Quit, k.Up, k.Down, k.NextView}
 }

@@ -19,7 +19,14 @@ func (m *Model) onState(ev statefile.Event) tea.Cmd {
 	switch ev.Kind {
 	case statefile.EventLoaded:
 		m.banner, m.bannerBad = "", false
-		m.noteChange(ev.At)
+		if ev.Data != nil && m.redirect.isOurs(ev.Data) {
+			// Our own write coming back through the watcher.
+		} else {
+			m.noteChange(ev.At)
+			if m.redirect.dlg != dlgNone && m.st != nil {
+				m.redirect.moved = true
+			}
+		}
 		var cmd tea.Cmd
 		if ev.Phase != nil {
 			m.phase = ev.Phase
@@ -40,6 +47,9 @@ func (m *Model) onState(ev statefile.Event) tea.Cmd {
 			} else {
 				m.readOnly, m.readOnlyWhy = false, ""
 			}
+		}
+		if m.st != nil {
+			m.offerStaleFlag()
 		}
 		m.layout()
 		return cmd
@@ -179,4 +189,15 @@ func describeFileError(err error) string {
 		b.WriteString(" — " + pe.Hint)
 	}
 	return b.String()
+}
+
+// offerStaleFlag offers, once, to clear a redirect_requested that no dialog
+// of this session set (a previous run may have died with a form open).
+func (m *Model) offerStaleFlag() {
+	r := &m.redirect
+	if r.staleOffered || m.readOnly || r.flagOurs || r.dlg != dlgNone || !m.st.Control.RedirectRequested {
+		return
+	}
+	r.staleOffered = true
+	r.dlg = dlgStaleFlag
 }

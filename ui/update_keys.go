@@ -15,6 +15,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return m.quit()
 	}
+	if m.redirect.dlg != dlgNone {
+		return m.onDialogKey(msg)
+	}
 	if m.filtering {
 		switch msg.String() {
 		case "esc":
@@ -108,17 +111,31 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // writeKey handles a key that would change the file.
-func (m *Model) writeKey(tea.KeyPressMsg) tea.Cmd {
+func (m *Model) writeKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.readOnly {
 		m.setStatus("read-only ("+m.readOnlyWhy+"): corrections are disabled", statusShort)
 		return nil
 	}
-	m.setStatus("redirect forms are not available in this build", statusShort)
+	switch {
+	case key.Matches(msg, m.keys.Redirect):
+		return m.openMenu()
+	case key.Matches(msg, m.keys.Undo):
+		return m.undoCmd()
+	}
+	if kind, ok := m.matchWriteKey(msg); ok {
+		return m.openForm(kind, nil)
+	}
 	return nil
 }
 
+// quit leaves the TUI, clearing the handshake flag first when a redirect
+// form of this session set it.
 func (m *Model) quit() tea.Cmd {
-	m.Close()
+	if m.redirect.flagOurs {
+		m.redirect.flagOurs = false
+		m.redirect.dlg = dlgNone
+		return tea.Sequence(m.setFlagCmd(false), tea.Quit)
+	}
 	return tea.Quit
 }
 

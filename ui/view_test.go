@@ -25,6 +25,10 @@ func loadedModel(t testing.TB, fixture string, w, h int) *Model {
 		Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m.Update(stateMsg(loadEvent(t, path)))
+	if m.redirect.dlg == dlgStaleFlag {
+		press(m, "n") // rich.md has redirect_requested: true
+		m.status = ""
+	}
 	return m
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aot-loop/aot-tui/model"
+
 	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -90,7 +92,7 @@ func (m *Model) setupTables() {
 
 	m.corrections = tableView{
 		cols: []column{{Title: "when", Width: 16}, {Title: "type", Width: 17}, {Title: "trail", Width: 7, Optional: true},
-			{Title: "description", MinWidth: 16}},
+			{Title: "picked up", Width: 12, Optional: true}, {Title: "description", MinWidth: 16}},
 		empty: "no corrections: redirects made with r, a, d, o, c, e, b appear here",
 		cell: func(r, c int) string {
 			x := m.st.Corrections[r]
@@ -104,6 +106,9 @@ func (m *Model) setupTables() {
 					return "cleared"
 				}
 				return "kept"
+			case 3:
+				short, _ := m.pickedUp(x)
+				return short
 			}
 			return firstLine(x.Description)
 		},
@@ -111,6 +116,9 @@ func (m *Model) setupTables() {
 			x := m.st.Corrections[r]
 			head := fmt.Sprintf("%s  %s  %s", termtext.Line(string(x.Type)), termtext.Line(x.Timestamp), relTime(x.Timestamp, m.now))
 			out := []string{m.styles.Muted.Render(head)}
+			if _, long := m.pickedUp(x); long != "" {
+				out = append(out, long)
+			}
 			return append(out, wrap(x.Description, w)...)
 		},
 	}
@@ -138,3 +146,25 @@ func firstLine(s string) string {
 }
 
 func truncate(s string, w int) string { return ansi.Truncate(s, max0(w), "…") }
+
+// pickedUp says whether the loop has acted on a correction applied from
+// this session: acknowledged once the iteration advances past the one it
+// was applied at. Corrections from elsewhere have no record ("").
+func (m *Model) pickedUp(c model.Correction) (short, long string) {
+	at, ok := m.redirect.applied[correctionKey(c)]
+	if !ok {
+		return "", ""
+	}
+	since := m.st.Control.Iteration - at
+	if since <= 0 {
+		return "waiting", fmt.Sprintf("applied at iteration %d · the loop has not run an iteration since", at)
+	}
+	return fmt.Sprintf("✓ +%d it.", since), fmt.Sprintf("applied at iteration %d · loop has run %d iteration%s since", at, since, plural(since))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,11 +1,10 @@
-//go:build pending
-
 package main
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -318,7 +317,7 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	if target.Kind == statefile.KindPhaseLoop {
 		return fail(exitUsage, "%s is a phase loop; corrections apply to AoT loops only", target.Path)
 	}
-	now := time.Now()
+	now := clockNow()
 	var plan *model.Plan
 	res, err := statefile.Update(target.Path, statefile.UpdateOptions{MaxSize: g.maxSize, DryRun: w.dryRun},
 		func(doc *statefile.Document) ([]model.Edit, error) {
@@ -402,4 +401,15 @@ func correctionJSON(t statefile.Target, plan *model.Plan, res *statefile.UpdateR
 		out.Diff = statefile.UnifiedDiff(t.Path, res.Before, res.After)
 	}
 	return out
+}
+
+// clockNow is the time corrections are stamped with. AOT_TUI_NOW (RFC 3339)
+// fixes it, for reproducible output in tests and scripted demos.
+func clockNow() time.Time {
+	if v := os.Getenv("AOT_TUI_NOW"); v != "" {
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			return t
+		}
+	}
+	return time.Now()
 }

@@ -1,0 +1,412 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/huh/v2"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Redirect kinds the forms build, as the menu lists them.
+const (
+	formAddAtom     = "add-atom"
+	formDeleteAtom  = "delete-atom"
+	formForceOR     = "force-or"
+	formConstraints = "constraints"
+	formObjective   = "objective"
+	formBinding     = "override-binding"
+	formStop        = "stop"
+)
+
+var formTitles = map[string]string{
+	formAddAtom:     "Add an atom",
+	formDeleteAtom:  "Delete an atom",
+	formForceOR:     "Force an OR choice",
+	formConstraints: "Change constraints",
+	formObjective:   "Change the objective",
+	formBinding:     "Override a binding",
+	formStop:        "Stop the loop",
+}
+
+// formValues are the fields every redirect form binds to. One struct keeps
+// the values across "edit" round trips from the preview.
+type formValues struct {
+	ID, Description, ORGroup string
+	DependsOn, RequiredBy    []string
+	Detach, Confirm          bool
+	Group, Choice, Reason    string
+	MaxIter, MaxAgents       string
+	MaxStall                 string
+	Goal, Background         string
+	Deliverables, DoD        string
+	CheckOp, CheckPos        string
+	CheckType, CheckValue    string
+	CheckItem                string
+	Mode, Summary, Artifacts string
+	Note                     string
+}
+
+// newFormValues fills defaults from the state and the selected atom: the
+// next free id, the selection as a dependency, current values.
+func newFormValues(kind string, st *model.State, f *model.Facts, sel string) *formValues {
+	v := &formValues{Mode: "amend", CheckOp: "none", CheckType: string(model.CheckCommand)}
+	c := st.Objective.Constraints
+	v.MaxIter = strconv.Itoa(c.EffectiveMaxIterations())
+	v.MaxAgents = strconv.Itoa(c.EffectiveMaxParallelAgents())
+	v.MaxStall = strconv.Itoa(c.EffectiveMaxStallCount())
+	o := st.Objective
+	v.Goal, v.Background, v.Deliverables, v.DoD = o.Goal, o.BackgroundIntent, o.Deliverables, o.DefinitionOfDone
+	if _, ok := f.Index[sel]; ok {
+		v.ID = sel
+		if kind == formAddAtom {
+			v.ID = ""
+			v.DependsOn = []string{sel}
+		}
+		if g := f.ORGroupOf[sel]; g != "" {
+			v.Group = g
+		}
+	}
+	if kind == formBinding {
+		if b, ok := st.Binding(sel); ok {
+			v.Summary, v.Artifacts = b.Summary, strings.Join(b.Artifacts, ", ")
+		}
+	}
+	if v.Group == "" && len(st.ORGroups) > 0 {
+		v.Group = st.ORGroups[0].Name
+	}
+	if g, ok := st.ORGroup(v.Group); ok {
+		for _, ch := range g.Choices {
+			if ch != g.Selected {
+				v.Choice = joinChoice(g.Name, ch)
+				break
+			}
+		}
+	}
+	return v
+}
+
+// request turns the form values into a model request.
+func (v *formValues) request(kind string) (model.Request, error) {
+	switch kind {
+	case formAddAtom:
+		return model.AddAtom{ID: strings.TrimSpace(v.ID), Description: v.Description, DependsOn: v.DependsOn,
+			ORGroup: v.ORGroup, RequiredBy: v.RequiredBy}, nil
+	case formDeleteAtom:
+		return model.DeleteAtom{ID: v.ID, Detach: v.Detach}, nil
+	case formForceOR:
+		g, c := splitChoice(v.Choice)
+		return model.ForceOR{Group: g, Choice: c, Reason: v.Reason}, nil
+	case formConstraints:
+		var r model.ChangeConstraints
+		for _, x := range []struct {
+			text string
+			dst  **int
+		}{{v.MaxIter, &r.MaxIterations}, {v.MaxAgents, &r.MaxParallelAgents}, {v.MaxStall, &r.MaxStallCount}} {
+			n, err := strconv.Atoi(strings.TrimSpace(x.text))
+			if err != nil {
+				return nil, fmt.Errorf("%q is not a number", x.text)
+			}
+			*x.dst = &n
+		}
+		return r, nil
+	case formObjective:
+		r := model.ChangeObjective{Goal: &v.Goal, BackgroundIntent: &v.Background, Deliverables: &v.Deliverables, DefinitionOfDone: &v.DoD}
+		if v.CheckOp != "none" && v.CheckOp != "" {
+			var pos model.ChecklistPath
+			if strings.TrimSpace(v.CheckPos) != "" {
+				p, err := model.ParseChecklistPath(v.CheckPos)
+				if err != nil {
+					return nil, err
+				}
+				pos = p
+			}
+			r.Checks = []model.CheckEdit{{Op: v.CheckOp, Path: pos, Type: model.CheckType(v.CheckType), Value: v.CheckValue, Item: v.CheckItem}}
+		}
+		return r, nil
+	case formBinding:
+		r := model.OverrideBinding{ID: v.ID, Redo: v.Mode == "redo"}
+		if !r.Redo {
+			s := v.Summary
+			r.Summary = &s
+			r.SetArtifacts = true
+			r.Artifacts = splitList(v.Artifacts)
+		}
+		return r, nil
+	case formStop:
+		return model.Stop{Reason: v.Reason}, nil
+	}
+	return nil, fmt.Errorf("unknown form %q", kind)
+}
+
+func splitList(s string) []string {
+	out := []string{}
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' }) {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// atomOptions lists atoms as "A3 ● description" options.
+func atomOptions(st *model.State, keep func(model.Atom) bool) []huh.Option[string] {
+	var opts []huh.Option[string]
+	for _, a := range st.Atoms {
+		if keep != nil && !keep(a) {
+			continue
+		}
+		label := termtext.Line(a.ID) + " " + AtomGlyph(a.Status) + " " + ansi.Truncate(termtext.Line(a.Description), 48, "…")
+		opts = append(opts, huh.NewOption(label, a.ID))
+	}
+	return opts
+}
+
+// refusalFor plans req on st and returns the refusal, if any, when its rule
+// is one of rules (so each field shows only the reasons it can fix).
+func refusalFor(st *model.State, req model.Request, rules ...string) error {
+	_, err := model.PlanCorrection(st, req, model.PlanContext{})
+	var ref *model.Refusal
+	if errors.As(err, &ref) && (len(rules) == 0 || slices.Contains(rules, ref.Rule)) {
+		return errors.New(ref.Reason)
+	}
+	return nil
+}
+
+// buildForm makes the huh form of a redirect kind, with inline validation
+// from the model's rules. stateFn returns the state as it is now (it may
+// move on while the form is open).
+func buildForm(kind string, v *formValues, stateFn func() *model.State) *huh.Form {
+	st := stateFn()
+	note := huh.NewText().Title("Note").Description("added to the correction's description").Value(&v.Note).Lines(2)
+	var groups []*huh.Group
+	switch kind {
+	case formAddAtom:
+		groups = append(groups,
+			huh.NewGroup(
+				huh.NewInput().Title("Description").Value(&v.Description).
+					Validate(func(s string) error {
+						if strings.TrimSpace(s) == "" {
+							return errors.New("the new atom needs a description")
+						}
+						return nil
+					}),
+				huh.NewInput().Title("Id").Placeholder(model.NextAtomID(st)+" (next free id)").Value(&v.ID).
+					Validate(func(s string) error {
+						return refusalFor(stateFn(), model.AddAtom{ID: strings.TrimSpace(s), Description: "x"}, model.RuleDuplicateID, model.RuleBadID)
+					}),
+			),
+			huh.NewGroup(
+				huh.NewMultiSelect[string]().Title("Depends on").Description("space toggles, / filters").
+					Options(atomOptions(st, nil)...).Value(&v.DependsOn).Filterable(true).Height(8),
+			),
+			huh.NewGroup(
+				huh.NewMultiSelect[string]().Title("Required by").Description("unresolved atoms that will depend on the new one").
+					Options(atomOptions(st, func(a model.Atom) bool { return a.Status.Unresolved() })...).
+					Value(&v.RequiredBy).Filterable(true).Height(8).
+					Validate(func(ids []string) error {
+						return refusalFor(stateFn(), model.AddAtom{ID: v.ID, Description: "x", DependsOn: v.DependsOn, RequiredBy: ids},
+							model.RuleCycle, model.RuleResolved)
+					}),
+			),
+		)
+		if len(st.ORGroups) > 0 {
+			opts := []huh.Option[string]{huh.NewOption("(none)", "")}
+			for _, g := range st.ORGroups {
+				opts = append(opts, huh.NewOption(termtext.Line(g.Name), g.Name))
+			}
+			groups = append(groups, huh.NewGroup(huh.NewSelect[string]().Title("OR group").
+				Description("join an OR group as one more choice").Options(opts...).Value(&v.ORGroup)))
+		}
+		groups = append(groups, huh.NewGroup(note))
+	case formDeleteAtom:
+		// The form deletes one atom, fixed when it opens: dynamic titles in
+		// huh are computed on other goroutines and would race the values.
+		if needsDetach(st, v.ID) {
+			groups = append(groups, huh.NewGroup(
+				huh.NewConfirm().Title("Detach "+termtext.Line(v.ID)+"?").Description(detachDescription(st, v.ID)).
+					Affirmative("Detach").Negative("No").Value(&v.Detach),
+			))
+		}
+		groups = append(groups, huh.NewGroup(
+			note,
+			huh.NewConfirm().Title("Delete "+termtext.Line(v.ID)+"?").Description(atomLabel(st, v.ID)).
+				Affirmative("Delete").Negative("No").Value(&v.Confirm).
+				Validate(func(b bool) error {
+					if !b {
+						return errors.New("choose Delete to go on, or press esc to cancel")
+					}
+					return refusalFor(stateFn(), model.DeleteAtom{ID: v.ID, Detach: v.Detach})
+				}),
+		))
+	case formForceOR:
+		// One list of every group's choices: no option list depends on
+		// another field (see formDeleteAtom).
+		groups = append(groups,
+			huh.NewGroup(
+				huh.NewSelect[string]().Title("Select which choice").
+					Description("★ selected now · ✗ failed before").
+					Options(allChoiceOptions(st)...).Value(&v.Choice).Height(10).
+					Validate(func(c string) error {
+						g, ch := splitChoice(c)
+						return refusalFor(stateFn(), model.ForceOR{Group: g, Choice: ch}, model.RuleORMember, model.RuleNoChange)
+					}),
+			),
+			huh.NewGroup(
+				huh.NewInput().Title("Reason").Description("recorded in the trail").Value(&v.Reason),
+				note,
+			),
+		)
+	case formConstraints:
+		positive := func(s string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n <= 0 {
+				return errors.New("a positive integer, please")
+			}
+			return nil
+		}
+		groups = append(groups,
+			huh.NewGroup(
+				huh.NewInput().Title("max_iterations").Value(&v.MaxIter).Validate(positive),
+				huh.NewInput().Title("max_parallel_agents").Value(&v.MaxAgents).Validate(positive),
+				huh.NewInput().Title("max_stall_count").Value(&v.MaxStall).Validate(positive),
+			),
+			huh.NewGroup(note),
+		)
+	case formObjective:
+		nonEmpty := func(s string) error {
+			if strings.TrimSpace(s) == "" {
+				return errors.New("cannot be empty")
+			}
+			return nil
+		}
+		typeOpts := []huh.Option[string]{}
+		for _, t := range model.CheckTypes {
+			typeOpts = append(typeOpts, huh.NewOption(string(t), string(t)))
+		}
+		groups = append(groups,
+			huh.NewGroup(
+				huh.NewInput().Title("Goal").Value(&v.Goal).Validate(nonEmpty),
+				huh.NewInput().Title("Background intent").Value(&v.Background).Validate(nonEmpty),
+			),
+			huh.NewGroup(
+				huh.NewInput().Title("Deliverables").Value(&v.Deliverables).Validate(nonEmpty),
+				huh.NewInput().Title("Definition of done").Value(&v.DoD).Validate(nonEmpty),
+			),
+			huh.NewGroup(
+				huh.NewSelect[string]().Title("base_case").Description("positions as the objective view (5) shows them").
+					Options(huh.NewOption("keep as is", "none"), huh.NewOption("set a check", "set"),
+						huh.NewOption("add an item", "add"), huh.NewOption("remove an item", "remove")).Value(&v.CheckOp),
+				huh.NewInput().Title("Item position").
+					Description("set/remove: the item (e.g. 1.2; empty: a legacy base_case) · add: the group to add under (empty: top level)").
+					Value(&v.CheckPos),
+			),
+			huh.NewGroup(
+				huh.NewInput().Title("Item name").Description("for a new item, or to rename the one set").Value(&v.CheckItem),
+				huh.NewSelect[string]().Title("Check type").Options(typeOpts...).Value(&v.CheckType),
+				huh.NewInput().Title("Value").Description("command, path or condition; criteria for quality").Value(&v.CheckValue),
+			).WithHideFunc(func() bool { return v.CheckOp == "none" || v.CheckOp == "remove" }),
+			huh.NewGroup(note,
+				huh.NewNote().Title("An objective change clears the trail").Description("it is essentially a restart of the alignment")),
+		)
+	case formBinding:
+		groups = append(groups,
+			huh.NewGroup(
+				huh.NewSelect[string]().Title("How").Description(atomLabel(st, v.ID)).Options(
+					huh.NewOption("amend the summary and artifacts", "amend"),
+					huh.NewOption("redo: drop the binding, send it and its dependents back to pending", "redo")).Value(&v.Mode),
+			),
+			huh.NewGroup(
+				huh.NewText().Title("Summary").Value(&v.Summary).Lines(3),
+				huh.NewInput().Title("Artifacts").Description("comma-separated paths").Value(&v.Artifacts),
+			).WithHideFunc(func() bool { return v.Mode == "redo" }),
+			huh.NewGroup(note),
+		)
+	case formStop:
+		groups = append(groups, huh.NewGroup(
+			huh.NewInput().Title("Reason").Description("recorded as control.stop_reason").Value(&v.Reason),
+			huh.NewConfirm().Title("Stop the loop?").Description("the stop hook stops it at its next decision").
+				Affirmative("Stop").Negative("No").Value(&v.Confirm).
+				Validate(func(b bool) error {
+					if !b {
+						return errors.New("choose Stop to go on, or press esc to cancel")
+					}
+					return nil
+				}),
+		))
+	}
+	return huh.NewForm(groups...).WithShowHelp(true).WithShowErrors(true)
+}
+
+func needsDetach(st *model.State, id string) bool {
+	f := model.Derive(st)
+	if len(f.Dependents[id]) > 0 {
+		return true
+	}
+	for _, g := range st.ORGroups {
+		if g.Selected == id {
+			return true
+		}
+	}
+	return false
+}
+
+func detachDescription(st *model.State, id string) string {
+	f := model.Derive(st)
+	var why []string
+	if d := f.Dependents[id]; len(d) > 0 {
+		why = append(why, termtext.Line(strings.Join(d, ", "))+" depend on it: detaching drops it from their depends_on")
+	}
+	for _, g := range st.ORGroups {
+		if g.Selected == id {
+			why = append(why, "it is the selected choice of "+termtext.Line(g.Name)+": detaching selects the next choice")
+		}
+	}
+	return strings.Join(why, "; ") + ". Without detaching the delete is refused."
+}
+
+// allChoiceOptions lists every OR group's choices as one select.
+func allChoiceOptions(st *model.State) []huh.Option[string] {
+	f := model.Derive(st)
+	var opts []huh.Option[string]
+	for _, g := range st.ORGroups {
+		for _, c := range g.Choices {
+			label := termtext.Line(g.Name) + " → " + termtext.Line(c)
+			if i, ok := f.Index[c]; ok {
+				a := st.Atoms[i]
+				label += " " + AtomGlyph(a.Status) + " " + ansi.Truncate(termtext.Line(a.Description), 36, "…")
+			} else {
+				label += " (not an atom)"
+			}
+			switch {
+			case c == g.Selected:
+				label += " ★"
+			case slices.Contains(g.Failed, c):
+				label += " ✗"
+			}
+			opts = append(opts, huh.NewOption(label, joinChoice(g.Name, c)))
+		}
+	}
+	return opts
+}
+
+func joinChoice(group, choice string) string { return group + "\x1f" + choice }
+
+func splitChoice(v string) (group, choice string) {
+	group, choice, _ = strings.Cut(v, "\x1f")
+	return group, choice
+}
+
+// atomLabel is "A3 ● description" for form descriptions.
+func atomLabel(st *model.State, id string) string {
+	a, ok := st.Atom(id)
+	if !ok {
+		return termtext.Line(id)
+	}
+	return termtext.Line(a.ID) + " " + AtomGlyph(a.Status) + " " + ansi.Truncate(termtext.Line(a.Description), 60, "…")
+}

@@ -1,0 +1,308 @@
+package ui
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+var correctionNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// typeText sends each rune as a key press.
+func (f *flow) typeText(s string) {
+	for _, r := range s {
+		f.tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func (f *flow) ctrl(r rune) { f.tm.Send(tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl}) }
+
+func (f *flow) file() []byte {
+	f.t.Helper()
+	data, err := os.ReadFile(f.path)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return data
+}
+
+// waitFile polls the file until cond holds (a liveness bound).
+func (f *flow) waitFile(what string, cond func([]byte) bool) []byte {
+	f.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	var data []byte
+	for time.Now().Before(deadline) {
+		data = f.file()
+		if cond(data) {
+			return data
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	f.t.Fatalf("the file never %s; it holds:\n%s", what, data)
+	return nil
+}
+
+func flagIs(v string) func([]byte) bool {
+	return func(b []byte) bool { return bytes.Contains(b, []byte("redirect_requested: "+v)) }
+}
+
+func correctionGolden(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "corrections", name+".golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// The keys a person types for each correction; the result must be the same
+// bytes the CLI writes for the same correction (cmd/aot-tui redirect_test).
+var formScripts = []struct {
+	name string
+	run  func(f *flow)
+}{
+	{"add-atom", func(f *flow) {
+		f.keys("j", "a") // A2 selected: the new atom is prefilled to depend on it
+		f.waitFor("Add an atom", "┃ Description")
+		f.typeText("Write the runbook")
+		f.keys("enter", "enter") // description, id (next free)
+		f.waitFor("Depends on")
+		f.keys("enter") // A2 is preselected
+		f.waitFor("Required by")
+		f.keys("enter")
+		f.waitFor("OR group")
+		f.keys("enter")
+		f.waitFor("Note")
+		f.keys("enter")
+	}},
+	{"delete-atom", func(f *flow) {
+		f.keys("G", "d")
+		f.waitFor("Delete an atom", "┃ Note")
+		f.keys("enter") // note
+		f.waitFor("┃ Delete A8?")
+		f.keys("y") // confirm (the default is No)
+	}},
+	{"force-or", func(f *flow) {
+		f.keys("j", "j", "j", "j", "o") // A5 is in audit_store
+		f.waitFor("Force an OR choice", "┃ Select which choice")
+		f.keys("enter") // audit_store → A6, the first choice not selected
+		f.waitFor("┃ Reason")
+		f.typeText("S3 has object lock now")
+		f.keys("enter", "enter")
+	}},
+	{"constraints", func(f *flow) {
+		f.keys("c")
+		f.waitFor("Change constraints", "┃ max_iterations")
+		f.ctrl('u')
+		f.typeText("30")
+		f.keys("enter", "enter", "enter")
+		f.waitFor("Note")
+		f.keys("enter")
+	}},
+	{"objective", func(f *flow) {
+		f.keys("e")
+		f.waitFor("Change the objective", "┃ Goal")
+		f.ctrl('u')
+		f.typeText("Ship billing with retries")
+		f.keys("enter", "enter") // goal, background
+		f.waitFor("Deliverables")
+		f.keys("enter", "enter")
+		f.waitFor("base_case")
+		f.keys("enter", "enter") // keep as is
+		f.waitFor("clears the trail")
+		f.keys("enter", "enter")
+	}},
+	{"override-binding", func(f *flow) {
+		f.keys("j", "j", "b") // A3 is resolved
+		f.waitFor("Override a binding", "┃ How")
+		f.keys("enter") // amend
+		f.waitFor("┃ Summary")
+		f.ctrl('u')
+		f.typeText("Backoff 50ms doubling to 10s")
+		f.keys("enter", "enter") // summary, artifacts unchanged
+		f.waitFor("Note")
+		f.keys("enter")
+	}},
+	{"stop", func(f *flow) {
+		f.keys("S")
+		f.waitFor("Stop the loop", "┃ Reason")
+		f.typeText("enough for today")
+		f.keys("enter")
+		f.waitFor("┃ Stop the loop?")
+		f.keys("y")
+	}},
+}
+
+func startRedirectFlow(t *testing.T) *flow {
+	t.Helper()
+	f := startFlow(t, "rich.md", 100, 32, Options{Now: func() time.Time { return correctionNow }})
+	f.waitFor("Define the billing schema")
+	return f
+}
+
+func TestFormsWriteTheCLIBytes(t *testing.T) {
+	for _, sc := range formScripts {
+		t.Run(sc.name, func(t *testing.T) {
+			f := startRedirectFlow(t)
+			before := f.file()
+			sc.run(f)
+			f.waitFor("preview:", "enter apply")
+			// While the form and its preview are open the loop is paused.
+			f.waitFile("set redirect_requested", flagIs("true"))
+			f.keys("enter")
+
+			got := f.waitFile("got the correction", func(b []byte) bool { return !bytes.Equal(b, before) && !flagIs("true")(b) })
+			if want := correctionGolden(t, sc.name); !bytes.Equal(got, want) {
+				t.Fatalf("the form wrote different bytes than the CLI golden %s.golden:\n%s", sc.name, lineDiffForTest(want, got))
+			}
+		})
+	}
+}
+
+func TestFormCancelClearsFlag(t *testing.T) {
+	f := startRedirectFlow(t)
+	before := f.file()
+	f.keys("a")
+	f.waitFor("Add an atom")
+	f.waitFile("set redirect_requested", flagIs("true"))
+	f.keys("esc")
+	f.waitFor("cancelled")
+	got := f.waitFile("cleared redirect_requested", flagIs("false"))
+	if !bytes.Equal(got, before) {
+		t.Fatalf("cancel should leave the file as it was:\n%s", lineDiffForTest(before, got))
+	}
+}
+
+func TestQuitWithFormOpenClearsFlag(t *testing.T) {
+	f := startRedirectFlow(t)
+	before := f.file()
+	f.keys("c")
+	f.waitFor("Change constraints")
+	f.waitFile("set redirect_requested", flagIs("true"))
+	f.ctrl('c')
+	f.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if got := f.file(); !bytes.Equal(got, before) {
+		t.Fatalf("quitting with a form open should clear the flag:\n%s", lineDiffForTest(before, got))
+	}
+}
+
+func TestStaleFlagOffered(t *testing.T) {
+	f := startRedirectFlow(t)
+	// A flag left behind by someone else.
+	f.rewrite("redirect_requested: false", "redirect_requested: true", false)
+	// Only offered on the first load; restart on the flagged file.
+	g := startFlow(t, "", 100, 30, Options{})
+	_ = g
+	data := f.file()
+	if err := os.MkdirAll(filepath.Dir(g.path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(g.path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g.waitFor("redirect_requested is set", "y clear it")
+	g.keys("y")
+	g.waitFile("cleared the stale flag", flagIs("false"))
+}
+
+func TestConflictAtomResolvedUnderOpenForm(t *testing.T) {
+	f := startRedirectFlow(t)
+	f.keys("G", "d")
+	f.waitFor("┃ Note")
+	f.keys("enter")
+	f.waitFor("┃ Delete A8?")
+	f.keys("y")
+	f.waitFor("preview:", "enter apply")
+	// The loop resolves A8 while the preview is open.
+	theirs := strings.Replace(string(f.file()), "  - id: A8\n    description: \"文档：计费服务的运行手册 and docs\"\n    status: pending",
+		"  - id: A8\n    description: \"文档：计费服务的运行手册 and docs\"\n    status: resolved", 1)
+	if err := os.WriteFile(f.path, []byte(theirs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.waitFor("the loop wrote the file")
+	f.keys("enter")
+	f.waitFor("no longer possible", "A8 is resolved")
+	if got := string(f.file()); got != theirs {
+		t.Fatal("a refused apply must write nothing")
+	}
+	f.keys("esc")
+	f.waitFile("cleared the flag", flagIs("false"))
+}
+
+func TestConflictUnrelatedChangeIsKept(t *testing.T) {
+	f := startRedirectFlow(t)
+	f.keys("S")
+	f.waitFor("┃ Reason")
+	f.typeText("enough")
+	f.keys("enter")
+	f.waitFor("┃ Stop the loop?")
+	f.keys("y")
+	f.waitFor("preview:", "enter apply")
+	f.rewrite("iteration: 7", "iteration: 8", false) // the hook moves on
+	f.keys("enter")
+	// The first apply sees the new bytes and shows the re-planned preview.
+	f.waitFor("re-planned")
+	f.keys("enter")
+
+	got := string(f.waitFile("got the stop", func(b []byte) bool { return bytes.Contains(b, []byte("stop_requested: true")) }))
+	if !strings.Contains(got, "iteration: 8") {
+		t.Fatal("the other writer's change was lost")
+	}
+}
+
+func TestUndo(t *testing.T) {
+	f := startRedirectFlow(t)
+	before := f.file()
+	formScripts[0].run(f)
+	f.waitFor("preview:")
+	f.keys("enter")
+	f.waitFor("recorded in corrections")
+	f.waitFile("got the atom", func(b []byte) bool { return bytes.Contains(b, []byte("id: A9")) })
+	f.keys("u")
+	f.waitFor("undone")
+	if got := f.waitFile("was restored", func(b []byte) bool { return !bytes.Contains(b, []byte("id: A9")) }); !bytes.Equal(got, before) {
+		t.Fatalf("undo should restore the exact bytes:\n%s", lineDiffForTest(before, got))
+	}
+}
+
+func TestUndoRefusedAfterForeignWrite(t *testing.T) {
+	f := startRedirectFlow(t)
+	formScripts[3].run(f) // constraints
+	f.waitFor("preview:")
+	f.keys("enter")
+	f.waitFor("recorded in corrections")
+	f.waitFile("got the constraint", func(b []byte) bool { return bytes.Contains(b, []byte("max_iterations: 30")) })
+	f.rewrite("iteration: 7", "iteration: 8", true)
+	f.waitFor("iteration 8/30")
+	f.keys("u")
+	f.waitFor("cannot undo")
+	if got := string(f.file()); !strings.Contains(got, "max_iterations: 30") || !strings.Contains(got, "iteration: 8") {
+		t.Fatal("a refused undo must write nothing")
+	}
+}
+
+// lineDiffForTest shows the differing lines of two files.
+func lineDiffForTest(want, got []byte) string {
+	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	var b strings.Builder
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, c string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			c = g[i]
+		}
+		if a != c {
+			b.WriteString("line " + strconv.Itoa(i+1) + ":\n  want " + a + "\n  got  " + c + "\n")
+		}
+	}
+	return b.String()
+}
