@@ -1,0 +1,210 @@
+// Package sim plays an AoT loop the way the real one behaves (seeds 000 and
+// 003): it works through the atoms of a state file iteration by iteration,
+// resolving, decomposing, backtracking and stalling, updates the control
+// fields as the stop hook does, and obeys redirects. aot-tui demo, the
+// end-to-end tests and the benchmarks all drive it. It also generates large
+// state files for tests and benchmarks.
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// GenerateOptions shape a generated state file.
+type GenerateOptions struct {
+	// Atoms is the number of atoms (at least 1).
+	Atoms int
+	// Seed makes the graph reproducible.
+	Seed uint64
+	// Resolved is the fraction of atoms (the earliest) already resolved,
+	// with bindings; the first unresolved ones are in progress.
+	Resolved float64
+	// ORGroups is the number of two-choice OR groups.
+	ORGroups int
+	// Decompositions is the number of decomposed parents.
+	Decompositions int
+	// Status is control.status (default running).
+	Status string
+}
+
+// Generate writes a valid AoT state file in the seed template's layout:
+// a random DAG whose dependencies point to recent earlier atoms (so it has
+// depth and width like real loops), OR groups, decompositions, bindings and
+// a trail. The same options give the same bytes.
+func Generate(o GenerateOptions) []byte {
+	n := max(o.Atoms, 1)
+	r := rand.New(rand.NewPCG(o.Seed, 0x5eed))
+	status := o.Status
+	if status == "" {
+		status = "running"
+	}
+	resolvedUpTo := int(float64(n) * o.Resolved)
+	var b strings.Builder
+	b.Grow(n * 140)
+	b.WriteString("---\n")
+	b.WriteString(`objective:
+  goal: "Generated loop with ` + fmt.Sprint(n) + ` atoms"
+  base_case:
+    checklist:
+      - item: "Tests pass"
+        check:
+          type: command
+          value: "go test ./..."
+      - item: "Docs or runbook"
+        any_of:
+          - item: "Docs"
+            check:
+              type: file
+              value: "docs/README.md"
+          - item: "Runbook"
+            check:
+              type: file
+              value: "ops/runbook.md"
+  background_intent: "Exercise aot-tui at scale"
+  deliverables: "A generated work graph"
+  definition_of_done: "Every atom resolved"
+  constraints:
+    max_iterations: ` + fmt.Sprint(max(20, n/2)) + `
+    max_parallel_agents: 3
+    max_stall_count: 3
+
+control:
+  status: ` + status + `
+  iteration: ` + fmt.Sprint(resolvedUpTo/3) + `
+  stall_count: 0
+  prev_pending_count: ` + fmt.Sprint(n-resolvedUpTo+1) + `
+  stop_requested: false
+  stop_reason: null
+  redirect_requested: false
+
+atoms:
+`)
+	// OR groups: pairs of consecutive atoms (i, i+1) with the same deps.
+	groupOf := map[int]string{}
+	var groups []int
+	for g := 0; g < o.ORGroups && n > 4; g++ {
+		i := 2 + r.IntN(n-3)
+		if groupOf[i] != "" || groupOf[i+1] != "" || groupOf[i-1] != "" {
+			continue
+		}
+		name := fmt.Sprintf("choice_%d", len(groups)+1)
+		groupOf[i], groupOf[i+1] = name, name
+		groups = append(groups, i)
+	}
+	deps := make([][]int, n)
+	for i := 1; i < n; i++ {
+		if groupOf[i] != "" && groupOf[i-1] == groupOf[i] {
+			deps[i] = deps[i-1] // the second choice has the first's deps
+			continue
+		}
+		k := r.IntN(3)
+		window := min(i, 12)
+		seen := map[int]bool{}
+		for d := 0; d < k; d++ {
+			j := i - 1 - r.IntN(window)
+			// Depending on an unselected OR choice would block forever.
+			if groupOf[j] != "" && groupOf[j-1] == groupOf[j] {
+				j--
+			}
+			if !seen[j] {
+				seen[j] = true
+				deps[i] = append(deps[i], j)
+			}
+		}
+	}
+	statusOf := func(i int) string {
+		switch {
+		case i < resolvedUpTo:
+			return "resolved"
+		case i < resolvedUpTo+2 && status == "running":
+			return "in_progress"
+		}
+		return "pending"
+	}
+	// Decompositions: a pending parent and the next two atoms as its
+	// children, which copy the parent's dependencies as the loop does.
+	type decomp struct{ p, c1, c2 int }
+	var decomps []decomp
+	inDecomp := map[int]bool{}
+	for p := 0; p < n-3 && len(decomps) < o.Decompositions; p += max(1, n/(o.Decompositions+1)) {
+		c1, c2 := p+1, p+2
+		if statusOf(p) != "pending" || groupOf[p] != "" || groupOf[c1] != "" || groupOf[c2] != "" || inDecomp[p] || inDecomp[c1] || inDecomp[c2] {
+			continue
+		}
+		inDecomp[p], inDecomp[c1], inDecomp[c2] = true, true, true
+		deps[c1], deps[c2] = deps[p], deps[p]
+		decomps = append(decomps, decomp{p, c1, c2})
+	}
+	// Nothing may depend on a decomposed parent's child through the parent
+	// in reverse: drop dependencies of a parent on its own children.
+	for _, d := range decomps {
+		var keep []int
+		for _, x := range deps[d.p] {
+			if x != d.c1 && x != d.c2 {
+				keep = append(keep, x)
+			}
+		}
+		deps[d.p] = keep
+	}
+	for i := 0; i < n; i++ {
+		st := statusOf(i)
+		if g := groupOf[i]; g != "" && i > 0 && groupOf[i-1] == g {
+			st = "pending"
+		}
+		fmt.Fprintf(&b, "  - id: A%d\n    description: \"%s\"\n    status: %s\n    depends_on: [%s]\n",
+			i+1, describe(r, i), st, idList(deps[i]))
+		if g := groupOf[i]; g != "" {
+			fmt.Fprintf(&b, "    or_group: %s\n", g)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("decompositions:")
+	if len(decomps) == 0 {
+		b.WriteString(" []\n")
+	} else {
+		b.WriteString("\n")
+		for _, d := range decomps {
+			fmt.Fprintf(&b, "  - parent: A%d\n    children: [A%d, A%d]\n    reason: \"split for parallel work\"\n", d.p+1, d.c1+1, d.c2+1)
+		}
+	}
+	b.WriteString("\nor_groups:")
+	if len(groups) == 0 {
+		b.WriteString(" {}\n")
+	} else {
+		b.WriteString("\n")
+		for _, i := range groups {
+			fmt.Fprintf(&b, "  %s:\n    choices: [A%d, A%d]\n    selected: A%d\n    failed: []\n", groupOf[i], i+1, i+2, i+1)
+		}
+	}
+	b.WriteString("\nbindings:")
+	if resolvedUpTo == 0 {
+		b.WriteString(" {}\n")
+	} else {
+		b.WriteString("\n")
+		for i := 0; i < resolvedUpTo; i++ {
+			if g := groupOf[i]; g != "" && i > 0 && groupOf[i-1] == g {
+				continue
+			}
+			fmt.Fprintf(&b, "  A%d:\n    summary: \"Done: %s\"\n    artifacts: [\"src/part_%d.go\"]\n", i+1, describe(r, i), i+1)
+		}
+	}
+	b.WriteString("\ntrail: []\n\ncorrections: []\n---\n\n# Original Prompt\n\nA generated loop for aot-tui tests.\n")
+	return []byte(b.String())
+}
+
+func idList(ids []int) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprintf("A%d", id+1)
+	}
+	return strings.Join(parts, ", ")
+}
+
+var verbs = []string{"Implement", "Test", "Document", "Refactor", "Wire", "Design", "Benchmark", "Review", "Migrate", "Harden"}
+var nouns = []string{"the parser", "the cache", "retries", "the audit log", "auth", "the schema", "metrics", "the CLI", "the API", "backups", "rate limits", "the scheduler"}
+
+func describe(r *rand.Rand, i int) string {
+	return fmt.Sprintf("%s %s (%d)", verbs[(i*7+r.IntN(3))%len(verbs)], nouns[(i*5)%len(nouns)], i+1)
+}
