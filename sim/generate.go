@@ -41,6 +41,10 @@ func Generate(o GenerateOptions) []byte {
 		status = "running"
 	}
 	resolvedUpTo := int(float64(n) * o.Resolved)
+	iteration, prev := resolvedUpTo/3, n-resolvedUpTo+1
+	if status == "pending" {
+		resolvedUpTo, iteration, prev = 0, 0, -1
+	}
 	var b strings.Builder
 	b.Grow(n * 140)
 	b.WriteString("---\n")
@@ -72,9 +76,9 @@ func Generate(o GenerateOptions) []byte {
 
 control:
   status: ` + status + `
-  iteration: ` + fmt.Sprint(resolvedUpTo/3) + `
+  iteration: ` + fmt.Sprint(iteration) + `
   stall_count: 0
-  prev_pending_count: ` + fmt.Sprint(n-resolvedUpTo+1) + `
+  prev_pending_count: ` + fmt.Sprint(prev) + `
   stop_requested: false
   stop_reason: null
   redirect_requested: false

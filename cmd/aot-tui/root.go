@@ -63,7 +63,7 @@ default is the current directory. A file that does not exist yet is waited for.`
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fail(exitUsage, "%s: %v (see %s --help)", c.CommandPath(), err, c.CommandPath())
 	})
-	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g))
+	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g), newDemoCmd(g))
 	return root
 }
 

@@ -1,0 +1,200 @@
+package sim
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// run plays a loop at high speed, validating every version written.
+func runChecked(t *testing.T, cfg Config) (Result, []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var whats []string
+	cfg.OnWrite = func(what string, data []byte) {
+		doc, err := statefile.Parse(data)
+		if err != nil {
+			t.Errorf("after %q the file does not parse: %v", what, err)
+			return
+		}
+		if r := model.Validate(doc.State); !r.Valid {
+			t.Errorf("after %q the file is invalid: %v", what, r.Errors)
+		}
+		mu.Lock()
+		whats = append(whats, what)
+		mu.Unlock()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := Run(ctx, cfg)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return res, whats
+}
+
+func TestDemoRunShowsEveryFeatureAndCompletes(t *testing.T) {
+	path, err := Setup(t.TempDir(), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, whats := runChecked(t, Config{Path: path, Seed: 1, Speed: 200, Demo: true})
+	if res.Status != model.LoopCompleted {
+		t.Fatalf("status %s (%s), want completed", res.Status, res.StopReason)
+	}
+	joined := strings.Join(whats, "\n")
+	for _, want := range []string{"decompose A3", "backtrack A4", "stall A5", "contract", "completed", "hook continue"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("the demo never did %q; writes:\n%s", want, joined)
+		}
+	}
+	doc, err := statefile.Load(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !allDone(doc.State) {
+		t.Fatal("the demo completed with work left")
+	}
+	g, _ := doc.State.ORGroup("session_strategy")
+	if g.Selected != "A5" || len(g.Failed) != 1 || g.Failed[0] != "A4" {
+		t.Fatalf("OR group after the backtrack: %+v", g)
+	}
+	if len(doc.State.Trail) != 2 {
+		t.Fatalf("the backtrack should append to the trail: %+v", doc.State.Trail)
+	}
+	if res.Iterations < 5 {
+		t.Fatalf("only %d iterations", res.Iterations)
+	}
+}
+
+func TestRandomRunIsDeterministicAndValid(t *testing.T) {
+	var finals [2]string
+	for k := range finals {
+		path, err := Setup(t.TempDir(), 40, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _ := runChecked(t, Config{Path: path, Seed: 7, Speed: 1000})
+		if res.Status != model.LoopCompleted && res.Status != model.LoopStopped {
+			t.Fatalf("run ended in %s", res.Status)
+		}
+		data, _ := os.ReadFile(path)
+		// Timestamps differ between runs; everything else must not.
+		finals[k] = stripTimestamps(string(data))
+	}
+	if finals[0] != finals[1] {
+		t.Fatal("two runs with the same seed ended differently")
+	}
+}
+
+func stripTimestamps(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.Contains(l, "timestamp:") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestStopRequestedStops(t *testing.T) {
+	path, err := Setup(t.TempDir(), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := Run(context.Background(), Config{Path: path, Seed: 1, Speed: 20, Demo: true, Logf: t.Logf})
+		done <- res
+	}()
+	waitFor(t, path, "iteration: 1")
+	correct(t, path, model.Stop{Reason: "from the test"})
+	select {
+	case res := <-done:
+		if res.Status != model.LoopStopped || res.StopReason != "from the test" {
+			t.Fatalf("got %s %q", res.Status, res.StopReason)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the loop did not stop")
+	}
+}
+
+func TestRedirectPausesAndAddedAtomIsResolved(t *testing.T) {
+	path, err := Setup(t.TempDir(), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := Run(context.Background(), Config{Path: path, Seed: 1, Speed: 40, Demo: true})
+		done <- res
+	}()
+	waitFor(t, path, "iteration: 1")
+	correct(t, path, model.SetRedirect{Requested: true})
+	time.Sleep(100 * time.Millisecond)
+	before, _ := os.ReadFile(path)
+	time.Sleep(1500 * time.Millisecond) // ~60 s of loop time at this speed
+	after, _ := os.ReadFile(path)
+	if string(before) != string(after) {
+		t.Fatal("the loop made progress while redirect_requested was true")
+	}
+	// Add an atom as a correction would, and release the loop.
+	plan := correct(t, path, model.AddAtom{Description: "Added by a correction", DependsOn: []string{"A1"}})
+	correct(t, path, model.SetRedirect{Requested: false})
+	select {
+	case res := <-done:
+		if res.Status != model.LoopCompleted {
+			t.Fatalf("status %s", res.Status)
+		}
+	case <-time.After(40 * time.Second):
+		t.Fatal("the loop did not finish")
+	}
+	final, err := statefile.Load(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, ok := final.State.Atom(plan.Affected[0])
+	if !ok || a.Status != model.StatusResolved {
+		t.Fatalf("the added atom %s should be resolved: %+v", plan.Affected[0], a)
+	}
+	if len(final.State.Corrections) != 1 {
+		t.Fatal("the correction entry was lost")
+	}
+}
+
+func waitFor(t *testing.T, path, text string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if data, err := os.ReadFile(path); err == nil && strings.Contains(string(data), text) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s never contained %q", path, text)
+}
+
+// correct writes a correction the way aot-tui does (statefile.Update:
+// re-read, plan, re-check, rename).
+func correct(t *testing.T, path string, req model.Request) *model.Plan {
+	t.Helper()
+	var plan *model.Plan
+	_, err := statefile.Update(path, statefile.UpdateOptions{}, func(doc *statefile.Document) ([]model.Edit, error) {
+		p, err := model.PlanCorrection(doc.State, req, model.PlanContext{})
+		plan = p
+		if err != nil {
+			return nil, err
+		}
+		return p.Edits, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
