@@ -80,6 +80,12 @@ func Discover(path string) (Target, error) {
 	case err == nil:
 		return Target{Path: path, Kind: kindOf(path), Exists: true}, nil
 	case errors.Is(err, fs.ErrNotExist):
+		// Not there yet: a name like a state file is that file; anything
+		// else is a project directory whose state file will appear.
+		ext := strings.ToLower(filepath.Ext(path))
+		if ext != ".md" && ext != ".json" && ext != ".yaml" && ext != ".yml" {
+			return Target{Path: filepath.Join(path, AoTStateRel), Kind: KindAoT}, fmt.Errorf("%w: %s does not exist", ErrNotFound, path)
+		}
 		return Target{Path: path, Kind: kindOf(path)}, fmt.Errorf("%w: %s does not exist", ErrNotFound, path)
 	default:
 		return Target{Path: path, Kind: kindOf(path)}, err

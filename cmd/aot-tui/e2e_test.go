@@ -178,6 +178,9 @@ func TestE2EEscapeSequencesStayEscaped(t *testing.T) {
 	bin := binary(t)
 	path := copyFixture(t, "rich.md")
 	s := startTmux(t, 120, 40, nil, bin, "-f", path)
+	// rich.md has redirect_requested set: the TUI offers to clear it.
+	s.waitFor("redirect_requested is set", "y clear it")
+	s.send("n")
 	// Select A6, whose description carries a title-setting OSC and SGR codes.
 	s.waitFor("Define the billing schema")
 	s.send("j", "j", "j", "j", "j")
@@ -192,4 +195,103 @@ func TestE2EEscapeSequencesStayEscaped(t *testing.T) {
 	if !strings.HasPrefix(title, "aot-tui") {
 		t.Fatalf("the window title should mirror the loop, got %q", title)
 	}
+}
+
+func TestE2EAddAtomFromTheTUI(t *testing.T) {
+	bin := binary(t)
+	path := copyFixture(t, "rich.md")
+	replaceInFile(t, path, "redirect_requested: true", "redirect_requested: false", true)
+	s := startTmux(t, 100, 32, []string{"NO_COLOR=1"}, bin, "-f", path)
+	s.waitFor("Define the billing schema")
+	s.send("j", "a")
+	s.waitFor("┃ Description")
+	waitFileContains(t, path, "redirect_requested: true") // opening a form pauses the loop
+	s.send("-l", "Write the runbook")
+	s.send("Enter")
+	s.waitFor("┃ Id")
+	s.send("Enter")
+	for _, field := range []string{"┃ Depends on", "┃ Required by", "┃ OR group", "┃ Note"} {
+		s.waitFor(field)
+		s.send("Enter")
+	}
+	s.waitFor("preview: Add an atom", "+  - id: A9")
+	s.send("Enter")
+	s.waitFor("dag_adjustment: added A9", "A9 Write the runbook")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  - id: A9\n    description: \"Write the runbook\"\n    status: pending\n    depends_on: [A2]\n",
+		"type: dag_adjustment", "redirect_requested: false"} {
+		if !strings.Contains(string(data), want) {
+			t.Fatalf("the file lacks %q:\n%s", want, data)
+		}
+	}
+}
+
+func TestE2EDemoHeadlessWatchedToCompletion(t *testing.T) {
+	bin := binary(t)
+	needTmux(t)
+	dir := filepath.Join(t.TempDir(), "project")
+	sim := exec.Command(bin, "demo", "--headless", "--dir", dir, "--speed", "15", "--quiet")
+	var simOut strings.Builder
+	sim.Stdout, sim.Stderr = &simOut, &simOut
+	// The TUI starts first and waits for the file the simulator creates.
+	s := startTmux(t, 100, 30, []string{"NO_COLOR=1"}, bin, dir)
+	s.waitFor("waiting for")
+	if err := sim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor("Add user authentication to the web API")
+	s.waitFor("⎇ session_strategy✗") // the OR backtrack
+	s.waitFor("⊃ 2 parts")            // the decomposition
+	screen := s.waitFor("✓ completed", "completed: base_case satisfied")
+	if !strings.Contains(screen, "● 8 resolved") && !strings.Contains(screen, "●8") {
+		t.Fatalf("completion screen:\n%s", screen)
+	}
+	if err := sim.Wait(); err != nil {
+		t.Fatalf("demo --headless: %v\n%s", err, simOut.String())
+	}
+	if !strings.Contains(simOut.String(), "the loop ended: completed") {
+		t.Fatalf("headless output: %s", simOut.String())
+	}
+}
+
+func TestE2EDemoQuitsCleanly(t *testing.T) {
+	bin := binary(t)
+	s := startTmux(t, 100, 30, []string{"NO_COLOR=1", "TMPDIR=" + t.TempDir()}, bin, "demo", "--speed", "5")
+	s.waitFor("Add user authentication to the web API")
+	s.send("q")
+	var screen string
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.TrimSpace(s.tmux("display-message", "-p", "-t", "e2e", "#{pane_dead}")) == "1" {
+			screen = s.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "e2e") // -J joins wrapped lines, -S - adds scrollback
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if screen == "" {
+		t.Fatal("q did not end the demo")
+	}
+	i := strings.Index(screen, "the demo loop was in ")
+	if i < 0 {
+		t.Fatalf("the demo should say where its directory was:\n%s", screen)
+	}
+	dir := strings.Fields(screen[i+len("the demo loop was in "):])[0]
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("the demo directory %s should be removed: %v", dir, err)
+	}
+}
+
+func waitFileContains(t *testing.T, path, want string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if data, err := os.ReadFile(path); err == nil && strings.Contains(string(data), want) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s never contained %q", path, want)
 }
