@@ -244,7 +244,7 @@ func TestE2EDemoHeadlessWatchedToCompletion(t *testing.T) {
 	}
 	s.waitFor("Add user authentication to the web API")
 	s.waitFor("⎇ session_strategy✗") // the OR backtrack
-	s.waitFor("⊃ 2 parts")            // the decomposition
+	s.waitFor("⊃ 2 parts")           // the decomposition
 	screen := s.waitFor("✓ completed", "completed: base_case satisfied")
 	if !strings.Contains(screen, "● 8 resolved") && !strings.Contains(screen, "●8") {
 		t.Fatalf("completion screen:\n%s", screen)
