@@ -68,7 +68,7 @@ type Event struct {
 
 // WatchOptions tune a watch. The zero value is sensible.
 type WatchOptions struct {
-	// Debounce coalesces bursts of events (default 15 ms).
+	// Debounce coalesces bursts of events (default 5 ms).
 	Debounce time.Duration
 	// Poll is the fallback stat interval, which also catches changes that
 	// inotify misses (default 2 s).
@@ -85,7 +85,7 @@ type WatchOptions struct {
 // ctx is done.
 func Watch(ctx context.Context, t Target, opts WatchOptions, emit func(Event)) error {
 	if opts.Debounce <= 0 {
-		opts.Debounce = 15 * time.Millisecond
+		opts.Debounce = 5 * time.Millisecond
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = 2 * time.Second

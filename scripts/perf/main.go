@@ -1,0 +1,194 @@
+// Command perf measures aot-tui as a person runs it, in a real terminal
+// (tmux): the latency from a write of the state file to the new content on
+// screen, the TUI's CPU use while nothing changes, and its memory on a big
+// loop. scripts/bench.sh runs it after the Go benchmarks and prints one
+// table. It needs tmux and Linux /proc.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aot-loop/aot-tui/sim"
+)
+
+func main() {
+	bin := flag.String("bin", "", "the aot-tui binary to measure")
+	atoms := flag.Int("atoms", 1000, "atoms in the loop for the latency and idle runs")
+	updates := flag.Int("updates", 50, "file writes to time")
+	idle := flag.Duration("idle", 10*time.Second, "how long to measure idle CPU")
+	big := flag.Int("rss-atoms", 10000, "atoms in the loop for the memory run")
+	flag.Parse()
+	if *bin == "" {
+		fail("perf: -bin is required")
+	}
+	dir, err := os.MkdirTemp("", "aot-tui-perf-")
+	if err != nil {
+		fail(err.Error())
+	}
+	defer os.RemoveAll(dir)
+
+	path := filepath.Join(dir, "small", "aot-loop-state.md")
+	writeLoop(path, *atoms)
+	s := start(*bin, path)
+	s.waitFor("iteration ")
+	lat := latency(s, path, *updates)
+	cpu := idleCPU(s, *idle)
+	s.stop()
+
+	bigPath := filepath.Join(dir, "big", "aot-loop-state.md")
+	writeLoop(bigPath, *big)
+	b := start(*bin, bigPath)
+	b.waitFor("iteration ")
+	time.Sleep(500 * time.Millisecond)
+	rss := rssKB(b.pid())
+	b.stop()
+
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	med := lat[len(lat)/2]
+	p95 := lat[min(len(lat)-1, len(lat)*95/100)]
+	fmt.Printf("| write-to-screen latency, %d atoms (median of %d) | %.1f ms | goal ≤ 50 ms |\n", *atoms, len(lat), ms(med))
+	fmt.Printf("| write-to-screen latency, %d atoms (p95 of %d) | %.1f ms | goal ≤ 50 ms |\n", *atoms, len(lat), ms(p95))
+	fmt.Printf("| idle CPU of the TUI over %s, %d atoms | %.2f %% | goal ≈ 0 (a 1 s clock tick) |\n", *idle, *atoms, cpu)
+	fmt.Printf("| RSS of the TUI, %d atoms | %.1f MB | goal ≤ 100 MB |\n", *big, float64(rss)/1024)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func fail(msg string) {
+	fmt.Fprintln(os.Stderr, msg)
+	os.Exit(1)
+}
+
+func writeLoop(path string, atoms int) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		fail(err.Error())
+	}
+	data := sim.Generate(sim.GenerateOptions{Atoms: atoms, Seed: 11, Resolved: 0.3, ORGroups: atoms / 25, Decompositions: atoms / 40})
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		fail(err.Error())
+	}
+}
+
+type session struct{ socket string }
+
+func start(bin, path string) *session {
+	s := &session{socket: fmt.Sprintf("aot-perf-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", "p", "-x", "160", "-y", "50",
+		"NO_COLOR=1 exec "+bin+" --quiet -f "+path)
+	return s
+}
+
+func (s *session) tmux(args ...string) string {
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		fail(fmt.Sprintf("tmux %v: %v: %s", args, err, out))
+	}
+	return string(out)
+}
+
+func (s *session) capture() string { return s.tmux("capture-pane", "-p", "-t", "p") }
+
+func (s *session) waitFor(text string) {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(s.capture(), text) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	fail("perf: the screen never showed " + strconv.Quote(text))
+}
+
+func (s *session) pid() int {
+	p, err := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", "p", "#{pane_pid}")))
+	if err != nil {
+		fail("perf: no pane pid")
+	}
+	return p
+}
+
+func (s *session) stop() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() }
+
+// latency rewrites control.iteration the hook's way (temp file + rename)
+// and times until the new value is on screen.
+func latency(s *session, path string, n int) []time.Duration {
+	var out []time.Duration
+	for i := 0; i < n; i++ {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			fail(err.Error())
+		}
+		lines := strings.Split(string(data), "\n")
+		want := ""
+		for k, l := range lines {
+			if strings.HasPrefix(l, "  iteration: ") {
+				v, _ := strconv.Atoi(strings.TrimPrefix(l, "  iteration: "))
+				v = 100 + i
+				lines[k] = "  iteration: " + strconv.Itoa(v)
+				want = fmt.Sprintf("iteration %d/", v)
+				break
+			}
+		}
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			fail(err.Error())
+		}
+		t0 := time.Now()
+		if err := os.Rename(tmp, path); err != nil {
+			fail(err.Error())
+		}
+		for !strings.Contains(s.capture(), want) {
+			if time.Since(t0) > 10*time.Second {
+				fail("perf: the screen never showed " + want)
+			}
+		}
+		out = append(out, time.Since(t0))
+		time.Sleep(150 * time.Millisecond)
+	}
+	return out
+}
+
+// idleCPU is the TUI's CPU use (percent of one core) while the file is quiet.
+func idleCPU(s *session, d time.Duration) float64 {
+	pid := s.pid()
+	time.Sleep(time.Second)
+	a := cpuTicks(pid)
+	time.Sleep(d)
+	b := cpuTicks(pid)
+	const hz = 100 // USER_HZ on Linux
+	return float64(b-a) / hz / d.Seconds() * 100
+}
+
+func cpuTicks(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		fail(err.Error())
+	}
+	// Fields after the command name (which may contain spaces).
+	f := strings.Fields(string(data)[strings.LastIndexByte(string(data), ')')+2:])
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return u + st
+}
+
+func rssKB(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		fail(err.Error())
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "VmRSS:") {
+			v, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
+			return v
+		}
+	}
+	return 0
+}

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/sim"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// benchStates returns two versions of a generated loop that differ by one
+// atom's status, as the watcher would deliver them.
+func benchStates(b *testing.B, atoms int) [2]statefile.Event {
+	b.Helper()
+	data := sim.Generate(sim.GenerateOptions{Atoms: atoms, Seed: 3, Resolved: 0.4, ORGroups: atoms / 25, Decompositions: atoms / 40})
+	var evs [2]statefile.Event
+	for k := range evs {
+		doc, err := statefile.Parse(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if k == 1 {
+			a := &doc.State.Atoms[atoms/2]
+			if a.Status == model.StatusPending {
+				a.Status = model.StatusInProgress
+			} else {
+				a.Status = model.StatusPending
+			}
+		}
+		evs[k] = statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), At: fixedNow}
+	}
+	return evs
+}
+
+func benchModel(b *testing.B, ev statefile.Event, w, h int) *Model {
+	m := New(Options{Target: statefile.Target{Path: "bench.md", Kind: statefile.KindAoT}, Now: func() time.Time { return fixedNow }})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.Update(stateMsg(ev))
+	return m
+}
+
+// BenchmarkViewAfterStatusChange1k times View() right after a state with
+// one changed status arrived (goal ≤ 2 ms, independent of graph size).
+func BenchmarkViewAfterStatusChange1k(b *testing.B)  { benchViewAfterChange(b, 1000) }
+func BenchmarkViewAfterStatusChange10k(b *testing.B) { benchViewAfterChange(b, 10000) }
+
+func benchViewAfterChange(b *testing.B, n int) {
+	evs := benchStates(b, n)
+	m := benchModel(b, evs[0], 160, 50)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		m.Update(stateMsg(evs[i%2]))
+		b.StartTimer()
+		_ = m.View()
+	}
+}
+
+// BenchmarkStateUpdate1k times applying a new state in Update (the layout
+// is kept: only statuses changed).
+func BenchmarkStateUpdate1k(b *testing.B) {
+	evs := benchStates(b, 1000)
+	m := benchModel(b, evs[0], 160, 50)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Update(stateMsg(evs[i%2]))
+	}
+}
+
+// BenchmarkViewAfterScroll1k times a key press that scrolls plus View().
+func BenchmarkViewAfterScroll1k(b *testing.B) {
+	evs := benchStates(b, 1000)
+	m := benchModel(b, evs[0], 160, 50)
+	down, up := keyMsg("j"), keyMsg("k")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if (i/500)%2 == 0 {
+			m.Update(down)
+		} else {
+			m.Update(up)
+		}
+		_ = m.View()
+	}
+}
