@@ -488,9 +488,12 @@ func (m *Model) renderFooter() string {
 	r := strings.Join(right, " ")
 	room := m.width - lipgloss.Width(r) - 1
 	left := ""
-	if m.status != "" {
+	switch {
+	case m.status != "":
 		left = s.Accent.Render(m.status)
-	} else {
+	case m.redirect.dlg != dlgNone && m.redirect.dlg != dlgStaleFlag:
+		left = s.Warn.Render("redirect in progress: the loop pauses until you apply or cancel (esc)")
+	default:
 		left = m.shortHelp(room)
 	}
 	left = padTo(truncate(left, room), room)

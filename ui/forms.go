@@ -155,13 +155,13 @@ func splitList(s string) []string {
 }
 
 // atomOptions lists atoms as "A3 ● description" options.
-func atomOptions(st *model.State, keep func(model.Atom) bool) []huh.Option[string] {
+func atomOptions(st *model.State, width int, keep func(model.Atom) bool) []huh.Option[string] {
 	var opts []huh.Option[string]
 	for _, a := range st.Atoms {
 		if keep != nil && !keep(a) {
 			continue
 		}
-		label := termtext.Line(a.ID) + " " + AtomGlyph(a.Status) + " " + ansi.Truncate(termtext.Line(a.Description), 48, "…")
+		label := ansi.Truncate(termtext.Line(a.ID)+" "+AtomGlyph(a.Status)+" "+termtext.Line(a.Description), width, "…")
 		opts = append(opts, huh.NewOption(label, a.ID))
 	}
 	return opts
@@ -181,8 +181,10 @@ func refusalFor(st *model.State, req model.Request, rules ...string) error {
 // buildForm makes the huh form of a redirect kind, with inline validation
 // from the model's rules. stateFn returns the state as it is now (it may
 // move on while the form is open).
-func buildForm(kind string, v *formValues, stateFn func() *model.State) *huh.Form {
+func buildForm(kind string, v *formValues, stateFn func() *model.State, width int) *huh.Form {
 	st := stateFn()
+	// Option labels must fit on one line (huh wraps them otherwise).
+	optW := max(20, width-8)
 	note := huh.NewText().Title("Note").Description("added to the correction's description").Value(&v.Note).Lines(2)
 	var groups []*huh.Group
 	switch kind {
@@ -202,12 +204,12 @@ func buildForm(kind string, v *formValues, stateFn func() *model.State) *huh.For
 					}),
 			),
 			huh.NewGroup(
-				huh.NewMultiSelect[string]().Title("Depends on").Description("space toggles, / filters").
-					Options(atomOptions(st, nil)...).Value(&v.DependsOn).Filterable(true).Height(8),
+				huh.NewMultiSelect[string]().Title("Depends on").Description("x or space toggles · / filters").
+					Options(atomOptions(st, optW, nil)...).Value(&v.DependsOn).Filterable(true).Height(8),
 			),
 			huh.NewGroup(
 				huh.NewMultiSelect[string]().Title("Required by").Description("unresolved atoms that will depend on the new one").
-					Options(atomOptions(st, func(a model.Atom) bool { return a.Status.Unresolved() })...).
+					Options(atomOptions(st, optW, func(a model.Atom) bool { return a.Status.Unresolved() })...).
 					Value(&v.RequiredBy).Filterable(true).Height(8).
 					Validate(func(ids []string) error {
 						return refusalFor(stateFn(), model.AddAtom{ID: v.ID, Description: "x", DependsOn: v.DependsOn, RequiredBy: ids},
@@ -251,7 +253,7 @@ func buildForm(kind string, v *formValues, stateFn func() *model.State) *huh.For
 			huh.NewGroup(
 				huh.NewSelect[string]().Title("Select which choice").
 					Description("★ selected now · ✗ failed before").
-					Options(allChoiceOptions(st)...).Value(&v.Choice).Height(10).
+					Options(allChoiceOptions(st, optW)...).Value(&v.Choice).Height(10).
 					Validate(func(c string) error {
 						g, ch := splitChoice(c)
 						return refusalFor(stateFn(), model.ForceOR{Group: g, Choice: ch}, model.RuleORMember, model.RuleNoChange)
@@ -371,7 +373,7 @@ func detachDescription(st *model.State, id string) string {
 }
 
 // allChoiceOptions lists every OR group's choices as one select.
-func allChoiceOptions(st *model.State) []huh.Option[string] {
+func allChoiceOptions(st *model.State, width int) []huh.Option[string] {
 	f := model.Derive(st)
 	var opts []huh.Option[string]
 	for _, g := range st.ORGroups {
@@ -389,7 +391,7 @@ func allChoiceOptions(st *model.State) []huh.Option[string] {
 			case slices.Contains(g.Failed, c):
 				label += " ✗"
 			}
-			opts = append(opts, huh.NewOption(label, joinChoice(g.Name, c)))
+			opts = append(opts, huh.NewOption(ansi.Truncate(label, width, "…"), joinChoice(g.Name, c)))
 		}
 	}
 	return opts

@@ -52,8 +52,10 @@ type redirectState struct {
 	// applied maps a correction (timestamp + type) to the iteration it was
 	// applied at, for "loop has run N iterations since".
 	applied      map[string]int
-	staleOffer   bool
 	staleOffered bool
+	// flagPending is true while a handshake write is in flight; an apply
+	// asked for meanwhile waits for it (applyQueued).
+	flagPending, applyQueued bool
 }
 
 type preview struct {
@@ -101,8 +103,10 @@ func (r *redirectState) remember(data []byte) {
 	}
 }
 
-func (r *redirectState) isOurs(data []byte) bool {
-	for _, d := range r.ours {
+func (r *redirectState) isOurs(data []byte) bool { return isOneOf(data, r.ours) }
+
+func isOneOf(data []byte, set [][]byte) bool {
+	for _, d := range set {
 		if bytes.Equal(d, data) {
 			return true
 		}
@@ -142,6 +146,7 @@ func (m *Model) path() string { return m.opts.Target.Path }
 
 // setFlagCmd writes redirect_requested (the /redirect handshake).
 func (m *Model) setFlagCmd(v bool) tea.Cmd {
+	m.redirect.flagPending = true
 	path, size := m.path(), m.opts.Watch.MaxSize
 	return func() tea.Msg {
 		return setFlag(path, size, v)
@@ -248,7 +253,7 @@ func (m *Model) openForm(kind string, values *formValues) tea.Cmd {
 		}
 	}
 	r.kind, r.values = kind, values
-	r.form = buildForm(kind, values, func() *model.State { return m.st }).WithTheme(m.formTheme())
+	r.form = buildForm(kind, values, func() *model.State { return m.st }, m.dialogWidth()-4).WithTheme(m.formTheme())
 	r.form.WithWidth(m.dialogWidth() - 4).WithHeight(max(6, m.bodyHeight()-5))
 	r.dlg = dlgForm
 	cmds := []tea.Cmd{r.form.Init()}
@@ -410,12 +415,24 @@ func (m *Model) apply() tea.Cmd {
 	if err != nil || p == nil {
 		return nil
 	}
+	if r.flagPending {
+		r.applyQueued = true
+		return nil
+	}
 	r.dlg = dlgBusy
 	path, size, now, note := m.path(), m.opts.Watch.MaxSize, m.opts.Now(), r.values.Note
 	base := p.base
+	ours := append([][]byte(nil), r.ours...)
 	return func() tea.Msg {
 		var plan *model.Plan
 		res, err := statefile.Update(path, statefile.UpdateOptions{MaxSize: size, Expect: base}, planFunc(req, note, now, true, &plan))
+		if errors.Is(err, statefile.ErrStale) {
+			// Our own handshake write landing after the preview is not the
+			// loop moving on: plan again on it and write.
+			if cur, rerr := statefile.ReadFile(path, size); rerr == nil && isOneOf(cur, ours) {
+				res, err = statefile.Update(path, statefile.UpdateOptions{MaxSize: size, Expect: cur}, planFunc(req, note, now, true, &plan))
+			}
+		}
 		if errors.Is(err, statefile.ErrStale) {
 			var plan2 *model.Plan
 			res2, err2 := statefile.Update(path, statefile.UpdateOptions{MaxSize: size, DryRun: true}, planFunc(req, note, now, true, &plan2))
@@ -467,12 +484,17 @@ func (m *Model) onRedirectMsg(msg tea.Msg) (tea.Cmd, bool) {
 	r := &m.redirect
 	switch msg := msg.(type) {
 	case flagMsg:
+		r.flagPending = false
 		r.remember(msg.data)
 		if msg.err != nil {
 			m.setStatus("could not write redirect_requested: "+termtext.Line(msg.err.Error()), statusLong)
 			if msg.set {
 				r.flagOurs = false
 			}
+		}
+		if r.applyQueued && r.dlg == dlgPreview {
+			r.applyQueued = false
+			return m.apply(), true
 		}
 		return nil, true
 	case previewMsg:
