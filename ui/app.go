@@ -4,6 +4,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // viewID names the main views, in tab order.
@@ -34,6 +36,9 @@ var viewShort = [numViews]string{"Graph", "Bind", "Trail", "Corr", "Obj", "Promp
 // Options configure the TUI.
 type Options struct {
 	Target statefile.Target
+	// Targets, when set, are several loops to watch (switch with < and >);
+	// Target is then ignored.
+	Targets []statefile.Target
 	// ReadOnly disables every write key (also set when the file or its
 	// directory is not writable).
 	ReadOnly bool
@@ -49,21 +54,24 @@ type Options struct {
 	LoopName string
 }
 
-// Messages.
+// Messages. Watch events carry the index of the loop they are about.
 type (
-	stateMsg     statefile.Event
+	stateMsg struct {
+		idx int
+		ev  statefile.Event
+	}
 	tickMsg      time.Time
-	watchStarted struct{ w *statefile.Watcher }
+	watchStarted struct {
+		idx int
+		w   *statefile.Watcher
+	}
 )
 
-// Model is the root model. Children are plain structs; the root owns the
-// geometry, the focus and every message.
-type Model struct {
-	opts   Options
-	keys   KeyMap
-	styles Styles
-	isDark bool
-
+// loop is everything the TUI keeps per watched loop. The root model embeds
+// the current one, so switching loops (< and >) swaps one pointer.
+type loop struct {
+	idx     int
+	target  statefile.Target
 	events  chan statefile.Event
 	watcher *statefile.Watcher
 
@@ -81,21 +89,14 @@ type Model struct {
 
 	changed     time.Time
 	changeTimes []time.Time
-	now         time.Time
+	// unseen is true when the loop changed while another one was shown.
+	unseen bool
 
-	width, height int
-	view          viewID
-	wide          bool
-	showDetails   bool // narrow screens: details as an overlay
-	showHelp      bool
-	filtering     bool
-	filterInput   textinput.Model
-	filters       [numViews]string
-	focused       bool
-	readOnly      bool
-	readOnlyWhy   string
-	status        string
-	statusUntil   time.Time
+	view        viewID
+	showDetails bool // narrow screens: details as an overlay
+	filters     [numViews]string
+	readOnly    bool
+	readOnlyWhy string
 
 	graph       graphView
 	details     scrollText
@@ -105,12 +106,47 @@ type Model struct {
 	objective   scrollText
 	prompt      scrollText
 	phaseText   scrollText
-	helpText    scrollText
 
 	redirect redirectState
 }
 
-// New builds the root model; Init starts watching the file.
+// Model is the root model. Children are plain structs; the root owns the
+// geometry, the focus and every message.
+type Model struct {
+	*loop
+	loops []*loop
+
+	opts   Options
+	keys   KeyMap
+	styles Styles
+	isDark bool
+
+	now time.Time
+
+	width, height int
+	wide          bool
+	showHelp      bool
+	filtering     bool
+	filterInput   textinput.Model
+	focused       bool
+	status        string
+	statusUntil   time.Time
+	helpText      scrollText
+}
+
+// withLoop runs f with loop idx as the current one (for events about a
+// loop that is not on screen).
+func (m *Model) withLoop(idx int, f func()) {
+	if idx < 0 || idx >= len(m.loops) {
+		return
+	}
+	saved := m.loop
+	m.loop = m.loops[idx]
+	f()
+	m.loop = saved
+}
+
+// New builds the root model; Init starts watching the file(s).
 func New(opts Options) *Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -118,61 +154,77 @@ func New(opts Options) *Model {
 	if !opts.NoColor && os.Getenv("NO_COLOR") != "" {
 		opts.NoColor = true
 	}
+	targets := opts.Targets
+	if len(targets) == 0 {
+		targets = []statefile.Target{opts.Target}
+	}
 	m := &Model{
 		opts:    opts,
 		keys:    DefaultKeyMap(),
 		isDark:  true,
-		events:  make(chan statefile.Event, 16),
 		focused: true,
 		now:     opts.Now(),
 	}
 	m.styles = NewStyles(m.isDark, opts.NoColor)
-	m.readOnly = opts.ReadOnly
-	if opts.ReadOnly {
-		m.readOnlyWhy = "--read-only"
+	for i, t := range targets {
+		l := &loop{idx: i, target: t, events: make(chan statefile.Event, 16)}
+		l.readOnly = opts.ReadOnly
+		if opts.ReadOnly {
+			l.readOnlyWhy = "--read-only"
+		}
+		if t.Kind == statefile.KindPhaseLoop {
+			l.readOnly, l.readOnlyWhy = true, "phase loops are read-only"
+		}
+		m.loops = append(m.loops, l)
+		m.loop = l
+		m.setupTables()
 	}
-	if opts.Target.Kind == statefile.KindPhaseLoop {
-		m.readOnly, m.readOnlyWhy = true, "phase loops are read-only"
-	}
+	m.loop = m.loops[0]
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "id, text or status"
 	m.filterInput = ti
-	m.setupTables()
 	return m
 }
 
-// Init starts the watcher, the clock and asks for the background colour.
+// Init starts the watchers, the clock and asks for the background colour.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.startWatch(), m.listen(), tick(), tea.RequestBackgroundColor)
+	cmds := []tea.Cmd{tick(), tea.RequestBackgroundColor}
+	for _, l := range m.loops {
+		cmds = append(cmds, m.startWatch(l), listen(l))
+	}
+	return tea.Batch(cmds...)
 }
 
-// Close clears a redirect_requested flag this session set (when the TUI
-// exits with a form open, or crashes) and stops the watcher; call it after
-// the program returns.
+// Close clears any redirect_requested flag this session set (when the TUI
+// exits with a form open, or crashes) and stops the watchers; call it
+// after the program returns.
 func (m *Model) Close() {
-	if m.redirect.flagOurs {
-		m.redirect.flagOurs = false
-		setFlag(m.path(), m.opts.Watch.MaxSize, false)
-	}
-	if m.watcher != nil {
-		m.watcher.Stop()
-		m.watcher = nil
+	for _, l := range m.loops {
+		if l.redirect.flagOurs {
+			l.redirect.flagOurs = false
+			setFlag(l.target.Path, m.opts.Watch.MaxSize, false)
+		}
+		if l.watcher != nil {
+			l.watcher.Stop()
+			l.watcher = nil
+		}
 	}
 }
 
-func (m *Model) startWatch() tea.Cmd {
-	t, opts, ch := m.opts.Target, m.opts.Watch, m.events
+func (m *Model) startWatch(l *loop) tea.Cmd {
+	t, opts, ch, idx := l.target, m.opts.Watch, l.events, l.idx
 	return func() tea.Msg {
 		w := statefile.StartWatch(t, opts, func(ev statefile.Event) { ch <- ev })
-		return watchStarted{w: w}
+		return watchStarted{idx: idx, w: w}
 	}
 }
 
-// listen waits for the next watch event; it is re-armed after each one.
-func (m *Model) listen() tea.Cmd {
-	ch := m.events
-	return func() tea.Msg { return stateMsg(<-ch) }
+// listen waits for the next watch event of a loop; it is re-armed after
+// each one.
+func listen(l *loop) tea.Cmd {
+	ch, idx := l.events, l.idx
+	return func() tea.Msg { return stateMsg{idx: idx, ev: <-ch} }
 }
 
 // tick is the once-a-second clock for "changed 12s ago"; nothing polls
@@ -201,11 +253,21 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.focused = false
 		return m, nil
 	case watchStarted:
-		m.watcher = msg.w
+		if msg.idx >= 0 && msg.idx < len(m.loops) {
+			m.loops[msg.idx].watcher = msg.w
+		}
 		return m, nil
 	case stateMsg:
-		cmd := m.onState(statefile.Event(msg))
-		return m, tea.Batch(cmd, m.listen())
+		var cmd tea.Cmd
+		cur := m.loop.idx
+		m.withLoop(msg.idx, func() {
+			had := m.st != nil || m.phase != nil
+			cmd = m.onState(msg.ev)
+			if msg.idx != cur && had {
+				m.unseen = true
+			}
+		})
+		return m, tea.Batch(cmd, listen(m.loops[msg.idx]))
 	case tickMsg:
 		m.now = m.opts.Now()
 		if !m.statusUntil.IsZero() && m.now.After(m.statusUntil) {
@@ -237,7 +299,7 @@ func (m *Model) layout() {
 	m.wide = m.width >= 100
 	bodyH := m.bodyHeight()
 	w := m.width
-	if m.phase != nil || m.opts.Target.Kind == statefile.KindPhaseLoop {
+	if m.phase != nil || m.target.Kind == statefile.KindPhaseLoop {
 		m.phaseText.width, m.phaseText.height = w, bodyH
 	}
 	if m.wide {
@@ -270,6 +332,9 @@ func (m *Model) graphWidth() int { return m.width * 58 / 100 }
 // chromeHeight is what the header, tabs, banner and footer take.
 func (m *Model) chromeHeight() int {
 	h := 3 + 1 + 1 // header (2) + outlook, tabs, footer
+	if len(m.loops) > 1 {
+		h++ // the loop bar
+	}
 	if m.banner != "" && (m.st != nil || m.phase != nil) {
 		h++
 	}
@@ -348,6 +413,9 @@ func (m *Model) render() string {
 	}
 	s := m.styles
 	var lines []string
+	if len(m.loops) > 1 && !m.showHelp {
+		lines = append(lines, m.renderLoopBar())
+	}
 	switch {
 	case m.showHelp:
 		return m.renderHelp()
@@ -357,7 +425,7 @@ func (m *Model) render() string {
 		lines = append(lines, renderHeader(headerData{State: m.st, Facts: m.facts, Outlook: m.outlook,
 			Changed: m.changed, Now: m.now, Pace: m.pace()}, m.width, s)...)
 	default:
-		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(m.opts.Target.Path, m.width)), "")
+		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(m.target.Path, m.width)), "")
 	}
 	if m.banner != "" && (m.st != nil || m.phase != nil) {
 		st := s.Banner
@@ -381,8 +449,8 @@ func (m *Model) render() string {
 
 func (m *Model) renderTabs() string {
 	s := m.styles
-	if m.phase != nil || m.opts.Target.Kind == statefile.KindPhaseLoop {
-		return s.TabActive.Render(" Phase loop ") + s.Muted.Render(" "+m.opts.Target.Path)
+	if m.phase != nil || m.target.Kind == statefile.KindPhaseLoop {
+		return s.TabActive.Render(" Phase loop ") + s.Muted.Render(" "+m.target.Path)
 	}
 	build := func(names [numViews]string) string {
 		var parts []string
@@ -421,7 +489,7 @@ func (m *Model) renderBody() []string {
 		body = m.phaseText.view()
 	case m.st == nil:
 		// Nothing to show yet: say why in full, wrapped, mid-screen.
-		msg := "reading " + m.opts.Target.Path + " …"
+		msg := "reading " + m.target.Path + " …"
 		if m.banner != "" {
 			msg = m.banner
 		}
@@ -505,3 +573,29 @@ const (
 	statusShort = 3 * time.Second
 	statusLong  = 6 * time.Second
 )
+
+// renderLoopBar lists the watched loops: number, project, status; the
+// current one highlighted, • on those that changed out of sight.
+func (m *Model) renderLoopBar() string {
+	s := m.styles
+	var parts []string
+	for _, l := range m.loops {
+		status, glyph := "waiting", "…"
+		switch {
+		case l.st != nil:
+			status, glyph = string(l.st.Control.Status), LoopGlyph(l.st.Control.Status)
+		case l.phase != nil:
+			status, glyph = l.phase.Phase, "▶"
+		}
+		label := fmt.Sprintf("%d %s %s %s", l.idx+1, termtext.Line(loopName(l.target.Path)), glyph, termtext.Line(status))
+		if l.unseen {
+			label += " •"
+		}
+		if l == m.loop {
+			parts = append(parts, s.TabActive.Render(label))
+		} else {
+			parts = append(parts, s.Tab.Render(label))
+		}
+	}
+	return truncate(s.Muted.Render("loops < > ")+strings.Join(parts, s.Muted.Render(" │ ")), m.width)
+}

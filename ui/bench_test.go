@@ -37,7 +37,7 @@ func benchStates(b *testing.B, atoms int) [2]statefile.Event {
 func benchModel(b *testing.B, ev statefile.Event, w, h int) *Model {
 	m := New(Options{Target: statefile.Target{Path: "bench.md", Kind: statefile.KindAoT}, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.Update(stateMsg(ev))
+	m.Update(stateMsg{ev: ev})
 	return m
 }
 
@@ -53,7 +53,7 @@ func benchViewAfterChange(b *testing.B, n int) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		m.Update(stateMsg(evs[i%2]))
+		m.Update(stateMsg{ev: evs[i%2]})
 		b.StartTimer()
 		_ = m.View()
 	}
@@ -67,7 +67,7 @@ func BenchmarkStateUpdate1k(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m.Update(stateMsg(evs[i%2]))
+		m.Update(stateMsg{ev: evs[i%2]})
 	}
 }
 

@@ -213,3 +213,46 @@ func TestFlowReadOnlyAndQuit(t *testing.T) {
 	f.keys("q")
 	f.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }
+
+func TestFlowSeveralLoops(t *testing.T) {
+	dir := t.TempDir()
+	var targets []statefile.Target
+	for i, fx := range []string{"seed-complete.md", "rich.md"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", fx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = []byte(strings.Replace(string(data), "redirect_requested: true", "redirect_requested: false", 1))
+		path := filepath.Join(dir, []string{"auth", "billing"}[i], ".claude", "aot-loop-state.md")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		targets = append(targets, statefile.Target{Path: path, Kind: statefile.KindAoT})
+	}
+	m := New(Options{Targets: targets, NoColor: true, Watch: statefile.WatchOptions{Debounce: 5 * time.Millisecond, Poll: 100 * time.Millisecond}})
+	tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(100, 30))
+	f := &flow{t: t, tm: tm, path: targets[1].Path}
+	t.Cleanup(func() { _ = tm.Quit(); m.Close() })
+
+	s := f.waitFor("1 auth ▶ running", "2 billing ▶ running", "Implement authentication feature")
+	if bar, _, _ := strings.Cut(s, "\n"); strings.Contains(bar, "•") {
+		t.Fatalf("nothing changed out of sight yet:\n%s", s)
+	}
+	// The billing loop moves while auth is shown: it gets a marker.
+	f.rewrite("iteration: 7", "iteration: 8", false)
+	f.waitFor("2 billing ▶ running •")
+	f.keys(">")
+	s = f.waitFor("Ship the billing service", "iteration 8/20")
+	if bar, _, _ := strings.Cut(s, "\n"); strings.Contains(bar, "•") {
+		t.Fatalf("the marker goes once the loop is shown:\n%s", s)
+	}
+	f.keys("<")
+	f.waitFor("Implement authentication feature")
+	f.keys("<") // wraps around
+	f.waitFor("Ship the billing service")
+	f.keys("?")
+	f.waitFor("next loop", "previous loop")
+}

@@ -7,7 +7,9 @@ import (
 // KeyMap is every key binding of the TUI. Keys follow k9s/lazygit habits.
 type KeyMap struct {
 	Quit, Help, NextView, PrevView, Filter, Back key.Binding
-	Views                                        [6]key.Binding
+	// NextLoop and PrevLoop switch between watched loops.
+	NextLoop, PrevLoop key.Binding
+	Views              [6]key.Binding
 
 	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right key.Binding
 	Dependency, Dependent, Details, Follow               key.Binding
@@ -28,6 +30,8 @@ func DefaultKeyMap() KeyMap {
 		PrevView: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
 		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back / clear filter")),
+		NextLoop: key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "next loop")),
+		PrevLoop: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "previous loop")),
 
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -79,7 +83,15 @@ type helpGroup struct {
 }
 
 // helpFor returns the help groups for a view.
-func (k KeyMap) helpFor(v viewID, phase bool) []helpGroup {
+func (k KeyMap) helpFor(v viewID, phase, multi bool) []helpGroup {
+	groups := k.helpForView(v, phase)
+	if multi {
+		groups = append(groups, helpGroup{Title: "loops", Keys: []key.Binding{k.NextLoop, k.PrevLoop}})
+	}
+	return groups
+}
+
+func (k KeyMap) helpForView(v viewID, phase bool) []helpGroup {
 	nav := helpGroup{Title: "move", Keys: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
 	general := helpGroup{Title: "general", Keys: []key.Binding{k.NextView, k.PrevView, k.Views[0], k.Filter, k.Back, k.Help, k.Quit}}
 	if phase {

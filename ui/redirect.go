@@ -73,21 +73,25 @@ type undoEntry struct {
 // Messages of the redirect flow (results of I/O commands).
 type (
 	flagMsg struct {
+		idx  int
 		set  bool
 		data []byte
 		err  error
 	}
 	previewMsg struct {
+		idx int
 		p   *preview
 		err error
 	}
 	appliedMsg struct {
+		idx     int
 		res     *statefile.UpdateResult
 		plan    *model.Plan
 		restore []byte
 		err     error
 	}
 	undoneMsg struct {
+		idx      int
 		restored []byte
 		err      error
 	}
@@ -142,14 +146,16 @@ func planFunc(req model.Request, note string, now time.Time, clearFlag bool, out
 	}
 }
 
-func (m *Model) path() string { return m.opts.Target.Path }
+func (m *Model) path() string { return m.target.Path }
 
 // setFlagCmd writes redirect_requested (the /redirect handshake).
 func (m *Model) setFlagCmd(v bool) tea.Cmd {
 	m.redirect.flagPending = true
-	path, size := m.path(), m.opts.Watch.MaxSize
+	path, size, idx := m.path(), m.opts.Watch.MaxSize, m.loop.idx
 	return func() tea.Msg {
-		return setFlag(path, size, v)
+		msg := setFlag(path, size, v)
+		msg.idx = idx
+		return msg
 	}
 }
 
@@ -393,14 +399,14 @@ func (m *Model) afterForm() tea.Cmd {
 
 // previewCmd plans the correction on the file as it is now and diffs it.
 func (m *Model) previewCmd(req model.Request, note string, replanned bool) tea.Cmd {
-	path, size, now := m.path(), m.opts.Watch.MaxSize, m.opts.Now()
+	path, size, now, idx := m.path(), m.opts.Watch.MaxSize, m.opts.Now(), m.loop.idx
 	return func() tea.Msg {
 		var plan *model.Plan
 		res, err := statefile.Update(path, statefile.UpdateOptions{MaxSize: size, DryRun: true}, planFunc(req, note, now, true, &plan))
 		if err != nil {
-			return previewMsg{err: err}
+			return previewMsg{idx: idx, err: err}
 		}
-		return previewMsg{p: &preview{base: res.Before, after: res.After, plan: plan,
+		return previewMsg{idx: idx, p: &preview{base: res.Before, after: res.After, plan: plan,
 			diff: statefile.UnifiedDiff(path, res.Before, res.After), replanned: replanned}}
 	}
 }
@@ -420,7 +426,7 @@ func (m *Model) apply() tea.Cmd {
 		return nil
 	}
 	r.dlg = dlgBusy
-	path, size, now, note := m.path(), m.opts.Watch.MaxSize, m.opts.Now(), r.values.Note
+	path, size, now, note, idx := m.path(), m.opts.Watch.MaxSize, m.opts.Now(), r.values.Note, m.loop.idx
 	base := p.base
 	ours := append([][]byte(nil), r.ours...)
 	return func() tea.Msg {
@@ -437,13 +443,13 @@ func (m *Model) apply() tea.Cmd {
 			var plan2 *model.Plan
 			res2, err2 := statefile.Update(path, statefile.UpdateOptions{MaxSize: size, DryRun: true}, planFunc(req, note, now, true, &plan2))
 			if err2 != nil {
-				return previewMsg{err: err2}
+				return previewMsg{idx: idx, err: err2}
 			}
-			return previewMsg{p: &preview{base: res2.Before, after: res2.After, plan: plan2,
+			return previewMsg{idx: idx, p: &preview{base: res2.Before, after: res2.After, plan: plan2,
 				diff: statefile.UnifiedDiff(path, res2.Before, res2.After), replanned: true}}
 		}
 		if err != nil {
-			return appliedMsg{err: err}
+			return appliedMsg{idx: idx, err: err}
 		}
 		// Undo restores the file as it was before the form opened: the
 		// bytes we planned on, with the handshake flag cleared again.
@@ -455,7 +461,7 @@ func (m *Model) apply() tea.Cmd {
 				}
 			}
 		}
-		return appliedMsg{res: res, plan: plan, restore: restore}
+		return appliedMsg{idx: idx, res: res, plan: plan, restore: restore}
 	}
 }
 
@@ -472,15 +478,34 @@ func (m *Model) undoCmd() tea.Cmd {
 		return nil
 	}
 	u := *r.undo
-	path, size := m.path(), m.opts.Watch.MaxSize
+	path, size, idx := m.path(), m.opts.Watch.MaxSize, m.loop.idx
 	return func() tea.Msg {
 		err := statefile.Restore(path, u.wrote, u.restore, size)
-		return undoneMsg{restored: u.restore, err: err}
+		return undoneMsg{idx: idx, restored: u.restore, err: err}
 	}
 }
 
-// onRedirectMsg handles the results of the redirect commands.
-func (m *Model) onRedirectMsg(msg tea.Msg) (tea.Cmd, bool) {
+// onRedirectMsg handles the results of the redirect commands, each on the
+// loop it is about.
+func (m *Model) onRedirectMsg(msg tea.Msg) (cmd tea.Cmd, handled bool) {
+	idx := -1
+	switch x := msg.(type) {
+	case flagMsg:
+		idx = x.idx
+	case previewMsg:
+		idx = x.idx
+	case appliedMsg:
+		idx = x.idx
+	case undoneMsg:
+		idx = x.idx
+	default:
+		return nil, false
+	}
+	m.withLoop(idx, func() { cmd, handled = m.onRedirectLoopMsg(msg) })
+	return cmd, true
+}
+
+func (m *Model) onRedirectLoopMsg(msg tea.Msg) (tea.Cmd, bool) {
 	r := &m.redirect
 	switch msg := msg.(type) {
 	case flagMsg:
@@ -540,7 +565,7 @@ func (m *Model) onRedirectMsg(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		r.dlg, r.form, r.preview = dlgNone, nil, nil
 		// Show the result at once; the watcher will confirm it.
-		cmd := m.onState(statefile.Event{Kind: statefile.EventLoaded, Target: m.opts.Target, Data: res.After,
+		cmd := m.onState(statefile.Event{Kind: statefile.EventLoaded, Target: m.target, Data: res.After,
 			Doc: res.NewDoc, Facts: model.Derive(res.NewDoc.State), At: m.opts.Now()})
 		return cmd, true
 	case undoneMsg:
@@ -556,7 +581,7 @@ func (m *Model) onRedirectMsg(msg tea.Msg) (tea.Cmd, bool) {
 		r.remember(msg.restored)
 		r.undo = nil
 		if doc, err := statefile.Parse(msg.restored); err == nil {
-			return m.onState(statefile.Event{Kind: statefile.EventLoaded, Target: m.opts.Target, Data: msg.restored,
+			return m.onState(statefile.Event{Kind: statefile.EventLoaded, Target: m.target, Data: msg.restored,
 				Doc: doc, Facts: model.Derive(doc.State), At: m.opts.Now()}), true
 		}
 		return nil, true

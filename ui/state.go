@@ -41,8 +41,8 @@ func (m *Model) onState(ev statefile.Event) tea.Cmd {
 			m.corrections.setRows(len(m.st.Corrections))
 			cmd = m.alertOn(prev, m.st)
 		}
-		if !m.opts.ReadOnly && m.opts.Target.Kind == statefile.KindAoT {
-			if err := statefile.Writable(m.opts.Target.Path); err != nil {
+		if !m.opts.ReadOnly && m.target.Kind == statefile.KindAoT {
+			if err := statefile.Writable(m.target.Path); err != nil {
 				m.readOnly, m.readOnlyWhy = true, err.Error()
 			} else {
 				m.readOnly, m.readOnlyWhy = false, ""
@@ -65,14 +65,14 @@ func (m *Model) onState(ev statefile.Event) tea.Cmd {
 		m.banner = "⚠ " + termtext.Line(what)
 	case statefile.EventRemoved:
 		m.bannerBad = true
-		m.banner = "⚠ " + termtext.Line(m.opts.Target.Path) + " was removed — showing the last state; waiting for it to return"
+		m.banner = "⚠ " + termtext.Line(m.target.Path) + " was removed — showing the last state; waiting for it to return"
 	case statefile.EventWaiting:
 		m.bannerBad = false
 		hint := "start the loop with /align-goal"
-		if m.opts.Target.Kind == statefile.KindPhaseLoop {
+		if m.target.Kind == statefile.KindPhaseLoop {
 			hint = "start the phase loop"
 		}
-		m.banner = "… waiting for " + termtext.Line(m.opts.Target.Path) + " — " + hint
+		m.banner = "… waiting for " + termtext.Line(m.target.Path) + " — " + hint
 	case statefile.EventError:
 		m.bannerBad = true
 		m.banner = "⚠ " + termtext.Line(fmt.Sprint(ev.Err))
@@ -129,7 +129,7 @@ func (m *Model) alertOn(prev, cur *model.State) tea.Cmd {
 	}
 	name := m.opts.LoopName
 	if name == "" {
-		name = loopName(m.opts.Target.Path)
+		name = loopName(m.target.Path)
 	}
 	title := sanitizeOSC("aot-tui: " + name)
 	body := sanitizeOSC(why)

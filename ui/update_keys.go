@@ -53,6 +53,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.showHelp = true
 		m.helpText.top = 0
 		return nil
+	case key.Matches(msg, k.NextLoop) && len(m.loops) > 1:
+		m.switchLoop(m.loop.idx + 1)
+		return nil
+	case key.Matches(msg, k.PrevLoop) && len(m.loops) > 1:
+		m.switchLoop(m.loop.idx - 1)
+		return nil
 	}
 	if m.phase != nil {
 		m.phaseKeys(msg)
@@ -131,12 +137,29 @@ func (m *Model) writeKey(msg tea.KeyPressMsg) tea.Cmd {
 // quit leaves the TUI, clearing the handshake flag first when a redirect
 // form of this session set it.
 func (m *Model) quit() tea.Cmd {
-	if m.redirect.flagOurs {
-		m.redirect.flagOurs = false
-		m.redirect.dlg = dlgNone
-		return tea.Sequence(m.setFlagCmd(false), tea.Quit)
+	var cmds []tea.Cmd
+	for _, l := range m.loops {
+		if l.redirect.flagOurs {
+			m.withLoop(l.idx, func() {
+				m.redirect.flagOurs = false
+				m.redirect.dlg = dlgNone
+				cmds = append(cmds, m.setFlagCmd(false))
+			})
+		}
 	}
-	return tea.Quit
+	if len(cmds) == 0 {
+		return tea.Quit
+	}
+	return tea.Sequence(tea.Batch(cmds...), tea.Quit)
+}
+
+// switchLoop shows another watched loop (wrapping around).
+func (m *Model) switchLoop(i int) {
+	n := len(m.loops)
+	m.loop = m.loops[((i%n)+n)%n]
+	m.unseen = false
+	m.filtering = false
+	m.layout()
 }
 
 func (m *Model) setView(v viewID) {
@@ -350,32 +373,68 @@ func isWriteKey(k KeyMap, b key.Binding) bool {
 // greyed out when the TUI is read-only.
 func (m *Model) renderHelp() string {
 	s := m.styles
-	var lines []string
 	title := "help — " + viewNames[m.view]
 	if m.phase != nil {
 		title = "help — phase loop"
 	}
-	lines = append(lines, s.Title.Render(title), "")
-	for _, g := range m.keys.helpFor(m.view, m.phase != nil) {
+	// Each group is a block; blocks flow into as many columns as fit.
+	var blocks [][]string
+	for _, g := range m.keys.helpFor(m.view, m.phase != nil, len(m.loops) > 1) {
 		head := g.Title
 		if g.Write && m.readOnly {
 			head += " (read-only: " + m.readOnlyWhy + ")"
 		}
-		lines = append(lines, s.Bold.Render(head))
+		block := []string{s.Bold.Render(head)}
 		for _, b := range g.Keys {
 			h := b.Help()
 			ks, ds := s.Key, s.Base
 			if g.Write && m.readOnly {
 				ks, ds = s.Muted, s.Muted
 			}
-			lines = append(lines, "  "+ks.Render(padTo(h.Key, 10))+" "+ds.Render(h.Desc))
+			block = append(block, "  "+ks.Render(padTo(h.Key, 10))+" "+ds.Render(h.Desc))
 		}
-		lines = append(lines, "")
+		blocks = append(blocks, block)
 	}
+	const colW = 36
+	ncols := max(1, min(len(blocks), m.width/colW))
+	cols := make([][]string, ncols)
+	for _, b := range blocks {
+		// The shortest column takes the next block.
+		c := 0
+		for k := range cols {
+			if len(cols[k]) < len(cols[c]) {
+				c = k
+			}
+		}
+		if len(cols[c]) > 0 {
+			cols[c] = append(cols[c], "")
+		}
+		cols[c] = append(cols[c], b...)
+	}
+	lines := []string{s.Title.Render(title), ""}
+	for r := 0; ; r++ {
+		more := false
+		row := ""
+		for c := range cols {
+			cell := ""
+			if r < len(cols[c]) {
+				cell, more = cols[c][r], true
+			}
+			if ncols > 1 && c < ncols-1 {
+				cell = padTo(truncate(cell, colW-1), colW)
+			}
+			row += cell
+		}
+		if !more {
+			break
+		}
+		lines = append(lines, row)
+	}
+	lines = append(lines, "")
 	if m.view == viewGraph && m.phase == nil {
-		lines = append(lines, s.Muted.Render("  J/K scroll the details pane · mouse wheel scrolls · 1–6 switch views"), "")
+		lines = append(lines, s.Muted.Render("J/K scroll the details pane · mouse wheel scrolls · 1–6 switch views"))
 	}
-	lines = append(lines, s.Muted.Render("? or esc closes this help"))
+	lines = append(lines, s.Muted.Render("? or esc closes this help · j/k scroll"))
 	m.helpText.set(lines)
 	out := strings.Split(m.helpText.view(), "\n")
 	for len(out) < m.height {

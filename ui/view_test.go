@@ -24,7 +24,7 @@ func loadedModel(t testing.TB, fixture string, w, h int) *Model {
 	m := New(Options{Target: statefile.Target{Path: path, Kind: kindFor(path), Exists: true}, NoColor: true,
 		Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.Update(stateMsg(loadEvent(t, path)))
+	m.Update(stateMsg{ev: loadEvent(t, path)})
 	if m.redirect.dlg == dlgStaleFlag {
 		press(m, "n") // rich.md has redirect_requested: true
 		m.status = ""
@@ -214,7 +214,7 @@ func TestFollowTracksNewState(t *testing.T) {
 	st.Atoms[3].Status = model.StatusResolved   // A4
 	st.Atoms[6].Status = model.StatusInProgress // A7
 	ev.Facts = model.Derive(st)
-	m.Update(stateMsg(ev))
+	m.Update(stateMsg{ev: ev})
 	if m.graph.sel != "A7" {
 		t.Fatalf("follow should move to A7, got %q", m.graph.sel)
 	}
@@ -242,7 +242,7 @@ func TestReadOnlyGreysWriteKeys(t *testing.T) {
 	m := New(Options{Target: statefile.Target{Path: path, Kind: statefile.KindAoT}, NoColor: true, ReadOnly: true,
 		Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-	m.Update(stateMsg(loadEvent(t, path)))
+	m.Update(stateMsg{ev: loadEvent(t, path)})
 	press(m, "a")
 	if !strings.Contains(screen(m), "read-only") {
 		t.Fatalf("a write key in read-only mode should say so:\n%s", screen(m))
@@ -255,12 +255,12 @@ func TestReadOnlyGreysWriteKeys(t *testing.T) {
 
 func TestBannerKeepsLastGoodState(t *testing.T) {
 	m := loadedModel(t, "rich.md", 100, 30)
-	m.Update(stateMsg(statefile.Event{Kind: statefile.EventInvalid, Err: &statefile.Error{Path: "x", Line: 12, Msg: "YAML syntax error: oops", Hint: "fix the YAML syntax on that line"}}))
+	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventInvalid, Err: &statefile.Error{Path: "x", Line: 12, Msg: "YAML syntax error: oops", Hint: "fix the YAML syntax on that line"}}})
 	out := screen(m)
 	if !strings.Contains(out, "line 12") || !strings.Contains(out, "last good state") || !strings.Contains(out, "Define the billing schema") {
 		t.Fatalf("invalid banner:\n%s", out)
 	}
-	m.Update(stateMsg(statefile.Event{Kind: statefile.EventRemoved}))
+	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventRemoved}})
 	if out := screen(m); !strings.Contains(out, "was removed") || !strings.Contains(out, "Define the billing schema") {
 		t.Fatalf("removed banner:\n%s", out)
 	}
@@ -271,7 +271,7 @@ func TestWaitingMessage(t *testing.T) {
 	m := New(Options{Target: statefile.Target{Path: ".claude/aot-loop-state.md", Kind: statefile.KindAoT}, NoColor: true,
 		Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
-	m.Update(stateMsg(statefile.Event{Kind: statefile.EventWaiting}))
+	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventWaiting}})
 	if out := screen(m); !strings.Contains(out, "waiting for .claude/aot-loop-state.md — start the loop with /align-goal") {
 		t.Fatalf("waiting:\n%s", out)
 	}

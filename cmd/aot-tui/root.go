@@ -48,7 +48,8 @@ and writes corrections back into it.
 
 Without a command it opens the live TUI on PATH: a state file or a project
 directory (its .claude/aot-loop-state.md, else .claude/autonomous-loop.json); the
-default is the current directory. A file that does not exist yet is waited for.`,
+default is the current directory. A file that does not exist yet is waited for.
+Several PATHs watch several loops: < and > switch between them.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -21,24 +22,32 @@ func (t *tuiFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&t.quiet, "quiet", false, "no bell and no desktop notifications")
 }
 
-// runTUI opens the TUI on the state file args or -f name (waiting for it
-// when it does not exist yet).
+// runTUI opens the TUI on the state files args (and -f) name, waiting for
+// those that do not exist yet. Several paths watch several loops.
 func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) error {
-	path := t.file
-	switch {
-	case len(args) > 1:
-		return fail(exitUsage, "aot-tui watches one loop at a time; got %d paths", len(args))
-	case len(args) == 1 && path != "" && args[0] != path:
-		return fail(exitUsage, "give the state file either as -f PATH or as PATH, not both")
-	case len(args) == 1:
-		path = args[0]
+	paths := args
+	if t.file != "" {
+		paths = append(paths, t.file)
 	}
-	target, err := statefile.Discover(path)
-	if err != nil && !errors.Is(err, statefile.ErrNotFound) {
-		return fail(exitUsage, "%v", err)
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	var targets []statefile.Target
+	seen := map[string]bool{}
+	for _, p := range paths {
+		target, err := statefile.Discover(p)
+		if err != nil && !errors.Is(err, statefile.ErrNotFound) {
+			return fail(exitUsage, "%v", err)
+		}
+		abs, _ := filepath.Abs(target.Path)
+		if seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		targets = append(targets, target)
 	}
 	m := ui.New(ui.Options{
-		Target:   target,
+		Targets:  targets,
 		ReadOnly: t.readOnly,
 		Quiet:    t.quiet,
 		Watch:    statefile.WatchOptions{MaxSize: g.maxSize},
