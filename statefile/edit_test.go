@@ -327,13 +327,23 @@ func checkEdited(t testing.TB, doc *Document, edits []model.Edit, out []byte) {
 	if !bytes.Equal(out[:doc.FM.YAMLStart], doc.Data[:doc.FM.YAMLStart]) {
 		t.Fatal("the opening delimiter or BOM changed")
 	}
-	if doc.FM.CRLF {
+	if doc.FM.CRLF && allCRLF(doc.FM.YAML(doc.Data)) {
 		for i, l := range bytes.SplitAfter(out[doc.FM.YAMLStart:got.FM.YAMLEnd], []byte("\n")) {
 			if len(l) > 0 && !bytes.HasSuffix(l, []byte("\r\n")) {
 				t.Fatalf("line %d of the YAML lost its CRLF: %q", i+1, l)
 			}
 		}
 	}
+}
+
+// allCRLF reports whether every line of b ends in \r\n.
+func allCRLF(b []byte) bool {
+	for _, l := range bytes.SplitAfter(b, []byte("\n")) {
+		if len(l) > 0 && !bytes.HasSuffix(l, []byte("\r\n")) {
+			return false
+		}
+	}
+	return true
 }
 
 // lineDiff shows the lines that differ, for failure messages.
