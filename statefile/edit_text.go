@@ -439,13 +439,13 @@ func (t *yamlText) plainEnd(n *yaml.Node, pos int, flow bool) (int, error) {
 		}
 		return s
 	}
+	// got counts how much of v the lines read so far account for.
 	line := t.lineOf(pos)
 	first := bytes.TrimRight(cut(d[pos:t.lineEnd(line)]), " \t")
-	var acc strings.Builder
-	acc.Write(first)
-	if !strings.HasPrefix(v, acc.String()) {
+	if !strings.HasPrefix(v, string(first)) {
 		return 0, errLocate
 	}
+	got := len(first)
 	blanks := 0
 	for l := line + 1; l < t.nlines(); l++ {
 		s := t.lines[l]
@@ -459,19 +459,18 @@ func (t *yamlText) plainEnd(n *yaml.Node, pos int, flow bool) (int, error) {
 		if len(text) == 0 || text[0] == '#' {
 			return 0, errLocate
 		}
+		// Lines fold into one space, or into the breaks of blank lines.
+		sep := " "
 		if blanks > 0 {
-			acc.WriteString(strings.Repeat("\n", blanks))
-		} else {
-			acc.WriteByte(' ')
+			sep = strings.Repeat("\n", blanks)
 		}
 		blanks = 0
-		acc.Write(text)
-		got := acc.String()
-		if got == v {
-			return s + lead + len(text), nil
-		}
-		if !strings.HasPrefix(v, got) {
+		if !strings.HasPrefix(v[got:], sep) || !strings.HasPrefix(v[got+len(sep):], string(text)) {
 			return 0, errLocate
+		}
+		got += len(sep) + len(text)
+		if got == len(v) {
+			return s + lead + len(text), nil
 		}
 	}
 	return 0, errLocate
