@@ -91,22 +91,24 @@ func ApplyEdits(doc *Document, edits []model.Edit) ([]byte, error) {
 	if doc == nil || doc.Root == nil {
 		return nil, errors.New("cannot edit: no parsed document")
 	}
-	if !yamlCharsOK(doc.FM.YAML(doc.Data)) {
+	ascii, ok := yamlChars(doc.FM.YAML(doc.Data))
+	if !ok {
 		// yaml.v3 misses some bad bytes depending on where its read buffer
 		// falls; shifted by an edit, the text might no longer parse.
 		return nil, &EditError{Index: -1, Msg: "the frontmatter holds invalid UTF-8 or control characters", Err: ErrEditUnsupported}
 	}
-	e := newEditor(doc)
+	e := newEditor(doc, ascii)
 	if err := e.plan(edits); err != nil {
 		return nil, err
 	}
 	return e.splice()
 }
 
-// yamlCharsOK reports whether b is UTF-8 made only of the characters YAML
+// yamlChars reports whether b is UTF-8 made only of the characters YAML
 // allows (tab, line breaks, printable characters), as yaml.v3's reader
-// checks them.
-func yamlCharsOK(b []byte) bool {
+// checks them, and whether it is all ASCII.
+func yamlChars(b []byte) (ascii, ok bool) {
+	ascii = true
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(b); {
 		// Eight plain ASCII bytes at a time: none below 0x20, none 0x7F
@@ -121,23 +123,24 @@ func yamlCharsOK(b []byte) bool {
 		c := b[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
-				return false
+				return false, false
 			}
 			i++
 			continue
 		}
+		ascii = false
 		r, n := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && n <= 1 {
-			return false
+			return false, false
 		}
 		switch {
 		case r == 0x85, r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
 		default:
-			return false
+			return false, false
 		}
 		i += n
 	}
-	return true
+	return ascii, true
 }
 
 // editor holds one ApplyEdits call's state.
@@ -179,14 +182,14 @@ type target struct {
 	index  int
 }
 
-func newEditor(doc *Document) *editor {
+func newEditor(doc *Document, ascii bool) *editor {
 	nl := "\n"
 	if doc.FM.CRLF {
 		nl = "\r\n"
 	}
 	return &editor{
 		doc:   doc,
-		text:  newYAMLText(doc.Data, doc.FM.YAMLStart, doc.FM.YAMLEnd),
+		text:  newYAMLText(doc.Data, doc.FM.YAMLStart, doc.FM.YAMLEnd, ascii),
 		nl:    nl,
 		colls: map[*yaml.Node]*collInfo{},
 	}

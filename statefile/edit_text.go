@@ -31,13 +31,13 @@ type yamlText struct {
 // parser said it would: the edit is refused instead of guessed.
 var errLocate = fmt.Errorf("%w: the text around it could not be located exactly", ErrEditUnsupported)
 
-func newYAMLText(data []byte, start, end int) *yamlText {
+func newYAMLText(data []byte, start, end int, ascii bool) *yamlText {
 	t := &yamlText{data: data, start: start, end: end}
 	y := data[start:end]
 	t.bomSkip = bytes.HasPrefix(y, utf8BOM)
 	// yaml.v3 breaks lines at \n, \r\n, a lone \r, NEL, LS and PS. The
 	// common case has only \n and \r\n: index those with IndexByte.
-	simple := !bytes.Contains(y, []byte("\xc2\x85")) && !bytes.Contains(y, []byte("\xe2\x80\xa8")) && !bytes.Contains(y, []byte("\xe2\x80\xa9"))
+	simple := ascii || !bytes.Contains(y, []byte("\xc2\x85")) && !bytes.Contains(y, []byte("\xe2\x80\xa8")) && !bytes.Contains(y, []byte("\xe2\x80\xa9"))
 	if simple {
 		for i := bytes.IndexByte(y, '\r'); i >= 0; {
 			if i+1 >= len(y) || y[i+1] != '\n' {
@@ -51,7 +51,7 @@ func newYAMLText(data []byte, start, end int) *yamlText {
 			i += 1 + j
 		}
 	}
-	t.lines = make([]int, 0, bytes.Count(y, []byte{'\n'})+2)
+	t.lines = make([]int, 0, len(y)/24+2)
 	t.lines = append(t.lines, start)
 	if simple {
 		for off := 0; ; {

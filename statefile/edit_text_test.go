@@ -48,7 +48,7 @@ func TestNodeSpans(t *testing.T) {
 		"日本":      `"語"`,
 		"last":    "end",
 	}
-	tx := newYAMLText(doc.Data, doc.FM.YAMLStart, doc.FM.YAMLEnd)
+	tx := newYAMLText(doc.Data, doc.FM.YAMLStart, doc.FM.YAMLEnd, false)
 	root := doc.Root
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -82,7 +82,7 @@ func TestLineIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx := newYAMLText(doc.Data, doc.FM.YAMLStart, doc.FM.YAMLEnd)
+	tx := newYAMLText(doc.Data, doc.FM.YAMLStart, doc.FM.YAMLEnd, false)
 	if tx.nlines() != 5 {
 		t.Fatalf("%d lines, want 5", tx.nlines())
 	}
