@@ -415,8 +415,8 @@ func targetedLines(doc *Document, edits []model.Edit) map[int]bool {
 		}
 		// The dash of an item may sit a line above its value.
 		lo--
-		for lo > 1 && lo-1 < len(lines) {
-			t := strings.TrimSpace(lines[lo-1])
+		for lo > 1 && lo-2 < len(lines) {
+			t := strings.TrimSpace(lines[lo-2])
 			if t != "" && t[0] != '#' {
 				break
 			}
