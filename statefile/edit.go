@@ -2,8 +2,10 @@ package statefile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -89,52 +91,64 @@ func ApplyEdits(doc *Document, edits []model.Edit) ([]byte, error) {
 	if doc == nil || doc.Root == nil {
 		return nil, errors.New("cannot edit: no parsed document")
 	}
-	if !yamlCharsOK(doc.FM.YAML(doc.Data)) {
+	ascii, ok := yamlChars(doc.FM.YAML(doc.Data))
+	if !ok {
 		// yaml.v3 misses some bad bytes depending on where its read buffer
 		// falls; shifted by an edit, the text might no longer parse.
 		return nil, &EditError{Index: -1, Msg: "the frontmatter holds invalid UTF-8 or control characters", Err: ErrEditUnsupported}
 	}
-	e := newEditor(doc)
+	e := newEditor(doc, ascii)
 	if err := e.plan(edits); err != nil {
 		return nil, err
 	}
 	return e.splice()
 }
 
-// yamlCharsOK reports whether b is UTF-8 made only of the characters YAML
+// yamlChars reports whether b is UTF-8 made only of the characters YAML
 // allows (tab, line breaks, printable characters), as yaml.v3's reader
-// checks them.
-func yamlCharsOK(b []byte) bool {
+// checks them, and whether it is all ASCII.
+func yamlChars(b []byte) (ascii, ok bool) {
+	ascii = true
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(b); {
+		// Eight plain ASCII bytes at a time: none below 0x20, none 0x7F
+		// or above.
+		if i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			if w&hi == 0 && (w-0x20*lo)&^w&hi == 0 && (w+lo)&hi == 0 {
+				i += 8
+				continue
+			}
+		}
 		c := b[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
-				return false
+				return false, false
 			}
 			i++
 			continue
 		}
+		ascii = false
 		r, n := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && n <= 1 {
-			return false
+			return false, false
 		}
 		switch {
 		case r == 0x85, r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
 		default:
-			return false
+			return false, false
 		}
 		i += n
 	}
-	return true
+	return ascii, true
 }
 
 // editor holds one ApplyEdits call's state.
 type editor struct {
-	doc   *Document
-	text  *yamlText
-	nl    string
-	edits []model.Edit
-	// resolved edits, in plan order
+	doc  *Document
+	text *yamlText
+	nl   string
+	// res are the resolved edits, in plan order.
 	res     []*target
 	patches []patch
 	colls   map[*yaml.Node]*collInfo
@@ -168,14 +182,14 @@ type target struct {
 	index  int
 }
 
-func newEditor(doc *Document) *editor {
+func newEditor(doc *Document, ascii bool) *editor {
 	nl := "\n"
 	if doc.FM.CRLF {
 		nl = "\r\n"
 	}
 	return &editor{
 		doc:   doc,
-		text:  newYAMLText(doc.Data, doc.FM.YAMLStart, doc.FM.YAMLEnd),
+		text:  newYAMLText(doc.Data, doc.FM.YAMLStart, doc.FM.YAMLEnd, ascii),
 		nl:    nl,
 		colls: map[*yaml.Node]*collInfo{},
 	}
@@ -205,7 +219,6 @@ func (e *editor) locateErr(t *target, n *yaml.Node, err error) error {
 // plan resolves every edit, checks that they do not collide and turns them
 // into patches.
 func (e *editor) plan(edits []model.Edit) error {
-	e.edits = edits
 	for i, ed := range edits {
 		t, err := e.resolve(i, ed)
 		if err != nil {
@@ -218,8 +231,7 @@ func (e *editor) plan(edits []model.Edit) error {
 	}
 	// Adds and removes are grouped by the collection they change; the
 	// groups keep plan order.
-	type groupKey = *yaml.Node
-	groups := map[groupKey]*group{}
+	groups := map[*yaml.Node]*group{}
 	var order []*group
 	for _, t := range e.res {
 		var c *yaml.Node
@@ -551,69 +563,55 @@ func (e *editor) rebuild(g *group, t *target, chain []*yaml.Node) error {
 }
 
 // cousins are the nodes analogous to chain's last node in the sibling
-// items of its parent: for atoms[3].depends_on, the depends_on of the atoms
-// nearest to atoms[3]. They show how a new value should be written.
+// items of its parent, nearest first: for atoms[3].depends_on, the
+// depends_on of the atoms around atoms[3]; for atoms[3], the other atoms.
+// They show how a new value should be written.
 func (e *editor) cousins(chain []*yaml.Node) exemplar {
 	if len(chain) < 2 {
 		return nil
 	}
 	node, parent := chain[len(chain)-1], chain[len(chain)-2]
 	if parent.Kind == yaml.SequenceNode {
-		// An item: the other items, nearest first.
-		at := -1
-		for i, s := range parent.Content {
-			if s == node {
-				at = i
-			}
-		}
-		var out exemplar
-		for d := 1; len(out) < maxExemplars && (at-d >= 0 || at+d < len(parent.Content)); d++ {
-			for _, j := range []int{at - d, at + d} {
-				if j >= 0 && j < len(parent.Content) {
-					out = append(out, parent.Content[j])
-				}
-			}
-		}
-		return out
+		return nearest(parent.Content, node, func(n *yaml.Node) *yaml.Node { return n })
 	}
 	if parent.Kind != yaml.MappingNode || len(chain) < 3 {
 		return nil
 	}
-	grand := chain[len(chain)-3]
 	key := ""
 	for i := 1; i < len(parent.Content); i += 2 {
 		if parent.Content[i] == node {
 			key = parent.Content[i-1].Value
 		}
 	}
-	var sibs []*yaml.Node
-	switch grand.Kind {
-	case yaml.SequenceNode:
-		sibs = grand.Content
-	case yaml.MappingNode:
-		for i := 1; i < len(grand.Content); i += 2 {
-			sibs = append(sibs, grand.Content[i])
-		}
+	return e.keyCousins(chain[:len(chain)-1], key)
+}
+
+// keyCousins are the values of key in the mappings analogous to the one at
+// the end of chain (its siblings), showing how a new value for key looks.
+func (e *editor) keyCousins(chain []*yaml.Node, key string) exemplar {
+	if len(chain) < 2 {
+		return nil
 	}
-	at := -1
-	for i, s := range sibs {
-		if s == parent {
-			at = i
-		}
+	m, parent := chain[len(chain)-1], chain[len(chain)-2]
+	sibs := parent.Content
+	if parent.Kind == yaml.MappingNode {
+		sibs = values(parent)
 	}
+	return nearest(sibs, m, func(n *yaml.Node) *yaml.Node { return mapValue(n, key) })
+}
+
+// nearest applies f to the siblings of node in sibs, nearest first, and
+// keeps up to maxExemplars results that are not nil.
+func nearest(sibs []*yaml.Node, node *yaml.Node, f func(*yaml.Node) *yaml.Node) exemplar {
+	at := slices.Index(sibs, node)
 	var out exemplar
-	// Nearest siblings first: those before, then those after.
-	for d := 1; len(out) < maxExemplars && (at-d >= 0 || at+d < len(sibs)); d++ {
+	for d := 1; len(out) < maxExemplars && d <= 4*maxExemplars && (at-d >= 0 || at+d < len(sibs)); d++ {
 		for _, j := range []int{at - d, at + d} {
-			if j < 0 || j >= len(sibs) || j == at {
-				continue
+			if j >= 0 && j < len(sibs) && j != at {
+				if v := f(sibs[j]); v != nil {
+					out = append(out, v)
+				}
 			}
-			if v := mapValue(sibs[j], key); v != nil {
-				out = append(out, v)
-			}
-		}
-		if d > 4*maxExemplars {
-			break
 		}
 	}
 	return out
@@ -634,8 +632,7 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 
 // collInfo describes a non-empty collection's items as text.
 type collInfo struct {
-	node  *yaml.Node
-	chain []*yaml.Node
+	node *yaml.Node
 	// owner is the line of the key or dash that holds the collection, -1
 	// for the root; head comments are never looked for above it.
 	owner int
@@ -658,7 +655,7 @@ func (e *editor) coll(c *yaml.Node, chain []*yaml.Node) (*collInfo, error) {
 	if ci := e.colls[c]; ci != nil {
 		return ci, nil
 	}
-	ci := &collInfo{node: c, chain: chain, owner: -1}
+	ci := &collInfo{node: c, owner: -1}
 	if c.Kind == yaml.MappingNode {
 		ci.items = make([]*item, len(c.Content)/2)
 	} else {
@@ -952,42 +949,6 @@ func (e *editor) blockGroup(g *group, ci *collInfo, depth int) error {
 	return nil
 }
 
-// keyCousins are the values of key in the mappings analogous to the one at
-// the end of chain (its siblings), showing how a new value for key looks.
-func (e *editor) keyCousins(chain []*yaml.Node, key string) exemplar {
-	m := chain[len(chain)-1]
-	if len(chain) < 2 {
-		return nil
-	}
-	parent := chain[len(chain)-2]
-	var sibs []*yaml.Node
-	switch parent.Kind {
-	case yaml.SequenceNode:
-		sibs = parent.Content
-	case yaml.MappingNode:
-		for i := 1; i < len(parent.Content); i += 2 {
-			sibs = append(sibs, parent.Content[i])
-		}
-	}
-	at := -1
-	for i, s := range sibs {
-		if s == m {
-			at = i
-		}
-	}
-	var out exemplar
-	for d := 1; len(out) < maxExemplars && (at-d >= 0 || at+d < len(sibs)) && d <= 4*maxExemplars; d++ {
-		for _, j := range []int{at - d, at + d} {
-			if j >= 0 && j < len(sibs) && j != at {
-				if v := mapValue(sibs[j], key); v != nil {
-					out = append(out, v)
-				}
-			}
-		}
-	}
-	return out
-}
-
 // itemExemplar is the items of a sequence, last first.
 func (e *editor) itemExemplar(seq *yaml.Node) exemplar {
 	var out exemplar
@@ -1130,38 +1091,38 @@ func (e *editor) splice() ([]byte, error) {
 	e.alignComments()
 	ps = e.patches
 	sortPatches(ps)
-	for i := range ps {
-		// yaml.v3 reads "[]#" as [] and a comment; "null#" would be text.
-		p := &ps[i]
-		if p.b >= len(e.doc.Data) || e.doc.Data[p.b] != '#' {
-			continue
-		}
-		before := byte('\n')
-		if p.text != "" {
-			before = p.text[len(p.text)-1]
-		} else if p.a > 0 {
-			before = e.doc.Data[p.a-1]
-		}
-		if before != ' ' && before != '\t' && before != '\n' && before != '\r' {
-			p.text += " "
-		}
-	}
 	data := e.doc.Data
 	size := len(data)
 	for _, p := range ps {
 		size += len(p.text) - (p.b - p.a)
 	}
-	out := make([]byte, 0, size)
+	out := make([]byte, 0, size+2)
 	prev := 0
-	for _, p := range ps {
+	for i, p := range ps {
 		if p.a < e.text.start || p.b > e.text.end {
 			return nil, e.locateErr(e.res[p.edit], nil, errLocate)
 		}
 		out = append(out, data[prev:p.a]...)
 		out = append(out, p.text...)
 		prev = p.b
+		// yaml.v3 reads "[]#" as [] and a comment; "null#" would be text.
+		if p.b < len(data) && data[p.b] == '#' && (i+1 == len(ps) || ps[i+1].a > p.b) && len(out) > 0 {
+			if c := out[len(out)-1]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				out = append(out, ' ')
+			}
+		}
 	}
 	out = append(out, data[prev:]...)
+	// The closing '---' must stay at the start of a line, which for the
+	// splitter means after a \n (yaml.v3 also breaks lines at a lone \r,
+	// NEL, LS and PS, so a deleted last line can expose one of those).
+	if end := len(out) - (len(data) - e.text.end); end > e.text.start && out[end-1] != '\n' {
+		nl := e.nl
+		if out[end-1] == '\r' {
+			nl = "\n"
+		}
+		out = append(out[:end], append([]byte(nl), out[end:]...)...)
+	}
 	return out, nil
 }
 

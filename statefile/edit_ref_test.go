@@ -2,7 +2,6 @@ package statefile
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -356,8 +355,8 @@ func myers(a, b []string, off int) []diffOp {
 // before whatever follows it, with the blank and comment lines around; for
 // an add, the lines of the collection's last item and of its key.
 func targetedLines(doc *Document, edits []model.Edit) map[int]bool {
-	lines := strings.Split(string(doc.Data), "\n")
-	off := doc.LineOffset() // node line + off = file line (1-based)
+	lines := yamlLines(doc.FM.YAML(doc.Data))
+	off := 0 // node lines count YAML lines, as yamlLines does
 	// Document order of node start lines, to find where a subtree ends.
 	type span struct{ first, next int }
 	spans := map[*yaml.Node]span{}
@@ -383,7 +382,7 @@ func targetedLines(doc *Document, edits []model.Edit) map[int]bool {
 	}
 	walk(doc.Root, 0)
 	// next: the first line of the next node that is not inside n.
-	endLine := strings.Count(string(doc.FM.YAML(doc.Data)), "\n") + 1
+	endLine := len(lines) + 1
 	var fill func(n *yaml.Node, after int)
 	fill = func(n *yaml.Node, after int) {
 		s := spans[n]
@@ -408,16 +407,16 @@ func targetedLines(doc *Document, edits []model.Edit) map[int]bool {
 	}
 	fill(doc.Root, endLine)
 	out := map[int]bool{}
-	mark := func(n *yaml.Node) {
+	mark := func(n *yaml.Node, extra int) {
 		s := spans[n]
-		lo, hi := s.first+off, s.next+off-1
+		lo, hi := s.first+off, s.next+off-1+extra
 		if hi < lo {
 			hi = lo
 		}
 		// The dash of an item may sit a line above its value.
 		lo--
-		for lo > 1 && lo-1 < len(lines) {
-			t := strings.TrimSpace(lines[lo-1])
+		for lo > 1 && lo-2 < len(lines) {
+			t := strings.TrimSpace(lines[lo-2])
 			if t != "" && t[0] != '#' {
 				break
 			}
@@ -451,7 +450,12 @@ func targetedLines(doc *Document, edits []model.Edit) map[int]bool {
 			chain = append(chain, cur)
 		}
 		if ed.Op != model.OpAdd {
-			mark(cur)
+			// Removing the first entry of "- id: A1" moves the next up;
+			// removing the last item turns "key:" into "key: []".
+			mark(cur, 1)
+			if len(chain) >= 2 {
+				out[spans[chain[len(chain)-2]].first+off] = true
+			}
 			continue
 		}
 		// Adds change the key line of the collection and the lines of its
@@ -459,37 +463,59 @@ func targetedLines(doc *Document, edits []model.Edit) map[int]bool {
 		s := spans[cur]
 		out[s.first+off] = true
 		if cur.Kind != yaml.MappingNode && cur.Kind != yaml.SequenceNode || len(cur.Content) == 0 || cur.Style&yaml.FlowStyle != 0 {
-			mark(cur)
+			mark(cur, 0)
 			continue
 		}
-		mark(cur.Content[len(cur.Content)-1])
+		mark(cur.Content[len(cur.Content)-1], 0)
 	}
 	return out
 }
 
-// untouchedKept checks that every line of the original outside the
-// targeted lines is in the output, unchanged and in order.
+// yamlLines splits YAML text into lines, breaks included, where yaml.v3
+// breaks them: \r\n, \n, a lone \r, NEL, LS and PS.
+func yamlLines(b []byte) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(b); {
+		n := breakLen(b, i)
+		if n == 0 {
+			i++
+			continue
+		}
+		i += n
+		out = append(out, string(b[start:i]))
+		start = i
+	}
+	if start < len(b) {
+		out = append(out, string(b[start:]))
+	}
+	return out
+}
+
+// untouchedKept checks that every line of the original's YAML outside the
+// targeted lines is in the output's, unchanged and in order: those lines
+// must form a subsequence of the output's lines. (checkEdited checks the
+// delimiters and the body.)
 func untouchedKept(doc *Document, edits []model.Edit, out []byte) error {
-	a := strings.Split(string(doc.Data), "\n")
-	b := strings.Split(string(out), "\n")
+	fm, err := SplitFrontmatter(out)
+	if err != nil {
+		return err
+	}
+	a := yamlLines(doc.FM.YAML(doc.Data))
+	b := yamlLines(fm.YAML(out))
 	targeted := targetedLines(doc, edits)
-	var bad []int
-	for _, d := range diffLines(a, b) {
-		if d.op == '-' && !targeted[d.old+1] {
-			bad = append(bad, d.old+1)
+	j := 0
+	for i, line := range a {
+		if targeted[i+1] {
+			continue
 		}
-	}
-	if len(bad) == 0 {
-		return nil
-	}
-	sort.Ints(bad)
-	var msg strings.Builder
-	for i, l := range bad {
-		if i == 5 {
-			msg.WriteString("…\n")
-			break
+		for j < len(b) && b[j] != line {
+			j++
 		}
-		fmt.Fprintf(&msg, "line %d: %q\n", l, a[l-1])
+		if j == len(b) {
+			return fmt.Errorf("YAML line %d, which no edit targeted, is missing or out of order: %q", i+1, line)
+		}
+		j++
 	}
-	return fmt.Errorf("lines no edit targeted were changed:\n%s", msg.String())
+	return nil
 }

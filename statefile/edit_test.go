@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/model"
 )
@@ -178,6 +180,8 @@ var editCases = []editCase{
 			{Key: "reason", Value: "Split quoting from writing"},
 		}),
 		model.Append(P("trail"), trailEntry),
+		model.Remove(P("objective", "constraints", "max_iterations")),
+		model.Remove(P("atoms", 2, "depends_on", 1)),
 	}},
 	{"commented_strings", inCommented, []model.Edit{
 		model.Replace(P("atoms", 1, "description"), "Write rows as CSV\nquote fields with commas"),
@@ -198,6 +202,9 @@ var editCases = []editCase{
 		model.Append(P("atoms"), model.Map{{Key: "id", Value: "A5"}, {Key: "description", Value: "Announce the flag"}, {Key: "status", Value: "pending"}, {Key: "depends_on", Value: model.Flow{"A4"}}}),
 		model.AddKey(P("or_groups"), "writer", model.Map{{Key: "choices", Value: model.Flow{"A2", "A2b"}}, {Key: "selected", Value: "A2"}, {Key: "failed", Value: model.Flow{}}}),
 		model.Replace(P("bindings"), model.Map{}),
+		model.Remove(P("atoms", 0, "description")),
+		model.Append(P("atoms", 1, "depends_on"), "A0"),
+		model.Replace(P("atoms", 1, "description"), "Write rows as CSV\nand quote them"),
 	}},
 
 	// The legacy initial template behind a byte order mark.
@@ -208,6 +215,8 @@ var editCases = []editCase{
 		model.AddKey(P("bindings"), "A0", model.Map{{Key: "summary", Value: "Nothing yet"}, {Key: "artifacts", Value: model.Flow{"README.md"}}}),
 		model.Append(P("trail"), trailEntry),
 		model.Append(P("corrections"), correction),
+		model.Remove(P("control", "stop_reason")),
+		model.Remove(P("objective", "base_case", "value")),
 	}},
 
 	// Lists at column 0, block depends_on, plain strings, an empty null.
@@ -219,6 +228,8 @@ var editCases = []editCase{
 		model.Append(P("atoms"), model.Map{{Key: "id", Value: "A4"}, {Key: "description", Value: "Benchmark the writer"}, {Key: "status", Value: "pending"}, {Key: "depends_on", Value: model.Flow{"A2"}}}),
 		model.Append(P("trail"), trailEntry),
 		model.AddKey(P("bindings", "A1"), "notes", []any{"first", "second"}),
+		model.Remove(P("bindings", "A1", "summary")),
+		model.Replace(P("atoms", 0, "description"), "Define the schema\nand its version"),
 	}},
 	{"block_remove", inBlock, []model.Edit{
 		model.Remove(P("atoms", 0)),
@@ -241,6 +252,9 @@ var editCases = []editCase{
 		model.Replace(P("control", "heartbeat"), "2025-01-15T10:00:00Z"),
 		model.AddKey(P("objective", "base_case"), "timeout", 60),
 		model.Replace(P("atoms", 0, "notes", "text"), "Grammar is LL(1).\nMind the dangling else.\nAnd the comma operator.\n"),
+		model.Remove(P("objective", "owner")),
+		model.Remove(P("bindings", "A1", "reviewed_by")),
+		model.Remove(P("atoms", 0, "labels", 0)),
 	}},
 
 	// 4-space mappings and "-   " items.
@@ -327,13 +341,23 @@ func checkEdited(t testing.TB, doc *Document, edits []model.Edit, out []byte) {
 	if !bytes.Equal(out[:doc.FM.YAMLStart], doc.Data[:doc.FM.YAMLStart]) {
 		t.Fatal("the opening delimiter or BOM changed")
 	}
-	if doc.FM.CRLF {
+	if doc.FM.CRLF && allCRLF(doc.FM.YAML(doc.Data)) {
 		for i, l := range bytes.SplitAfter(out[doc.FM.YAMLStart:got.FM.YAMLEnd], []byte("\n")) {
 			if len(l) > 0 && !bytes.HasSuffix(l, []byte("\r\n")) {
 				t.Fatalf("line %d of the YAML lost its CRLF: %q", i+1, l)
 			}
 		}
 	}
+}
+
+// allCRLF reports whether every line of b ends in \r\n.
+func allCRLF(b []byte) bool {
+	for _, l := range bytes.SplitAfter(b, []byte("\n")) {
+		if len(l) > 0 && !bytes.HasSuffix(l, []byte("\r\n")) {
+			return false
+		}
+	}
+	return true
 }
 
 // lineDiff shows the lines that differ, for failure messages.
@@ -427,5 +451,39 @@ func TestApplyEditsErrors(t *testing.T) {
 				t.Errorf("message is not one line: %q", err)
 			}
 		})
+	}
+}
+
+// TestYAMLChars compares the word-at-a-time check with the plain rule.
+func TestYAMLChars(t *testing.T) {
+	plain := func(b []byte) bool {
+		if !utf8.Valid(b) {
+			return false
+		}
+		for _, r := range string(b) {
+			switch {
+			case r == '\t', r == '\n', r == '\r', r >= 0x20 && r <= 0x7E, r == 0x85,
+				r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	r := rand.New(rand.NewSource(1))
+	for it := 0; it < 100000; it++ {
+		b := make([]byte, r.Intn(40))
+		for i := range b {
+			b[i] = byte(0x20 + r.Intn(0x5F))
+		}
+		if len(b) > 0 && r.Intn(2) == 0 {
+			b[r.Intn(len(b))] = byte(r.Intn(256))
+		}
+		if len(b) > 3 && r.Intn(4) == 0 {
+			copy(b[r.Intn(len(b)-3):], []string{"é", "\u2028", "\ufffe", "\U0001F389"}[r.Intn(4)])
+		}
+		if _, got := yamlChars(b); got != plain(b) {
+			t.Fatalf("yamlChars(%q) ok = %v, want %v", b, got, !got)
+		}
 	}
 }

@@ -31,13 +31,13 @@ type yamlText struct {
 // parser said it would: the edit is refused instead of guessed.
 var errLocate = fmt.Errorf("%w: the text around it could not be located exactly", ErrEditUnsupported)
 
-func newYAMLText(data []byte, start, end int) *yamlText {
+func newYAMLText(data []byte, start, end int, ascii bool) *yamlText {
 	t := &yamlText{data: data, start: start, end: end}
 	y := data[start:end]
 	t.bomSkip = bytes.HasPrefix(y, utf8BOM)
 	// yaml.v3 breaks lines at \n, \r\n, a lone \r, NEL, LS and PS. The
 	// common case has only \n and \r\n: index those with IndexByte.
-	simple := !bytes.Contains(y, []byte("\xc2\x85")) && !bytes.Contains(y, []byte("\xe2\x80\xa8")) && !bytes.Contains(y, []byte("\xe2\x80\xa9"))
+	simple := ascii || !bytes.Contains(y, []byte("\xc2\x85")) && !bytes.Contains(y, []byte("\xe2\x80\xa8")) && !bytes.Contains(y, []byte("\xe2\x80\xa9"))
 	if simple {
 		for i := bytes.IndexByte(y, '\r'); i >= 0; {
 			if i+1 >= len(y) || y[i+1] != '\n' {
@@ -51,7 +51,7 @@ func newYAMLText(data []byte, start, end int) *yamlText {
 			i += 1 + j
 		}
 	}
-	t.lines = make([]int, 0, bytes.Count(y, []byte{'\n'})+2)
+	t.lines = make([]int, 0, len(y)/24+2)
 	t.lines = append(t.lines, start)
 	if simple {
 		for off := 0; ; {
@@ -266,6 +266,26 @@ func (t *yamlText) skipSpace(off int, breaks bool) int {
 // empty null, its start). parentIndent is the indentation of the block that
 // holds n (-1 at the top), which block scalars need.
 func (t *yamlText) nodeEnd(n *yaml.Node, parentIndent int, flow bool) (int, error) {
+	end, err := t.rawEnd(n, parentIndent, flow)
+	if err != nil {
+		return 0, err
+	}
+	// What follows a value is a blank, a break, a comment or, in a flow
+	// collection, an indicator; yaml.v3 lets "[0]0" through.
+	if end < t.end {
+		switch c := t.data[end]; {
+		case c == ' ' || c == '\t' || c == '#' || breakLen(t.data[:t.end], end) > 0:
+		case flow && (c == ',' || c == ']' || c == '}' || c == ':'):
+		default:
+			if !isEmptyNull(n) {
+				return 0, errLocate
+			}
+		}
+	}
+	return end, nil
+}
+
+func (t *yamlText) rawEnd(n *yaml.Node, parentIndent int, flow bool) (int, error) {
 	for isBlock(n) {
 		if len(n.Content) == 0 {
 			return 0, errLocate
@@ -288,6 +308,10 @@ func (t *yamlText) nodeEnd(n *yaml.Node, parentIndent int, flow bool) (int, erro
 		return t.flowEnd(n, start)
 	case yaml.ScalarNode:
 		if isEmptyNull(n) {
+			// "key: !" is an empty null too, with a tag yaml.v3 drops.
+			if start < t.end && (t.data[start] == '!' || t.data[start] == '&') {
+				return 0, errLocate
+			}
 			return start, nil
 		}
 		return t.scalarEnd(n, t.skipProps(start), parentIndent, flow)
@@ -415,13 +439,13 @@ func (t *yamlText) plainEnd(n *yaml.Node, pos int, flow bool) (int, error) {
 		}
 		return s
 	}
+	// got counts how much of v the lines read so far account for.
 	line := t.lineOf(pos)
 	first := bytes.TrimRight(cut(d[pos:t.lineEnd(line)]), " \t")
-	var acc strings.Builder
-	acc.Write(first)
-	if !strings.HasPrefix(v, acc.String()) {
+	if !strings.HasPrefix(v, string(first)) {
 		return 0, errLocate
 	}
+	got := len(first)
 	blanks := 0
 	for l := line + 1; l < t.nlines(); l++ {
 		s := t.lines[l]
@@ -435,19 +459,18 @@ func (t *yamlText) plainEnd(n *yaml.Node, pos int, flow bool) (int, error) {
 		if len(text) == 0 || text[0] == '#' {
 			return 0, errLocate
 		}
+		// Lines fold into one space, or into the breaks of blank lines.
+		sep := " "
 		if blanks > 0 {
-			acc.WriteString(strings.Repeat("\n", blanks))
-		} else {
-			acc.WriteByte(' ')
+			sep = strings.Repeat("\n", blanks)
 		}
 		blanks = 0
-		acc.Write(text)
-		got := acc.String()
-		if got == v {
-			return s + lead + len(text), nil
-		}
-		if !strings.HasPrefix(v, got) {
+		if !strings.HasPrefix(v[got:], sep) || !strings.HasPrefix(v[got+len(sep):], string(text)) {
 			return 0, errLocate
+		}
+		got += len(sep) + len(text)
+		if got == len(v) {
+			return s + lead + len(text), nil
 		}
 	}
 	return 0, errLocate
