@@ -68,7 +68,7 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 	res := &UpdateResult{Path: path}
 	for attempt := 1; attempt <= opts.Attempts; attempt++ {
 		res.Attempts = attempt
-		data, err := ReadFile(real, opts.MaxSize)
+		data, err := readSettled(real, opts.MaxSize)
 		if err != nil {
 			return res, err
 		}
@@ -223,4 +223,23 @@ func Restore(path string, expect, data []byte, limit int64) error {
 		return ErrStale
 	}
 	return nil
+}
+
+// readSettled reads the file; when the bytes do not parse (a writer that
+// truncates and rewrites in place can be caught half way) it reads again a
+// few times, shortly after, until they parse or stop changing.
+func readSettled(path string, limit int64) ([]byte, error) {
+	data, err := ReadFile(path, limit)
+	for i := 0; err == nil && i < 4; i++ {
+		if _, perr := Parse(data); perr == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+		again, rerr := ReadFile(path, limit)
+		if rerr != nil || bytes.Equal(again, data) {
+			break
+		}
+		data = again
+	}
+	return data, err
 }
