@@ -224,10 +224,19 @@ func renderHeader(h headerData, width int, s Styles) []string {
 		left += " "
 	}
 	next := ""
-	if len(f.NextBatch) > 0 {
+	switch {
+	case len(f.NextBatch) > 0:
 		next = s.Executable.Render("next ▶ " + termtext.Line(strings.Join(f.NextBatch, " ")))
-	} else if c.Status == model.LoopRunning && f.Counts.Unresolved() > 0 {
-		next = s.Muted.Render("nothing executable")
+	case f.Counts.InProgress > 0:
+		var ids []string
+		for _, a := range st.Atoms {
+			if a.Status == model.StatusInProgress && len(ids) < 4 {
+				ids = append(ids, a.ID)
+			}
+		}
+		next = s.Atom(model.StatusInProgress).Render("◐ working on " + termtext.Line(strings.Join(ids, " ")))
+	case c.Status == model.LoopRunning && f.Counts.Unresolved() > 0:
+		next = s.Warn.Render("nothing executable")
 	}
 	var goal string
 	if c.Status == model.LoopStopped && c.StopReason != "" {
