@@ -48,6 +48,10 @@ type Facts struct {
 	// LongestChain is the longest dependency chain of unresolved atoms, from
 	// the first to start to the last: a lower bound on iterations still needed.
 	LongestChain []string
+	// Outstanding counts unresolved atoms that still need work: every
+	// unresolved atom except OR choices that are not selected (a failed or
+	// unused alternative stays pending for good).
+	Outstanding int
 }
 
 // Derive computes the facts of s in time linear in its size.
@@ -138,6 +142,15 @@ func Derive(s *State) *Facts {
 		f.Progress = ProgressExpanding
 	}
 	f.LongestChain = longestUnresolvedChain(s, f)
+	for _, a := range s.Atoms {
+		if !a.Status.Unresolved() {
+			continue
+		}
+		if g := f.ORGroupOf[a.ID]; g != "" && groups[g].Selected != a.ID {
+			continue
+		}
+		f.Outstanding++
+	}
 	return f
 }
 

@@ -295,8 +295,8 @@ func (v *validator) control() {
 	if max := cons.EffectiveMaxStallCount(); c.StallCount > max {
 		v.warnf(c.Lines["stall_count"], "control.stall_count", "control.stall_count %d is past max_stall_count %d", c.StallCount, max)
 	}
-	if c.Status == LoopCompleted && v.f.Counts.Unresolved() > 0 {
-		v.warnf(c.Lines["status"], "control.status", "control.status is completed but %d atoms are unresolved", v.f.Counts.Unresolved())
+	if c.Status == LoopCompleted && v.f.Outstanding > 0 {
+		v.warnf(c.Lines["status"], "control.status", "control.status is completed but %d atoms still need work", v.f.Outstanding)
 	}
 }
 

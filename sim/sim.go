@@ -627,19 +627,5 @@ func Setup(dir string, atoms int, seed uint64) (string, error) {
 // that are not selected (a failed or unused alternative stays pending).
 func allDone(st *model.State) bool {
 	f := model.Derive(st)
-	if f.Counts.Total == 0 {
-		return false
-	}
-	for _, a := range st.Atoms {
-		if a.Status == model.StatusResolved {
-			continue
-		}
-		if g := f.ORGroupOf[a.ID]; g != "" {
-			if grp, ok := st.ORGroup(g); ok && grp.Selected != a.ID {
-				continue
-			}
-		}
-		return false
-	}
-	return true
+	return f.Counts.Total > 0 && f.Outstanding == 0
 }
