@@ -1,0 +1,620 @@
+package graph
+
+import (
+	"slices"
+	"sort"
+	"strconv"
+)
+
+// item is one position in a layer: a node's box, the port of a frame
+// parent (plead), or a dummy that carries a long edge through the layer.
+type item struct {
+	node  int // drawn node, -1 for a dummy
+	edge  int // dummy: index in ranking.edges, -1 otherwise
+	plead bool
+	layer int
+	pos   int // index in the layer's order
+	up    []int
+	down  []int // segment indices
+	cl    int   // innermost cluster, -1 for none
+	size  int   // minor size in cells
+	x     int   // minor coordinate of the first cell
+	key   string
+}
+
+func (it *item) dummy() bool { return it.node < 0 }
+
+// segment is the part of an edge between two adjacent layers.
+type segment struct {
+	up, down int // items
+	edge     int
+	bundle   int
+	upPort   int // minor coordinate where the segment leaves the upper item
+	downPort int // and enters the lower one
+}
+
+type clusterKind uint8
+
+const (
+	clusterFrame clusterKind = iota // a decomposition parent around its children
+	clusterOR                       // an OR group's members in one layer
+)
+
+// cluster is a frame in one layer: its leaves stay contiguous in the
+// layer's order. Clusters nest (a laminar family per layer).
+type cluster struct {
+	kind   clusterKind
+	layer  int
+	parent int // enclosing cluster or -1
+	frame  int // clusterFrame: index in ranking.frames
+	group  int // clusterOR: index in structure.groups
+	level  int // 1 for a frame around boxes only, 1+max(children) otherwise
+	kids   []int
+	leaves []int // every item inside, sorted
+	lo, hi int   // minor extent including borders
+	seq    int   // creation order, for ties
+}
+
+// block references: >= 0 an item, < 0 the cluster -1-b.
+func clusterBlock(c int) int { return -1 - c }
+
+type work struct {
+	st       *structure
+	rk       *ranking
+	opt      Options
+	items    []item
+	segs     []segment
+	order    [][]int // items of each layer in order
+	roots    [][]int // top-level blocks of each layer
+	clusters []cluster
+	nodeItem []int
+	edgeSegs [][]int // segments of each ranking edge, top to bottom
+	frameCl  []int   // frame index → cluster
+}
+
+func newWork(st *structure, rk *ranking, opt Options) *work {
+	w := &work{st: st, rk: rk, opt: opt}
+	n := len(st.nodes)
+	w.nodeItem = make([]int, n)
+	degree := make([]int, n)
+	for _, e := range rk.edges {
+		degree[e.from]++
+		degree[e.to]++
+	}
+	w.order = make([][]int, rk.layers)
+	for v := 0; v < n; v++ {
+		w.nodeItem[v] = -1
+		plead := rk.frameOf[v] >= 0
+		if plead && degree[v] == 0 {
+			continue
+		}
+		w.nodeItem[v] = len(w.items)
+		w.items = append(w.items, item{node: v, edge: -1, plead: plead, layer: rk.rank[v], cl: -1, key: st.nodes[v].id})
+	}
+	w.edgeSegs = make([][]int, len(rk.edges))
+	for ei, e := range rk.edges {
+		u, l := e.upper(), e.lower()
+		prev := w.nodeItem[u]
+		for r := rk.rank[u] + 1; r <= rk.rank[l]; r++ {
+			next := w.nodeItem[l]
+			if r < rk.rank[l] {
+				next = len(w.items)
+				w.items = append(w.items, item{node: -1, edge: ei, layer: r, cl: -1,
+					key: st.nodes[e.from].id + ">" + st.nodes[e.to].id + "#" + strconv.Itoa(r)})
+			}
+			si := len(w.segs)
+			w.segs = append(w.segs, segment{up: prev, down: next, edge: ei})
+			w.items[prev].down = append(w.items[prev].down, si)
+			w.items[next].up = append(w.items[next].up, si)
+			w.edgeSegs[ei] = append(w.edgeSegs[ei], si)
+			prev = next
+		}
+	}
+	w.buildClusters()
+	return w
+}
+
+// buildClusters makes the frames of decompositions and the per-layer frames
+// of OR groups, keeping only a laminar family in each layer.
+func (w *work) buildClusters() {
+	rk, st := w.rk, w.st
+	w.frameCl = make([]int, len(rk.frames))
+	byLayer := map[int][]int{}
+	leafSet := func(units []int) []int {
+		var s []int
+		for _, u := range units {
+			if u >= 0 {
+				s = append(s, u)
+			} else {
+				s = append(s, w.clusters[-1-u].leaves...)
+			}
+		}
+		slices.Sort(s)
+		return slices.Compact(s)
+	}
+	// Frames, innermost first so a frame's leaves include nested frames'.
+	var visit func(fi int, seen []bool)
+	visit = func(fi int, seen []bool) {
+		if seen[fi] {
+			return
+		}
+		seen[fi] = true
+		f := rk.frames[fi]
+		var units []int
+		if it := w.nodeItem[f.parent]; it >= 0 {
+			units = append(units, it)
+		}
+		for _, c := range f.children {
+			if cf := rk.frameOf[c]; cf >= 0 {
+				visit(cf, seen)
+				units = append(units, clusterBlock(w.frameCl[cf]))
+			} else if it := w.nodeItem[c]; it >= 0 {
+				units = append(units, it)
+			}
+		}
+		ci := len(w.clusters)
+		layer := rk.rank[f.parent]
+		w.clusters = append(w.clusters, cluster{kind: clusterFrame, layer: layer, frame: fi, group: -1, parent: -1, seq: ci})
+		w.clusters[ci].leaves = leafSet(units)
+		w.frameCl[fi] = ci
+		byLayer[layer] = append(byLayer[layer], ci)
+	}
+	seen := make([]bool, len(rk.frames))
+	for fi := range rk.frames {
+		visit(fi, seen)
+	}
+	// OR groups, one frame per layer their members occupy.
+	for gi, g := range st.groups {
+		per := map[int][]int{}
+		var layers []int
+		for _, m := range g.members {
+			var u int
+			if cf := rk.frameOf[m]; cf >= 0 {
+				u = clusterBlock(w.frameCl[cf])
+			} else if it := w.nodeItem[m]; it >= 0 {
+				u = it
+			} else {
+				continue
+			}
+			l := rk.rank[m]
+			if _, ok := per[l]; !ok {
+				layers = append(layers, l)
+			}
+			per[l] = append(per[l], u)
+		}
+		sort.Ints(layers)
+		for _, l := range layers {
+			leaves := leafSet(per[l])
+			if len(leaves) == 0 {
+				continue
+			}
+			ok := true
+			for _, c := range byLayer[l] {
+				in := countCommon(leaves, w.clusters[c].leaves)
+				if in != 0 && in != len(leaves) && in != len(w.clusters[c].leaves) {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			ci := len(w.clusters)
+			w.clusters = append(w.clusters, cluster{kind: clusterOR, layer: l, frame: -1, group: gi, parent: -1, leaves: leaves, seq: ci})
+			byLayer[l] = append(byLayer[l], ci)
+		}
+	}
+	// Nesting: the parent of a cluster is the smallest cluster containing it.
+	for _, cs := range byLayer {
+		sorted := slices.Clone(cs)
+		sort.SliceStable(sorted, func(a, b int) bool {
+			return len(w.clusters[sorted[a]].leaves) > len(w.clusters[sorted[b]].leaves)
+		})
+		for i, c := range sorted {
+			for j := i - 1; j >= 0; j-- {
+				p := sorted[j]
+				if countCommon(w.clusters[c].leaves, w.clusters[p].leaves) == len(w.clusters[c].leaves) {
+					w.clusters[c].parent = p
+					break
+				}
+			}
+			for _, it := range w.clusters[c].leaves {
+				w.items[it].cl = c // later (smaller) clusters overwrite
+			}
+		}
+	}
+	for ci := range w.clusters {
+		w.clusters[ci].level = 1
+	}
+	// Levels: a cluster is one higher than its highest child.
+	for changed := true; changed; {
+		changed = false
+		for ci := range w.clusters {
+			if p := w.clusters[ci].parent; p >= 0 && w.clusters[p].level < w.clusters[ci].level+1 {
+				w.clusters[p].level = w.clusters[ci].level + 1
+				changed = true
+			}
+		}
+	}
+}
+
+func countCommon(a, b []int) int {
+	i, j, n := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
+		}
+	}
+	return n
+}
+
+// initOrder builds each layer's block tree in an initial order: by the
+// value each item gets from init (smaller first), clusters by their
+// smallest leaf value.
+func (w *work) initOrder(value func(it int) float64) {
+	L := w.rk.layers
+	w.roots = make([][]int, L)
+	for ci := range w.clusters {
+		w.clusters[ci].kids = w.clusters[ci].kids[:0]
+	}
+	for ci, c := range w.clusters {
+		if c.parent >= 0 {
+			w.clusters[c.parent].kids = append(w.clusters[c.parent].kids, clusterBlock(ci))
+		} else {
+			w.roots[c.layer] = append(w.roots[c.layer], clusterBlock(ci))
+		}
+	}
+	for i := range w.items {
+		it := &w.items[i]
+		if it.cl >= 0 {
+			w.clusters[it.cl].kids = append(w.clusters[it.cl].kids, i)
+		} else {
+			w.roots[it.layer] = append(w.roots[it.layer], i)
+		}
+	}
+	minVal := make([]float64, len(w.clusters))
+	var bv func(b int) float64
+	bv = func(b int) float64 {
+		if b >= 0 {
+			return value(b)
+		}
+		c := -1 - b
+		return minVal[c]
+	}
+	// clusters deeper first so parents see their children's values
+	idx := make([]int, len(w.clusters))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return w.clusters[idx[a]].level < w.clusters[idx[b]].level })
+	for _, ci := range idx {
+		kids := w.clusters[ci].kids
+		sort.SliceStable(kids, func(a, b int) bool { return bv(kids[a]) < bv(kids[b]) })
+		if len(kids) > 0 {
+			minVal[ci] = bv(kids[0])
+		}
+	}
+	for l := range w.roots {
+		r := w.roots[l]
+		sort.SliceStable(r, func(a, b int) bool { return bv(r[a]) < bv(r[b]) })
+	}
+	w.flattenAll()
+}
+
+func (w *work) flattenAll() {
+	for l := range w.roots {
+		w.flatten(l)
+	}
+}
+
+func (w *work) flatten(l int) {
+	o := w.order[l][:0]
+	var walk func(b int)
+	walk = func(b int) {
+		if b >= 0 {
+			w.items[b].pos = len(o)
+			o = append(o, b)
+			return
+		}
+		for _, k := range w.clusters[-1-b].kids {
+			walk(k)
+		}
+	}
+	for _, b := range w.roots[l] {
+		walk(b)
+	}
+	w.order[l] = o
+}
+
+// crossings counts segment crossings between layer l and l+1 with an
+// accumulator tree (Barth, Jünger, Mutzel).
+func (w *work) crossings(l int, tree []int) int {
+	if l+1 >= len(w.order) {
+		return 0
+	}
+	type pr struct{ a, b int }
+	var ps []pr
+	for _, it := range w.order[l] {
+		for _, s := range w.items[it].down {
+			ps = append(ps, pr{w.items[it].pos, w.items[w.segs[s].down].pos})
+		}
+	}
+	sort.Slice(ps, func(i, j int) bool {
+		if ps[i].a != ps[j].a {
+			return ps[i].a < ps[j].a
+		}
+		return ps[i].b < ps[j].b
+	})
+	q := len(w.order[l+1])
+	first := 1
+	for first < q {
+		first *= 2
+	}
+	size := 2*first - 1
+	if cap(tree) < size {
+		tree = make([]int, size)
+	}
+	tree = tree[:size]
+	clear(tree)
+	first--
+	cross := 0
+	for _, p := range ps {
+		idx := p.b + first
+		tree[idx]++
+		for idx > 0 {
+			if idx%2 == 1 {
+				cross += tree[idx+1]
+			}
+			idx = (idx - 1) / 2
+			tree[idx]++
+		}
+	}
+	return cross
+}
+
+func (w *work) totalCrossings() int {
+	var tree []int
+	c := 0
+	for l := 0; l+1 < len(w.order); l++ {
+		c += w.crossings(l, tree)
+	}
+	return c
+}
+
+type orderSnapshot struct {
+	roots [][]int
+	kids  [][]int
+}
+
+func (w *work) snapshot() orderSnapshot {
+	s := orderSnapshot{roots: make([][]int, len(w.roots)), kids: make([][]int, len(w.clusters))}
+	for i, r := range w.roots {
+		s.roots[i] = slices.Clone(r)
+	}
+	for i, c := range w.clusters {
+		s.kids[i] = slices.Clone(c.kids)
+	}
+	return s
+}
+
+func (w *work) restore(s orderSnapshot) {
+	for i := range w.roots {
+		w.roots[i] = slices.Clone(s.roots[i])
+	}
+	for i := range w.clusters {
+		w.clusters[i].kids = slices.Clone(s.kids[i])
+	}
+	w.flattenAll()
+}
+
+// median is the weighted median of the neighbours' positions (Gansner et
+// al.), or -1 without neighbours.
+func median(p []int) float64 {
+	m := len(p)
+	switch m {
+	case 0:
+		return -1
+	case 1:
+		return float64(p[0])
+	case 2:
+		return float64(p[0]+p[1]) / 2
+	}
+	slices.Sort(p)
+	if m%2 == 1 {
+		return float64(p[m/2])
+	}
+	left := float64(p[m/2-1] - p[0])
+	right := float64(p[m-1] - p[m/2])
+	if left+right == 0 {
+		return float64(p[m/2-1]+p[m/2]) / 2
+	}
+	return (float64(p[m/2-1])*right + float64(p[m/2])*left) / (left + right)
+}
+
+// sweepLayer reorders layer l by the median positions of its neighbours in
+// the layer above (down) or below.
+func (w *work) sweepLayer(l int, down bool, val []float64, buf []int) {
+	for _, it := range w.order[l] {
+		buf = buf[:0]
+		if down {
+			for _, s := range w.items[it].up {
+				buf = append(buf, w.items[w.segs[s].up].pos)
+			}
+		} else {
+			for _, s := range w.items[it].down {
+				buf = append(buf, w.items[w.segs[s].down].pos)
+			}
+		}
+		val[it] = median(buf)
+	}
+	w.sortBlocks(w.roots[l], val)
+	for _, b := range w.roots[l] {
+		if b < 0 {
+			w.sortCluster(-1-b, val)
+		}
+	}
+	w.flatten(l)
+}
+
+func (w *work) sortCluster(c int, val []float64) {
+	kids := w.clusters[c].kids
+	for _, k := range kids {
+		if k < 0 {
+			w.sortCluster(-1-k, val)
+		}
+	}
+	w.sortBlocks(kids, val)
+}
+
+func (w *work) blockValue(b int, val []float64) float64 {
+	if b >= 0 {
+		return val[b]
+	}
+	sum, n := 0.0, 0
+	for _, it := range w.clusters[-1-b].leaves {
+		if val[it] >= 0 {
+			sum += val[it]
+			n++
+		}
+	}
+	if n == 0 {
+		return -1
+	}
+	return sum / float64(n)
+}
+
+// sortBlocks sorts blocks by value; blocks without a value keep their slot.
+func (w *work) sortBlocks(blocks []int, val []float64) {
+	if len(blocks) < 2 {
+		return
+	}
+	type bv struct {
+		b int
+		v float64
+	}
+	var movable []bv
+	for _, b := range blocks {
+		if v := w.blockValue(b, val); v >= 0 {
+			movable = append(movable, bv{b, v})
+		}
+	}
+	sort.SliceStable(movable, func(i, j int) bool { return movable[i].v < movable[j].v })
+	k := 0
+	for i, b := range blocks {
+		if w.blockValue(b, val) >= 0 {
+			blocks[i] = movable[k].b
+			k++
+		}
+	}
+}
+
+// pairCross counts crossings among the segments of u and v (u left of v)
+// with the layers above and below; swapped gives the count with v left of u.
+func (w *work) pairCross(u, v int) (keep, swapped int) {
+	count := func(a, b []int, up bool) (int, int) {
+		k, s := 0, 0
+		for _, x := range a {
+			px := w.other(x, up)
+			for _, y := range b {
+				py := w.other(y, up)
+				if px > py {
+					k++
+				} else if px < py {
+					s++
+				}
+			}
+		}
+		return k, s
+	}
+	k1, s1 := count(w.items[u].up, w.items[v].up, true)
+	k2, s2 := count(w.items[u].down, w.items[v].down, false)
+	return k1 + k2, s1 + s2
+}
+
+func (w *work) other(s int, up bool) int {
+	if up {
+		return w.items[w.segs[s].up].pos
+	}
+	return w.items[w.segs[s].down].pos
+}
+
+// transpose swaps adjacent sibling items while that removes crossings.
+func (w *work) transpose(maxPasses int) {
+	for pass := 0; pass < maxPasses; pass++ {
+		improved := false
+		for l := range w.roots {
+			lists := [][]int{w.roots[l]}
+			for ci := range w.clusters {
+				if w.clusters[ci].layer == l {
+					lists = append(lists, w.clusters[ci].kids)
+				}
+			}
+			changed := false
+			for _, kids := range lists {
+				for i := 0; i+1 < len(kids); i++ {
+					a, b := kids[i], kids[i+1]
+					if a < 0 || b < 0 {
+						continue
+					}
+					keep, sw := w.pairCross(a, b)
+					if sw < keep {
+						kids[i], kids[i+1] = b, a
+						pa := w.items[a].pos
+						w.items[a].pos, w.items[b].pos = w.items[b].pos, pa
+						w.order[l][w.items[a].pos] = a
+						w.order[l][w.items[b].pos] = b
+						changed = true
+					}
+				}
+			}
+			if changed {
+				improved = true
+			}
+		}
+		if !improved {
+			return
+		}
+	}
+}
+
+// minimizeCrossings runs median sweeps with transposition, keeping the best
+// order found, then solves small graphs exactly.
+func (w *work) minimizeCrossings() {
+	best := w.totalCrossings()
+	bestSnap := w.snapshot()
+	val := make([]float64, len(w.items))
+	var buf []int
+	L := len(w.order)
+	stale := 0
+	for iter := 0; iter < 24 && best > 0; iter++ {
+		if iter%2 == 0 {
+			for l := 1; l < L; l++ {
+				w.sweepLayer(l, true, val, buf)
+			}
+		} else {
+			for l := L - 2; l >= 0; l-- {
+				w.sweepLayer(l, false, val, buf)
+			}
+		}
+		w.transpose(8)
+		c := w.totalCrossings()
+		if c < best {
+			best = c
+			bestSnap = w.snapshot()
+			stale = 0
+		} else if stale++; stale >= 6 {
+			break
+		}
+	}
+	w.restore(bestSnap)
+	if best > 0 {
+		w.exactSmall(best)
+	}
+}
