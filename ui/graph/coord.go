@@ -35,7 +35,7 @@ func (w *work) sizeItems(g geometry, ports func(it int) int) {
 		case it.plead:
 			it.size = max(1, 2*k-1)
 		case w.st.orient == LeftRight:
-			it.size = max(4, k+2)
+			it.size = max(4, 2*k+1)
 		default:
 			it.size = max(w.st.width, k+2)
 		}
@@ -254,6 +254,65 @@ func (w *work) assignCoordinates(g geometry, anchor map[string]int) {
 	for iter := 0; iter < 2; iter++ {
 		for l := 0; l < L; l++ {
 			w.placeLayer(l, g, true, true, nil)
+		}
+	}
+}
+
+// declash nudges dummies sideways (within the slack their layer leaves)
+// so that no column carries one long edge out of a layer and a different
+// one into the next: such pairs constrain channel routing and can force
+// doglegs.
+func (w *work) declash(g geometry) {
+	L := len(w.order)
+	cols := make([]map[int]int, L) // layer → dummy column → edge
+	for l := 0; l < L; l++ {
+		cols[l] = map[int]int{}
+		for _, it := range w.order[l] {
+			if w.items[it].dummy() {
+				cols[l][w.items[it].x] = w.items[it].edge
+			}
+		}
+	}
+	clash := func(l, x, edge int) bool {
+		for _, k := range []int{l - 1, l + 1} {
+			if k < 0 || k >= L {
+				continue
+			}
+			if e, ok := cols[k][x]; ok && e != edge {
+				return true
+			}
+		}
+		return false
+	}
+	var sep []int
+	for l := 0; l < L; l++ {
+		o := w.order[l]
+		sep = w.separations(l, g, sep)
+		for i, it := range o {
+			d := &w.items[it]
+			if !d.dummy() || !clash(l, d.x, d.edge) {
+				continue
+			}
+			lo, hi := -1<<30, 1<<30
+			if i > 0 {
+				lo = w.items[o[i-1]].x + sep[i-1]
+			}
+			if i+1 < len(o) {
+				hi = w.items[o[i+1]].x - sep[i]
+			}
+			for _, dx := range []int{1, -1, 2, -2, 3, -3} {
+				x := d.x + dx
+				if x < lo || x > hi || clash(l, x, d.edge) {
+					continue
+				}
+				if _, taken := cols[l][x]; taken {
+					continue
+				}
+				delete(cols[l], d.x)
+				d.x = x
+				cols[l][x] = d.edge
+				break
+			}
 		}
 	}
 }

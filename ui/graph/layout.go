@@ -37,7 +37,8 @@ type placedFrame struct {
 	group  int // index in Graph.ORGroups for OR frames, else -1
 	name   string
 	level  int
-	labelX int // label cells on the top border row
+	labelX int // title cells on the top (or bottom) border row
+	labelY int
 	labelW int
 }
 
@@ -252,6 +253,7 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 		anchor = prev.xs
 	}
 	w.assignCoordinates(g, anchor)
+	w.declash(g)
 	if prev == nil {
 		w.normalize(g)
 	}
@@ -683,55 +685,67 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	lay.placeLabels()
 }
 
-// placeLabels puts each frame's label in the longest run of its top border
-// that no edge crosses.
+// placeLabels puts each frame's title in the longest run of its top border
+// that no edge crosses, or of its bottom border when that one is clearly
+// roomier (edges into the children cross the top).
 func (lay *Layout) placeLabels() {
 	for fi := range lay.frames {
 		f := &lay.frames[fi]
-		y := f.rect.Y
 		x0, x1 := f.rect.X+1, f.rect.X+f.rect.W-2
 		if x1 < x0 {
 			continue
 		}
-		busy := make([]bool, x1-x0+1)
-		lay.grid.visit(Rect{x0, y, x1 - x0 + 1, 1}, func(k primKind, i int) {
-			switch k {
-			case primStroke:
-				s := &lay.strokes[i]
-				if s.vert {
-					if s.fix >= x0 && s.fix <= x1 && s.a <= y && s.b >= y {
-						busy[s.fix-x0] = true
-					}
-				} else if s.fix == y {
-					for x := max(s.a, x0); x <= min(s.b, x1); x++ {
-						busy[x-x0] = true
-					}
-				}
-			case primMark:
-				m := &lay.marks[i]
-				if m.y == y && m.x >= x0 && m.x <= x1 {
-					busy[m.x-x0] = true
-				}
-			}
-		})
-		bestS, bestL, s := 0, 0, -1
-		for i := 0; i <= len(busy); i++ {
-			if i < len(busy) && !busy[i] {
-				if s < 0 {
-					s = i
-				}
-				continue
-			}
-			if s >= 0 && i-s > bestL {
-				bestS, bestL = s, i-s
-			}
-			s = -1
+		ts, tl := lay.freeRun(x0, x1, f.rect.Y)
+		bs, bl := lay.freeRun(x0, x1, f.rect.Y+f.rect.H-1)
+		y, s, n := f.rect.Y, ts, tl
+		if tl < 24 && bl > tl+4 {
+			y, s, n = f.rect.Y+f.rect.H-1, bs, bl
 		}
-		// one line cell either side of the label
-		if bestL >= 3 {
-			f.labelX, f.labelW = x0+bestS+1, bestL-2
+		// one line cell either side of the title
+		if n >= 3 {
+			f.labelX, f.labelY, f.labelW = x0+s+1, y, n-2
 		}
 	}
+}
+
+// freeRun finds the longest run of cells x0..x1 on row y that no stroke or
+// mark occupies, as an offset from x0 and a length.
+func (lay *Layout) freeRun(x0, x1, y int) (start, length int) {
+	busy := make([]bool, x1-x0+1)
+	lay.grid.visit(Rect{x0, y, x1 - x0 + 1, 1}, func(k primKind, i int) {
+		switch k {
+		case primStroke:
+			s := &lay.strokes[i]
+			if s.vert {
+				if s.fix >= x0 && s.fix <= x1 && s.a <= y && s.b >= y {
+					busy[s.fix-x0] = true
+				}
+			} else if s.fix == y {
+				for x := max(s.a, x0); x <= min(s.b, x1); x++ {
+					busy[x-x0] = true
+				}
+			}
+		case primMark:
+			m := &lay.marks[i]
+			if m.y == y && m.x >= x0 && m.x <= x1 {
+				busy[m.x-x0] = true
+			}
+		}
+	})
+	s := -1
+	for i := 0; i <= len(busy); i++ {
+		if i < len(busy) && !busy[i] {
+			if s < 0 {
+				s = i
+			}
+			continue
+		}
+		if s >= 0 && i-s > length {
+			start, length = s, i-s
+		}
+		s = -1
+	}
+	return start, length
 }
 
 // markGlyph is the glyph where an edge meets a border: up says the border

@@ -22,7 +22,7 @@ func (o Orientation) String() string {
 // Node width limits, in cells including the border.
 const (
 	MinNodeWidth     = 12
-	MaxNodeWidth     = 36
+	MaxNodeWidth     = 32
 	DefaultNodeWidth = 24
 )
 
@@ -43,14 +43,11 @@ type Options struct {
 	CollapseResolved bool
 }
 
-// NodeWidthFor picks a node width for a pane of paneW cells: about a quarter
-// of the pane, so two or three boxes sit side by side in a split pane.
+// NodeWidthFor picks a node width for a pane of paneW cells: about three
+// tenths of the pane, so two or three boxes sit side by side in a split
+// pane and descriptions still read.
 func NodeWidthFor(paneW int) int {
-	w := paneW / 4
-	if paneW >= 120 {
-		w = paneW / 5
-	}
-	return max(MinNodeWidth, min(MaxNodeWidth, w))
+	return max(MinNodeWidth, min(MaxNodeWidth, paneW*3/10))
 }
 
 func (o Options) nodeWidth() int {

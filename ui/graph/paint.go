@@ -13,36 +13,36 @@ type Class uint8
 
 // Classes.
 const (
-	ClassBlank        Class = iota
-	ClassEdge               // a dependency line
-	ClassEdgeActive         // a line to or from the selected node
-	ClassEdgePartOf         // a dotted child ⇢ parent link
-	ClassEdgeCross          // where two unrelated lines cross (┼)
-	ClassArrow              // an arrowhead or tee on a border
-	ClassArrowActive        // an arrowhead or tee of an edge of the selection
-	ClassBorder             // a box border
-	ClassBorderSelected     // the selected node's border (heavy)
-	ClassBorderMissing      // a referenced but undefined atom (dashed)
-	ClassBorderChosen       // the selected choice of an OR group (double)
-	ClassBorderFailed       // a failed OR choice
-	ClassBorderSummary      // a summary of resolved atoms
-	ClassPending            // status glyph ○
-	ClassInProgress         // status glyph ◐
-	ClassResolved           // status glyph ●
-	ClassUnknown            // status glyph ?
-	ClassReady              // ▸ executable now
-	ClassFailedMark         // ✗ a failed OR choice
-	ClassID                 // the atom id
-	ClassLabel              // the description
-	ClassLabelFailed        // a failed choice's description (dim, struck)
-	ClassLabelResolved      // a resolved atom's description (muted)
-	ClassFrame              // a decomposition frame
-	ClassFrameOR            // an OR group frame (dashed)
-	ClassFrameLabel         // a decomposition frame's title
-	ClassFrameORLabel       // an OR group frame's title
-	ClassMinimap            // minimap content
-	ClassMinimapView        // the viewport's outline on the minimap
-	ClassIndicator          // the position indicator text
+	ClassBlank          Class = iota
+	ClassEdge                 // a dependency line
+	ClassEdgeActive           // a line to or from the selected node
+	ClassEdgePartOf           // a dotted child ⇢ parent link
+	ClassEdgeCross            // where two unrelated lines cross (┼)
+	ClassArrow                // an arrowhead or tee on a border
+	ClassArrowActive          // an arrowhead or tee of an edge of the selection
+	ClassBorder               // a box border
+	ClassBorderSelected       // the selected node's border (heavy)
+	ClassBorderMissing        // a referenced but undefined atom (dashed)
+	ClassBorderChosen         // the selected choice of an OR group (double)
+	ClassBorderFailed         // a failed OR choice
+	ClassBorderSummary        // a summary of resolved atoms
+	ClassPending              // status glyph ○
+	ClassInProgress           // status glyph ◐
+	ClassResolved             // status glyph ●
+	ClassUnknown              // status glyph ?
+	ClassReady                // ▸ executable now
+	ClassFailedMark           // ✗ a failed OR choice
+	ClassID                   // the atom id
+	ClassLabel                // the description
+	ClassLabelFailed          // a failed choice's description (dim, struck)
+	ClassLabelResolved        // a resolved atom's description (muted)
+	ClassFrame                // a decomposition frame
+	ClassFrameOR              // an OR group frame (dashed)
+	ClassFrameLabel           // a decomposition frame's title
+	ClassFrameORLabel         // an OR group frame's title
+	ClassMinimap              // minimap content
+	ClassMinimapView          // the viewport's outline on the minimap
+	ClassIndicator            // the position indicator text
 	numClasses
 )
 
@@ -409,7 +409,7 @@ func (p *painter) frameLabel(fi int, clip Rect) {
 	if f.labelW < 3 {
 		return
 	}
-	y := f.rect.Y
+	y := f.labelY
 	if y < clip.Y || y >= clip.Y+clip.H {
 		return
 	}

@@ -341,6 +341,7 @@ func (w *work) routeChannel(bs *[]bundle, ids []int) int {
 		}
 		return in
 	}
+	w.separatePorts(*bs, ids)
 	in := build()
 	upperAt := map[int]int{}
 	lowerAt := map[int]int{}
@@ -410,10 +411,13 @@ func (w *work) routeChannel(bs *[]bundle, ids []int) int {
 			}
 		}
 		if !progressed {
-			// A cycle of constraints: split a single-segment bundle into
-			// two halves that meet at a free column, then start over.
-			if w.dogleg(bs, ids, in[next[0]].id, upperAt, lowerAt) {
-				return -1
+			// A cycle of constraints: split a single-segment bundle on it
+			// into two halves that meet at a free column, then start over.
+			cyc := findCycle(next[0], preds, track)
+			for _, i := range cyc {
+				if w.dogleg(bs, in[i].id, upperAt, lowerAt) {
+					return -1
+				}
 			}
 			track[next[0]] = t
 			next = next[1:]
@@ -427,39 +431,178 @@ func (w *work) routeChannel(bs *[]bundle, ids []int) int {
 	return t
 }
 
-// dogleg splits one single-segment bundle among the unplaced ones.
-func (w *work) dogleg(bs *[]bundle, ids []int, avoid int, upperAt, lowerAt map[int]int) bool {
-	for _, id := range ids {
-		b := &(*bs)[id]
-		if b.link >= 0 || len(b.segs) != 1 || (b.track >= 0) {
-			continue
+// findCycle walks unplaced predecessors from start until one repeats and
+// returns the cycle's members.
+func findCycle(start int, preds [][]int, track []int) []int {
+	at := map[int]int{}
+	var path []int
+	v := start
+	for {
+		if k, ok := at[v]; ok {
+			return path[k:]
 		}
-		u, l := w.bundleCols(b)
-		if u[0] == l[0] {
-			continue
-		}
-		_ = avoid
-		mid := (u[0] + l[0]) / 2
-		free := -1
-		for d := 0; d < 1<<12 && free < 0; d++ {
-			for _, c := range []int{mid + d, mid - d} {
-				_, a := upperAt[c]
-				_, z := lowerAt[c]
-				if !a && !z {
-					free = c
-					break
-				}
+		at[v] = len(path)
+		path = append(path, v)
+		next := -1
+		for _, p := range preds[v] {
+			if track[p] < 0 {
+				next = p
+				break
 			}
 		}
-		nb := *b
-		nb.first = false
-		b.first = true
-		b.link = len(*bs)
-		b.vcol = free
-		nb.link = id
-		nb.vcol = free
-		*bs = append(*bs, nb)
-		return true
+		if next < 0 {
+			return nil
+		}
+		v = next
 	}
-	return false
+}
+
+// dogleg splits the single-segment bundle id into two halves that meet at
+// a free column; it reports whether it could.
+func (w *work) dogleg(bs *[]bundle, id int, upperAt, lowerAt map[int]int) bool {
+	b := &(*bs)[id]
+	if b.link >= 0 || len(b.segs) != 1 {
+		return false
+	}
+	u, l := w.bundleCols(b)
+	if u[0] == l[0] {
+		return false
+	}
+	mid := (u[0] + l[0]) / 2
+	free := -1
+	for d := 0; d < 1<<12 && free < 0; d++ {
+		for _, c := range []int{mid + d, mid - d} {
+			_, a := upperAt[c]
+			_, z := lowerAt[c]
+			if !a && !z {
+				free = c
+				break
+			}
+		}
+	}
+	nb := *b
+	nb.first = false
+	b.first = true
+	b.link = len(*bs)
+	b.vcol = free
+	nb.link = id
+	nb.vcol = free
+	*bs = append(*bs, nb)
+	return true
+}
+
+// portEnd is one end of a bundle at a channel boundary.
+type portEnd struct {
+	bundle int
+	item   int
+	seg    int // -1 for the hub
+}
+
+// separatePorts moves box ports so that no column of the channel has a
+// vertical coming down from one bundle and another leaving downwards from a
+// different bundle: such pairs constrain the track order and can form
+// cycles. Dummies cannot move; their conflicts are left to the tracks.
+func (w *work) separatePorts(bs []bundle, ids []int) {
+	upper := map[int]portEnd{}
+	lower := map[int]portEnd{}
+	var ends []struct {
+		col int
+		up  bool
+		e   portEnd
+	}
+	add := func(col int, up bool, e portEnd) {
+		if up {
+			upper[col] = e
+		} else {
+			lower[col] = e
+		}
+		ends = append(ends, struct {
+			col int
+			up  bool
+			e   portEnd
+		}{col, up, e})
+	}
+	for _, id := range ids {
+		b := &bs[id]
+		if b.link >= 0 {
+			continue
+		}
+		if b.hubUp {
+			add(b.hubPort, true, portEnd{id, b.hub, -1})
+			for _, s := range b.segs {
+				add(w.segs[s].downPort, false, portEnd{id, w.segs[s].down, s})
+			}
+		} else {
+			add(b.hubPort, false, portEnd{id, b.hub, -1})
+			for _, s := range b.segs {
+				add(w.segs[s].upPort, true, portEnd{id, w.segs[s].up, s})
+			}
+		}
+	}
+	// columns taken by an item side's ports
+	taken := func(it int, up bool, col int) bool {
+		if up {
+			e, ok := upper[col]
+			return ok && e.item == it
+		}
+		e, ok := lower[col]
+		return ok && e.item == it
+	}
+	for _, en := range ends {
+		if !en.up {
+			continue
+		}
+		u := upper[en.col]
+		if u != en.e {
+			continue // moved already
+		}
+		l, ok := lower[en.col]
+		if !ok || l.bundle == u.bundle {
+			continue
+		}
+		// try the lower end, then the upper one
+		for _, cand := range []struct {
+			e  portEnd
+			up bool
+		}{{l, false}, {u, true}} {
+			it := &w.items[cand.e.item]
+			if it.dummy() {
+				continue
+			}
+			lo, hi := w.portRange(cand.e.item)
+			free := -1
+			for d := 1; d <= hi-lo && free < 0; d++ {
+				for _, c := range []int{en.col + d, en.col - d} {
+					if c < lo || c > hi {
+						continue
+					}
+					_, a := upper[c]
+					_, z := lower[c]
+					if !a && !z && !taken(cand.e.item, cand.up, c) {
+						free = c
+						break
+					}
+				}
+			}
+			if free < 0 {
+				continue
+			}
+			b := &bs[cand.e.bundle]
+			if cand.e.seg < 0 {
+				w.moveHub(b, free)
+			} else if cand.up {
+				w.segs[cand.e.seg].upPort = free
+			} else {
+				w.segs[cand.e.seg].downPort = free
+			}
+			if cand.up {
+				delete(upper, en.col)
+				upper[free] = cand.e
+			} else {
+				delete(lower, en.col)
+				lower[free] = cand.e
+			}
+			break
+		}
+	}
 }
