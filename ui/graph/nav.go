@@ -257,18 +257,18 @@ func (a Anchor) Restore(l *Layout, v Viewport) Viewport {
 	return v
 }
 
-// Indicator says which part of the layout v shows, for a status line:
-// "cols 1–60 of 212 · rows 1–30 of 120" (1-based, limited to the layout).
+// Indicator says which part of the layout v shows, compactly for a status
+// line: "x 1–60/212 y 1–30/120" (1-based, limited to the layout).
 func (l *Layout) Indicator(v Viewport) string {
 	b := l.bounds
 	part := func(what string, v0, vn, b0, bn int) string {
 		lo, hi := max(v0, b0)-b0+1, min(v0+vn, b0+bn)-b0
 		if hi < lo {
-			return what + " none of " + strconv.Itoa(bn)
+			return what + " -/" + strconv.Itoa(bn)
 		}
-		return what + " " + strconv.Itoa(lo) + "–" + strconv.Itoa(hi) + " of " + strconv.Itoa(bn)
+		return what + " " + strconv.Itoa(lo) + "–" + strconv.Itoa(hi) + "/" + strconv.Itoa(bn)
 	}
-	return part("cols", v.X, v.W, b.X, b.W) + " · " + part("rows", v.Y, v.H, b.Y, b.H)
+	return part("x", v.X, v.W, b.X, b.W) + " " + part("y", v.Y, v.H, b.Y, b.H)
 }
 
 // Minimap paints the whole layout scaled into w×h cells: ■ where nodes are,
