@@ -60,13 +60,24 @@ func genGraph(seed uint64, n int, o genOpts) Graph {
 		if i == 0 {
 			continue
 		}
-		k := []int{0, 1, 1, 1, 2, 2, 2, 3, 3, 1}[r.intn(10)]
+		// few atoms start a new strand; most depend on one to three others
+		k := 1
+		switch x := r.intn(100); {
+		case x < 3:
+			k = 0
+		case x < 43:
+			k = 1
+		case x < 78:
+			k = 2
+		default:
+			k = 3
+		}
 		k = min(k, o.maxDeps)
 		seen := map[int]bool{}
 		for j := 0; j < k; j++ {
 			var d int
-			if r.intn(10) == 0 {
-				d = r.intn(i)
+			if r.intn(20) == 0 {
+				d = max(0, i-1-r.intn(4*o.window)) // an occasional far reach
 			} else {
 				d = max(0, i-1-r.intn(o.window))
 			}

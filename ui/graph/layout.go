@@ -298,7 +298,7 @@ func (w *work) initialSweep() {
 	val := make([]float64, len(w.items))
 	var buf []int
 	for l := 1; l < len(w.order); l++ {
-		w.sweepLayer(l, true, val, buf)
+		w.sweepLayer(l, true, val, buf, false)
 	}
 }
 

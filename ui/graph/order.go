@@ -70,6 +70,9 @@ type work struct {
 	nodeItem []int
 	edgeSegs [][]int // segments of each ranking edge, top to bottom
 	frameCl  []int   // frame index → cluster
+	bary     bool    // sweeps use barycenters instead of medians
+	tree     []int   // scratch for crossings
+	byLayer  [][]int // clusters of each layer
 }
 
 func newWork(st *structure, rk *ranking, opt Options) *work {
@@ -334,24 +337,13 @@ func (w *work) flatten(l int) {
 }
 
 // crossings counts segment crossings between layer l and l+1 with an
-// accumulator tree (Barth, Jünger, Mutzel).
+// accumulator tree (Barth, Jünger, Mutzel). Segments are taken in the order
+// of their upper ends, ties by lower end, without a global sort: each
+// item's few lower positions are sorted in place.
 func (w *work) crossings(l int, tree []int) int {
 	if l+1 >= len(w.order) {
 		return 0
 	}
-	type pr struct{ a, b int }
-	var ps []pr
-	for _, it := range w.order[l] {
-		for _, s := range w.items[it].down {
-			ps = append(ps, pr{w.items[it].pos, w.items[w.segs[s].down].pos})
-		}
-	}
-	sort.Slice(ps, func(i, j int) bool {
-		if ps[i].a != ps[j].a {
-			return ps[i].a < ps[j].a
-		}
-		return ps[i].b < ps[j].b
-	})
 	q := len(w.order[l+1])
 	first := 1
 	for first < q {
@@ -365,25 +357,40 @@ func (w *work) crossings(l int, tree []int) int {
 	clear(tree)
 	first--
 	cross := 0
-	for _, p := range ps {
-		idx := p.b + first
-		tree[idx]++
-		for idx > 0 {
-			if idx%2 == 1 {
-				cross += tree[idx+1]
+	var lows [8]int
+	for _, it := range w.order[l] {
+		d := w.items[it].down
+		ps := lows[:0]
+		for _, s := range d {
+			ps = append(ps, w.items[w.segs[s].down].pos)
+		}
+		for i := 1; i < len(ps); i++ { // insertion sort: few entries
+			for j := i; j > 0 && ps[j] < ps[j-1]; j-- {
+				ps[j], ps[j-1] = ps[j-1], ps[j]
 			}
-			idx = (idx - 1) / 2
+		}
+		for _, b := range ps {
+			idx := b + first
 			tree[idx]++
+			for idx > 0 {
+				if idx%2 == 1 {
+					cross += tree[idx+1]
+				}
+				idx = (idx - 1) / 2
+				tree[idx]++
+			}
 		}
 	}
 	return cross
 }
 
 func (w *work) totalCrossings() int {
-	var tree []int
 	c := 0
 	for l := 0; l+1 < len(w.order); l++ {
-		c += w.crossings(l, tree)
+		c += w.crossings(l, w.tree)
+		if n := 2 * len(w.order[l+1]); cap(w.tree) < n {
+			w.tree = make([]int, 0, 2*n)
+		}
 	}
 	return c
 }
@@ -440,7 +447,7 @@ func median(p []int) float64 {
 
 // sweepLayer reorders layer l by the median positions of its neighbours in
 // the layer above (down) or below.
-func (w *work) sweepLayer(l int, down bool, val []float64, buf []int) {
+func (w *work) sweepLayer(l int, down bool, val []float64, buf []int, reverse bool) {
 	for _, it := range w.order[l] {
 		buf = buf[:0]
 		if down {
@@ -452,25 +459,33 @@ func (w *work) sweepLayer(l int, down bool, val []float64, buf []int) {
 				buf = append(buf, w.items[w.segs[s].down].pos)
 			}
 		}
-		val[it] = median(buf)
+		if w.bary && len(buf) > 0 {
+			sum := 0
+			for _, p := range buf {
+				sum += p
+			}
+			val[it] = float64(sum) / float64(len(buf))
+		} else {
+			val[it] = median(buf)
+		}
 	}
-	w.sortBlocks(w.roots[l], val)
+	w.sortBlocks(w.roots[l], val, reverse)
 	for _, b := range w.roots[l] {
 		if b < 0 {
-			w.sortCluster(-1-b, val)
+			w.sortCluster(-1-b, val, reverse)
 		}
 	}
 	w.flatten(l)
 }
 
-func (w *work) sortCluster(c int, val []float64) {
+func (w *work) sortCluster(c int, val []float64, reverse bool) {
 	kids := w.clusters[c].kids
 	for _, k := range kids {
 		if k < 0 {
-			w.sortCluster(-1-k, val)
+			w.sortCluster(-1-k, val, reverse)
 		}
 	}
-	w.sortBlocks(kids, val)
+	w.sortBlocks(kids, val, reverse)
 }
 
 func (w *work) blockValue(b int, val []float64) float64 {
@@ -491,7 +506,8 @@ func (w *work) blockValue(b int, val []float64) float64 {
 }
 
 // sortBlocks sorts blocks by value; blocks without a value keep their slot.
-func (w *work) sortBlocks(blocks []int, val []float64) {
+// With reverse, blocks of equal value swap their relative order.
+func (w *work) sortBlocks(blocks []int, val []float64, reverse bool) {
 	if len(blocks) < 2 {
 		return
 	}
@@ -499,13 +515,25 @@ func (w *work) sortBlocks(blocks []int, val []float64) {
 		b int
 		v float64
 	}
-	var movable []bv
+	movable := make([]bv, 0, len(blocks))
 	for _, b := range blocks {
 		if v := w.blockValue(b, val); v >= 0 {
 			movable = append(movable, bv{b, v})
 		}
 	}
-	sort.SliceStable(movable, func(i, j int) bool { return movable[i].v < movable[j].v })
+	if reverse {
+		// equal runs come out reversed
+		slices.Reverse(movable)
+	}
+	slices.SortStableFunc(movable, func(a, b bv) int {
+		switch {
+		case a.v < b.v:
+			return -1
+		case a.v > b.v:
+			return 1
+		}
+		return 0
+	})
 	k := 0
 	for i, b := range blocks {
 		if w.blockValue(b, val) >= 0 {
@@ -545,17 +573,13 @@ func (w *work) other(s int, up bool) int {
 	return w.items[w.segs[s].down].pos
 }
 
-// transpose swaps adjacent sibling items while that removes crossings.
-func (w *work) transpose(maxPasses int) {
+// transpose swaps adjacent sibling items while that removes crossings
+// (with equal, also when it keeps them equal).
+func (w *work) transpose(maxPasses int, equal bool) {
 	for pass := 0; pass < maxPasses; pass++ {
 		improved := false
 		for l := range w.roots {
-			lists := [][]int{w.roots[l]}
-			for ci := range w.clusters {
-				if w.clusters[ci].layer == l {
-					lists = append(lists, w.clusters[ci].kids)
-				}
-			}
+			lists := w.siblingLists(l)
 			changed := false
 			for _, kids := range lists {
 				for i := 0; i+1 < len(kids); i++ {
@@ -564,7 +588,7 @@ func (w *work) transpose(maxPasses int) {
 						continue
 					}
 					keep, sw := w.pairCross(a, b)
-					if sw < keep {
+					if sw < keep || equal && keep > 0 && sw == keep {
 						kids[i], kids[i+1] = b, a
 						pa := w.items[a].pos
 						w.items[a].pos, w.items[b].pos = w.items[b].pos, pa
@@ -584,37 +608,230 @@ func (w *work) transpose(maxPasses int) {
 	}
 }
 
-// minimizeCrossings runs median sweeps with transposition, keeping the best
-// order found, then solves small graphs exactly.
+// minimizeCrossings tries a few initial orders, improves each by median
+// sweeps with transposition and sifting, keeps the best, then solves small
+// graphs exactly.
 func (w *work) minimizeCrossings() {
-	best := w.totalCrossings()
-	bestSnap := w.snapshot()
-	val := make([]float64, len(w.items))
-	var buf []int
-	L := len(w.order)
-	stale := 0
-	for iter := 0; iter < 24 && best > 0; iter++ {
-		if iter%2 == 0 {
-			for l := 1; l < L; l++ {
-				w.sweepLayer(l, true, val, buf)
-			}
+	inits := [][]float64{nil, w.dfsValues(false), w.dfsValues(true)}
+	// Effort scales down with size: small graphs get restarts from a few
+	// shuffled orders (deterministic), big ones a single median pass.
+	segs := len(w.segs)
+	restarts, variants := 4, 2
+	switch {
+	case segs > 20000:
+		inits, restarts, variants = inits[:1], 0, 1
+	case segs > 6000:
+		inits, restarts, variants = inits[:2], 0, 1
+	case segs > 2500:
+		restarts = 0
+	}
+	r := uint64(len(w.items))*0x9e3779b97f4a7c15 + 1
+	for k := 0; k < restarts; k++ {
+		v := make([]float64, len(w.items))
+		for i := range v {
+			r ^= r << 13
+			r ^= r >> 7
+			r ^= r << 17
+			v[i] = float64(r % 1000003)
+		}
+		inits = append(inits, v)
+	}
+	start := w.snapshot()
+	best := -1
+	var bestSnap orderSnapshot
+	for k := 0; k < variants*len(inits); k++ {
+		v := inits[k%len(inits)]
+		if v != nil {
+			w.initOrder(func(it int) float64 { return v[it] })
 		} else {
-			for l := L - 2; l >= 0; l-- {
-				w.sweepLayer(l, false, val, buf)
+			w.restore(start)
+		}
+		w.bary = k >= len(inits)
+		c := w.improveOrder()
+		if best < 0 || c < best {
+			best, bestSnap = c, w.snapshot()
+		}
+		if best == 0 {
+			break
+		}
+	}
+	w.restore(bestSnap)
+	// further passes from the best order, as dot's third pass, alternating
+	// medians and barycentres while they help
+	passes := 4
+	if segs > 6000 {
+		passes = 1
+	}
+	for k := 0; k < passes && best > 0; k++ {
+		w.bary = k%2 == 1
+		if c := w.improveOrder(); c < best {
+			best, bestSnap = c, w.snapshot()
+		} else {
+			w.restore(bestSnap)
+			if k > 0 {
+				break
 			}
 		}
-		w.transpose(8)
-		c := w.totalCrossings()
-		if c < best {
-			best = c
-			bestSnap = w.snapshot()
-			stale = 0
-		} else if stale++; stale >= 6 {
-			break
+	}
+	// Iterated local search: shake the best order (swap some neighbours in
+	// every layer) and improve again, keeping what beats it.
+	for k := 0; k < 4 && best > 0 && segs <= 2500; k++ {
+		w.restore(bestSnap)
+		for l := range w.roots {
+			lists := w.siblingLists(l)
+			for _, kids := range lists {
+				for i := 0; i+1 < len(kids); i++ {
+					r ^= r << 13
+					r ^= r >> 7
+					r ^= r << 17
+					if r%6 == 0 {
+						kids[i], kids[i+1] = kids[i+1], kids[i]
+					}
+				}
+			}
+			w.flatten(l)
+		}
+		w.bary = k%2 == 1
+		if c := w.improveOrder(); c < best {
+			best, bestSnap = c, w.snapshot()
 		}
 	}
 	w.restore(bestSnap)
 	if best > 0 {
 		w.exactSmall(best)
 	}
+}
+
+// siblingLists returns the root list and the kids of every cluster of
+// layer l: the lists within which items may move.
+func (w *work) siblingLists(l int) [][]int {
+	lists := [][]int{w.roots[l]}
+	for _, ci := range w.layerClusters(l) {
+		lists = append(lists, w.clusters[ci].kids)
+	}
+	return lists
+}
+
+func (w *work) layerClusters(l int) []int {
+	if w.byLayer == nil {
+		w.byLayer = make([][]int, len(w.roots))
+		for ci := range w.clusters {
+			w.byLayer[w.clusters[ci].layer] = append(w.byLayer[w.clusters[ci].layer], ci)
+		}
+	}
+	return w.byLayer[l]
+}
+
+// improveOrder runs median sweeps with transposition from the current
+// order, then sifting; it leaves the best order found and returns its
+// crossings.
+func (w *work) improveOrder() int {
+	best := w.totalCrossings()
+	bestSnap := w.snapshot()
+	val := make([]float64, len(w.items))
+	var buf []int
+	L := len(w.order)
+	stale := 0
+	maxIter, maxStale := 24, 8
+	if len(w.segs) > 20000 {
+		maxIter, maxStale = 6, 3
+	}
+	for iter := 0; iter < maxIter && best > 0; iter++ {
+		// As dot does: every other pair of iterations lets equal medians
+		// and equal transpositions swap, to leave plateaus.
+		reverse := iter%4 < 2
+		if iter%2 == 0 {
+			for l := 1; l < L; l++ {
+				w.sweepLayer(l, true, val, buf, reverse)
+			}
+		} else {
+			for l := L - 2; l >= 0; l-- {
+				w.sweepLayer(l, false, val, buf, reverse)
+			}
+		}
+		w.transpose(8, !reverse)
+		c := w.totalCrossings()
+		if c <= best {
+			if c < best {
+				stale = 0
+			}
+			best = c
+			bestSnap = w.snapshot()
+		}
+		if stale++; stale >= maxStale {
+			break
+		}
+	}
+	w.restore(bestSnap)
+	if best > 0 {
+		w.sift(w.siftRounds())
+		w.transpose(8, false)
+		if c := w.totalCrossings(); c < best {
+			best = c
+		} else {
+			w.restore(bestSnap)
+		}
+	}
+	return best
+}
+
+// dfsValues numbers items in depth-first order from the items with nothing
+// above them (in input order), so connected items start out together, as
+// dot's initial order does.
+func (w *work) dfsValues(reverse bool) []float64 {
+	val := make([]float64, len(w.items))
+	seen := make([]bool, len(w.items))
+	k := 0.0
+	var stack []int
+	push := func(it int) {
+		if !seen[it] {
+			seen[it] = true
+			stack = append(stack, it)
+		}
+	}
+	starts := make([]int, 0, len(w.items))
+	for it := range w.items {
+		if len(w.items[it].up) == 0 && !reverse || len(w.items[it].down) == 0 && reverse {
+			starts = append(starts, it)
+		}
+	}
+	for _, s := range starts {
+		push(s)
+		for len(stack) > 0 {
+			it := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			val[it] = k
+			k++
+			segs := w.items[it].down
+			if reverse {
+				segs = w.items[it].up
+			}
+			for i := len(segs) - 1; i >= 0; i-- {
+				o := w.segs[segs[i]].down
+				if reverse {
+					o = w.segs[segs[i]].up
+				}
+				push(o)
+			}
+		}
+	}
+	return val
+}
+
+// siftRounds is how many sifting rounds the graph can afford: a round costs
+// about the sum over layers of (layer size)² neighbour merges.
+func (w *work) siftRounds() int {
+	cost := 0
+	for _, o := range w.order {
+		cost += len(o) * len(o)
+	}
+	switch {
+	case cost < 200_000:
+		return 6
+	case cost < 1_000_000:
+		return 2
+	case cost < 4_000_000:
+		return 1
+	}
+	return 0
 }

@@ -123,6 +123,12 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		}
 	}
 
+	adoptees := map[int][]int{}
+	for m, a := range rk.adopted {
+		if a >= 0 {
+			adoptees[a] = append(adoptees[a], m)
+		}
+	}
 	// Frames: contract parent and children; keep the contraction only if
 	// no edge joins two nodes of one set and the contracted graph stays
 	// acyclic.
@@ -134,11 +140,7 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		}
 		members := append([]int{d.parent}, d.children...)
 		for _, c := range d.children {
-			for m := range n {
-				if rk.adopted[m] == c {
-					members = append(members, m)
-				}
-			}
+			members = append(members, adoptees[c]...)
 		}
 		for _, m := range members[1:] {
 			try.union(d.parent, m)
@@ -156,6 +158,7 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 	}
 
 	// Part-of links for decompositions that are not frames.
+	cg := newContracted(uf, rk.edges, n)
 	for di, d := range st.decomps {
 		if accepted[di] {
 			continue
@@ -165,10 +168,11 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 				continue
 			}
 			e := ledge{from: c, to: d.parent, kind: edgePartOf}
-			if reaches(uf, rk.edges, n, d.parent, c) {
+			if cg.reaches(d.parent, c) {
 				e.rev = true
 			}
 			rk.edges = append(rk.edges, e)
+			cg.add(e)
 		}
 	}
 
@@ -194,9 +198,17 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		indeg[v]++
 	}
 	queue := make([]int, 0, n)
+	hasIn := make([]bool, n)
 	for i := range n {
 		if set[i] == i && indeg[i] == 0 {
 			queue = append(queue, i)
+		}
+		hasIn[i] = indeg[i] > 0
+	}
+	prevOf := map[int]bool{}
+	for i := range n {
+		if _, ok := prevRank[st.nodes[i].id]; ok {
+			prevOf[set[i]] = true
 		}
 	}
 	r := make([]int, n)
@@ -212,6 +224,24 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 				queue = append(queue, w)
 			}
 		}
+	}
+	// An atom with no dependencies sits just above its first dependent
+	// rather than at the top: dependencies stay above dependents, and long
+	// edges from the first layer (and their dummies) disappear.
+	for _, v := range queue {
+		if hasIn[v] || len(cout[v]) == 0 {
+			continue
+		}
+		if _, seeded := prevOf[v]; seeded {
+			continue
+		}
+		m := -1
+		for _, w := range cout[v] {
+			if m < 0 || r[w] < m {
+				m = r[w]
+			}
+		}
+		r[v] = max(r[v], m-1)
 	}
 	for i := range n {
 		rk.rank[i] = r[set[i]]
@@ -254,20 +284,29 @@ func (rk *ranking) compact() {
 // contractedOK reports whether contracting the sets of uf leaves no edge
 // inside a set and no cycle.
 func contractedOK(uf *unionFind, edges []ledge, n int) bool {
-	out := make([][]int, n)
+	find := make([]int, n)
+	for i := range find {
+		find[i] = uf.find(i)
+	}
+	head := make([]int, n)
+	for i := range head {
+		head[i] = -1
+	}
+	next := make([]int, len(edges))
+	to := make([]int, len(edges))
 	indeg := make([]int, n)
-	for _, e := range edges {
-		u, v := uf.find(e.upper()), uf.find(e.lower())
+	for i, e := range edges {
+		u, v := find[e.upper()], find[e.lower()]
 		if u == v {
 			return false
 		}
-		out[u] = append(out[u], v)
+		to[i], next[i], head[u] = v, head[u], i
 		indeg[v]++
 	}
 	seen, total := 0, 0
 	queue := make([]int, 0, n)
 	for i := range n {
-		if uf.find(i) == i {
+		if find[i] == i {
 			total++
 			if indeg[i] == 0 {
 				queue = append(queue, i)
@@ -276,7 +315,8 @@ func contractedOK(uf *unionFind, edges []ledge, n int) bool {
 	}
 	for q := 0; q < len(queue); q++ {
 		seen++
-		for _, w := range out[queue[q]] {
+		for e := head[queue[q]]; e >= 0; e = next[e] {
+			w := to[e]
 			indeg[w]--
 			if indeg[w] == 0 {
 				queue = append(queue, w)
@@ -286,29 +326,45 @@ func contractedOK(uf *unionFind, edges []ledge, n int) bool {
 	return seen == total
 }
 
-// reaches reports whether from reaches to along layer-direction edges of
-// the contracted graph.
-func reaches(uf *unionFind, edges []ledge, n, from, to int) bool {
-	out := make([][]int, n)
+// contracted is the layer-direction adjacency of the contracted graph,
+// grown as part-of links are added.
+type contracted struct {
+	uf   *unionFind
+	out  [][]int
+	seen []int
+	mark int
+}
+
+func newContracted(uf *unionFind, edges []ledge, n int) *contracted {
+	c := &contracted{uf: uf, out: make([][]int, n), seen: make([]int, n)}
 	for _, e := range edges {
-		u, v := uf.find(e.upper()), uf.find(e.lower())
-		if u != v {
-			out[u] = append(out[u], v)
-		}
+		c.add(e)
 	}
-	target := uf.find(to)
-	seen := make([]bool, n)
-	stack := []int{uf.find(from)}
-	seen[stack[0]] = true
+	return c
+}
+
+func (c *contracted) add(e ledge) {
+	u, v := c.uf.find(e.upper()), c.uf.find(e.lower())
+	if u != v {
+		c.out[u] = append(c.out[u], v)
+	}
+}
+
+// reaches reports whether from reaches to.
+func (c *contracted) reaches(from, to int) bool {
+	c.mark++
+	target := c.uf.find(to)
+	stack := []int{c.uf.find(from)}
+	c.seen[stack[0]] = c.mark
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if v == target {
 			return true
 		}
-		for _, w := range out[v] {
-			if !seen[w] {
-				seen[w] = true
+		for _, w := range c.out[v] {
+			if c.seen[w] != c.mark {
+				c.seen[w] = c.mark
 				stack = append(stack, w)
 			}
 		}
