@@ -277,16 +277,9 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 			ids = append(ids, len(bs)-1)
 		}
 		byCh[c] = ids
-		h := max(g.minCh, t+g.chPad)
-		if prev != nil && c < len(prev.channels) {
-			if ph := prev.channels[c]; h <= ph {
-				h = ph
-			} else {
-				h++ // leave room so the next change is less likely to move rows
-			}
-		}
-		chans[c] = h
+		chans[c] = max(g.minCh, t+g.chPad)
 	}
+	chans = channelHeights(chans, prev)
 
 	lay := &Layout{st: st, opt: opt, channels: chans}
 	lay.build(w, rk, bs, g, chans)
@@ -789,4 +782,40 @@ func sortedIDs(m map[string]int) []string {
 	}
 	sort.Strings(ids)
 	return ids
+}
+
+// channelHeights turns the rows each channel needs into the rows it gets.
+// A fresh layout gives dense channels (three tracks or more) one spare row.
+// A seeded one keeps every channel at least as tall as before and, when one
+// must grow, takes the rows back from the nearest channels below that have
+// spare ones, so the rows further down do not move.
+func channelHeights(need []int, prev *Layout) []int {
+	h := make([]int, len(need))
+	if prev == nil {
+		for c, n := range need {
+			h[c] = n
+			if n >= 3 {
+				h[c]++
+			}
+		}
+		return h
+	}
+	for c := range need {
+		h[c] = need[c]
+		if c < len(prev.channels) {
+			h[c] = max(need[c], prev.channels[c])
+		}
+	}
+	for c := range need {
+		if c >= len(prev.channels) || need[c] <= prev.channels[c] {
+			continue
+		}
+		grow := need[c] - prev.channels[c]
+		for d := c + 1; d < len(need) && grow > 0; d++ {
+			take := min(grow, h[d]-need[d])
+			h[d] -= take
+			grow -= take
+		}
+	}
+	return h
 }

@@ -415,9 +415,8 @@ func (p *painter) frameLabel(fi int, clip Rect) {
 	}
 	w := textWriter{p: p, y: y, x: f.labelX, end: f.labelX + f.labelW, clip: clip, lastRow: y, wrapFrom: -1}
 	defer w.flush()
-	w.put(" ", ClassFrameLabel)
 	if f.kind == clusterOR {
-		w.put("or ", ClassFrameORLabel)
+		w.put(" or ", ClassFrameORLabel)
 		w.put(f.name, ClassFrameORLabel)
 		if p.d != nil {
 			if s := p.d.orSel[f.group]; s != "" {
@@ -440,7 +439,7 @@ func (p *painter) nodeTitle(w *textWriter, n int, labelClass Class) {
 		w.put("▸", ClassReady)
 	case p.d != nil && p.d.failed[n]:
 		w.put("✗", ClassFailedMark)
-	case labelClass == ClassLabel:
+	default:
 		w.put(" ", labelClass)
 	}
 	w.putRune(st.Glyph(), statusClass(st))
