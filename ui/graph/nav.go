@@ -271,8 +271,9 @@ func (l *Layout) Indicator(v Viewport) string {
 	return part("x", v.X, v.W, b.X, b.W) + " " + part("y", v.Y, v.H, b.Y, b.H)
 }
 
-// Minimap paints the whole layout scaled into w×h cells: ■ where nodes are,
-// with the viewport v shaded (░ on empty cells, class ClassMinimapView).
+// Minimap paints the whole layout scaled into w×h cells: · where nodes
+// are, and inside the part the viewport v shows, █ for nodes and ░ for the
+// rest (class ClassMinimapView), so the view reads without colour too.
 func (l *Layout) Minimap(w, h int, v Viewport) *Canvas {
 	c := newCanvas(max(0, w), max(0, h))
 	if w <= 0 || h <= 0 || l.bounds.W <= 0 || l.bounds.H <= 0 {
@@ -284,6 +285,7 @@ func (l *Layout) Minimap(w, h int, v Viewport) *Canvas {
 	}
 	vx0, vy0 := cellOf(v.X, v.Y)
 	vx1, vy1 := cellOf(v.X+v.W-1, v.Y+v.H-1)
+	in := func(x, y int) bool { return x >= vx0 && x <= vx1 && y >= vy0 && y <= vy1 }
 	for y := vy0; y <= vy1; y++ {
 		for x := vx0; x <= vx1; x++ {
 			c.Cells[y*w+x] = Cell{Rune: '░', Class: ClassMinimapView, Width: 1}
@@ -295,11 +297,11 @@ func (l *Layout) Minimap(w, h int, v Viewport) *Canvas {
 			continue
 		}
 		x, y := cellOf(r.X+r.W/2, r.Y+r.H/2)
-		cl := ClassMinimap
-		if x >= vx0 && x <= vx1 && y >= vy0 && y <= vy1 {
-			cl = ClassMinimapView
+		if in(x, y) {
+			c.Cells[y*w+x] = Cell{Rune: '█', Class: ClassMinimapView, Width: 1}
+		} else {
+			c.Cells[y*w+x] = Cell{Rune: '·', Class: ClassMinimap, Width: 1}
 		}
-		c.Cells[y*w+x] = Cell{Rune: '■', Class: cl, Width: 1}
 	}
 	return c
 }
