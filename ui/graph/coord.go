@@ -19,9 +19,9 @@ type geometry struct {
 
 func geometryFor(o Orientation, width int) geometry {
 	if o == LeftRight {
-		return geometry{boxMajor: width, gap: 1, padMinor: 1, padMajor: 2, minCh: 4, chPad: 2, chOff: 1}
+		return geometry{boxMajor: width, gap: 2, padMinor: 1, padMajor: 2, minCh: 4, chPad: 2, chOff: 1}
 	}
-	return geometry{boxMajor: 3, gap: 2, padMinor: 2, padMajor: 1, minCh: 1, chPad: 0, chOff: 0}
+	return geometry{boxMajor: 3, gap: 3, padMinor: 2, padMajor: 1, minCh: 1, chPad: 0, chOff: 0}
 }
 
 // sizeItems sets each item's minor size from its kind and port count.
@@ -51,7 +51,13 @@ func (w *work) separations(l int, g geometry, sep []int) []int {
 	for i := 0; i+1 < len(o); i++ {
 		a, b := &w.items[o[i]], &w.items[o[i+1]]
 		closed, opened := w.frameChange(a.cl, b.cl)
-		sep = append(sep, a.size+g.gap+g.padMinor*(closed+opened))
+		gap := g.gap
+		if a.dummy() || a.plead || b.dummy() || b.plead {
+			// a line next to a box or another line needs one blank cell;
+			// boxes keep room for one new line between them
+			gap = 1
+		}
+		sep = append(sep, a.size+gap+g.padMinor*(closed+opened))
 	}
 	return sep
 }
@@ -211,7 +217,11 @@ func (w *work) placeLayer(l int, g geometry, up, down bool, anchor map[string]in
 		}
 	}
 	x := make([]int, len(o))
-	pav(desired, weight, sep, x)
+	if anchor != nil {
+		w.pushAside(o, desired, sep, x, anchor)
+	} else {
+		pav(desired, weight, sep, x)
+	}
 	for i, it := range o {
 		w.items[it].x = x[i]
 	}
@@ -243,7 +253,11 @@ func (w *work) assignCoordinates(g geometry, anchor map[string]int) {
 		}
 		return
 	}
-	for iter := 0; iter < 6; iter++ {
+	iters := 6
+	if len(w.segs) > 6000 {
+		iters = 2
+	}
+	for iter := 0; iter < iters; iter++ {
 		for l := 1; l < L; l++ {
 			w.placeLayer(l, g, true, false, nil)
 		}
@@ -314,5 +328,39 @@ func (w *work) declash(g geometry) {
 				break
 			}
 		}
+	}
+}
+
+// pushAside places a seeded layer: old items stay where they were and new
+// ones go where their neighbours want them; overlaps are resolved by
+// pushing items to one side only (right, or left when that moves fewer old
+// items), so a new atom disturbs as few others as the gaps allow.
+func (w *work) pushAside(o []int, desired []float64, sep []int, x []int, anchor map[string]int) {
+	n := len(o)
+	right := make([]int, n)
+	left := make([]int, n)
+	for i := range o {
+		right[i] = int(math.Floor(desired[i] + 0.5))
+		left[i] = right[i]
+	}
+	for i := 1; i < n; i++ {
+		right[i] = max(right[i], right[i-1]+sep[i-1])
+	}
+	for i := n - 2; i >= 0; i-- {
+		left[i] = min(left[i], left[i+1]-sep[i])
+	}
+	moved := func(p []int) int {
+		m := 0
+		for i, it := range o {
+			if a, ok := anchor[w.items[it].key]; ok && a != p[i] {
+				m++
+			}
+		}
+		return m
+	}
+	if moved(left) < moved(right) {
+		copy(x, left)
+	} else {
+		copy(x, right)
 	}
 }

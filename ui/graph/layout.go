@@ -3,7 +3,6 @@ package graph
 import (
 	"bytes"
 	"slices"
-	"sort"
 )
 
 // Rect is a rectangle of cells in layout coordinates.
@@ -486,7 +485,7 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 		lay.orderPos[it.key] = w.items[i].pos
 	}
 	for _, e := range rk.edges {
-		lay.edges = append(lay.edges, placedEdge{from: e.from, to: e.to, kind: e.kind, rev: e.rev})
+		lay.edges = append(lay.edges, placedEdge(e))
 	}
 
 	// Port rows.
@@ -773,17 +772,6 @@ func pick(c bool, a, b rune) rune {
 	}
 	return b
 }
-
-// sortedIDs is used by tests and debugging output.
-func sortedIDs(m map[string]int) []string {
-	ids := make([]string, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
-}
-
 // channelHeights turns the rows each channel needs into the rows it gets.
 // A fresh layout gives dense channels (three tracks or more) one spare row.
 // A seeded one keeps every channel at least as tall as before and, when one

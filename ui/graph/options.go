@@ -1,7 +1,5 @@
 package graph
 
-import "sort"
-
 // Orientation is the direction dependencies flow in.
 type Orientation uint8
 
@@ -55,15 +53,4 @@ func (o Options) nodeWidth() int {
 		return DefaultNodeWidth
 	}
 	return max(MinNodeWidth, min(MaxNodeWidth*4, o.NodeWidth))
-}
-
-func (o Options) collapsedList() []string {
-	var l []string
-	for id, c := range o.Collapsed {
-		if c {
-			l = append(l, id)
-		}
-	}
-	sort.Strings(l)
-	return l
 }

@@ -51,7 +51,6 @@ type cluster struct {
 	level  int // 1 for a frame around boxes only, 1+max(children) otherwise
 	kids   []int
 	leaves []int // every item inside, sorted
-	lo, hi int   // minor extent including borders
 	seq    int   // creation order, for ties
 }
 
@@ -73,6 +72,8 @@ type work struct {
 	bary     bool    // sweeps use barycenters instead of medians
 	tree     []int   // scratch for crossings
 	byLayer  [][]int // clusters of each layer
+	nbUp     [][]int // sorted neighbour positions (see fillNeighbours)
+	nbDown   [][]int
 }
 
 func newWork(st *structure, rk *ranking, opt Options) *work {
@@ -283,8 +284,7 @@ func (w *work) initOrder(value func(it int) float64) {
 		}
 	}
 	minVal := make([]float64, len(w.clusters))
-	var bv func(b int) float64
-	bv = func(b int) float64 {
+	bv := func(b int) float64 {
 		if b >= 0 {
 			return value(b)
 		}
@@ -543,51 +543,70 @@ func (w *work) sortBlocks(blocks []int, val []float64, reverse bool) {
 	}
 }
 
-// pairCross counts crossings among the segments of u and v (u left of v)
-// with the layers above and below; swapped gives the count with v left of u.
-func (w *work) pairCross(u, v int) (keep, swapped int) {
-	count := func(a, b []int, up bool) (int, int) {
-		k, s := 0, 0
-		for _, x := range a {
-			px := w.other(x, up)
-			for _, y := range b {
-				py := w.other(y, up)
-				if px > py {
-					k++
-				} else if px < py {
-					s++
-				}
-			}
-		}
-		return k, s
+// fillNeighbours sorts, for every item of layer l, the positions of its
+// neighbours above and below (valid while those layers keep their order).
+func (w *work) fillNeighbours(l int) {
+	if len(w.nbUp) != len(w.items) {
+		w.nbUp = make([][]int, len(w.items))
+		w.nbDown = make([][]int, len(w.items))
 	}
-	k1, s1 := count(w.items[u].up, w.items[v].up, true)
-	k2, s2 := count(w.items[u].down, w.items[v].down, false)
-	return k1 + k2, s1 + s2
+	for _, it := range w.order[l] {
+		u := w.nbUp[it][:0]
+		for _, s := range w.items[it].up {
+			u = append(u, w.items[w.segs[s].up].pos)
+		}
+		insertionSort(u)
+		w.nbUp[it] = u
+		d := w.nbDown[it][:0]
+		for _, s := range w.items[it].down {
+			d = append(d, w.items[w.segs[s].down].pos)
+		}
+		insertionSort(d)
+		w.nbDown[it] = d
+	}
 }
 
-func (w *work) other(s int, up bool) int {
-	if up {
-		return w.items[w.segs[s].up].pos
+func insertionSort(a []int) {
+	if len(a) > 12 {
+		slices.Sort(a)
+		return
 	}
-	return w.items[w.segs[s].down].pos
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
 }
 
 // transpose swaps adjacent sibling items while that removes crossings
-// (with equal, also when it keeps them equal).
+// (with equal, also when it keeps them equal). A layer is revisited only
+// when it or a neighbouring layer changed in the previous pass, which gives
+// the same result as revisiting all of them.
 func (w *work) transpose(maxPasses int, equal bool) {
+	L := len(w.roots)
+	cand := make([]bool, L)
+	next := make([]bool, L)
+	for l := range cand {
+		cand[l] = true
+	}
 	for pass := 0; pass < maxPasses; pass++ {
 		improved := false
-		for l := range w.roots {
-			lists := w.siblingLists(l)
+		clear(next)
+		for l := 0; l < L; l++ {
+			if !cand[l] {
+				continue
+			}
 			changed := false
-			for _, kids := range lists {
+			w.fillNeighbours(l)
+			up, down := w.nbUp, w.nbDown
+			for _, kids := range w.siblingLists(l) {
 				for i := 0; i+1 < len(kids); i++ {
 					a, b := kids[i], kids[i+1]
 					if a < 0 || b < 0 {
 						continue
 					}
-					keep, sw := w.pairCross(a, b)
+					keep := pairCount(up[a], up[b]) + pairCount(down[a], down[b])
+					sw := pairCount(up[b], up[a]) + pairCount(down[b], down[a])
 					if sw < keep || equal && keep > 0 && sw == keep {
 						kids[i], kids[i+1] = b, a
 						pa := w.items[a].pos
@@ -600,11 +619,15 @@ func (w *work) transpose(maxPasses int, equal bool) {
 			}
 			if changed {
 				improved = true
+				for k := max(0, l-1); k <= min(L-1, l+1); k++ {
+					next[k] = true
+				}
 			}
 		}
 		if !improved {
 			return
 		}
+		cand, next = next, cand
 	}
 }
 
@@ -616,7 +639,7 @@ func (w *work) minimizeCrossings() {
 	// Effort scales down with size: small graphs get restarts from a few
 	// shuffled orders (deterministic), big ones a single median pass.
 	segs := len(w.segs)
-	restarts, variants := 4, 2
+	restarts, variants := 0, 2
 	switch {
 	case segs > 20000:
 		inits, restarts, variants = inits[:1], 0, 1
@@ -658,8 +681,8 @@ func (w *work) minimizeCrossings() {
 	w.restore(bestSnap)
 	// further passes from the best order, as dot's third pass, alternating
 	// medians and barycentres while they help
-	passes := 4
-	if segs > 6000 {
+	passes := 2
+	if segs > 2500 {
 		passes = 1
 	}
 	for k := 0; k < passes && best > 0; k++ {
@@ -675,7 +698,7 @@ func (w *work) minimizeCrossings() {
 	}
 	// Iterated local search: shake the best order (swap some neighbours in
 	// every layer) and improve again, keeping what beats it.
-	for k := 0; k < 4 && best > 0 && segs <= 2500; k++ {
+	for k := 0; k < 2 && best > 0 && segs <= 2500; k++ {
 		w.restore(bestSnap)
 		for l := range w.roots {
 			lists := w.siblingLists(l)
@@ -826,11 +849,9 @@ func (w *work) siftRounds() int {
 		cost += len(o) * len(o)
 	}
 	switch {
-	case cost < 200_000:
+	case cost < 100_000:
 		return 6
-	case cost < 1_000_000:
-		return 2
-	case cost < 4_000_000:
+	case cost < 400_000:
 		return 1
 	}
 	return 0

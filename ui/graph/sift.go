@@ -23,30 +23,14 @@ func pairCount(a, b []int) int {
 
 // siftLayer sifts every item of layer l once; it returns whether any
 // crossing was removed.
-func (w *work) siftLayer(l int, up, down [][]int) bool {
-	// neighbour positions per item, sorted
+func (w *work) siftLayer(l int) bool {
+	w.fillNeighbours(l)
+	up, down := w.nbUp, w.nbDown
 	nb := func(it int, upper bool) []int {
 		if upper {
 			return up[it]
 		}
 		return down[it]
-	}
-	fill := func(it int) {
-		u := up[it][:0]
-		for _, s := range w.items[it].up {
-			u = append(u, w.items[w.segs[s].up].pos)
-		}
-		slices.Sort(u)
-		up[it] = u
-		d := down[it][:0]
-		for _, s := range w.items[it].down {
-			d = append(d, w.items[w.segs[s].down].pos)
-		}
-		slices.Sort(d)
-		down[it] = d
-	}
-	for _, it := range w.order[l] {
-		fill(it)
 	}
 	cross := func(a, b int) int { // a left of b
 		return pairCount(nb(a, true), nb(b, true)) + pairCount(nb(a, false), nb(b, false))
@@ -115,17 +99,15 @@ func (w *work) siftLayer(l int, up, down [][]int) bool {
 
 // sift runs sifting rounds over all layers until a round removes nothing.
 func (w *work) sift(rounds int) {
-	up := make([][]int, len(w.items))
-	down := make([][]int, len(w.items))
 	for r := 0; r < rounds; r++ {
 		improved := false
 		for l := range w.order {
-			if w.siftLayer(l, up, down) {
+			if w.siftLayer(l) {
 				improved = true
 			}
 		}
 		for l := len(w.order) - 1; l >= 0; l-- {
-			if w.siftLayer(l, up, down) {
+			if w.siftLayer(l) {
 				improved = true
 			}
 		}

@@ -34,7 +34,6 @@ type snode struct {
 
 type sedge struct {
 	from, to int
-	kind     edgeKind
 }
 
 type sgroup struct {
