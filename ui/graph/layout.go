@@ -772,6 +772,7 @@ func pick(c bool, a, b rune) rune {
 	}
 	return b
 }
+
 // channelHeights turns the rows each channel needs into the rows it gets.
 // A fresh layout gives dense channels (three tracks or more) one spare row.
 // A seeded one keeps every channel at least as tall as before and, when one
