@@ -1,16 +1,28 @@
 package graph
 
 import (
+	"runtime"
 	"testing"
 )
 
 func benchLayout(b *testing.B, n int) {
 	g := genGraph(uint64(n), n, genOpts{extras: true, statuses: true})
 	b.ReportAllocs()
-	b.ResetTimer()
+	var l *Layout
 	for b.Loop() {
-		NewLayout(g, Options{})
+		l = NewLayout(g, Options{})
 	}
+	b.StopTimer()
+	// the heap a finished layout keeps alive
+	var m0, m1 runtime.MemStats
+	l = nil
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	l = NewLayout(g, Options{})
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	b.ReportMetric(float64(m1.HeapAlloc-m0.HeapAlloc)/(1<<20), "live-MB")
+	runtime.KeepAlive(l)
 }
 
 // BenchmarkLayout300 and friends time a full layout from scratch.

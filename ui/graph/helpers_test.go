@@ -225,6 +225,25 @@ func decompGraph() Graph {
 	return g
 }
 
+// decompLinksGraph has a decomposition whose children depend on each
+// other, so they cannot share a layer: the parent is drawn as a box with
+// dotted part-of links from its children.
+func decompLinksGraph() Graph {
+	g := Graph{
+		Nodes: []Node{
+			{ID: "A1", Label: "Design the API", Status: Resolved},
+			{ID: "A2", Label: "Implement the API", Status: Pending},
+			{ID: "A3", Label: "Handlers", Status: Resolved},
+			{ID: "A4", Label: "Middleware on handlers", Status: InProgress},
+			{ID: "A5", Label: "Publish the SDK", Status: Pending},
+		},
+		Edges:   []Edge{{"A1", "A2"}, {"A1", "A3"}, {"A3", "A4"}, {"A2", "A5"}},
+		Decomps: []Decomp{{Parent: "A2", Children: []string{"A3", "A4"}}},
+	}
+	markExecutable(&g)
+	return g
+}
+
 // fixtures are the small graphs every check runs on.
 func fixtures(t testing.TB) map[string]Graph {
 	return map[string]Graph{
@@ -233,8 +252,9 @@ func fixtures(t testing.TB) map[string]Graph {
 		"fan":           fanGraph(),
 		"or-failed":     orGraph(),
 		"decomposition": decompGraph(),
+		"decomp-links":  decompLinksGraph(),
 		"seed-complete": loadSeed(t, "seed-complete.md"),
 	}
 }
 
-var fixtureNames = []string{"chain", "diamond", "fan", "or-failed", "decomposition", "seed-complete"}
+var fixtureNames = []string{"chain", "diamond", "fan", "or-failed", "decomposition", "decomp-links", "seed-complete"}

@@ -515,6 +515,8 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	trackRow := func(c, t int) int { return lay.layerY[c] + size[c] + g.chOff + t }
 
 	// Strokes: abstract vertical = along the major axis.
+	lay.strokes = make([]stroke, 0, 3*len(w.segs)+len(w.items))
+	lay.marks = make([]mark, 0, 2*len(rk.edges))
 	addStroke := func(alongMajor bool, fixed, a, b int, net int32, kind edgeKind, edges []int32) {
 		if a > b {
 			a, b = b, a

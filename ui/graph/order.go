@@ -86,6 +86,12 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 		degree[e.to]++
 	}
 	w.order = make([][]int, rk.layers)
+	span := 0
+	for _, e := range rk.edges {
+		span += rk.rank[e.lower()] - rk.rank[e.upper()]
+	}
+	w.items = make([]item, 0, n+span)
+	w.segs = make([]segment, 0, span)
 	for v := 0; v < n; v++ {
 		w.nodeItem[v] = -1
 		plead := rk.frameOf[v] >= 0

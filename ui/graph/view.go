@@ -136,3 +136,40 @@ func (v *View) Canvas() *Canvas {
 
 // Render paints the viewport and renders it with s (nil: plain text).
 func (v *View) Render(s Styler) string { return v.Canvas().Render(s) }
+
+// FollowDependency selects the k-th dependency of the selection (in screen
+// order, wrapping around), so repeated presses visit each one.
+func (v *View) FollowDependency(k int) bool { return v.follow(true, k) }
+
+// FollowDependent selects the k-th dependent of the selection.
+func (v *View) FollowDependent(k int) bool { return v.follow(false, k) }
+
+func (v *View) follow(deps bool, k int) bool {
+	if v.layout == nil || v.selected == "" {
+		return false
+	}
+	ns := v.layout.neighbours(v.selected, deps)
+	if len(ns) == 0 {
+		return false
+	}
+	return v.Select(ns[((k%len(ns))+len(ns))%len(ns)])
+}
+
+// First selects the first node of the first layer (g); Last the first of
+// the last layer (G).
+func (v *View) First() bool { return v.end(true) }
+
+// Last selects the first node of the last layer.
+func (v *View) Last() bool { return v.end(false) }
+
+func (v *View) end(first bool) bool {
+	if v.layout == nil {
+		return false
+	}
+	id, ok := v.layout.layerEnd(first)
+	return ok && v.Select(id)
+}
+
+// Relaid counts the layouts this view has computed (not redecorations):
+// the UI can key render caches on it.
+func (v *View) Relaid() int { return v.relaid }

@@ -226,3 +226,33 @@ func TestPaintTouchesOnlyTheView(t *testing.T) {
 		t.Fatalf("a 160×50 view visits %d primitives on a big graph, %d on a small one", b, a)
 	}
 }
+
+func TestViewFollowsEdges(t *testing.T) {
+	g := diamondGraph()
+	v := NewView(80, 20)
+	v.SetGraph(g)
+	if !v.Last() || v.Selected() != "A4" {
+		t.Fatalf("G: %q", v.Selected())
+	}
+	v.FollowDependency(0)
+	a := v.Selected()
+	v.Select("A4")
+	v.FollowDependency(1)
+	if b := v.Selected(); a == b || (a != "A2" && a != "A3") || (b != "A2" && b != "A3") {
+		t.Fatalf("dependencies of A4 visited as %q, %q", a, b)
+	}
+	if !v.FollowDependent(0) || v.Selected() != "A4" {
+		t.Fatalf("dependent: %q", v.Selected())
+	}
+	if !v.First() || v.Selected() != "A1" {
+		t.Fatalf("g: %q", v.Selected())
+	}
+	n := v.Relaid()
+	g2 := g
+	g2.Nodes = slices.Clone(g.Nodes)
+	g2.Nodes[3].Status = Resolved
+	v.SetGraph(g2)
+	if v.Relaid() != n {
+		t.Fatal("a status change re-ran layout")
+	}
+}
