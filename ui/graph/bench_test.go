@@ -8,17 +8,15 @@ import (
 func benchLayout(b *testing.B, n int) {
 	g := genGraph(uint64(n), n, genOpts{extras: true, statuses: true})
 	b.ReportAllocs()
-	var l *Layout
 	for b.Loop() {
-		l = NewLayout(g, Options{})
+		NewLayout(g, Options{})
 	}
 	b.StopTimer()
 	// the heap a finished layout keeps alive
 	var m0, m1 runtime.MemStats
-	l = nil
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
-	l = NewLayout(g, Options{})
+	l := NewLayout(g, Options{})
 	runtime.GC()
 	runtime.ReadMemStats(&m1)
 	b.ReportMetric(float64(m1.HeapAlloc-m0.HeapAlloc)/(1<<20), "live-MB")
@@ -51,5 +49,20 @@ func BenchmarkRepaintAfterStatusChange1000(b *testing.B) {
 			b.Fatal("a status change re-ran layout")
 		}
 		nl.Paint(nl.Decorate(g2), view, g2.Nodes[k].ID)
+	}
+}
+
+// BenchmarkUpdateAddAtom1000 is a structure change while the loop runs:
+// one atom added to a 1,000-atom graph, laid out seeded from the previous
+// layout (no crossing search, old nodes stay put).
+func BenchmarkUpdateAddAtom1000(b *testing.B) {
+	g := genGraph(1000, 1000, genOpts{extras: true, statuses: true})
+	l := NewLayout(g, Options{})
+	g2, _ := withAtom(g, &rng{s: 5})
+	b.ReportAllocs()
+	for b.Loop() {
+		if l.Update(g2, Options{}) == l {
+			b.Fatal("no relayout")
+		}
 	}
 }

@@ -74,6 +74,7 @@ type work struct {
 	byLayer  [][]int // clusters of each layer
 	nbUp     [][]int // sorted neighbour positions (see fillNeighbours)
 	nbDown   [][]int
+	delta    []int // scratch for sifting
 }
 
 func newWork(st *structure, rk *ranking, opt Options) *work {
@@ -407,22 +408,33 @@ type orderSnapshot struct {
 }
 
 func (w *work) snapshot() orderSnapshot {
-	s := orderSnapshot{roots: make([][]int, len(w.roots)), kids: make([][]int, len(w.clusters))}
+	var s orderSnapshot
+	w.snapshotInto(&s)
+	return s
+}
+
+// snapshotInto copies the order into s, reusing its slices.
+func (w *work) snapshotInto(s *orderSnapshot) {
+	if len(s.roots) != len(w.roots) {
+		s.roots = make([][]int, len(w.roots))
+	}
+	if len(s.kids) != len(w.clusters) {
+		s.kids = make([][]int, len(w.clusters))
+	}
 	for i, r := range w.roots {
-		s.roots[i] = slices.Clone(r)
+		s.roots[i] = append(s.roots[i][:0], r...)
 	}
 	for i, c := range w.clusters {
-		s.kids[i] = slices.Clone(c.kids)
+		s.kids[i] = append(s.kids[i][:0], c.kids...)
 	}
-	return s
 }
 
 func (w *work) restore(s orderSnapshot) {
 	for i := range w.roots {
-		w.roots[i] = slices.Clone(s.roots[i])
+		w.roots[i] = append(w.roots[i][:0], s.roots[i]...)
 	}
 	for i := range w.clusters {
-		w.clusters[i].kids = slices.Clone(s.kids[i])
+		w.clusters[i].kids = append(w.clusters[i].kids[:0], s.kids[i]...)
 	}
 	w.flattenAll()
 }
@@ -785,7 +797,7 @@ func (w *work) improveOrder() int {
 				stale = 0
 			}
 			best = c
-			bestSnap = w.snapshot()
+			w.snapshotInto(&bestSnap)
 		}
 		if stale++; stale >= maxStale {
 			break

@@ -59,7 +59,11 @@ func (w *work) siftLayer(l int) bool {
 			cur := slices.Index(kids, it)
 			// crossings relative to putting it first: moving it past block
 			// b adds cross(b, it) - cross(it, b)
-			delta := make([]int, len(kids))
+			if cap(w.delta) < len(kids) {
+				w.delta = make([]int, len(kids))
+			}
+			delta := w.delta[:len(kids)]
+			clear(delta)
 			for k, b := range kids {
 				if b == it {
 					continue
