@@ -649,33 +649,23 @@ func (w *work) transpose(maxPasses int, equal bool) {
 	}
 }
 
-// minimizeCrossings tries a few initial orders, improves each by median
-// sweeps with transposition and sifting, keeps the best, then solves small
-// graphs exactly.
+// minimizeCrossings improves several starting orders (input order, DFS
+// from the sources, DFS from the sinks), each once with medians and once
+// with barycentres; it keeps the best, improves it once more, shakes it once
+// (swapping random neighbours, deterministically) and improves again, then
+// solves small graphs exactly. Big graphs get fewer starts and one variant:
+// effort is a function of size only, so the result is deterministic.
 func (w *work) minimizeCrossings() {
 	inits := [][]float64{nil, w.dfsValues(false), w.dfsValues(true)}
-	// Effort scales down with size: small graphs get restarts from a few
-	// shuffled orders (deterministic), big ones a single median pass.
 	segs := len(w.segs)
-	restarts, variants := 0, 2
+	variants, shakes := 2, 1
 	switch {
 	case segs > 20000:
-		inits, restarts, variants = inits[:1], 0, 1
+		inits, variants, shakes = inits[:1], 1, 0
 	case segs > 6000:
-		inits, restarts, variants = inits[:2], 0, 1
+		inits, variants, shakes = inits[:2], 1, 0
 	case segs > 2500:
-		restarts = 0
-	}
-	r := uint64(len(w.items))*0x9e3779b97f4a7c15 + 1
-	for k := 0; k < restarts; k++ {
-		v := make([]float64, len(w.items))
-		for i := range v {
-			r ^= r << 13
-			r ^= r >> 7
-			r ^= r << 17
-			v[i] = float64(r % 1000003)
-		}
-		inits = append(inits, v)
+		shakes = 0
 	}
 	start := w.snapshot()
 	best := -1
@@ -697,30 +687,18 @@ func (w *work) minimizeCrossings() {
 		}
 	}
 	w.restore(bestSnap)
-	// further passes from the best order, as dot's third pass, alternating
-	// medians and barycentres while they help
-	passes := 2
-	if segs > 2500 {
-		passes = 1
-	}
-	for k := 0; k < passes && best > 0; k++ {
-		w.bary = k%2 == 1
+	// one more pass from the best order, as dot's third pass
+	if best > 0 {
+		w.bary = false
 		if c := w.improveOrder(); c < best {
 			best, bestSnap = c, w.snapshot()
-		} else {
-			w.restore(bestSnap)
-			if k > 0 {
-				break
-			}
 		}
 	}
-	// Iterated local search: shake the best order (swap some neighbours in
-	// every layer) and improve again, keeping what beats it.
-	for k := 0; k < 2 && best > 0 && segs <= 2500; k++ {
+	r := uint64(len(w.items))*0x9e3779b97f4a7c15 + 1
+	for k := 0; k < shakes && best > 0; k++ {
 		w.restore(bestSnap)
 		for l := range w.roots {
-			lists := w.siblingLists(l)
-			for _, kids := range lists {
+			for _, kids := range w.siblingLists(l) {
 				for i := 0; i+1 < len(kids); i++ {
 					r ^= r << 13
 					r ^= r >> 7
