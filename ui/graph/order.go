@@ -653,8 +653,9 @@ func (w *work) transpose(maxPasses int, equal bool) {
 // from the sources, DFS from the sinks), each once with medians and once
 // with barycentres; it keeps the best, improves it once more, shakes it once
 // (swapping random neighbours, deterministically) and improves again, then
-// solves small graphs exactly. Big graphs get fewer starts and one variant:
-// effort is a function of size only, so the result is deterministic.
+// solves small graphs exactly. Big graphs get fewer starts, one variant and
+// no extra passes: effort is a function of size only, so the result is
+// deterministic.
 func (w *work) minimizeCrossings() {
 	inits := [][]float64{nil, w.dfsValues(false), w.dfsValues(true)}
 	segs := len(w.segs)
@@ -688,7 +689,7 @@ func (w *work) minimizeCrossings() {
 	}
 	w.restore(bestSnap)
 	// one more pass from the best order, as dot's third pass
-	if best > 0 {
+	if best > 0 && segs <= 6000 {
 		w.bary = false
 		if c := w.improveOrder(); c < best {
 			best, bestSnap = c, w.snapshot()
