@@ -2,6 +2,8 @@ package graph
 
 import (
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // propertySizes spans 1–500 nodes; -short keeps the small ones.
@@ -28,6 +30,25 @@ func TestRandomDAGsKeepDrawingRules(t *testing.T) {
 			}
 			for _, e := range checkLayout(l, g) {
 				t.Errorf("n=%d seed=%d %s: %s", n, seed, orient, e)
+			}
+			// any view, anywhere, is exactly as wide as the pane
+			r := &rng{s: seed + uint64(n)}
+			b := l.Bounds()
+			d := l.Decorate(g)
+			for k := 0; k < 3; k++ {
+				view := Rect{b.X - 5 + r.intn(b.W+10), b.Y - 3 + r.intn(b.H+6), 20 + r.intn(140), 5 + r.intn(40)}
+				for _, line := range l.Paint(d, view, g.Nodes[r.intn(len(g.Nodes))].ID).Lines(nil) {
+					if ansi.StringWidth(line) != view.W {
+						t.Fatalf("n=%d seed=%d: a %d-cell line in a %d-cell view", n, seed, ansi.StringWidth(line), view.W)
+					}
+				}
+			}
+			// the same input gives the same cells
+			if n <= 144 {
+				l2 := NewLayout(g, Options{Orientation: orient, NodeWidth: 12 + int(seed)*6})
+				if l.Paint(d, b, "").Render(nil) != l2.Paint(l2.Decorate(g), l2.Bounds(), "").Render(nil) {
+					t.Fatalf("n=%d seed=%d: two layouts of one graph differ", n, seed)
+				}
 			}
 		}
 	}
