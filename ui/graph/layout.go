@@ -1,0 +1,812 @@
+package graph
+
+import (
+	"bytes"
+	"slices"
+)
+
+// Rect is a rectangle of cells in layout coordinates.
+type Rect struct{ X, Y, W, H int }
+
+// Contains reports whether the cell (x, y) lies in r.
+func (r Rect) Contains(x, y int) bool {
+	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
+}
+
+// Intersects reports whether r and o share a cell.
+func (r Rect) Intersects(o Rect) bool {
+	return r.X < o.X+o.W && o.X < r.X+r.W && r.Y < o.Y+o.H && o.Y < r.Y+r.H
+}
+
+type placedNode struct {
+	id     string
+	kind   nodeKind
+	src    int
+	folded []string
+	rect   Rect // the box, or the frame for a frame parent
+	frame  int  // index in Layout.frames when drawn as a frame, else -1
+	layer  int
+	pos    int // order in the layer (boxes and frame ports)
+}
+
+type placedFrame struct {
+	rect   Rect
+	kind   clusterKind
+	node   int // the parent drawn as this frame, -1 for OR frames
+	group  int // index in Graph.ORGroups for OR frames, else -1
+	name   string
+	level  int
+	labelX int // title cells on the top (or bottom) border row
+	labelY int
+	labelW int
+}
+
+// stroke is a straight run of edge cells. Strokes of one net (bundle or
+// long edge) may join; strokes of different nets only cross.
+type stroke struct {
+	vert  bool
+	fix   int // column (vertical) or row (horizontal)
+	a, b  int // inclusive range along the stroke
+	net   int32
+	kind  edgeKind
+	edges []int32
+}
+
+// mark is a glyph on a box or frame border where an edge attaches: an
+// arrowhead at the dependent end, a tee at the dependency end.
+type mark struct {
+	x, y  int
+	glyph rune
+	arrow bool
+	kind  edgeKind
+	node  int // the node whose border it sits on
+	edges []int32
+}
+
+type placedEdge struct {
+	from, to int // drawn nodes
+	kind     edgeKind
+	rev      bool
+}
+
+// Layout is the geometry of a graph's structure: where every box, frame
+// and edge cell goes. It is immutable once built and safe to share; paint
+// it with a Decoration (see Paint). Coordinates may be negative: a seeded
+// layout keeps old cells where they were.
+type Layout struct {
+	st      *structure
+	opt     Options
+	nodes   []placedNode
+	index   map[string]int
+	frames  []placedFrame
+	strokes []stroke
+	marks   []mark
+	edges   []placedEdge
+	bounds  Rect
+	layers  [][]int // node indices per layer in order (boxes and frames)
+	layerY  []int   // first row (top-down) / column (left-right) of each layer
+	// seeding state for the next layout
+	ranks    map[string]int
+	xs       map[string]int
+	orderPos map[string]int
+	channels []int
+	grid     grid
+	crossN   int
+}
+
+// NewLayout lays g out from scratch.
+func NewLayout(g Graph, opt Options) *Layout {
+	return layout(buildStructure(&g, opt), opt, nil)
+}
+
+// Update returns the layout for g: l itself when g's structure (and opt)
+// are unchanged, so decoration changes cost nothing here; otherwise a new
+// layout seeded from l, keeping the other nodes' order, layers and columns
+// where it can. A change of orientation or node width, or a change to more
+// than a fifth of the nodes, lays out from scratch.
+func (l *Layout) Update(g Graph, opt Options) *Layout {
+	st := buildStructure(&g, opt)
+	if l == nil {
+		return layout(st, opt, nil)
+	}
+	if bytes.Equal(st.key, l.st.key) {
+		return l
+	}
+	if st.orient != l.st.orient || st.width != l.st.width {
+		return layout(st, opt, nil)
+	}
+	common := 0
+	for _, n := range st.nodes {
+		if _, ok := l.index[n.id]; ok {
+			common++
+		}
+	}
+	if changed := len(st.nodes) + len(l.nodes) - 2*common; changed*5 > max(len(st.nodes), 5) {
+		return layout(st, opt, nil)
+	}
+	return layout(st, opt, l)
+}
+
+// Relayout lays the same structure out from scratch (after many seeded
+// updates the order drifts from the best one).
+func (l *Layout) Relayout() *Layout { return layout(l.st, l.opt, nil) }
+
+// Bounds is the rectangle holding every drawn cell.
+func (l *Layout) Bounds() Rect { return l.bounds }
+
+// Orientation is the layout's orientation.
+func (l *Layout) Orientation() Orientation { return l.st.orient }
+
+// Crossings is the number of edge crossings between adjacent layers (the
+// quantity crossing reduction minimises, counted on segments).
+func (l *Layout) Crossings() int { return l.crossN }
+
+// Len is the number of drawn nodes (atoms, missing ids, summaries).
+func (l *Layout) Len() int { return len(l.nodes) }
+
+// IDs lists the drawn nodes' ids in input order.
+func (l *Layout) IDs() []string {
+	ids := make([]string, len(l.nodes))
+	for i, n := range l.nodes {
+		ids[i] = n.id
+	}
+	return ids
+}
+
+// Node returns where the node id is drawn: its box, or its frame when it is
+// a decomposition parent drawn around its children.
+func (l *Layout) Node(id string) (Rect, bool) {
+	i, ok := l.index[id]
+	if !ok {
+		return Rect{}, false
+	}
+	return l.nodes[i].rect, true
+}
+
+// Resolve maps any id of the graph to the id of the node that draws it: a
+// hidden child to its collapsed parent, a folded resolved atom to its
+// summary. ok is false for ids the graph does not know.
+func (l *Layout) Resolve(id string) (string, bool) {
+	i, ok := l.st.repOf[id]
+	if !ok {
+		return "", false
+	}
+	return l.nodes[i].id, true
+}
+
+// Folded lists the ids a node stands for besides itself: a collapsed
+// parent's hidden descendants, or all the members of a summary.
+func (l *Layout) Folded(id string) []string {
+	if i, ok := l.index[id]; ok {
+		return slices.Clone(l.nodes[i].folded)
+	}
+	return nil
+}
+
+// IsSummary reports whether id is a summary of resolved atoms.
+func (l *Layout) IsSummary(id string) bool {
+	i, ok := l.index[id]
+	return ok && l.nodes[i].kind == kindSummary
+}
+
+// IsMissing reports whether id is referenced but not defined.
+func (l *Layout) IsMissing(id string) bool {
+	i, ok := l.index[id]
+	return ok && l.nodes[i].kind == kindMissing
+}
+
+// Layer returns the layer (dependency depth) of id and its order in it.
+func (l *Layout) Layer(id string) (layer, pos int, ok bool) {
+	i, ok := l.index[id]
+	if !ok {
+		return 0, 0, false
+	}
+	return l.nodes[i].layer, l.nodes[i].pos, true
+}
+
+// Layers lists each layer's node ids in drawing order.
+func (l *Layout) Layers() [][]string {
+	out := make([][]string, len(l.layers))
+	for i, ns := range l.layers {
+		for _, n := range ns {
+			out[i] = append(out[i], l.nodes[n].id)
+		}
+	}
+	return out
+}
+
+func layout(st *structure, opt Options, prev *Layout) *Layout {
+	var prevRank map[string]int
+	if prev != nil {
+		prevRank = prev.ranks
+	}
+	rk := rankNodes(st, prevRank)
+	w := newWork(st, rk, opt)
+	g := geometryFor(st.orient, st.width)
+
+	// Order.
+	if prev == nil {
+		first := make([]float64, len(w.items))
+		for i, it := range w.items {
+			if it.dummy() {
+				e := rk.edges[it.edge]
+				first[i] = float64(min(e.from, e.to)) + 0.5
+			} else {
+				first[i] = float64(it.node)
+			}
+		}
+		w.initOrder(func(it int) float64 { return first[it] })
+		w.initialSweep()
+		w.minimizeCrossings()
+	} else {
+		w.seedOrder(prev)
+	}
+
+	// Ports need bundles; box sizes need port counts.
+	bs := w.formBundles()
+	w.sizeItems(g, func(it int) int {
+		return max(len(w.sideBundles(it, true)), len(w.sideBundles(it, false)))
+	})
+	var anchor map[string]int
+	if prev != nil {
+		anchor = prev.xs
+	}
+	w.assignCoordinates(g, anchor)
+	w.declash(g)
+	if prev == nil {
+		w.normalize(g)
+	}
+	w.assignPorts(bs)
+
+	// Tracks per channel.
+	L := rk.layers
+	byCh := make([][]int, L)
+	for bi := range bs {
+		byCh[bs[bi].channel] = append(byCh[bs[bi].channel], bi)
+	}
+	chans := make([]int, L)
+	for c := 0; c < L; c++ {
+		ids := byCh[c]
+		t := 0
+		for {
+			t = w.routeChannel(&bs, ids)
+			if t >= 0 {
+				break
+			}
+			ids = append(ids, len(bs)-1)
+		}
+		byCh[c] = ids
+		chans[c] = max(g.minCh, t+g.chPad)
+	}
+	chans = channelHeights(chans, prev)
+
+	lay := &Layout{st: st, opt: opt, channels: chans}
+	lay.build(w, rk, bs, g, chans)
+	return lay
+}
+
+// initialSweep orders each layer once by its neighbours above.
+func (w *work) initialSweep() {
+	val := make([]float64, len(w.items))
+	var buf []int
+	for l := 1; l < len(w.order); l++ {
+		w.sweepLayer(l, true, val, buf, false)
+	}
+}
+
+// seedOrder keeps the previous relative order of old items and inserts new
+// ones where they cross the fewest segments.
+func (w *work) seedOrder(prev *Layout) {
+	old := make([]bool, len(w.items))
+	w.initOrder(func(it int) float64 {
+		if p, ok := prev.orderPos[w.items[it].key]; ok {
+			old[it] = true
+			return float64(p)
+		}
+		return 1e9 + float64(it)
+	})
+	for it := range w.items {
+		if !old[it] {
+			w.insertBest(it)
+		}
+	}
+}
+
+// insertBest moves item it to the slot among its siblings that gives the
+// fewest crossings with the adjacent layers.
+func (w *work) insertBest(it int) {
+	l := w.items[it].layer
+	var list *[]int
+	if c := w.items[it].cl; c >= 0 {
+		list = &w.clusters[c].kids
+	} else {
+		list = &w.roots[l]
+	}
+	cur := slices.Index(*list, it)
+	if cur < 0 {
+		return
+	}
+	*list = slices.Delete(*list, cur, cur+1)
+	best, bestAt := -1, 0
+	for at := 0; at <= len(*list); at++ {
+		*list = slices.Insert(*list, at, it)
+		w.flatten(l)
+		c := 0
+		if l > 0 {
+			c += w.crossings(l-1, nil)
+		}
+		c += w.crossings(l, nil)
+		if best < 0 || c < best {
+			best, bestAt = c, at
+		}
+		*list = slices.Delete(*list, at, at+1)
+	}
+	*list = slices.Insert(*list, bestAt, it)
+	w.flatten(l)
+}
+
+// normalize shifts a fresh layout so its leftmost (topmost) cell is 0.
+func (w *work) normalize(g geometry) {
+	lo := 1 << 30
+	for i := range w.items {
+		d := 0
+		for c := w.items[i].cl; c >= 0; c = w.clusters[c].parent {
+			d++
+		}
+		lo = min(lo, w.items[i].x-d*g.padMinor)
+	}
+	if lo == 1<<30 {
+		return
+	}
+	for i := range w.items {
+		w.items[i].x -= lo
+	}
+}
+
+// build turns the work state into cells: layer rows, boxes, frames,
+// strokes and marks, and the index used to paint.
+func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []int) {
+	st := w.st
+	L := rk.layers
+	depth := make([]int, L)
+	for _, c := range w.clusters {
+		depth[c.layer] = max(depth[c.layer], c.level)
+	}
+	size := make([]int, L)
+	lay.layerY = make([]int, L)
+	y := 0
+	for l := 0; l < L; l++ {
+		lay.layerY[l] = y
+		size[l] = g.boxMajor + 2*depth[l]*g.padMajor
+		y += size[l] + chans[l]
+	}
+	boxStart := func(l int) int { return lay.layerY[l] + depth[l]*g.padMajor }
+	boxEnd := func(l int) int { return boxStart(l) + g.boxMajor - 1 }
+	// screen converts abstract (major, minor) to (x, y).
+	tb := st.orient == TopDown
+	screen := func(major, minor int) (int, int) {
+		if tb {
+			return minor, major
+		}
+		return major, minor
+	}
+	rect := func(m0, m1, n0, n1 int) Rect { // major range, minor range, inclusive
+		x0, y0 := screen(m0, n0)
+		x1, y1 := screen(m1, n1)
+		return Rect{X: x0, Y: y0, W: x1 - x0 + 1, H: y1 - y0 + 1}
+	}
+
+	// Frames.
+	frameOfCluster := make([]int, len(w.clusters))
+	var minorExt func(c int) (int, int)
+	ext := make([][2]int, len(w.clusters))
+	done := make([]bool, len(w.clusters))
+	minorExt = func(c int) (int, int) {
+		if done[c] {
+			return ext[c][0], ext[c][1]
+		}
+		lo, hi := 1<<30, -1<<30
+		for _, k := range w.clusters[c].kids {
+			if k >= 0 {
+				lo = min(lo, w.items[k].x-g.padMinor)
+				hi = max(hi, w.items[k].x+w.items[k].size-1+g.padMinor)
+			} else {
+				a, b := minorExt(-1 - k)
+				lo, hi = min(lo, a-g.padMinor), max(hi, b+g.padMinor)
+			}
+		}
+		done[c] = true
+		ext[c] = [2]int{lo, hi}
+		return lo, hi
+	}
+	for ci, c := range w.clusters {
+		lo, hi := minorExt(ci)
+		m0 := boxStart(c.layer) - c.level*g.padMajor
+		m1 := boxEnd(c.layer) + c.level*g.padMajor
+		pf := placedFrame{rect: rect(m0, m1, lo, hi), kind: c.kind, node: -1, group: -1, level: c.level}
+		if c.kind == clusterFrame {
+			pf.node = rk.frames[c.frame].parent
+		} else {
+			pf.group = st.groups[c.group].gi
+			pf.name = st.groups[c.group].name
+		}
+		frameOfCluster[ci] = len(lay.frames)
+		lay.frames = append(lay.frames, pf)
+	}
+
+	// Nodes.
+	lay.index = make(map[string]int, len(st.nodes))
+	lay.nodes = make([]placedNode, len(st.nodes))
+	lay.ranks = make(map[string]int, len(st.nodes))
+	for v, n := range st.nodes {
+		pn := placedNode{id: n.id, kind: n.kind, src: n.src, folded: n.folded, frame: -1, layer: rk.rank[v]}
+		if fi := rk.frameOf[v]; fi >= 0 {
+			pn.frame = frameOfCluster[w.frameCl[fi]]
+			pn.rect = lay.frames[pn.frame].rect
+		} else if it := w.nodeItem[v]; it >= 0 {
+			i := &w.items[it]
+			pn.rect = rect(boxStart(i.layer), boxEnd(i.layer), i.x, i.x+i.size-1)
+		}
+		lay.nodes[v] = pn
+		lay.index[n.id] = v
+		lay.ranks[n.id] = rk.rank[v]
+	}
+	lay.layers = make([][]int, L)
+	for l := 0; l < L; l++ {
+		for _, it := range w.order[l] {
+			if n := w.items[it].node; n >= 0 {
+				lay.nodes[n].pos = len(lay.layers[l])
+				lay.layers[l] = append(lay.layers[l], n)
+			}
+		}
+	}
+	// Frame parents without edges have no item: put them by their frame.
+	for v := range lay.nodes {
+		if w.nodeItem[v] < 0 && lay.nodes[v].frame >= 0 {
+			l := lay.nodes[v].layer
+			at := len(lay.layers[l])
+			fx := lay.nodes[v].rect.X + lay.nodes[v].rect.Y
+			for k, o := range lay.layers[l] {
+				if r := lay.nodes[o].rect; r.X+r.Y > fx {
+					at = k
+					break
+				}
+			}
+			lay.layers[l] = slices.Insert(lay.layers[l], at, v)
+			for k, o := range lay.layers[l] {
+				lay.nodes[o].pos = k
+			}
+		}
+	}
+	lay.xs = make(map[string]int, len(w.items))
+	lay.orderPos = make(map[string]int, len(w.items))
+	for i, it := range w.items {
+		lay.xs[it.key] = it.x
+		lay.orderPos[it.key] = w.items[i].pos
+	}
+	for _, e := range rk.edges {
+		lay.edges = append(lay.edges, placedEdge(e))
+	}
+
+	// Port rows.
+	frameLevel := func(it int) int {
+		return w.clusters[w.frameCl[rk.frameOf[w.items[it].node]]].level
+	}
+	upperRow := func(it int) int { // where an edge leaves item it downwards
+		i := &w.items[it]
+		switch {
+		case i.dummy():
+			return lay.layerY[i.layer] + size[i.layer] - 1
+		case i.plead:
+			return boxEnd(i.layer) + frameLevel(it)*g.padMajor
+		}
+		return boxEnd(i.layer)
+	}
+	lowerRow := func(it int) int { // where an edge enters item it from above
+		i := &w.items[it]
+		switch {
+		case i.dummy():
+			return lay.layerY[i.layer]
+		case i.plead:
+			return boxStart(i.layer) - frameLevel(it)*g.padMajor
+		}
+		return boxStart(i.layer)
+	}
+	trackRow := func(c, t int) int { return lay.layerY[c] + size[c] + g.chOff + t }
+
+	// Strokes: abstract vertical = along the major axis.
+	lay.strokes = make([]stroke, 0, 3*len(w.segs)+len(w.items))
+	lay.marks = make([]mark, 0, 2*len(rk.edges))
+	addStroke := func(alongMajor bool, fixed, a, b int, net int32, kind edgeKind, edges []int32) {
+		if a > b {
+			a, b = b, a
+		}
+		s := stroke{fix: fixed, a: a, b: b, net: net, kind: kind, edges: edges}
+		s.vert = alongMajor == tb
+		lay.strokes = append(lay.strokes, s)
+	}
+	edgeIDs := func(segs []int) []int32 {
+		var e []int32
+		for _, s := range segs {
+			e = append(e, int32(w.segs[s].edge))
+		}
+		slices.Sort(e)
+		return slices.Compact(e)
+	}
+	addMark := func(it int, up bool, minor int, b *bundle, segs []int) {
+		i := &w.items[it]
+		if i.dummy() {
+			return
+		}
+		major := upperRow(it)
+		if up {
+			major = lowerRow(it)
+		}
+		x, yy := screen(major, minor)
+		e := rk.edges[w.segs[segs[0]].edge]
+		// The dependent end gets the arrowhead: forward edges at the lower
+		// item, reversed ones at the upper.
+		arrow := up != e.rev
+		lay.marks = append(lay.marks, mark{x: x, y: yy, glyph: markGlyph(st.orient, up, arrow, b.kind), arrow: arrow,
+			kind: b.kind, node: i.node, edges: edgeIDs(segs)})
+	}
+	for bi := range bs {
+		b := &bs[bi]
+		net := int32(bi)
+		if b.link >= 0 && !b.first {
+			net = int32(b.link)
+		}
+		all := edgeIDs(b.segs)
+		// Marks at real items.
+		if b.link < 0 || b.first {
+			if b.hubUp {
+				addMark(b.hub, false, b.hubPort, b, b.segs)
+			} else {
+				for _, s := range b.segs {
+					addMark(w.segs[s].up, false, w.segs[s].upPort, b, []int{s})
+				}
+			}
+		}
+		if b.link < 0 || !b.first {
+			if !b.hubUp {
+				addMark(b.hub, true, b.hubPort, b, b.segs)
+			} else {
+				for _, s := range b.segs {
+					addMark(w.segs[s].down, true, w.segs[s].downPort, b, []int{s})
+				}
+			}
+		}
+		if b.link >= 0 {
+			// Dogleg half (single segment).
+			s := w.segs[b.segs[0]]
+			other := &bs[b.link]
+			if b.first {
+				tr := trackRow(b.channel, b.track)
+				addStroke(true, s.upPort, upperRow(s.up), tr, net, b.kind, all)
+				addStroke(false, tr, s.upPort, b.vcol, net, b.kind, all)
+				addStroke(true, b.vcol, tr, trackRow(b.channel, other.track), net, b.kind, all)
+			} else {
+				tr := trackRow(b.channel, b.track)
+				addStroke(false, tr, b.vcol, s.downPort, net, b.kind, all)
+				addStroke(true, s.downPort, tr, lowerRow(s.down), net, b.kind, all)
+			}
+			continue
+		}
+		if b.track < 0 {
+			s := w.segs[b.segs[0]]
+			addStroke(true, s.upPort, upperRow(s.up), lowerRow(s.down), net, b.kind, all)
+			continue
+		}
+		tr := trackRow(b.channel, b.track)
+		hubRow := upperRow(b.hub)
+		if !b.hubUp {
+			hubRow = lowerRow(b.hub)
+		}
+		addStroke(true, b.hubPort, hubRow, tr, net, b.kind, all)
+		type leaf struct{ col, seg int }
+		var leaves []leaf
+		for _, s := range b.segs {
+			c := w.segs[s].downPort
+			if !b.hubUp {
+				c = w.segs[s].upPort
+			}
+			leaves = append(leaves, leaf{c, s})
+			row := lowerRow(w.segs[s].down)
+			if !b.hubUp {
+				row = upperRow(w.segs[s].up)
+			}
+			addStroke(true, c, tr, row, net, b.kind, edgeIDs([]int{s}))
+		}
+		// Horizontal pieces, each carrying the edges beyond it.
+		cols := []int{b.hubPort}
+		for _, lf := range leaves {
+			cols = append(cols, lf.col)
+		}
+		slices.Sort(cols)
+		cols = slices.Compact(cols)
+		for k := 0; k+1 < len(cols); k++ {
+			a, z := cols[k], cols[k+1]
+			var segs []int
+			for _, lf := range leaves {
+				if (z <= b.hubPort && lf.col <= a) || (a >= b.hubPort && lf.col >= z) {
+					segs = append(segs, lf.seg)
+				}
+			}
+			addStroke(false, tr, a, z, net, b.kind, edgeIDs(segs))
+		}
+	}
+	// Long edges through their dummies' layers.
+	for i, it := range w.items {
+		if !it.dummy() {
+			continue
+		}
+		e := rk.edges[it.edge]
+		addStroke(true, it.x, lay.layerY[it.layer], lay.layerY[it.layer]+size[it.layer]-1,
+			int32(len(bs)+i), e.kind, []int32{int32(it.edge)})
+	}
+
+	// Bounds.
+	b := Rect{}
+	first := true
+	grow := func(r Rect) {
+		if r.W <= 0 || r.H <= 0 {
+			return
+		}
+		if first {
+			b, first = r, false
+			return
+		}
+		x0, y0 := min(b.X, r.X), min(b.Y, r.Y)
+		x1, y1 := max(b.X+b.W, r.X+r.W), max(b.Y+b.H, r.Y+r.H)
+		b = Rect{x0, y0, x1 - x0, y1 - y0}
+	}
+	for _, n := range lay.nodes {
+		grow(n.rect)
+	}
+	for _, f := range lay.frames {
+		grow(f.rect)
+	}
+	for _, s := range lay.strokes {
+		if s.vert {
+			grow(Rect{s.fix, s.a, 1, s.b - s.a + 1})
+		} else {
+			grow(Rect{s.a, s.fix, s.b - s.a + 1, 1})
+		}
+	}
+	lay.bounds = b
+	lay.crossN = w.totalCrossings()
+	lay.grid = buildGrid(lay)
+	lay.placeLabels()
+}
+
+// placeLabels puts each frame's title in the longest run of its top border
+// that no edge crosses, or of its bottom border when that one is clearly
+// roomier (edges into the children cross the top).
+func (lay *Layout) placeLabels() {
+	for fi := range lay.frames {
+		f := &lay.frames[fi]
+		x0, x1 := f.rect.X+1, f.rect.X+f.rect.W-2
+		if x1 < x0 {
+			continue
+		}
+		ts, tl := lay.freeRun(x0, x1, f.rect.Y)
+		bs, bl := lay.freeRun(x0, x1, f.rect.Y+f.rect.H-1)
+		y, s, n := f.rect.Y, ts, tl
+		if tl < 24 && bl > tl+4 {
+			y, s, n = f.rect.Y+f.rect.H-1, bs, bl
+		}
+		// one line cell either side of the title
+		if n >= 3 {
+			f.labelX, f.labelY, f.labelW = x0+s+1, y, n-2
+		}
+	}
+}
+
+// freeRun finds the longest run of cells x0..x1 on row y that no stroke or
+// mark occupies, as an offset from x0 and a length.
+func (lay *Layout) freeRun(x0, x1, y int) (start, length int) {
+	busy := make([]bool, x1-x0+1)
+	lay.grid.visit(Rect{x0, y, x1 - x0 + 1, 1}, func(k primKind, i int) {
+		switch k {
+		case primStroke:
+			s := &lay.strokes[i]
+			if s.vert {
+				if s.fix >= x0 && s.fix <= x1 && s.a <= y && s.b >= y {
+					busy[s.fix-x0] = true
+				}
+			} else if s.fix == y {
+				for x := max(s.a, x0); x <= min(s.b, x1); x++ {
+					busy[x-x0] = true
+				}
+			}
+		case primMark:
+			m := &lay.marks[i]
+			if m.y == y && m.x >= x0 && m.x <= x1 {
+				busy[m.x-x0] = true
+			}
+		}
+	})
+	s := -1
+	for i := 0; i <= len(busy); i++ {
+		if i < len(busy) && !busy[i] {
+			if s < 0 {
+				s = i
+			}
+			continue
+		}
+		if s >= 0 && i-s > length {
+			start, length = s, i-s
+		}
+		s = -1
+	}
+	return start, length
+}
+
+// markGlyph is the glyph where an edge meets a border: up says the border
+// is the item's upper side (top, or left in left-right).
+func markGlyph(o Orientation, up, arrow bool, kind edgeKind) rune {
+	hollow := kind == edgePartOf
+	if o == TopDown {
+		switch {
+		case up && arrow:
+			return pick(hollow, '▽', '▼')
+		case !up && arrow:
+			return pick(hollow, '△', '▲')
+		case up:
+			return '┴'
+		}
+		return '┬'
+	}
+	switch {
+	case up && arrow:
+		return pick(hollow, '▷', '▶')
+	case !up && arrow:
+		return pick(hollow, '◁', '◀')
+	case up:
+		return '┤'
+	}
+	return '├'
+}
+
+func pick(c bool, a, b rune) rune {
+	if c {
+		return a
+	}
+	return b
+}
+
+// channelHeights turns the rows each channel needs into the rows it gets.
+// A fresh layout gives dense channels (three tracks or more) one spare row.
+// A seeded one keeps every channel at least as tall as before and, when one
+// must grow, takes the rows back from the nearest channels below that have
+// spare ones, so the rows further down do not move.
+func channelHeights(need []int, prev *Layout) []int {
+	h := make([]int, len(need))
+	if prev == nil {
+		for c, n := range need {
+			h[c] = n
+			if n >= 3 {
+				h[c]++
+			}
+		}
+		return h
+	}
+	for c := range need {
+		h[c] = need[c]
+		if c < len(prev.channels) {
+			h[c] = max(need[c], prev.channels[c])
+		}
+	}
+	for c := range need {
+		if c >= len(prev.channels) || need[c] <= prev.channels[c] {
+			continue
+		}
+		grow := need[c] - prev.channels[c]
+		for d := c + 1; d < len(need) && grow > 0; d++ {
+			take := min(grow, h[d]-need[d])
+			h[d] -= take
+			grow -= take
+		}
+	}
+	return h
+}

@@ -1,0 +1,373 @@
+package graph
+
+// ledge is an edge as laid out: between drawn nodes, with rev set when it
+// runs against the layer direction (it closes a cycle, or it is a
+// decomposition link whose parent is an ancestor of the child).
+type ledge struct {
+	from, to int // dependency → dependent (part-of: child → parent)
+	kind     edgeKind
+	rev      bool
+}
+
+// upper and lower are the edge's ends in layer order.
+func (e ledge) upper() int {
+	if e.rev {
+		return e.to
+	}
+	return e.from
+}
+
+func (e ledge) lower() int {
+	if e.rev {
+		return e.from
+	}
+	return e.to
+}
+
+// frameInfo is a decomposition drawn as a frame: parent's edges attach to the
+// frame, children sit inside it, all in the parent's layer.
+type frameInfo struct {
+	parent   int
+	children []int
+}
+
+// ranking is the result of layering.
+type ranking struct {
+	edges  []ledge
+	rank   []int
+	frames []frameInfo
+	// frameOf maps a frame parent's node to its index in frames, or -1.
+	frameOf []int
+	// adopted maps a missing OR choice with no edges to the member whose
+	// layer (and frame) it shares, or -1.
+	adopted []int
+	layers  int
+}
+
+// rankNodes breaks cycles, decides which decompositions can be frames,
+// adds part-of links for the others and assigns layers by dependency depth
+// (longest path from the sources). With prevRank (ids of a previous layout)
+// nodes keep their old layer unless a dependency pushes them down.
+func rankNodes(st *structure, prevRank map[string]int) *ranking {
+	n := len(st.nodes)
+	rk := &ranking{rank: make([]int, n), frameOf: make([]int, n), adopted: make([]int, n)}
+	for i := range rk.frameOf {
+		rk.frameOf[i] = -1
+		rk.adopted[i] = -1
+	}
+
+	// Cycle breaking: DFS in node order; back edges are reversed.
+	out := make([][]int, n)
+	for i, e := range st.edges {
+		out[e.from] = append(out[e.from], i)
+	}
+	rev := make([]bool, len(st.edges))
+	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
+	type frame struct{ v, i int }
+	var stack []frame
+	for s := 0; s < n; s++ {
+		if state[s] != 0 {
+			continue
+		}
+		state[s] = 1
+		stack = append(stack[:0], frame{s, 0})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.i == len(out[top.v]) {
+				state[top.v] = 2
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			ei := out[top.v][top.i]
+			top.i++
+			w := st.edges[ei].to
+			switch state[w] {
+			case 0:
+				state[w] = 1
+				stack = append(stack, frame{w, 0})
+			case 1:
+				rev[ei] = true
+			}
+		}
+	}
+	for i, e := range st.edges {
+		rk.edges = append(rk.edges, ledge{from: e.from, to: e.to, kind: edgeDep, rev: rev[i]})
+	}
+
+	degree := make([]int, n)
+	for _, e := range rk.edges {
+		degree[e.from]++
+		degree[e.to]++
+	}
+	// Missing OR choices with no edges share the layer of the group's first
+	// defined member.
+	uf := newUnionFind(n)
+	var unions [][2]int
+	for _, g := range st.groups {
+		anchor := -1
+		for _, m := range g.members {
+			if st.nodes[m].kind != kindMissing {
+				anchor = m
+				break
+			}
+		}
+		if anchor < 0 {
+			continue
+		}
+		for _, m := range g.members {
+			if st.nodes[m].kind == kindMissing && degree[m] == 0 && rk.adopted[m] < 0 {
+				rk.adopted[m] = anchor
+				unions = append(unions, [2]int{anchor, m})
+				uf.union(anchor, m)
+			}
+		}
+	}
+
+	adoptees := map[int][]int{}
+	for m, a := range rk.adopted {
+		if a >= 0 {
+			adoptees[a] = append(adoptees[a], m)
+		}
+	}
+	// Frames: contract parent and children; keep the contraction only if
+	// no edge joins two nodes of one set and the contracted graph stays
+	// acyclic.
+	accepted := make([]bool, len(st.decomps))
+	for di, d := range st.decomps {
+		try := newUnionFind(n)
+		for _, u := range unions {
+			try.union(u[0], u[1])
+		}
+		members := append([]int{d.parent}, d.children...)
+		for _, c := range d.children {
+			members = append(members, adoptees[c]...)
+		}
+		for _, m := range members[1:] {
+			try.union(d.parent, m)
+		}
+		if !contractedOK(try, rk.edges, n) {
+			continue
+		}
+		accepted[di] = true
+		unions = append(unions, pairs(d.parent, members[1:])...)
+		uf = try
+		fi := frameInfo{parent: d.parent}
+		fi.children = append(fi.children, members[1:]...)
+		rk.frameOf[d.parent] = len(rk.frames)
+		rk.frames = append(rk.frames, fi)
+	}
+
+	// Part-of links for decompositions that are not frames.
+	cg := newContracted(uf, rk.edges, n)
+	for di, d := range st.decomps {
+		if accepted[di] {
+			continue
+		}
+		for _, c := range d.children {
+			if uf.find(c) == uf.find(d.parent) {
+				continue
+			}
+			e := ledge{from: c, to: d.parent, kind: edgePartOf}
+			if cg.reaches(d.parent, c) {
+				e.rev = true
+			}
+			rk.edges = append(rk.edges, e)
+			cg.add(e)
+		}
+	}
+
+	// Longest path over the contracted DAG, seeded by previous layers.
+	set := make([]int, n)
+	for i := range set {
+		set[i] = uf.find(i)
+	}
+	init := make([]int, n)
+	for i := range n {
+		if r, ok := prevRank[st.nodes[i].id]; ok && r > init[set[i]] {
+			init[set[i]] = r
+		}
+	}
+	cout := make([][]int, n)
+	indeg := make([]int, n)
+	for _, e := range rk.edges {
+		u, v := set[e.upper()], set[e.lower()]
+		if u == v {
+			continue
+		}
+		cout[u] = append(cout[u], v)
+		indeg[v]++
+	}
+	queue := make([]int, 0, n)
+	hasIn := make([]bool, n)
+	for i := range n {
+		if set[i] == i && indeg[i] == 0 {
+			queue = append(queue, i)
+		}
+		hasIn[i] = indeg[i] > 0
+	}
+	prevOf := map[int]bool{}
+	for i := range n {
+		if _, ok := prevRank[st.nodes[i].id]; ok {
+			prevOf[set[i]] = true
+		}
+	}
+	r := make([]int, n)
+	copy(r, init)
+	for q := 0; q < len(queue); q++ {
+		v := queue[q]
+		for _, w := range cout[v] {
+			if r[v]+1 > r[w] {
+				r[w] = r[v] + 1
+			}
+			indeg[w]--
+			if indeg[w] == 0 {
+				queue = append(queue, w)
+			}
+		}
+	}
+	// An atom with no dependencies sits just above its first dependent
+	// rather than at the top: dependencies stay above dependents, and long
+	// edges from the first layer (and their dummies) disappear.
+	for _, v := range queue {
+		if hasIn[v] || len(cout[v]) == 0 {
+			continue
+		}
+		if _, seeded := prevOf[v]; seeded {
+			continue
+		}
+		m := -1
+		for _, w := range cout[v] {
+			if m < 0 || r[w] < m {
+				m = r[w]
+			}
+		}
+		r[v] = max(r[v], m-1)
+	}
+	for i := range n {
+		rk.rank[i] = r[set[i]]
+		rk.layers = max(rk.layers, rk.rank[i]+1)
+	}
+	if prevRank == nil {
+		rk.compact()
+	}
+	return rk
+}
+
+func pairs(a int, bs []int) [][2]int {
+	p := make([][2]int, len(bs))
+	for i, b := range bs {
+		p[i] = [2]int{a, b}
+	}
+	return p
+}
+
+// compact removes empty layers (a fresh layout has none; seeded ones may).
+func (rk *ranking) compact() {
+	used := make([]bool, rk.layers)
+	for _, r := range rk.rank {
+		used[r] = true
+	}
+	shift := make([]int, rk.layers)
+	k := 0
+	for l := range used {
+		shift[l] = k
+		if used[l] {
+			k++
+		}
+	}
+	for i, r := range rk.rank {
+		rk.rank[i] = shift[r]
+	}
+	rk.layers = k
+}
+
+// contractedOK reports whether contracting the sets of uf leaves no edge
+// inside a set and no cycle.
+func contractedOK(uf *unionFind, edges []ledge, n int) bool {
+	find := make([]int, n)
+	for i := range find {
+		find[i] = uf.find(i)
+	}
+	head := make([]int, n)
+	for i := range head {
+		head[i] = -1
+	}
+	next := make([]int, len(edges))
+	to := make([]int, len(edges))
+	indeg := make([]int, n)
+	for i, e := range edges {
+		u, v := find[e.upper()], find[e.lower()]
+		if u == v {
+			return false
+		}
+		to[i], next[i], head[u] = v, head[u], i
+		indeg[v]++
+	}
+	seen, total := 0, 0
+	queue := make([]int, 0, n)
+	for i := range n {
+		if find[i] == i {
+			total++
+			if indeg[i] == 0 {
+				queue = append(queue, i)
+			}
+		}
+	}
+	for q := 0; q < len(queue); q++ {
+		seen++
+		for e := head[queue[q]]; e >= 0; e = next[e] {
+			w := to[e]
+			indeg[w]--
+			if indeg[w] == 0 {
+				queue = append(queue, w)
+			}
+		}
+	}
+	return seen == total
+}
+
+// contracted is the layer-direction adjacency of the contracted graph,
+// grown as part-of links are added.
+type contracted struct {
+	uf   *unionFind
+	out  [][]int
+	seen []int
+	mark int
+}
+
+func newContracted(uf *unionFind, edges []ledge, n int) *contracted {
+	c := &contracted{uf: uf, out: make([][]int, n), seen: make([]int, n)}
+	for _, e := range edges {
+		c.add(e)
+	}
+	return c
+}
+
+func (c *contracted) add(e ledge) {
+	u, v := c.uf.find(e.upper()), c.uf.find(e.lower())
+	if u != v {
+		c.out[u] = append(c.out[u], v)
+	}
+}
+
+// reaches reports whether from reaches to.
+func (c *contracted) reaches(from, to int) bool {
+	c.mark++
+	target := c.uf.find(to)
+	stack := []int{c.uf.find(from)}
+	c.seen[stack[0]] = c.mark
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if v == target {
+			return true
+		}
+		for _, w := range c.out[v] {
+			if c.seen[w] != c.mark {
+				c.seen[w] = c.mark
+				stack = append(stack, w)
+			}
+		}
+	}
+	return false
+}
