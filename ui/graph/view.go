@@ -36,12 +36,19 @@ func (v *View) SetOptions(g Graph, opt Options) {
 func (v *View) Options() Options { return v.opt }
 
 func (v *View) update(g Graph, opt Options) {
+	v.Install(v.layout.Update(g, opt), g, opt)
+}
+
+// Install adopts nl, a layout computed for g and opt by Layout.Update on
+// the view's current Layout() (possibly on another goroutine: layouts are
+// not modified once built), and keeps the selection on its screen row.
+func (v *View) Install(nl *Layout, g Graph, opt Options) {
+	v.opt = opt
 	old := v.layout
 	var a Anchor
 	if old != nil && v.selected != "" {
 		a = v.vp.Anchor(old, v.selected)
 	}
-	nl := old.Update(g, opt)
 	if nl != old {
 		v.relaid++
 	}
