@@ -14,6 +14,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/graph"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
@@ -52,6 +53,9 @@ type Options struct {
 	Now func() time.Time
 	// LoopName names the loop in notifications (default: the project dir).
 	LoopName string
+	// SyncLayout lays the graph out inside Update instead of in the
+	// background (tests and benchmarks that drive Update directly).
+	SyncLayout bool
 }
 
 // Messages. Watch events carry the index of the loop they are about.
@@ -120,6 +124,11 @@ type Model struct {
 	keys   KeyMap
 	styles Styles
 	isDark bool
+	// gstyler colours the layered graph (nil: plain).
+	gstyler graph.Styler
+	// jumping is the ':' prompt (jump to an atom by id).
+	jumping   bool
+	jumpInput textinput.Model
 
 	now time.Time
 
@@ -166,6 +175,7 @@ func New(opts Options) *Model {
 		now:     opts.Now(),
 	}
 	m.styles = NewStyles(m.isDark, opts.NoColor)
+	m.gstyler = graphStyler(m.styles)
 	for i, t := range targets {
 		l := &loop{idx: i, target: t, events: make(chan statefile.Event, 16)}
 		l.readOnly = opts.ReadOnly
@@ -184,6 +194,10 @@ func New(opts Options) *Model {
 	ti.Prompt = "/"
 	ti.Placeholder = "id, text or status"
 	m.filterInput = ti
+	ji := textinput.New()
+	ji.Prompt = ":"
+	ji.Placeholder = "atom id, e.g. A7"
+	m.jumpInput = ji
 	return m
 }
 
@@ -240,11 +254,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
-		return m, nil
+		return m, m.relayout()
 	case tea.BackgroundColorMsg:
 		m.isDark = msg.IsDark()
 		m.styles = NewStyles(m.isDark, m.opts.NoColor)
+		m.gstyler = graphStyler(m.styles)
 		m.refreshText()
+		return m, nil
+	case layoutMsg:
+		m.withLoop(msg.idx, func() {
+			m.graph.lay.install(msg, m.graph.sel)
+			m.syncGraphSelection()
+		})
 		return m, nil
 	case tea.FocusMsg:
 		m.focused = true
@@ -317,6 +338,7 @@ func (m *Model) layout() {
 	m.prompt.width, m.prompt.height = w, bodyH
 	m.helpText.width, m.helpText.height = w, max0(m.height-1)
 	m.filterInput.SetWidth(max0(w - 20))
+	m.jumpInput.SetWidth(max0(w - 20))
 	if r := &m.redirect; r.form != nil {
 		r.form.WithWidth(m.dialogWidth() - 4).WithHeight(max(6, bodyH-5))
 	}
@@ -327,7 +349,16 @@ func (m *Model) layout() {
 	m.refreshText()
 }
 
-func (m *Model) graphWidth() int { return m.width * 58 / 100 }
+// graphWidth is the graph pane's share of a wide screen: more for the
+// drawing, which needs room, than for the list.
+func (m *Model) graphWidth() int {
+	if m.graph.lay.prefer || !m.graph.lay.chosen {
+		if m.width*66/100 >= autoLayeredWidth {
+			return m.width * 66 / 100
+		}
+	}
+	return m.width * 58 / 100
+}
 
 // chromeHeight is what the header, tabs, banner and footer take.
 func (m *Model) chromeHeight() int {
@@ -501,7 +532,7 @@ func (m *Model) renderBody() []string {
 		}
 		body = s.Muted.Render(strings.Join(out, "\n"))
 	case m.view == viewGraph && m.wide:
-		left := strings.Split(m.graph.view(s), "\n")
+		left := strings.Split(m.graph.view(s, m.gstyler), "\n")
 		right := strings.Split(m.details.view(), "\n")
 		sep := s.Border.Render("│")
 		var rows []string
@@ -519,7 +550,7 @@ func (m *Model) renderBody() []string {
 	case m.view == viewGraph && m.showDetails:
 		body = m.details.view()
 	case m.view == viewGraph:
-		body = m.graph.view(s)
+		body = m.graph.view(s, m.gstyler)
 	case m.view == viewBindings:
 		body = m.bindings.view(s)
 	case m.view == viewTrail:
@@ -543,9 +574,17 @@ func (m *Model) renderFooter() string {
 	if m.filtering {
 		return m.filterInput.View()
 	}
+	if m.jumping {
+		return m.jumpInput.View()
+	}
 	var right []string
 	if m.view == viewGraph && m.graph.follow {
 		right = append(right, s.Flag.Render(" FOLLOW "))
+	}
+	if m.view == viewGraph && m.st != nil {
+		if ok, why := m.graph.layeredWhy(); !ok && why != "" {
+			right = append(right, s.Muted.Render(truncate(why, m.width*2/3)))
+		}
 	}
 	if f := m.filters[m.view]; f != "" {
 		right = append(right, s.Accent.Render("filter: "+sanitizeOSC(f)))
@@ -598,4 +637,44 @@ func (m *Model) renderLoopBar() string {
 		}
 	}
 	return truncate(s.Muted.Render("loops < > ")+strings.Join(parts, s.Muted.Render(" │ ")), m.width)
+}
+
+// relayout asks for a new layered layout when the pane's size changed the
+// node width (for every loop: each keeps its own drawing).
+func (m *Model) relayout() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, l := range m.loops {
+		m.withLoop(l.idx, func() {
+			cmds = append(cmds, m.layoutCmd(m.graph.relayoutJob()))
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+// layoutCmd runs a layout job of the current loop: in the background, or
+// at once with Options.SyncLayout.
+func (m *Model) layoutCmd(job *layoutJob) tea.Cmd {
+	if job == nil {
+		return nil
+	}
+	if m.opts.SyncLayout {
+		msg := job.cmd(m.loop.idx)().(layoutMsg)
+		m.graph.lay.install(msg, m.graph.sel)
+		m.syncGraphSelection()
+		return nil
+	}
+	return job.cmd(m.loop.idx)
+}
+
+// syncGraphSelection makes the drawing's selection the pane's selection.
+func (m *Model) syncGraphSelection() {
+	g := &m.graph
+	if g.lay.gv == nil || !g.isLayered() {
+		return
+	}
+	if id := g.lay.gv.Selected(); id != "" && id != g.sel {
+		g.sel = id
+		m.details.top = 0
+		m.refreshDetails()
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/graph"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -29,11 +30,14 @@ type graphView struct {
 	follow  bool
 	// exec is the set of executable atom ids.
 	exec map[string]bool
+	// lay is the layered drawing, shown when it fits (else this list).
+	lay layered
 }
 
-// setState gives the view a new state; the layout is rebuilt only when the
-// graph's structure changed.
-func (g *graphView) setState(st *model.State, f *model.Facts) {
+// setState gives the view a new state; layouts are rebuilt only when the
+// graph's structure changed (the layered one in the background: the job it
+// returns, if any).
+func (g *graphView) setState(st *model.State, f *model.Facts) *layoutJob {
 	g.st, g.facts = st, f
 	g.exec = make(map[string]bool, len(f.Executable))
 	for _, id := range f.Executable {
@@ -47,14 +51,91 @@ func (g *graphView) setState(st *model.State, f *model.Facts) {
 		g.followInProgress()
 	}
 	if _, ok := f.Index[g.sel]; !ok || g.sel == "" {
-		g.selectRow(0)
+		if g.lay.gv == nil || g.lay.gv.Layout() == nil || !g.isLayered() {
+			g.selectRow(0)
+		}
 	}
 	g.scrollToSel()
+	job := g.lay.refresh(st, f, g.nodeWidth())
+	if g.lay.gv.Layout() != nil && g.sel != "" {
+		g.lay.gv.Select(g.sel)
+	}
+	return job
+}
+
+// isLayered reports whether the pane shows the layered drawing: the person
+// prefers it (v), no filter is active (a filter lists its matches), it has
+// a layout, the pane is big enough and the graph not too big.
+func (g *graphView) isLayered() bool {
+	ok, _ := g.layeredWhy()
+	return ok
+}
+
+// layeredWhy also says why the list is shown instead, for the footer.
+func (g *graphView) layeredWhy() (bool, string) {
+	l := &g.lay
+	prefer := l.prefer
+	if !l.chosen {
+		prefer = g.width >= autoLayeredWidth
+	}
+	switch {
+	case l.gv == nil || !prefer:
+		return false, ""
+	case g.filter != "":
+		return false, "filtered: the matches as a list"
+	case g.st != nil && len(g.st.Atoms) > maxLayered && !l.forced:
+		return false, fmt.Sprintf("%d atoms: the list (v draws the graph anyway)", len(g.st.Atoms))
+	}
+	if ok, why := graph.Fits(g.width, g.height-1, l.opt.Orientation); !ok {
+		return false, why
+	}
+	if l.gv.Layout() == nil {
+		return false, "laying out the graph…"
+	}
+	return true, ""
+}
+
+// toggleLayered switches between the drawing and the list (v).
+func (g *graphView) toggleLayered() {
+	l := &g.lay
+	if l.gv == nil {
+		return
+	}
+	l.chosen = true
+	if g.isLayered() {
+		l.prefer = false
+		return
+	}
+	l.prefer = true
+	if g.st != nil && len(g.st.Atoms) > maxLayered {
+		l.forced = true
+	}
 }
 
 func (g *graphView) setSize(w, h int) {
 	g.width, g.height = w, h
 	g.scrollToSel()
+	if g.lay.gv != nil {
+		g.lay.gv.SetSize(w, max(1, h-1))
+	}
+}
+
+// relayoutJob returns a layout job when the node width the pane calls for,
+// or the options, changed since the installed layout.
+func (g *graphView) relayoutJob() *layoutJob {
+	l := &g.lay
+	if l.gv == nil || g.st == nil || g.facts == nil {
+		return nil
+	}
+	if nw := g.nodeWidth(); nw != l.opt.NodeWidth {
+		l.opt.NodeWidth = nw
+	}
+	key := layoutKey(g.st, l.opt)
+	if key == l.key || key == l.pending {
+		return nil
+	}
+	l.pending = key
+	return &layoutJob{old: l.gv.Layout(), g: l.g, opt: l.opt, key: key}
 }
 
 func (g *graphView) setFilter(f string) {
@@ -211,10 +292,14 @@ func (g *graphView) scroll(d int) {
 
 func (g *graphView) pan(d int) { g.xoff = max0(g.xoff + d) }
 
-// view paints the visible rows only: its cost does not grow with the graph.
-func (g *graphView) view(s Styles) string {
+// view paints the pane: the layered drawing or the list, both painting
+// only what is visible, so the cost does not grow with the graph.
+func (g *graphView) view(s Styles, st graph.Styler) string {
 	if g.height <= 0 || g.width <= 0 {
 		return ""
+	}
+	if g.isLayered() {
+		return g.lay.view(g.width, g.height, st, s)
 	}
 	if g.layout == nil || len(g.st.Atoms) == 0 {
 		return s.Muted.Render(padTo("no atoms", g.width))
@@ -331,4 +416,29 @@ func padTo(s string, w int) string {
 		return ansi.Truncate(s, w, "")
 	}
 	return s + strings.Repeat(" ", w-sw)
+}
+
+// nodeWidth picks the box width for the drawing: wide enough to read
+// (graph.NodeWidthFor of the pane) but narrower when that lets the widest
+// layer fit the pane without panning.
+func (g *graphView) nodeWidth() int {
+	w := graph.NodeWidthFor(g.width)
+	if g.layout == nil {
+		return w
+	}
+	perDepth := map[int]int{}
+	widest := 1
+	for i, d := range g.layout.depth {
+		// A decomposed parent is drawn as a frame around its children.
+		if g.facts != nil && len(g.facts.ChildrenOf[g.st.Atoms[i].ID]) > 0 {
+			continue
+		}
+		perDepth[d]++
+		widest = max(widest, perDepth[d])
+	}
+	fit := (g.width-2)/widest - 4
+	if fit >= graph.MinNodeWidth+4 && fit < w {
+		return fit
+	}
+	return w
 }

@@ -15,7 +15,7 @@ type KeyMap struct {
 	Dependency, Dependent, Details, Follow               key.Binding
 
 	// Graph layout keys.
-	Orientation, Collapse, CollapseResolved, Jump key.Binding
+	Orientation, Collapse, CollapseResolved, Jump, ToggleLayout key.Binding
 
 	// Write keys: disabled (greyed in help) when read-only.
 	Redirect, AddAtom, DeleteAtom, ForceOR, Constraints, Objective, Binding, Stop, Undo key.Binding
@@ -39,8 +39,8 @@ func DefaultKeyMap() KeyMap {
 		PageDown:   key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
 		Top:        key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
 		Bottom:     key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		Left:       key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "pan left")),
-		Right:      key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "pan right")),
+		Left:       key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "left (pans the list)")),
+		Right:      key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "right (pans the list)")),
 		Dependency: key.NewBinding(key.WithKeys("[", "shift+up"), key.WithHelp("[", "to a dependency")),
 		Dependent:  key.NewBinding(key.WithKeys("]", "shift+down"), key.WithHelp("]", "to a dependent")),
 		Details:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
@@ -50,6 +50,7 @@ func DefaultKeyMap() KeyMap {
 		Collapse:         key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "collapse decomposition")),
 		CollapseResolved: key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "collapse resolved")),
 		Jump:             key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "jump to atom")),
+		ToggleLayout:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "graph drawing / list")),
 
 		Redirect:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "redirect menu")),
 		AddAtom:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add atom")),
@@ -102,7 +103,8 @@ func (k KeyMap) helpForView(v viewID, phase bool) []helpGroup {
 	switch v {
 	case viewGraph:
 		groups = append(groups,
-			helpGroup{Title: "graph", Keys: []key.Binding{k.Up, k.Down, k.Dependency, k.Dependent, k.Left, k.Right, k.Top, k.Bottom, k.Details, k.Follow}},
+			helpGroup{Title: "graph", Keys: []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Dependency, k.Dependent, k.Top, k.Bottom, k.Details, k.Follow, k.Jump}},
+			helpGroup{Title: "drawing", Keys: []key.Binding{k.ToggleLayout, k.Orientation, k.Collapse, k.CollapseResolved}},
 			helpGroup{Title: "redirect", Keys: k.writeKeys(), Write: true})
 	default:
 		groups = append(groups, nav, helpGroup{Title: "redirect", Keys: []key.Binding{k.Redirect, k.Constraints, k.Objective, k.Stop, k.Undo}, Write: true})

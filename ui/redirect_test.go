@@ -69,7 +69,8 @@ var formScripts = []struct {
 	run  func(f *flow)
 }{
 	{"add-atom", func(f *flow) {
-		f.keys("j", "a") // A2 selected: the new atom is prefilled to depend on it
+		f.jump("A2")
+		f.keys("a") // A2 selected: the new atom is prefilled to depend on it
 		f.waitFor("Add an atom", "┃ Description")
 		f.typeText("Write the runbook")
 		f.keys("enter", "enter") // description, id (next free)
@@ -83,14 +84,16 @@ var formScripts = []struct {
 		f.keys("enter")
 	}},
 	{"delete-atom", func(f *flow) {
-		f.keys("G", "d")
+		f.jump("A8")
+		f.keys("d")
 		f.waitFor("Delete an atom", "┃ Note")
 		f.keys("enter") // note
 		f.waitFor("┃ Delete A8?")
 		f.keys("y") // confirm (the default is No)
 	}},
 	{"force-or", func(f *flow) {
-		f.keys("j", "j", "j", "j", "o") // A5 is in audit_store
+		f.jump("A5")
+		f.keys("o") // A5 is in audit_store
 		f.waitFor("Force an OR choice", "┃ Select which choice")
 		f.keys("enter") // audit_store → A6, the first choice not selected
 		f.waitFor("┃ Reason")
@@ -120,7 +123,8 @@ var formScripts = []struct {
 		f.keys("enter", "enter")
 	}},
 	{"override-binding", func(f *flow) {
-		f.keys("j", "j", "b") // A3 is resolved
+		f.jump("A3")
+		f.keys("b") // A3 is resolved
 		f.waitFor("Override a binding", "┃ How")
 		f.keys("enter") // amend
 		f.waitFor("┃ Summary")
@@ -214,7 +218,8 @@ func TestStaleFlagOffered(t *testing.T) {
 
 func TestConflictAtomResolvedUnderOpenForm(t *testing.T) {
 	f := startRedirectFlow(t)
-	f.keys("G", "d")
+	f.jump("A8")
+	f.keys("d")
 	f.waitFor("┃ Note")
 	f.keys("enter")
 	f.waitFor("┃ Delete A8?")
@@ -305,4 +310,15 @@ func lineDiffForTest(want, got []byte) string {
 		}
 	}
 	return b.String()
+}
+
+// jump selects an atom with the ':' prompt (works in the list and the
+// drawing alike) and waits until the details show it.
+func (f *flow) jump(id string) {
+	f.t.Helper()
+	f.keys(":")
+	f.waitFor("atom id")
+	f.typeText(id)
+	f.keys("enter")
+	f.waitFor(id + "  ")
 }

@@ -35,11 +35,11 @@ func (m *Model) onState(ev statefile.Event) tea.Cmd {
 			prev := m.st
 			m.doc, m.st, m.facts = ev.Doc, ev.Doc.State, ev.Facts
 			m.outlook = model.PredictOutlook(m.st, m.facts)
-			m.graph.setState(m.st, m.facts)
+			cmd = tea.Batch(cmd, m.layoutCmd(m.graph.setState(m.st, m.facts)))
 			m.bindings.setRows(len(m.st.Bindings))
 			m.trail.setRows(len(m.st.Trail))
 			m.corrections.setRows(len(m.st.Corrections))
-			cmd = m.alertOn(prev, m.st)
+			cmd = tea.Batch(cmd, m.alertOn(prev, m.st))
 		}
 		if !m.opts.ReadOnly && m.target.Kind == statefile.KindAoT {
 			if err := statefile.Writable(m.target.Path); err != nil {

@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/ui/graph"
+	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // onKey routes a key press: an open filter or help screen first, then the
@@ -33,6 +35,22 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
 		m.filterInput, cmd = m.filterInput.Update(msg)
 		m.applyFilter(m.filterInput.Value())
+		return cmd
+	}
+	if m.jumping {
+		switch msg.String() {
+		case "esc":
+			m.jumping = false
+			m.jumpInput.Blur()
+			return nil
+		case "enter":
+			m.jumping = false
+			m.jumpInput.Blur()
+			m.jumpTo(strings.TrimSpace(m.jumpInput.Value()))
+			return nil
+		}
+		var cmd tea.Cmd
+		m.jumpInput, cmd = m.jumpInput.Update(msg)
 		return cmd
 	}
 	if m.showHelp {
@@ -101,7 +119,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch m.view {
 	case viewGraph:
-		m.graphKeys(msg)
+		return m.graphKeys(msg)
 	case viewBindings:
 		tableKeys(&m.bindings, msg, k)
 	case viewTrail:
@@ -185,10 +203,59 @@ func (m *Model) applyFilter(f string) {
 	}
 }
 
-func (m *Model) graphKeys(msg tea.KeyPressMsg) {
+func (m *Model) graphKeys(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	g := &m.graph
 	prev := g.sel
+	// Keys of the drawing that apply in both layouts.
+	relayout := func(what string) tea.Cmd {
+		if !g.isLayered() {
+			m.setStatus(what+" — applies to the graph drawing (v shows it)", statusShort)
+		}
+		return m.layoutCmd(g.relayoutJob())
+	}
+	switch {
+	case key.Matches(msg, k.ToggleLayout):
+		g.toggleLayered()
+		if g.isLayered() && g.sel != "" {
+			g.lay.gv.Select(g.sel)
+		}
+		return nil
+	case key.Matches(msg, k.Orientation):
+		if g.lay.opt.Orientation == graph.TopDown {
+			g.lay.opt.Orientation = graph.LeftRight
+		} else {
+			g.lay.opt.Orientation = graph.TopDown
+		}
+		return relayout("orientation")
+	case key.Matches(msg, k.CollapseResolved):
+		g.lay.opt.CollapseResolved = !g.lay.opt.CollapseResolved
+		return relayout("collapse of resolved atoms")
+	case key.Matches(msg, k.Collapse):
+		if len(m.facts.ChildrenOf[g.sel]) == 0 && (g.lay.opt.Collapsed == nil || !g.lay.opt.Collapsed[g.sel]) {
+			m.setStatus("space collapses a decomposed atom; "+termtext.Line(g.sel)+" has no parts", statusShort)
+			return nil
+		}
+		c := map[string]bool{}
+		for id, on := range g.lay.opt.Collapsed {
+			c[id] = on
+		}
+		c[g.sel] = !c[g.sel]
+		g.lay.opt.Collapsed = c
+		return relayout("collapse")
+	case key.Matches(msg, k.Jump):
+		m.jumping = true
+		m.jumpInput.SetValue("")
+		return m.jumpInput.Focus()
+	}
+	if g.isLayered() && !m.showDetails {
+		m.layeredKeys(msg)
+		if g.sel != prev {
+			m.details.top = 0
+			m.refreshDetails()
+		}
+		return nil
+	}
 	if m.showDetails {
 		switch {
 		case key.Matches(msg, k.Down):
@@ -210,7 +277,7 @@ func (m *Model) graphKeys(msg tea.KeyPressMsg) {
 			m.details.top = 0
 			m.refreshDetails()
 		}
-		return
+		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Down):
@@ -255,6 +322,78 @@ func (m *Model) graphKeys(msg tea.KeyPressMsg) {
 	if g.sel != prev {
 		m.details.top = 0
 		m.refreshDetails()
+	}
+	return nil
+}
+
+// layeredKeys moves around the drawing: h/j/k/l and arrows spatially, [ ]
+// along edges (repeated presses visit each neighbour), g/G to the first and
+// last layer, pgup/pgdn and H/L pan.
+func (m *Model) layeredKeys(msg tea.KeyPressMsg) {
+	k := m.keys
+	g := &m.graph
+	v := g.lay.gv
+	follows := g.lay.followDeps + g.lay.followDependents
+	moved := true
+	switch {
+	case key.Matches(msg, k.Down):
+		moved = v.Move(graph.Down)
+	case key.Matches(msg, k.Up):
+		moved = v.Move(graph.Up)
+	case key.Matches(msg, k.Left):
+		moved = v.Move(graph.Left)
+	case key.Matches(msg, k.Right):
+		moved = v.Move(graph.Right)
+	case key.Matches(msg, k.Dependency):
+		if !v.FollowDependency(g.lay.followDeps) {
+			m.setStatus("no dependency to go to", statusShort)
+		}
+		g.lay.followDeps++
+		g.lay.followDependents = 0
+	case key.Matches(msg, k.Dependent):
+		if !v.FollowDependent(g.lay.followDependents) {
+			m.setStatus("nothing depends on this atom", statusShort)
+		}
+		g.lay.followDependents++
+		g.lay.followDeps = 0
+	case key.Matches(msg, k.Top):
+		v.First()
+	case key.Matches(msg, k.Bottom):
+		v.Last()
+	case key.Matches(msg, k.PageDown):
+		v.Scroll(0, max(1, g.height-2))
+	case key.Matches(msg, k.PageUp):
+		v.Scroll(0, -max(1, g.height-2))
+	case msg.String() == "L":
+		v.Scroll(max(1, g.width/2), 0)
+	case msg.String() == "H":
+		v.Scroll(-max(1, g.width/2), 0)
+	case key.Matches(msg, k.Follow):
+		g.toggleFollow()
+		if g.follow {
+			v.Select(g.sel)
+			m.setStatus("follow: the selection tracks the in-progress atom", statusShort)
+		}
+	case key.Matches(msg, k.Details):
+		if !m.wide {
+			m.showDetails = true
+			m.details.top = 0
+		}
+	case msg.String() == "J":
+		m.details.scroll(1)
+	case msg.String() == "K":
+		m.details.scroll(-1)
+	default:
+		moved = false
+	}
+	if g.lay.followDeps+g.lay.followDependents == follows {
+		g.lay.followDeps, g.lay.followDependents = 0, 0
+	}
+	if moved && !key.Matches(msg, k.Follow) {
+		g.follow = false
+	}
+	if id := v.Selected(); id != "" {
+		g.sel = id
 	}
 }
 
@@ -432,7 +571,7 @@ func (m *Model) renderHelp() string {
 	}
 	lines = append(lines, "")
 	if m.view == viewGraph && m.phase == nil {
-		lines = append(lines, s.Muted.Render("J/K scroll the details pane · mouse wheel scrolls · 1–6 switch views"))
+		lines = append(lines, s.Muted.Render("J/K scroll the details pane · pgup/pgdn and H/L pan the drawing · mouse wheel scrolls · 1–6 switch views"))
 	}
 	lines = append(lines, s.Muted.Render("? or esc closes this help · j/k scroll"))
 	m.helpText.set(lines)
@@ -444,4 +583,42 @@ func (m *Model) renderHelp() string {
 		out[i] = padTo(out[i], m.width)
 	}
 	return strings.Join(out[:m.height], "\n")
+}
+
+// jumpTo selects an atom by id (exact, then case-insensitive, then the only
+// id with that prefix), as k9s's ':' prompt does for resources.
+func (m *Model) jumpTo(q string) {
+	if q == "" || m.st == nil {
+		return
+	}
+	id := ""
+	if _, ok := m.facts.Index[q]; ok {
+		id = q
+	} else {
+		var prefixed []string
+		for _, a := range m.st.Atoms {
+			switch {
+			case strings.EqualFold(a.ID, q):
+				id = a.ID
+			case strings.HasPrefix(strings.ToLower(a.ID), strings.ToLower(q)):
+				prefixed = append(prefixed, a.ID)
+			}
+		}
+		if id == "" && len(prefixed) == 1 {
+			id = prefixed[0]
+		}
+	}
+	if id == "" {
+		m.setStatus("no atom "+termtext.Line(q), statusShort)
+		return
+	}
+	m.setView(viewGraph)
+	g := &m.graph
+	g.follow = false
+	g.selectID(id)
+	if g.lay.gv != nil && g.lay.gv.Layout() != nil {
+		g.lay.gv.Select(id)
+	}
+	m.details.top = 0
+	m.refreshDetails()
 }

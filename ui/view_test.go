@@ -22,7 +22,7 @@ func loadedModel(t testing.TB, fixture string, w, h int) *Model {
 	t.Helper()
 	path := filepath.Join("..", "testdata", fixture)
 	m := New(Options{Target: statefile.Target{Path: path, Kind: kindFor(path), Exists: true}, NoColor: true,
-		Now: func() time.Time { return fixedNow }})
+		Now: func() time.Time { return fixedNow }, SyncLayout: true})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m.Update(stateMsg{ev: loadEvent(t, path)})
 	if m.redirect.dlg == dlgStaleFlag {
@@ -155,7 +155,8 @@ func TestPhaseLoopGolden(t *testing.T) {
 func TestEscapeSequencesNeverEmitted(t *testing.T) {
 	m := loadedModel(t, "rich.md", 120, 40)
 	m.styles = NewStyles(true, false) // with colours: the styling itself is allowed
-	press(m, "j", "j", "j", "j", "j", "j")
+	m.gstyler = graphStyler(m.styles)
+	press(m, ":", "A", "6", "enter")
 	raw := m.render()
 	for _, bad := range []string{"\x1b]0;pwned", "\x07", "\x1b[31mred"} {
 		if strings.Contains(raw, bad) {

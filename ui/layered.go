@@ -1,0 +1,208 @@
+package ui
+
+import (
+	"fmt"
+	"hash/fnv"
+	"sort"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/graph"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+)
+
+// maxLayered is the largest graph drawn as layers by default; bigger ones
+// show the list (v draws the graph anyway).
+const maxLayered = 2000
+
+// autoLayeredWidth is the narrowest graph pane that shows the drawing
+// before the person picks with v: narrower split panes read better as the
+// list.
+const autoLayeredWidth = 70
+
+// layered is the graph pane's layered drawing (ui/graph) and what the view
+// needs to keep it calm: the layout is recomputed off the UI goroutine and
+// only when the structure or the options change.
+type layered struct {
+	gv  *graph.View
+	opt graph.Options
+	// g is the graph of the last state; key is the structure the
+	// installed layout was made for; pending the one being computed.
+	g            graph.Graph
+	key, pending uint64
+	// prefer is the person's choice (v): the drawing or the list; until
+	// they choose, the drawing shows in panes of at least autoLayeredWidth
+	// columns and the list in narrower ones.
+	prefer, chosen bool
+	// forced draws the graph even above maxLayered.
+	forced bool
+	// follows counts repeated [ / ] presses to visit each neighbour.
+	followDeps, followDependents int
+}
+
+// layoutJob is a layout to compute in the background.
+type layoutJob struct {
+	old *graph.Layout
+	g   graph.Graph
+	opt graph.Options
+	key uint64
+}
+
+// layoutMsg delivers a computed layout for loop idx.
+type layoutMsg struct {
+	idx int
+	job layoutJob
+	nl  *graph.Layout
+}
+
+func (j *layoutJob) cmd(idx int) tea.Cmd {
+	job := *j
+	return func() tea.Msg {
+		return layoutMsg{idx: idx, job: job, nl: job.old.Update(job.g, job.opt)}
+	}
+}
+
+// layoutKey fingerprints what decides the layout: the graph's structure,
+// the options and, when resolved history is collapsed, which atoms are
+// resolved.
+func layoutKey(st *model.State, opt graph.Options) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|%d|%d|%v|", structureKey(st), opt.Orientation, opt.NodeWidth, opt.CollapseResolved)
+	var ids []string
+	for id, on := range opt.Collapsed {
+		if on {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	fmt.Fprint(h, strings.Join(ids, ","), "|")
+	if opt.CollapseResolved {
+		for _, a := range st.Atoms {
+			if a.Status == model.StatusResolved {
+				h.Write([]byte(a.ID))
+				h.Write([]byte{0})
+			}
+		}
+	}
+	return h.Sum64()
+}
+
+// refresh gives the drawing a new state: a decoration-only change is
+// applied at once; a structure change returns a job to lay out in the
+// background (the previous layout stays on screen meanwhile).
+func (l *layered) refresh(st *model.State, f *model.Facts, nodeWidth int) *layoutJob {
+	if l.gv == nil {
+		l.gv = graph.NewView(1, 1)
+	}
+	l.g = graph.FromState(st, f)
+	if l.opt.NodeWidth == 0 {
+		l.opt.NodeWidth = nodeWidth
+	}
+	key := layoutKey(st, l.opt)
+	if l.gv.Layout() != nil && key == l.key {
+		l.gv.SetGraph(l.g)
+		return nil
+	}
+	if key == l.pending {
+		return nil
+	}
+	l.pending = key
+	return &layoutJob{old: l.gv.Layout(), g: l.g, opt: l.opt, key: key}
+}
+
+// install adopts a computed layout unless a newer one is on its way.
+func (l *layered) install(msg layoutMsg, sel string) {
+	if msg.job.key != l.pending {
+		return
+	}
+	l.pending = 0
+	l.key = msg.job.key
+	l.gv.Install(msg.nl, l.g, msg.job.opt)
+	if sel != "" {
+		l.gv.Select(sel)
+	}
+}
+
+// graphStyler maps the drawing's classes to the theme.
+func graphStyler(s Styles) graph.Styler {
+	if s.NoColor {
+		return nil
+	}
+	var table [64][2]string
+	set := func(c graph.Class, st lipgloss.Style) {
+		out := st.Render("\uE000")
+		i := strings.Index(out, "\uE000")
+		if i < 0 {
+			return
+		}
+		table[c] = [2]string{out[:i], out[i+len("\uE000"):]}
+	}
+	set(graph.ClassEdge, s.Muted)
+	set(graph.ClassEdgeActive, s.Accent.Bold(true))
+	set(graph.ClassEdgePartOf, s.Muted)
+	set(graph.ClassEdgeCross, s.Muted)
+	set(graph.ClassArrow, s.Muted)
+	set(graph.ClassArrowActive, s.Accent.Bold(true))
+	set(graph.ClassBorder, s.Border)
+	set(graph.ClassBorderSelected, s.Accent.Bold(true))
+	set(graph.ClassBorderMissing, s.Danger)
+	set(graph.ClassBorderChosen, s.OK)
+	set(graph.ClassBorderFailed, s.Muted)
+	set(graph.ClassBorderSummary, s.Muted)
+	set(graph.ClassPending, s.Atom(model.StatusPending))
+	set(graph.ClassInProgress, s.Atom(model.StatusInProgress))
+	set(graph.ClassResolved, s.Atom(model.StatusResolved))
+	set(graph.ClassUnknown, s.Danger)
+	set(graph.ClassReady, s.Executable)
+	set(graph.ClassFailedMark, s.Danger)
+	set(graph.ClassID, s.Bold)
+	set(graph.ClassLabel, s.Base)
+	set(graph.ClassLabelFailed, s.Muted.Strikethrough(true))
+	set(graph.ClassLabelResolved, s.Muted)
+	set(graph.ClassFrame, s.Border)
+	set(graph.ClassFrameOR, s.Warn)
+	set(graph.ClassFrameLabel, s.Muted)
+	set(graph.ClassFrameORLabel, s.Warn)
+	set(graph.ClassMinimap, s.Muted)
+	set(graph.ClassMinimapView, s.Accent)
+	set(graph.ClassIndicator, s.Muted)
+	return graph.StyleFunc(func(c graph.Class) (string, string) {
+		if int(c) < len(table) {
+			return table[c][0], table[c][1]
+		}
+		return "", ""
+	})
+}
+
+// layeredView paints the drawing in w×h cells: h-1 rows of graph and a
+// position line.
+func (l *layered) view(w, h int, st graph.Styler, s Styles) string {
+	lines := l.gv.Canvas().Lines(st)
+	ind := ""
+	if lay := l.gv.Layout(); lay != nil {
+		ind = lay.Indicator(l.gv.Viewport())
+	}
+	if l.pending != 0 {
+		ind = "laying out… · " + ind
+	}
+	opts := []string{}
+	if l.opt.Orientation == graph.LeftRight {
+		opts = append(opts, "left-right")
+	}
+	if l.opt.CollapseResolved {
+		opts = append(opts, "resolved collapsed")
+	}
+	if len(opts) > 0 {
+		ind += " · " + strings.Join(opts, ", ")
+	}
+	lines = append(lines, s.Muted.Render(padTo(truncate(termtext.Line(ind), w), w)))
+	for i := range lines {
+		lines[i] = padTo(lines[i], w)
+	}
+	for len(lines) < h {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
+	return strings.Join(lines[:h], "\n")
+}
