@@ -17,13 +17,20 @@ type decoder struct {
 	// first YAML line, the file's lines from the top).
 	lineOff  int
 	problems []model.Problem
-	// aliasBudget bounds alias expansion so an alias bomb ends in an error.
+	// aliasBudget bounds alias expansion so an alias bomb ends in an error:
+	// following an alias costs the size of the subtree it names, because
+	// that is the work decoding it again takes (one alias of a 100,000-item
+	// list, repeated 10,000 times, is a bomb of 10^9 nodes).
 	aliasBudget int
-	aliasErr    bool
+	// anchorSize holds the node count of every anchored subtree, computed
+	// on the first alias met (files without aliases never pay for it).
+	anchorSize map[*yaml.Node]int
+	root       *yaml.Node
 }
 
-// maxAliasExpansions bounds how many alias references the decoder follows.
-const maxAliasExpansions = 10000
+// maxAliasExpansions bounds how many nodes the decoder reaches through
+// aliases; legitimate reuse (a shared list of ids) is far below it.
+const maxAliasExpansions = 100000
 
 // maxNesting bounds how deep checklists and unknown values may nest.
 const maxNesting = 200
@@ -43,16 +50,37 @@ func (d *decoder) problem(n *yaml.Node, path, format string, args ...any) {
 	d.problems = append(d.problems, model.Problem{Line: d.line(n), Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-// resolve follows an alias, charging the alias budget.
+// resolve follows an alias, charging the alias budget with the size of the
+// subtree it names.
 func (d *decoder) resolve(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
-		d.aliasBudget--
+		if d.anchorSize == nil {
+			d.anchorSize = map[*yaml.Node]int{}
+			countNodes(d.root, d.anchorSize)
+		}
+		d.aliasBudget -= max(d.anchorSize[n.Alias], 1)
 		if d.aliasBudget < 0 {
 			panic(aliasBombError{line: d.line(n)})
 		}
 		n = n.Alias
 	}
 	return n
+}
+
+// countNodes returns the number of nodes under n, not following aliases,
+// and records it in sizes for every anchored node.
+func countNodes(n *yaml.Node, sizes map[*yaml.Node]int) int {
+	if n == nil {
+		return 0
+	}
+	total := 1
+	for _, c := range n.Content {
+		total += countNodes(c, sizes)
+	}
+	if n.Anchor != "" {
+		sizes[n] = total
+	}
+	return total
 }
 
 func isNull(n *yaml.Node) bool {

@@ -57,7 +57,7 @@ func Parse(data []byte) (doc *Document, err error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, &Error{Line: root.Line + fm.FirstLine - 1, Msg: "the frontmatter is not a mapping of sections", Hint: "it must hold objective:, control:, atoms: …"}
 	}
-	d := &decoder{lineOff: fm.FirstLine - 1, aliasBudget: maxAliasExpansions}
+	d := &decoder{lineOff: fm.FirstLine - 1, aliasBudget: maxAliasExpansions, root: root}
 	defer func() {
 		if r := recover(); r != nil {
 			bomb, ok := r.(aliasBombError)
