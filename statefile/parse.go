@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/model"
 	"gopkg.in/yaml.v3"
@@ -48,7 +51,7 @@ func Parse(data []byte) (doc *Document, err error) {
 	yml := fm.YAML(data)
 	var top yaml.Node
 	if err := yaml.Unmarshal(yml, &top); err != nil {
-		return nil, yamlError(err, fm.FirstLine-1)
+		return nil, yamlError(err, yml, fm.FirstLine-1)
 	}
 	if top.Kind == 0 || len(top.Content) == 0 {
 		return nil, &Error{Line: fm.FirstLine, Msg: "the frontmatter is empty", Hint: "it must hold objective, control and atoms"}
@@ -73,26 +76,96 @@ func Parse(data []byte) (doc *Document, err error) {
 	return &Document{Data: data, FM: fm, Root: root, State: st}, nil
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var (
+	yamlLineRE   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	yamlAnchorRE = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
+)
 
-// yamlError turns a yaml.v3 error into an *Error on the file's line.
-func yamlError(err error, lineOff int) *Error {
+// yamlParserProblems are the problems yaml.v3's parser (as opposed to its
+// scanner) reports. yaml.v3 prints a parser error's line 0-based, so it
+// names the line before the one meant; scanner errors are 1-based.
+var yamlParserProblems = []string{
+	"did not find expected ',' or ']'",
+	"did not find expected ',' or '}'",
+	"did not find expected '-' indicator",
+	"did not find expected <document start>",
+	"did not find expected <stream-start>",
+	"did not find expected key",
+	"did not find expected node content",
+	"found duplicate %TAG directive",
+	"found duplicate %YAML directive",
+	"found incompatible YAML document",
+	"found undefined tag handle",
+}
+
+// yamlError turns a yaml.v3 error on the frontmatter yml into an *Error
+// on the file's line (the frontmatter's first line is lineOff+1).
+func yamlError(err error, yml []byte, lineOff int) *Error {
 	msg := err.Error()
 	e := &Error{Err: err, Hint: "fix the YAML syntax on that line"}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
+		if slices.Contains(yamlParserProblems, m[2]) {
+			n++
+		}
 		e.Line = n + lineOff
 		e.Msg = "YAML syntax error: " + m[2]
 		return e
 	}
 	e.Msg = "YAML error: " + trimYAMLPrefix(msg)
 	switch {
-	case bytes.Contains([]byte(msg), []byte("max depth")):
+	case strings.Contains(msg, "max depth"):
 		e.Hint = "the YAML nests too deeply to be a state file"
-	case bytes.Contains([]byte(msg), []byte("aliasing")):
+		// yaml.v3 omits the line when it is the first one.
+		e.Line = lineOff + 1
+	case strings.Contains(msg, "aliasing"):
 		e.Hint = "remove the anchors and aliases (&name / *name)"
+	case yamlAnchorRE.MatchString(msg):
+		name := yamlAnchorRE.FindStringSubmatch(msg)[1]
+		if i := bytes.Index(yml, []byte("*"+name)); i >= 0 {
+			e.Line = lineOff + 1 + bytes.Count(yml[:i], []byte{'\n'})
+		}
+		e.Hint = "define the anchor (&" + name + ") before its alias, or remove the alias"
+	case isReaderError(msg):
+		// A reader error (invalid UTF-8, a control character) carries no
+		// position at all: find the byte ourselves.
+		if i := badYAMLChar(yml); i >= 0 {
+			e.Line = lineOff + 1 + bytes.Count(yml[:i], []byte{'\n'})
+		}
+		e.Hint = "the frontmatter must be UTF-8 text without control characters"
+	default:
+		// Otherwise yaml.v3 omits the line only when it is the first.
+		e.Msg = "YAML syntax error: " + trimYAMLPrefix(msg)
+		e.Line = lineOff + 1
 	}
 	return e
+}
+
+func isReaderError(msg string) bool {
+	for _, s := range []string{"UTF-8", "UTF-16", "control characters", "Unicode character", "surrogate"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// badYAMLChar returns the offset of the first byte YAML does not accept
+// (invalid UTF-8, or a control character other than tab and line breaks),
+// or -1.
+func badYAMLChar(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return i
+		case r == '\t' || r == '\n' || r == '\r' || r == 0x85:
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF:
+			return i
+		}
+		i += size
+	}
+	return -1
 }
 
 func trimYAMLPrefix(s string) string {
