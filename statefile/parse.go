@@ -184,8 +184,13 @@ func ParseError(err error) (*Error, bool) {
 }
 
 func sizeError(size, limit int64) *Error {
+	got, lim := humanBytes(size), humanBytes(limit)
+	if got == lim {
+		// "16.0 MiB, larger than the 16.0 MiB limit" would read as a bug.
+		got, lim = fmt.Sprintf("%s (%d bytes)", got, size), fmt.Sprintf("%s (%d bytes)", lim, limit)
+	}
 	return &Error{
-		Msg:  fmt.Sprintf("the file is %s, larger than the %s limit", humanBytes(size), humanBytes(limit)),
+		Msg:  fmt.Sprintf("the file is %s, larger than the %s limit", got, lim),
 		Hint: "is this really a state file? raise the limit with --max-size if it is",
 		Err:  ErrTooLarge,
 	}
