@@ -305,9 +305,11 @@ func phaseStatusJSON(l *loaded) map[string]any {
 	out["exists"] = true
 	out["phases_remaining"] = nonNil(p.RemainingPhases())
 	out["shipped"] = p.Shipped()
+	// "errors" is the file's own field (the loop's recorded errors): the
+	// validation findings go under names the file does not use.
 	out["valid"] = v.Valid
-	out["errors"] = v.Errors
-	out["warnings"] = v.Warnings
+	out["validation_errors"] = v.Errors
+	out["validation_warnings"] = v.Warnings
 	return out
 }
 
