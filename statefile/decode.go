@@ -373,7 +373,7 @@ func (d *decoder) baseCase(n *yaml.Node) model.BaseCase {
 			b.Checklist = d.checklist(v, "base_case.checklist", 0)
 		case "type", "value", "rubric", "criteria", "pass_threshold", "scope":
 			sawLegacy = true
-			d.checkField(&legacy, key, v, "base_case")
+			d.checkField(&legacy, key, v, "objective.base_case")
 		default:
 			return false
 		}
