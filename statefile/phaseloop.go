@@ -111,6 +111,11 @@ func jsonError(data []byte, err error) *Error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		// Checked first: encoding/json reports an empty input as a syntax
+		// error, and an empty file is usually one being rewritten.
+		e.Msg, e.Line = "the file is empty", 1
+		e.Hint = "it must be a JSON object with version, phase, …"
 	case errors.As(err, &se):
 		e.Line, e.Column = lineCol(data, se.Offset)
 		e.Msg = "JSON syntax error: " + se.Error()
@@ -120,10 +125,6 @@ func jsonError(data []byte, err error) *Error {
 		e.Hint = "it must be a JSON object with version, phase, …"
 	default:
 		e.Msg = "JSON error: " + err.Error()
-		if len(bytes.TrimSpace(data)) == 0 {
-			e.Msg, e.Line = "the file is empty", 1
-			e.Hint = "it must be a JSON object with version, phase, …"
-		}
 	}
 	return e
 }
