@@ -285,11 +285,15 @@ func (d *decoder) decodeState(root *yaml.Node) *model.State {
 			s.Objective = d.objective(v)
 		case "control":
 			s.Control = d.control(v)
+		// A section given twice is reported by mapping; the later one
+		// wins, as in YAML readers, so lists start over rather than grow.
 		case "atoms":
+			s.Atoms = nil
 			d.seq(v, "atoms", func(i int, item *yaml.Node) {
 				s.Atoms = append(s.Atoms, d.atom(item, i))
 			})
 		case "decompositions":
+			s.Decompositions = nil
 			d.seq(v, "decompositions", func(i int, item *yaml.Node) {
 				s.Decompositions = append(s.Decompositions, d.decomposition(item, i))
 			})
@@ -298,10 +302,12 @@ func (d *decoder) decodeState(root *yaml.Node) *model.State {
 		case "bindings":
 			s.Bindings = d.bindings(v)
 		case "trail":
+			s.Trail = nil
 			d.seq(v, "trail", func(i int, item *yaml.Node) {
 				s.Trail = append(s.Trail, d.trail(item, i))
 			})
 		case "corrections":
+			s.Corrections = nil
 			d.seq(v, "corrections", func(i int, item *yaml.Node) {
 				s.Corrections = append(s.Corrections, d.correction(item, i))
 			})
