@@ -108,7 +108,9 @@ func yamlError(err error, yml []byte, lineOff int) *Error {
 		if slices.Contains(yamlParserProblems, m[2]) {
 			n++
 		}
-		e.Line = n + lineOff
+		// A construct left open runs into the end of the frontmatter; name
+		// its last line with text rather than the closing '---'.
+		e.Line = min(n, lastTextLine(yml)) + lineOff
 		e.Msg = "YAML syntax error: " + m[2]
 		return e
 	}
@@ -139,6 +141,13 @@ func yamlError(err error, yml []byte, lineOff int) *Error {
 		e.Line = lineOff + 1
 	}
 	return e
+}
+
+// lastTextLine is the 1-based number of the last line of yml that holds
+// more than blanks (1 if none does).
+func lastTextLine(yml []byte) int {
+	t := bytes.TrimRight(yml, " \t\r\n")
+	return bytes.Count(t, []byte{'\n'}) + 1
 }
 
 func isReaderError(msg string) bool {
