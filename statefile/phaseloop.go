@@ -120,7 +120,10 @@ func jsonError(data []byte, err error) *Error {
 		e.Line, e.Column = lineCol(data, se.Offset)
 		e.Msg = "JSON syntax error: " + se.Error()
 	case errors.As(err, &te):
-		e.Line, e.Column = lineCol(data, te.Offset)
+		// te.Offset is the end of the value; the whole file is the value
+		// here, so point at where it starts.
+		start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+		e.Line, e.Column = lineCol(data, int64(start+1))
 		e.Msg = fmt.Sprintf("the file holds a JSON %s, not a phase loop object", te.Value)
 		e.Hint = "it must be a JSON object with version, phase, …"
 	default:
