@@ -295,7 +295,7 @@ func TestDecodeNestedChecklist(t *testing.T) {
 	}
 	r0 := rub.Rubric[0]
 	if r0.Criterion != "Readability" || r0.Description != "Functions have a single responsibility" || r0.Weight != 0.4 ||
-		!reflect.DeepEqual(r0.Levels, []model.RubricLevel{{1, "Hard to read"}, {3, "Mostly readable"}, {5, "Very readable"}}) {
+		!reflect.DeepEqual(r0.Levels, []model.RubricLevel{{Score: 1, Text: "Hard to read"}, {Score: 3, Text: "Mostly readable"}, {Score: 5, Text: "Very readable"}}) {
 		t.Errorf("rubric[0] = %+v", r0)
 	}
 	crit := cl[3].Check
