@@ -29,10 +29,19 @@ type Document struct {
 	Root *yaml.Node
 	// State is the decoded state, with file line numbers.
 	State *model.State
+
+	lines lineMap
 }
 
-// LineOffset is what to add to a node's Line to get its line in the file.
+// LineOffset is what to add to a node's Line to get its line in the file,
+// as long as the frontmatter has no line break other than \n and \r\n
+// (see FileLine).
 func (d *Document) LineOffset() int { return d.FM.FirstLine - 1 }
+
+// FileLine returns the file line of a node line of Root. Unlike adding
+// LineOffset it stays right when the YAML holds a lone CR or a NEL, LS or
+// PS character, which yaml.v3 counts as line breaks and editors do not.
+func (d *Document) FileLine(nodeLine int) int { return d.lines.file(nodeLine) }
 
 // Parse reads an AoT state file from bytes. Errors are *Error values with
 // the line (no path; Load adds it). Type errors inside an otherwise readable
@@ -51,16 +60,17 @@ func Parse(data []byte) (doc *Document, err error) {
 	yml := fm.YAML(data)
 	var top yaml.Node
 	if err := yaml.Unmarshal(yml, &top); err != nil {
-		return nil, yamlError(err, yml, fm.FirstLine-1)
+		return nil, yamlError(err, yml, newLineMap(yml, fm.FirstLine-1))
 	}
 	if top.Kind == 0 || len(top.Content) == 0 {
 		return nil, &Error{Line: fm.FirstLine, Msg: "the frontmatter is empty", Hint: "it must hold objective, control and atoms"}
 	}
 	root := top.Content[0]
+	lines := newLineMap(yml, fm.FirstLine-1)
 	if root.Kind != yaml.MappingNode {
-		return nil, &Error{Line: root.Line + fm.FirstLine - 1, Msg: "the frontmatter is not a mapping of sections", Hint: "it must hold objective:, control:, atoms: …"}
+		return nil, &Error{Line: lines.file(root.Line), Msg: "the frontmatter is not a mapping of sections", Hint: "it must hold objective:, control:, atoms: …"}
 	}
-	d := &decoder{lineOff: fm.FirstLine - 1, aliasBudget: maxAliasExpansions, root: root}
+	d := &decoder{lines: lines, aliasBudget: maxAliasExpansions, root: root}
 	defer func() {
 		if r := recover(); r != nil {
 			bomb, ok := r.(aliasBombError)
@@ -73,7 +83,7 @@ func Parse(data []byte) (doc *Document, err error) {
 	st := d.decodeState(root)
 	st.Problems = d.problems
 	st.Body = string(fm.Body(data))
-	return &Document{Data: data, FM: fm, Root: root, State: st}, nil
+	return &Document{Data: data, FM: fm, Root: root, State: st, lines: lines}, nil
 }
 
 var (
@@ -99,8 +109,9 @@ var yamlParserProblems = []string{
 }
 
 // yamlError turns a yaml.v3 error on the frontmatter yml into an *Error
-// on the file's line (the frontmatter's first line is lineOff+1).
-func yamlError(err error, yml []byte, lineOff int) *Error {
+// on the file's line.
+func yamlError(err error, yml []byte, lines lineMap) *Error {
+	lineOff := lines.off
 	msg := err.Error()
 	e := &Error{Err: err, Hint: "fix the YAML syntax on that line"}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -110,7 +121,7 @@ func yamlError(err error, yml []byte, lineOff int) *Error {
 		}
 		// A construct left open runs into the end of the frontmatter; name
 		// its last line with text rather than the closing '---'.
-		e.Line = min(n, lastTextLine(yml)) + lineOff
+		e.Line = min(lines.file(n), lastTextLine(yml)+lineOff)
 		e.Msg = "YAML syntax error: " + m[2]
 		return e
 	}
