@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -581,5 +582,49 @@ trail: []
 	want := []string{`line 6: frontmatter has the key "atoms" twice`, `line 12: frontmatter has the key "trail" twice`}
 	if !reflect.DeepEqual(msgs, want) {
 		t.Errorf("Problems = %q", msgs)
+	}
+}
+
+// TestLinesWithOtherLineBreaks: yaml.v3 also breaks lines at a lone CR and
+// at NEL, LS and PS; the lines we report count only \n, as editors do.
+func TestLinesWithOtherLineBreaks(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+	}{
+		{"LS in a quoted description", "---\natoms:\n  - id: A1\n    description: \"one\u2028two\u2029three\"\n    status: done\n    depends_on: []\n---\n"},
+		{"NEL in a quoted description", "---\natoms:\n  - id: A1\n    description: \"one\u0085two\"\n    status: done\n    depends_on: []\n---\n"},
+		{"lone CR in a quoted description", "---\natoms:\n  - id: A1\n    description: \"one\rtwo\"\n    status: done\n    depends_on: []\n---\n"},
+		{"CRLF with a lone CR", "---\r\natoms:\r\n  - id: A1\r\n    description: \"one\rtwo\"\r\n    status: done\r\n    depends_on: []\r\n---\r\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := mustParse(t, tt.in)
+			a := doc.State.Atoms[0]
+			if a.Lines["status"] != 5 || a.Lines["depends_on"] != 6 {
+				t.Errorf("status on line %d, depends_on on line %d", a.Lines["status"], a.Lines["depends_on"])
+			}
+			r := model.Validate(doc.State)
+			want := fmt.Sprintf("line %d: atom A1 has status \"done\"; expected pending, in_progress or resolved", a.Lines["status"])
+			if !slices.Contains(r.Errors, want) {
+				t.Errorf("errors = %q, want %q among them", r.Errors, want)
+			}
+			statusKey := doc.Root.Content[1].Content[0].Content[4]
+			if got := doc.FileLine(statusKey.Line); statusKey.Value != "status" || got != a.Lines["status"] {
+				t.Errorf("FileLine(status node) = %d, want %d", got, a.Lines["status"])
+			}
+		})
+	}
+	// yaml.v3 reads YAML 1.1 line breaks: a NEL in a block scalar ends the
+	// line, so what follows it at column 0 is a syntax error, on the line
+	// of the file that holds the NEL.
+	_, err := Parse([]byte("---\natoms:\n  - id: A1\n    description: |\n      one\u0085two\n    status: done\n---\n"))
+	if e, ok := ParseError(err); !ok || e.Line != 5 {
+		t.Errorf("err = %v, want line 5", err)
+	}
+	// A syntax error after an LS names the file's line.
+	_, err = Parse([]byte("---\na: \"x\u2028y\"\nb: c: d\n---\n"))
+	if e, ok := ParseError(err); !ok || e.Line != 3 {
+		t.Errorf("err = %v, want line 3", err)
 	}
 }
