@@ -322,6 +322,24 @@ func (d *decoder) generic(n *yaml.Node, depth int) any {
 	return nil
 }
 
+// itemCount is the number of items of a list or entries of a mapping, to
+// size what is decoded from it (no alias budget is charged: it reads one
+// slice length).
+func itemCount(n *yaml.Node) int {
+	if n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	switch {
+	case n == nil:
+		return 0
+	case n.Kind == yaml.SequenceNode:
+		return len(n.Content)
+	case n.Kind == yaml.MappingNode:
+		return len(n.Content) / 2
+	}
+	return 0
+}
+
 // seq iterates over the items of a list; null is empty.
 func (d *decoder) seq(n *yaml.Node, path string, each func(i int, item *yaml.Node)) bool {
 	n = d.resolve(n)
@@ -350,12 +368,12 @@ func (d *decoder) decodeState(root *yaml.Node) *model.State {
 		// A section given twice is reported by mapping; the later one
 		// wins, as in YAML readers, so lists start over rather than grow.
 		case "atoms":
-			s.Atoms = nil
+			s.Atoms = make([]model.Atom, 0, itemCount(v))
 			d.seq(v, "atoms", func(i int, item *yaml.Node) {
 				s.Atoms = append(s.Atoms, d.atom(item, i))
 			})
 		case "decompositions":
-			s.Decompositions = nil
+			s.Decompositions = make([]model.Decomposition, 0, itemCount(v))
 			d.seq(v, "decompositions", func(i int, item *yaml.Node) {
 				s.Decompositions = append(s.Decompositions, d.decomposition(item, i))
 			})
@@ -364,12 +382,12 @@ func (d *decoder) decodeState(root *yaml.Node) *model.State {
 		case "bindings":
 			s.Bindings = d.bindings(v)
 		case "trail":
-			s.Trail = nil
+			s.Trail = make([]model.TrailEntry, 0, itemCount(v))
 			d.seq(v, "trail", func(i int, item *yaml.Node) {
 				s.Trail = append(s.Trail, d.trail(item, i))
 			})
 		case "corrections":
-			s.Corrections = nil
+			s.Corrections = make([]model.Correction, 0, itemCount(v))
 			d.seq(v, "corrections", func(i int, item *yaml.Node) {
 				s.Corrections = append(s.Corrections, d.correction(item, i))
 			})
@@ -620,7 +638,7 @@ func (d *decoder) decomposition(n *yaml.Node, i int) model.Decomposition {
 }
 
 func (d *decoder) orGroups(n *yaml.Node) []model.ORGroup {
-	var out []model.ORGroup
+	out := make([]model.ORGroup, 0, itemCount(n))
 	d.mapping(n, "or_groups", func(name string, k, v *yaml.Node) bool {
 		path := "or_groups." + name
 		g := model.ORGroup{Name: name, Line: d.line(k)}
@@ -644,7 +662,7 @@ func (d *decoder) orGroups(n *yaml.Node) []model.ORGroup {
 }
 
 func (d *decoder) bindings(n *yaml.Node) []model.Binding {
-	var out []model.Binding
+	out := make([]model.Binding, 0, itemCount(n))
 	d.mapping(n, "bindings", func(id string, k, v *yaml.Node) bool {
 		path := "bindings." + id
 		b := model.Binding{AtomID: id, Line: d.line(k)}
