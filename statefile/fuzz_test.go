@@ -9,8 +9,9 @@ import (
 )
 
 // FuzzParse runs what reading a state file runs — frontmatter split,
-// parse, derive, validate, gate, outlook, and the phase loop reader on the
-// same bytes — and checks that it never panics, that errors are *Error
+// parse (and the split parse of large files, compared with a whole parse),
+// derive, validate, gate, outlook, and the phase loop reader on the same
+// bytes — and checks that it never panics, that errors are *Error
 // values naming a line of the input, and that the derived facts hold
 // their invariants. The seed corpus is in testdata/fuzz/FuzzParse: the
 // fixtures and tricky cases (BOM, CRLF, aliases, nesting, bad UTF-8).
@@ -19,6 +20,11 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := bytes.Count(data, []byte{'\n'}) + 1
 		fm, splitErr := SplitFrontmatter(data)
+		if splitErr == nil {
+			// Large files are parsed in pieces: whenever the pieces are
+			// accepted, they must give the tree a whole parse gives.
+			checkSplit(t, fm.YAML(data))
+		}
 		doc, err := Parse(data)
 		if err != nil {
 			e, ok := ParseError(err)

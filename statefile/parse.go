@@ -58,15 +58,14 @@ func Parse(data []byte) (doc *Document, err error) {
 		return nil, e
 	}
 	yml := fm.YAML(data)
-	var top yaml.Node
-	if err := yaml.Unmarshal(yml, &top); err != nil {
-		return nil, yamlError(err, yml, newLineMap(yml, fm.FirstLine-1))
+	lines := newLineMap(yml, fm.FirstLine-1)
+	root, err := parseYAML(yml)
+	if err != nil {
+		return nil, yamlError(err, yml, lines)
 	}
-	if top.Kind == 0 || len(top.Content) == 0 {
+	if root == nil {
 		return nil, &Error{Line: fm.FirstLine, Msg: "the frontmatter is empty", Hint: "it must hold objective, control and atoms"}
 	}
-	root := top.Content[0]
-	lines := newLineMap(yml, fm.FirstLine-1)
 	if root.Kind != yaml.MappingNode {
 		return nil, &Error{Line: lines.file(root.Line), Msg: "the frontmatter is not a mapping of sections", Hint: "it must hold objective:, control:, atoms: …"}
 	}
