@@ -72,3 +72,32 @@ func BenchmarkParsePhaseLoop(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkYAML compares yaml.v3 on the whole frontmatter with the split
+// parse Parse uses for large files (two cores).
+func BenchmarkYAML(b *testing.B) {
+	for _, n := range benchSizes {
+		data, _ := stategen.Generate(n, 1)
+		fm, err := SplitFrontmatter(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		yml := fm.YAML(data)
+		b.Run(fmt.Sprintf("whole/atoms=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(yml)))
+			for b.Loop() {
+				if _, err := parseWhole(yml); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("split/atoms=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(yml)))
+			for b.Loop() {
+				if parseSplit(yml) == nil {
+					b.Fatal("not split")
+				}
+			}
+		})
+	}
+}
