@@ -11,7 +11,7 @@ import (
 // parallelMin is the frontmatter size from which parseYAML cuts the YAML in
 // two and parses the halves on two cores. yaml.v3 is most of the time of
 // reading a large state file, and a one-shot `status` pays it in full.
-const parallelMin = 64 << 10
+const parallelMin = 256 << 10
 
 // parseYAML parses the frontmatter and returns its root node (nil when the
 // frontmatter holds no document).
