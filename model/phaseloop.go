@@ -43,7 +43,10 @@ type PhaseLoop struct {
 	LastUpdated        string            `json:"last_updated"`
 	Extra              map[string]any    `json:"-"`
 	Present            map[string]bool   `json:"-"`
-	Problems           []Problem         `json:"-"`
+	// Lines maps each top-level key, and each element of a top-level array
+	// ("receipts[2]"), to its 1-based line in the file.
+	Lines    map[string]int `json:"-"`
+	Problems []Problem      `json:"-"`
 }
 
 // PhaseArtifacts are the paths a phase loop has produced; nil means not yet.
@@ -118,31 +121,36 @@ func (p *PhaseLoop) RemainingPhases() []string {
 }
 
 // ValidatePhaseLoop checks a phase loop: phase names, counters and limits.
+// Each finding names the line of the field it is about (p.Lines).
 func ValidatePhaseLoop(p *PhaseLoop) Report {
 	var r Report
 	for _, pr := range p.Problems {
 		r.add(true, pr)
 	}
-	errf := func(format string, args ...any) { r.add(true, Problem{Message: fmt.Sprintf(format, args...)}) }
-	warnf := func(format string, args ...any) { r.add(false, Problem{Message: fmt.Sprintf(format, args...)}) }
+	errf := func(key, format string, args ...any) {
+		r.add(true, Problem{Line: p.Lines[key], Path: key, Message: fmt.Sprintf(format, args...)})
+	}
+	warnf := func(key, format string, args ...any) {
+		r.add(false, Problem{Line: p.Lines[key], Path: key, Message: fmt.Sprintf(format, args...)})
+	}
 
 	for _, f := range []string{"version", "phase", "phase_iteration", "global_iteration"} {
 		if !p.Present[f] {
-			errf("missing required field %s", f)
+			errf(f, "missing required field %s", f)
 		}
 	}
 	if p.Present["version"] && p.Version != 2 {
-		warnf("version is %d; aot-tui reads schema version 2", p.Version)
+		warnf("version", "version is %d; aot-tui reads schema version 2", p.Version)
 	}
 	if p.Present["phase"] && PhaseIndex(p.Phase) < 0 {
-		errf("phase %q is not a phase; expected one of %v", p.Phase, Phases)
+		errf("phase", "phase %q is not a phase; expected one of %v", p.Phase, Phases)
 	}
 	for _, c := range []struct {
 		name string
 		v    int
 	}{{"phase_iteration", p.PhaseIteration}, {"global_iteration", p.GlobalIteration}, {"fix_review_cycles", p.FixReviewCycles}} {
 		if c.v < 0 {
-			errf("%s is %d; counters cannot be negative", c.name, c.v)
+			errf(c.name, "%s is %d; counters cannot be negative", c.name, c.v)
 		}
 	}
 	for _, lim := range []struct {
@@ -150,48 +158,49 @@ func ValidatePhaseLoop(p *PhaseLoop) Report {
 		v    int
 	}{{"max_iterations", p.MaxIterations}, {"max_phase_iterations", p.MaxPhaseIterations}, {"max_fix_cycles", p.MaxFixCycles}} {
 		if p.Present[lim.name] && lim.v <= 0 {
-			errf("%s is %d; limits must be positive", lim.name, lim.v)
+			errf(lim.name, "%s is %d; limits must be positive", lim.name, lim.v)
 		}
 	}
 	if p.GlobalIteration > p.EffectiveMaxIterations() {
-		warnf("global_iteration %d is past max_iterations %d", p.GlobalIteration, p.EffectiveMaxIterations())
+		warnf("global_iteration", "global_iteration %d is past max_iterations %d", p.GlobalIteration, p.EffectiveMaxIterations())
 	}
 	if p.PhaseIteration > p.EffectiveMaxPhaseIterations() {
-		warnf("phase_iteration %d is past max_phase_iterations %d", p.PhaseIteration, p.EffectiveMaxPhaseIterations())
+		warnf("phase_iteration", "phase_iteration %d is past max_phase_iterations %d", p.PhaseIteration, p.EffectiveMaxPhaseIterations())
 	}
 	if p.FixReviewCycles > p.EffectiveMaxFixCycles() {
-		warnf("fix_review_cycles %d is past max_fix_cycles %d", p.FixReviewCycles, p.EffectiveMaxFixCycles())
+		warnf("fix_review_cycles", "fix_review_cycles %d is past max_fix_cycles %d", p.FixReviewCycles, p.EffectiveMaxFixCycles())
 	}
 	if p.PhaseIteration > p.GlobalIteration {
-		warnf("phase_iteration %d is larger than global_iteration %d", p.PhaseIteration, p.GlobalIteration)
+		warnf("phase_iteration", "phase_iteration %d is larger than global_iteration %d", p.PhaseIteration, p.GlobalIteration)
 	}
 	seen := map[string]bool{}
 	cur := PhaseIndex(p.Phase)
-	for _, ph := range p.PhasesCompleted {
-		i := PhaseIndex(ph)
+	for i, ph := range p.PhasesCompleted {
+		key := fmt.Sprintf("phases_completed[%d]", i)
+		j := PhaseIndex(ph)
 		switch {
-		case i < 0:
-			errf("phases_completed names %q, which is not a phase", ph)
+		case j < 0:
+			errf(key, "phases_completed names %q, which is not a phase", ph)
 		case seen[ph]:
-			warnf("phases_completed lists %s twice", ph)
-		case cur >= 0 && i > cur && !(ph == "ship" && p.Phase == "ship"):
-			warnf("phases_completed lists %s, which comes after the current phase %s", ph, p.Phase)
+			warnf(key, "phases_completed lists %s twice", ph)
+		case cur >= 0 && j > cur && !(ph == "ship" && p.Phase == "ship"):
+			warnf(key, "phases_completed lists %s, which comes after the current phase %s", ph, p.Phase)
 		}
 		seen[ph] = true
 	}
 	for i, rc := range p.Receipts {
 		if PhaseIndex(rc.Phase) < 0 {
-			warnf("receipts[%d] names phase %q, which is not a phase", i, rc.Phase)
+			warnf(fmt.Sprintf("receipts[%d]", i), "receipts[%d] names phase %q, which is not a phase", i, rc.Phase)
 		}
 	}
 	for i, c := range p.Checkpoints {
 		if PhaseIndex(c.Phase) < 0 {
-			warnf("checkpoints[%d] names phase %q, which is not a phase", i, c.Phase)
+			warnf(fmt.Sprintf("checkpoints[%d]", i), "checkpoints[%d] names phase %q, which is not a phase", i, c.Phase)
 		}
 	}
 	for i, e := range p.Errors {
 		if PhaseIndex(e.Phase) < 0 {
-			warnf("errors[%d] names phase %q, which is not a phase", i, e.Phase)
+			warnf(fmt.Sprintf("errors[%d]", i), "errors[%d] names phase %q, which is not a phase", i, e.Phase)
 		}
 	}
 	r.finish()

@@ -56,13 +56,24 @@ type validator struct {
 	s *State
 	f *Facts
 	r Report
+	// badValue holds the paths of values the decoder found of the wrong
+	// type. Such a value was decoded as its zero value; a finding about
+	// that zero ("constraints.max_iterations is 0") would be misleading,
+	// so each value is reported once, as the type error.
+	badValue map[string]bool
 }
 
 func (v *validator) errf(line int, path, format string, args ...any) {
+	if v.badValue[path] {
+		return
+	}
 	v.r.add(true, Problem{Line: line, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
 func (v *validator) warnf(line int, path, format string, args ...any) {
+	if v.badValue[path] {
+		return
+	}
 	v.r.add(false, Problem{Line: line, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
@@ -74,10 +85,11 @@ func Validate(s *State) Report {
 
 // ValidateWith is Validate with facts already derived from s.
 func ValidateWith(s *State, f *Facts) Report {
-	v := &validator{s: s, f: f}
+	v := &validator{s: s, f: f, badValue: make(map[string]bool, len(s.Problems))}
 	v.r.AtomCount = len(s.Atoms)
 	for _, p := range s.Problems {
 		v.r.add(true, p)
+		v.badValue[p.Path] = true
 	}
 	v.sections()
 	v.objective()

@@ -13,17 +13,24 @@ import (
 // yaml.v3's reflection decoder would walk it a second time and would drop
 // both unknown fields and line numbers.
 type decoder struct {
-	// lineOff is added to node lines (frontmatter lines are counted from the
-	// first YAML line, the file's lines from the top).
-	lineOff  int
+	// lines turns node lines (counted by yaml.v3 from the first YAML line)
+	// into the file's lines.
+	lines    lineMap
 	problems []model.Problem
-	// aliasBudget bounds alias expansion so an alias bomb ends in an error.
+	// aliasBudget bounds alias expansion so an alias bomb ends in an error:
+	// following an alias costs the size of the subtree it names, because
+	// that is the work decoding it again takes (one alias of a 100,000-item
+	// list, repeated 10,000 times, is a bomb of 10^9 nodes).
 	aliasBudget int
-	aliasErr    bool
+	// anchorSize holds the node count of every anchored subtree, computed
+	// on the first alias met (files without aliases never pay for it).
+	anchorSize map[*yaml.Node]int
+	root       *yaml.Node
 }
 
-// maxAliasExpansions bounds how many alias references the decoder follows.
-const maxAliasExpansions = 10000
+// maxAliasExpansions bounds how many nodes the decoder reaches through
+// aliases; legitimate reuse (a shared list of ids) is far below it.
+const maxAliasExpansions = 100000
 
 // maxNesting bounds how deep checklists and unknown values may nest.
 const maxNesting = 200
@@ -33,26 +40,109 @@ type aliasBombError struct{ line int }
 func (e aliasBombError) Error() string { return "the document expands too many aliases" }
 
 func (d *decoder) line(n *yaml.Node) int {
-	if n == nil || n.Line == 0 {
+	if n == nil {
 		return 0
 	}
-	return n.Line + d.lineOff
+	return d.lines.file(n.Line)
+}
+
+// lineMap converts yaml.v3's line numbers into the file's. yaml.v3 also
+// breaks lines at a lone CR, NEL (U+0085), LS (U+2028) and PS (U+2029),
+// which editors and the rest of aot-tui do not count: one LS in a quoted
+// description would shift every later line by one.
+type lineMap struct {
+	// off is what to add to a frontmatter line to get the file line.
+	off int
+	// lines[k] is the frontmatter line (counting \n only) on which
+	// yaml.v3's line k+1 starts; nil when the two counts agree.
+	lines []int
+}
+
+func newLineMap(yml []byte, off int) lineMap {
+	var lines []int
+	yl, fl := 1, 1
+	for i := 0; i < len(yml); i++ {
+		fileBreak := false
+		switch c := yml[i]; {
+		case c == '\n':
+			fileBreak = true
+		case c == '\r' && i+1 < len(yml) && yml[i+1] == '\n':
+			i++
+			fileBreak = true
+		case c == '\r':
+		case c == 0xC2 && i+1 < len(yml) && yml[i+1] == 0x85:
+			i++
+		case c == 0xE2 && i+2 < len(yml) && yml[i+1] == 0x80 && (yml[i+2] == 0xA8 || yml[i+2] == 0xA9):
+			i += 2
+		default:
+			continue
+		}
+		yl++
+		if fileBreak {
+			fl++
+		}
+		if lines == nil && yl != fl {
+			// The counts agreed up to here: lines 1..yl-1 are the same.
+			lines = make([]int, yl-1, yl+16)
+			for k := range lines {
+				lines[k] = k + 1
+			}
+		}
+		if lines != nil {
+			lines = append(lines, fl)
+		}
+	}
+	return lineMap{off: off, lines: lines}
+}
+
+// file returns the file line of yaml.v3's line n (0 stays 0: no line).
+func (m lineMap) file(n int) int {
+	switch {
+	case n <= 0:
+		return 0
+	case m.lines == nil:
+		return n + m.off
+	case n > len(m.lines):
+		return m.lines[len(m.lines)-1] + m.off
+	}
+	return m.lines[n-1] + m.off
 }
 
 func (d *decoder) problem(n *yaml.Node, path, format string, args ...any) {
 	d.problems = append(d.problems, model.Problem{Line: d.line(n), Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-// resolve follows an alias, charging the alias budget.
+// resolve follows an alias, charging the alias budget with the size of the
+// subtree it names.
 func (d *decoder) resolve(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
-		d.aliasBudget--
+		if d.anchorSize == nil {
+			d.anchorSize = map[*yaml.Node]int{}
+			countNodes(d.root, d.anchorSize)
+		}
+		d.aliasBudget -= max(d.anchorSize[n.Alias], 1)
 		if d.aliasBudget < 0 {
 			panic(aliasBombError{line: d.line(n)})
 		}
 		n = n.Alias
 	}
 	return n
+}
+
+// countNodes returns the number of nodes under n, not following aliases,
+// and records it in sizes for every anchored node.
+func countNodes(n *yaml.Node, sizes map[*yaml.Node]int) int {
+	if n == nil {
+		return 0
+	}
+	total := 1
+	for _, c := range n.Content {
+		total += countNodes(c, sizes)
+	}
+	if n.Anchor != "" {
+		sizes[n] = total
+	}
+	return total
 }
 
 func isNull(n *yaml.Node) bool {
@@ -232,6 +322,24 @@ func (d *decoder) generic(n *yaml.Node, depth int) any {
 	return nil
 }
 
+// itemCount is the number of items of a list or entries of a mapping, to
+// size what is decoded from it (no alias budget is charged: it reads one
+// slice length).
+func itemCount(n *yaml.Node) int {
+	if n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	switch {
+	case n == nil:
+		return 0
+	case n.Kind == yaml.SequenceNode:
+		return len(n.Content)
+	case n.Kind == yaml.MappingNode:
+		return len(n.Content) / 2
+	}
+	return 0
+}
+
 // seq iterates over the items of a list; null is empty.
 func (d *decoder) seq(n *yaml.Node, path string, each func(i int, item *yaml.Node)) bool {
 	n = d.resolve(n)
@@ -257,11 +365,15 @@ func (d *decoder) decodeState(root *yaml.Node) *model.State {
 			s.Objective = d.objective(v)
 		case "control":
 			s.Control = d.control(v)
+		// A section given twice is reported by mapping; the later one
+		// wins, as in YAML readers, so lists start over rather than grow.
 		case "atoms":
+			s.Atoms = make([]model.Atom, 0, itemCount(v))
 			d.seq(v, "atoms", func(i int, item *yaml.Node) {
 				s.Atoms = append(s.Atoms, d.atom(item, i))
 			})
 		case "decompositions":
+			s.Decompositions = make([]model.Decomposition, 0, itemCount(v))
 			d.seq(v, "decompositions", func(i int, item *yaml.Node) {
 				s.Decompositions = append(s.Decompositions, d.decomposition(item, i))
 			})
@@ -270,10 +382,12 @@ func (d *decoder) decodeState(root *yaml.Node) *model.State {
 		case "bindings":
 			s.Bindings = d.bindings(v)
 		case "trail":
+			s.Trail = make([]model.TrailEntry, 0, itemCount(v))
 			d.seq(v, "trail", func(i int, item *yaml.Node) {
 				s.Trail = append(s.Trail, d.trail(item, i))
 			})
 		case "corrections":
+			s.Corrections = make([]model.Correction, 0, itemCount(v))
 			d.seq(v, "corrections", func(i int, item *yaml.Node) {
 				s.Corrections = append(s.Corrections, d.correction(item, i))
 			})
@@ -346,7 +460,7 @@ func (d *decoder) baseCase(n *yaml.Node) model.BaseCase {
 		case "type", "value", "rubric", "criteria", "pass_threshold", "scope":
 			sawLegacy = true
 			legacy.Lines[key] = d.line(k)
-			d.checkField(&legacy, key, v, "base_case")
+			d.checkField(&legacy, key, v, "objective.base_case")
 		default:
 			return false
 		}
@@ -525,7 +639,7 @@ func (d *decoder) decomposition(n *yaml.Node, i int) model.Decomposition {
 }
 
 func (d *decoder) orGroups(n *yaml.Node) []model.ORGroup {
-	var out []model.ORGroup
+	out := make([]model.ORGroup, 0, itemCount(n))
 	d.mapping(n, "or_groups", func(name string, k, v *yaml.Node) bool {
 		path := "or_groups." + name
 		g := model.ORGroup{Name: name, Line: d.line(k)}
@@ -549,7 +663,7 @@ func (d *decoder) orGroups(n *yaml.Node) []model.ORGroup {
 }
 
 func (d *decoder) bindings(n *yaml.Node) []model.Binding {
-	var out []model.Binding
+	out := make([]model.Binding, 0, itemCount(n))
 	d.mapping(n, "bindings", func(id string, k, v *yaml.Node) bool {
 		path := "bindings." + id
 		b := model.Binding{AtomID: id, Line: d.line(k)}

@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -110,16 +111,23 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
-		e := sizeError(fi.Size(), limit)
-		e.Path = path
-		return nil, e
+	size := int64(0)
+	if fi, err := f.Stat(); err == nil {
+		if fi.Size() > limit {
+			e := sizeError(fi.Size(), limit)
+			e.Path = path
+			return nil, e
+		}
+		size = fi.Size()
 	}
 	// The file may grow while we read it; never read more than the limit.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	// Reading into a buffer of the file's size (plus room to see EOF)
+	// avoids io.ReadAll's repeated growing.
+	buf := bytes.NewBuffer(make([]byte, 0, size+512))
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		e := sizeError(int64(len(data)), limit)
 		e.Path = path

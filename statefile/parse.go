@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/model"
 	"gopkg.in/yaml.v3"
@@ -27,10 +29,19 @@ type Document struct {
 	Root *yaml.Node
 	// State is the decoded state, with file line numbers.
 	State *model.State
+
+	lines lineMap
 }
 
-// LineOffset is what to add to a node's Line to get its line in the file.
+// LineOffset is what to add to a node's Line to get its line in the file,
+// as long as the frontmatter has no line break other than \n and \r\n
+// (see FileLine).
 func (d *Document) LineOffset() int { return d.FM.FirstLine - 1 }
+
+// FileLine returns the file line of a node line of Root. Unlike adding
+// LineOffset it stays right when the YAML holds a lone CR or a NEL, LS or
+// PS character, which yaml.v3 counts as line breaks and editors do not.
+func (d *Document) FileLine(nodeLine int) int { return d.lines.file(nodeLine) }
 
 // Parse reads an AoT state file from bytes. Errors are *Error values with
 // the line (no path; Load adds it). Type errors inside an otherwise readable
@@ -47,18 +58,18 @@ func Parse(data []byte) (doc *Document, err error) {
 		return nil, e
 	}
 	yml := fm.YAML(data)
-	var top yaml.Node
-	if err := yaml.Unmarshal(yml, &top); err != nil {
-		return nil, yamlError(err, yml, fm.FirstLine-1)
+	lines := newLineMap(yml, fm.FirstLine-1)
+	root, err := parseYAML(yml)
+	if err != nil {
+		return nil, yamlError(err, yml, lines)
 	}
-	if top.Kind == 0 || len(top.Content) == 0 {
+	if root == nil {
 		return nil, &Error{Line: fm.FirstLine, Msg: "the frontmatter is empty", Hint: "it must hold objective, control and atoms"}
 	}
-	root := top.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return nil, &Error{Line: root.Line + fm.FirstLine - 1, Msg: "the frontmatter is not a mapping of sections", Hint: "it must hold objective:, control:, atoms: …"}
+		return nil, &Error{Line: lines.file(root.Line), Msg: "the frontmatter is not a mapping of sections", Hint: "it must hold objective:, control:, atoms: …"}
 	}
-	d := &decoder{lineOff: fm.FirstLine - 1, aliasBudget: maxAliasExpansions}
+	d := &decoder{lines: lines, aliasBudget: maxAliasExpansions, root: root}
 	defer func() {
 		if r := recover(); r != nil {
 			bomb, ok := r.(aliasBombError)
@@ -71,49 +82,109 @@ func Parse(data []byte) (doc *Document, err error) {
 	st := d.decodeState(root)
 	st.Problems = d.problems
 	st.Body = string(fm.Body(data))
-	return &Document{Data: data, FM: fm, Root: root, State: st}, nil
+	return &Document{Data: data, FM: fm, Root: root, State: st, lines: lines}, nil
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var (
+	yamlLineRE   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	yamlAnchorRE = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
+)
 
-// yamlError turns a yaml.v3 error into an *Error on the file's line.
-func yamlError(err error, yml []byte, lineOff int) *Error {
+// yamlParserProblems are the problems yaml.v3's parser (as opposed to its
+// scanner) reports. yaml.v3 prints a parser error's line 0-based, so it
+// names the line before the one meant; scanner errors are 1-based.
+var yamlParserProblems = []string{
+	"did not find expected ',' or ']'",
+	"did not find expected ',' or '}'",
+	"did not find expected '-' indicator",
+	"did not find expected <document start>",
+	"did not find expected <stream-start>",
+	"did not find expected key",
+	"did not find expected node content",
+	"found duplicate %TAG directive",
+	"found duplicate %YAML directive",
+	"found incompatible YAML document",
+	"found undefined tag handle",
+}
+
+// yamlError turns a yaml.v3 error on the frontmatter yml into an *Error
+// on the file's line.
+func yamlError(err error, yml []byte, lines lineMap) *Error {
+	lineOff := lines.off
 	msg := err.Error()
 	e := &Error{Err: err, Hint: "fix the YAML syntax on that line"}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
-		e.Line = n + lineOff
+		if slices.Contains(yamlParserProblems, m[2]) {
+			n++
+		}
+		// A construct left open runs into the end of the frontmatter; name
+		// its last line with text rather than the closing '---'.
+		e.Line = min(lines.file(n), lastTextLine(yml)+lineOff)
 		e.Msg = "YAML syntax error: " + m[2]
 		return e
 	}
 	e.Msg = "YAML error: " + trimYAMLPrefix(msg)
-	if line := firstControlLine(yml); line > 0 && strings.Contains(msg, "control characters") {
-		e.Line = line + lineOff
-		e.Hint = "remove the control character on that line, or write it as an escape (\\x1b) inside double quotes"
-		return e
-	}
 	switch {
-	case bytes.Contains([]byte(msg), []byte("max depth")):
+	case strings.Contains(msg, "max depth"):
 		e.Hint = "the YAML nests too deeply to be a state file"
-	case bytes.Contains([]byte(msg), []byte("aliasing")):
+		// yaml.v3 omits the line when it is the first one.
+		e.Line = lineOff + 1
+	case strings.Contains(msg, "aliasing"):
 		e.Hint = "remove the anchors and aliases (&name / *name)"
+	case yamlAnchorRE.MatchString(msg):
+		name := yamlAnchorRE.FindStringSubmatch(msg)[1]
+		if i := bytes.Index(yml, []byte("*"+name)); i >= 0 {
+			e.Line = lineOff + 1 + bytes.Count(yml[:i], []byte{'\n'})
+		}
+		e.Hint = "define the anchor (&" + name + ") before its alias, or remove the alias"
+	case isReaderError(msg):
+		// A reader error (invalid UTF-8, a control character) carries no
+		// position at all: find the byte ourselves.
+		if i := badYAMLChar(yml); i >= 0 {
+			e.Line = lineOff + 1 + bytes.Count(yml[:i], []byte{'\n'})
+		}
+		e.Hint = "the frontmatter must be UTF-8 text without control characters"
+	default:
+		// Otherwise yaml.v3 omits the line only when it is the first.
+		e.Msg = "YAML syntax error: " + trimYAMLPrefix(msg)
+		e.Line = lineOff + 1
 	}
 	return e
 }
 
-// firstControlLine is the 1-based line of the first control character YAML
-// forbids (anything below 0x20 but tab, LF and CR, and DEL), or 0.
-func firstControlLine(b []byte) int {
-	line := 1
-	for _, c := range b {
-		switch {
-		case c == '\n':
-			line++
-		case c < 0x20 && c != '\t' && c != '\r', c == 0x7f:
-			return line
+// lastTextLine is the 1-based number of the last line of yml that holds
+// more than blanks (1 if none does).
+func lastTextLine(yml []byte) int {
+	t := bytes.TrimRight(yml, " \t\r\n")
+	return bytes.Count(t, []byte{'\n'}) + 1
+}
+
+func isReaderError(msg string) bool {
+	for _, s := range []string{"UTF-8", "UTF-16", "control characters", "Unicode character", "surrogate"} {
+		if strings.Contains(msg, s) {
+			return true
 		}
 	}
-	return 0
+	return false
+}
+
+// badYAMLChar returns the offset of the first byte YAML does not accept
+// (invalid UTF-8, or a control character other than tab and line breaks),
+// or -1.
+func badYAMLChar(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return i
+		case r == '\t' || r == '\n' || r == '\r' || r == 0x85:
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF:
+			return i
+		}
+		i += size
+	}
+	return -1
 }
 
 func trimYAMLPrefix(s string) string {
@@ -132,8 +203,13 @@ func ParseError(err error) (*Error, bool) {
 }
 
 func sizeError(size, limit int64) *Error {
+	got, lim := humanBytes(size), humanBytes(limit)
+	if got == lim {
+		// "16.0 MiB, larger than the 16.0 MiB limit" would read as a bug.
+		got, lim = fmt.Sprintf("%s (%d bytes)", got, size), fmt.Sprintf("%s (%d bytes)", lim, limit)
+	}
 	return &Error{
-		Msg:  fmt.Sprintf("the file is %s, larger than the %s limit", humanBytes(size), humanBytes(limit)),
+		Msg:  fmt.Sprintf("the file is %s, larger than the %s limit", got, lim),
 		Hint: "is this really a state file? raise the limit with --max-size if it is",
 		Err:  ErrTooLarge,
 	}

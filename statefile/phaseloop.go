@@ -23,7 +23,7 @@ func ParsePhaseLoop(data []byte) (*model.PhaseLoop, error) {
 	if raw == nil {
 		return nil, &Error{Line: 1, Msg: "the file holds null, not a phase loop object", Hint: "it must be a JSON object with version, phase, …"}
 	}
-	p := &model.PhaseLoop{Present: make(map[string]bool, len(raw))}
+	p := &model.PhaseLoop{Present: make(map[string]bool, len(raw)), Lines: jsonLines(data)}
 	if err := json.Unmarshal(data, p); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
@@ -111,21 +111,77 @@ func jsonError(data []byte, err error) *Error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		// Checked first: encoding/json reports an empty input as a syntax
+		// error, and an empty file is usually one being rewritten.
+		e.Msg, e.Line = "the file is empty", 1
+		e.Hint = "it must be a JSON object with version, phase, …"
 	case errors.As(err, &se):
 		e.Line, e.Column = lineCol(data, se.Offset)
 		e.Msg = "JSON syntax error: " + se.Error()
 	case errors.As(err, &te):
-		e.Line, e.Column = lineCol(data, te.Offset)
+		// te.Offset is the end of the value; the whole file is the value
+		// here, so point at where it starts.
+		start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+		e.Line, e.Column = lineCol(data, int64(start+1))
 		e.Msg = fmt.Sprintf("the file holds a JSON %s, not a phase loop object", te.Value)
 		e.Hint = "it must be a JSON object with version, phase, …"
 	default:
 		e.Msg = "JSON error: " + err.Error()
-		if len(bytes.TrimSpace(data)) == 0 {
-			e.Msg, e.Line = "the file is empty", 1
-			e.Hint = "it must be a JSON object with version, phase, …"
-		}
 	}
 	return e
+}
+
+// jsonLines maps each key of the top-level object in data, and each
+// element of its top-level arrays ("receipts[2]"), to its 1-based line.
+// data is known to hold a valid JSON object.
+func jsonLines(data []byte) map[string]int {
+	lines := map[string]int{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return lines
+	}
+	// Offsets only grow: count line breaks incrementally, not from the top.
+	lastOff, lastLine := 0, 1
+	next := func() (off, line int) {
+		off = int(dec.InputOffset())
+		for off < len(data) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
+			off++
+		}
+		lastLine += bytes.Count(data[lastOff:off], []byte{'\n'})
+		lastOff = off
+		return off, lastLine
+	}
+	var skip json.RawMessage
+	for dec.More() {
+		_, line := next()
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return lines
+		}
+		lines[key] = line
+		if off, _ := next(); off >= len(data) || data[off] != '[' {
+			if dec.Decode(&skip) != nil {
+				return lines
+			}
+			continue
+		}
+		if _, err := dec.Token(); err != nil {
+			return lines
+		}
+		for i := 0; dec.More(); i++ {
+			_, line := next()
+			lines[fmt.Sprintf("%s[%d]", key, i)] = line
+			if dec.Decode(&skip) != nil {
+				return lines
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return lines
+		}
+	}
+	return lines
 }
 
 // lineCol converts a byte offset into a 1-based line and column. The

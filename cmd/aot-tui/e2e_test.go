@@ -183,7 +183,9 @@ func TestE2EEscapeSequencesStayEscaped(t *testing.T) {
 	s.send("n")
 	// Select A6, whose description carries a title-setting OSC and SGR codes.
 	s.waitFor("Define the billing schema")
-	s.send("j", "j", "j", "j", "j")
+	s.send(":")
+	s.send("-l", "A6")
+	s.send("Enter")
 	screen := s.waitFor(`\x1b]0;pwned`)
 	if strings.Contains(screen, "\x1b") {
 		t.Fatal("a raw escape reached the pane")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -63,11 +64,22 @@ Exit codes: 0 ok, 1 the file cannot be parsed, 2 usage or I/O error.`,
 	return cmd
 }
 
+// writeJSON prints v indented by two spaces, as the seed's scripts do.
+// It marshals compactly and indents into a buffer sized up front: for a
+// 10,000-atom status, json.Encoder's own indenting grows and copies its
+// buffers several times over.
 func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return
+	}
+	out := bytes.NewBuffer(make([]byte, 0, compact.Len()*2))
+	if err := json.Indent(out, compact.Bytes(), "", "  "); err != nil {
+		return
+	}
+	_, _ = w.Write(out.Bytes())
 }
 
 type atomJSON struct {
@@ -305,9 +317,11 @@ func phaseStatusJSON(l *loaded) map[string]any {
 	out["exists"] = true
 	out["phases_remaining"] = nonNil(p.RemainingPhases())
 	out["shipped"] = p.Shipped()
+	// "errors" is the file's own field (the loop's recorded errors): the
+	// validation findings go under names the file does not use.
 	out["valid"] = v.Valid
-	out["errors"] = v.Errors
-	out["warnings"] = v.Warnings
+	out["validation_errors"] = v.Errors
+	out["validation_warnings"] = v.Warnings
 	return out
 }
 

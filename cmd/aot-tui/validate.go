@@ -46,7 +46,14 @@ Exit codes: 0 valid, 1 invalid (including a file that cannot be parsed),
 			if asJSON {
 				writeJSON(out, r)
 			} else {
-				printReport(out, l.Target.Path, r)
+				what := plural(r.AtomCount, "atom")
+				if l.Phase != nil {
+					what = "phase loop"
+					if l.Phase.Phase != "" {
+						what += " in phase " + l.Phase.Phase
+					}
+				}
+				printReport(out, l.Target.Path, what, r)
 			}
 			if !r.Valid {
 				return silent(exitInvalid)
@@ -72,13 +79,15 @@ func parseFailureReport(err error) model.Report {
 	}
 }
 
-func printReport(w io.Writer, path string, r model.Report) {
+// printReport prints the verdict on path, what is (a count of atoms, or the
+// phase loop's phase), then each finding on its own line.
+func printReport(w io.Writer, path, what string, r model.Report) {
 	verdict := "valid"
 	if !r.Valid {
 		verdict = "invalid"
 	}
 	fmt.Fprintf(w, "%s: %s (%s, %s, %s)\n", termtext.Line(path), verdict,
-		plural(r.AtomCount, "atom"), plural(len(r.Errors), "error"), plural(len(r.Warnings), "warning"))
+		termtext.Line(what), plural(len(r.Errors), "error"), plural(len(r.Warnings), "warning"))
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "error: %s\n", termtext.Line(e))
 	}
