@@ -35,20 +35,23 @@ func benchStates(b *testing.B, atoms int) [2]statefile.Event {
 }
 
 func benchModel(b *testing.B, ev statefile.Event, w, h int) *Model {
-	m := New(Options{Target: statefile.Target{Path: "bench.md", Kind: statefile.KindAoT}, Now: func() time.Time { return fixedNow }})
+	m := New(Options{Target: statefile.Target{Path: "bench.md", Kind: statefile.KindAoT}, Now: func() time.Time { return fixedNow }, SyncLayout: true})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m.Update(stateMsg{ev: ev})
 	return m
 }
 
-// BenchmarkViewAfterStatusChange1k times View() right after a state with
-// one changed status arrived (goal ≤ 2 ms, independent of graph size).
-func BenchmarkViewAfterStatusChange1k(b *testing.B)  { benchViewAfterChange(b, 1000) }
-func BenchmarkViewAfterStatusChange10k(b *testing.B) { benchViewAfterChange(b, 10000) }
+// BenchmarkViewAfterStatusChange… time View() right after a state with
+// one changed status arrived (goal ≤ 2 ms, independent of graph size): at
+// 160×50 the pane shows the layered drawing, at 80×40 the list (and 10,000
+// atoms always show the list).
+func BenchmarkViewAfterStatusChange1kDrawing(b *testing.B) { benchViewAfterChange(b, 1000, 160, 50) }
+func BenchmarkViewAfterStatusChange1kList(b *testing.B)    { benchViewAfterChange(b, 1000, 80, 40) }
+func BenchmarkViewAfterStatusChange10kList(b *testing.B)   { benchViewAfterChange(b, 10000, 160, 50) }
 
-func benchViewAfterChange(b *testing.B, n int) {
+func benchViewAfterChange(b *testing.B, n, w, h int) {
 	evs := benchStates(b, n)
-	m := benchModel(b, evs[0], 160, 50)
+	m := benchModel(b, evs[0], w, h)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -71,10 +74,14 @@ func BenchmarkStateUpdate1k(b *testing.B) {
 	}
 }
 
-// BenchmarkViewAfterScroll1k times a key press that scrolls plus View().
-func BenchmarkViewAfterScroll1k(b *testing.B) {
+// BenchmarkViewAfterScroll1k… time a key press that moves the selection
+// (scrolling when it nears the edge) plus View().
+func BenchmarkViewAfterScroll1kDrawing(b *testing.B) { benchViewAfterScroll(b, 160, 50) }
+func BenchmarkViewAfterScroll1kList(b *testing.B)    { benchViewAfterScroll(b, 80, 40) }
+
+func benchViewAfterScroll(b *testing.B, w, h int) {
 	evs := benchStates(b, 1000)
-	m := benchModel(b, evs[0], 160, 50)
+	m := benchModel(b, evs[0], w, h)
 	down, up := keyMsg("j"), keyMsg("k")
 	b.ReportAllocs()
 	b.ResetTimer()
