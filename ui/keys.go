@@ -15,7 +15,7 @@ type KeyMap struct {
 	Dependency, Dependent, Details, Follow               key.Binding
 
 	// Graph layout keys.
-	Orientation, Collapse, CollapseResolved, Jump, ToggleLayout key.Binding
+	Orientation, Collapse, CollapseResolved, Jump, ToggleLayout, Minimap key.Binding
 
 	// Write keys: disabled (greyed in help) when read-only.
 	Redirect, AddAtom, DeleteAtom, ForceOR, Constraints, Objective, Binding, Stop, Undo key.Binding
@@ -51,6 +51,7 @@ func DefaultKeyMap() KeyMap {
 		CollapseResolved: key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "collapse resolved")),
 		Jump:             key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "jump to atom")),
 		ToggleLayout:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "graph drawing / list")),
+		Minimap:          key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "minimap on/off")),
 
 		Redirect:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "redirect menu")),
 		AddAtom:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add atom")),
@@ -104,7 +105,7 @@ func (k KeyMap) helpForView(v viewID, phase bool) []helpGroup {
 	case viewGraph:
 		groups = append(groups,
 			helpGroup{Title: "graph", Keys: []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Dependency, k.Dependent, k.Top, k.Bottom, k.Details, k.Follow, k.Jump}},
-			helpGroup{Title: "drawing", Keys: []key.Binding{k.ToggleLayout, k.Orientation, k.Collapse, k.CollapseResolved}},
+			helpGroup{Title: "drawing", Keys: []key.Binding{k.ToggleLayout, k.Orientation, k.Collapse, k.CollapseResolved, k.Minimap}},
 			helpGroup{Title: "redirect", Keys: k.writeKeys(), Write: true})
 	default:
 		groups = append(groups, nav, helpGroup{Title: "redirect", Keys: []key.Binding{k.Redirect, k.Constraints, k.Objective, k.Stop, k.Undo}, Write: true})

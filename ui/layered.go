@@ -11,6 +11,7 @@ import (
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui/graph"
 	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // maxLayered is the largest graph drawn as layers by default; bigger ones
@@ -40,6 +41,8 @@ type layered struct {
 	forced bool
 	// follows counts repeated [ / ] presses to visit each neighbour.
 	followDeps, followDependents int
+	// hideMinimap turns the minimap off (m).
+	hideMinimap bool
 }
 
 // layoutJob is a layout to compute in the background.
@@ -197,6 +200,9 @@ func (l *layered) view(w, h int, st graph.Styler, s Styles) string {
 	if len(opts) > 0 {
 		ind += " · " + strings.Join(opts, ", ")
 	}
+	if lay := l.gv.Layout(); lay != nil && !l.hideMinimap {
+		lines = overlayMinimap(lines, lay, l.gv.Viewport(), w, st, s)
+	}
 	lines = append(lines, s.Muted.Render(padTo(truncate(termtext.Line(ind), w), w)))
 	for i := range lines {
 		lines[i] = padTo(lines[i], w)
@@ -205,4 +211,32 @@ func (l *layered) view(w, h int, st graph.Styler, s Styles) string {
 		lines = append(lines, strings.Repeat(" ", w))
 	}
 	return strings.Join(lines[:h], "\n")
+}
+
+// overlayMinimap draws a framed minimap of the whole layout in the
+// bottom-right corner of the drawing when the layout is bigger than the
+// view (and the pane has room for it).
+func overlayMinimap(lines []string, lay *graph.Layout, vp graph.Viewport, w int, st graph.Styler, s Styles) []string {
+	b := lay.Bounds()
+	h := len(lines)
+	if (b.W <= vp.W && b.H <= vp.H) || w < 60 || h < 14 {
+		return lines
+	}
+	mw, mh := min(28, w/4), min(7, h/3)
+	inner := lay.Minimap(mw-2, mh-2, vp).Lines(st)
+	box := make([]string, 0, mh)
+	box = append(box, s.Border.Render("┌"+strings.Repeat("─", mw-2)+"┐"))
+	for _, l := range inner {
+		box = append(box, s.Border.Render("│")+l+s.Border.Render("│"))
+	}
+	box = append(box, s.Border.Render("└"+strings.Repeat("─", mw-2)+"┘"))
+	x := w - mw
+	for i, bl := range box {
+		y := h - len(box) + i
+		if y < 0 {
+			continue
+		}
+		lines[y] = ansi.Cut(padTo(lines[y], w), 0, x) + bl
+	}
+	return lines
 }

@@ -243,6 +243,9 @@ func (m *Model) graphKeys(msg tea.KeyPressMsg) tea.Cmd {
 		c[g.sel] = !c[g.sel]
 		g.lay.opt.Collapsed = c
 		return relayout("collapse")
+	case key.Matches(msg, k.Minimap):
+		g.lay.hideMinimap = !g.lay.hideMinimap
+		return nil
 	case key.Matches(msg, k.Jump):
 		m.jumping = true
 		m.jumpInput.SetValue("")
