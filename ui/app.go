@@ -262,11 +262,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.refreshText()
 		return m, nil
 	case layoutMsg:
+		var cmd tea.Cmd
 		m.withLoop(msg.idx, func() {
 			m.graph.lay.install(msg, m.graph.sel)
 			m.syncGraphSelection()
+			cmd = m.layoutCmd(m.graph.shrinkJob())
 		})
-		return m, nil
+		return m, cmd
 	case tea.FocusMsg:
 		m.focused = true
 		return m, nil
@@ -658,9 +660,12 @@ func (m *Model) layoutCmd(job *layoutJob) tea.Cmd {
 		return nil
 	}
 	if m.opts.SyncLayout {
-		msg := job.cmd(m.loop.idx)().(layoutMsg)
-		m.graph.lay.install(msg, m.graph.sel)
-		m.syncGraphSelection()
+		for job != nil {
+			msg := job.cmd(m.loop.idx)().(layoutMsg)
+			m.graph.lay.install(msg, m.graph.sel)
+			m.syncGraphSelection()
+			job = m.graph.shrinkJob()
+		}
 		return nil
 	}
 	return job.cmd(m.loop.idx)

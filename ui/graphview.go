@@ -127,8 +127,10 @@ func (g *graphView) relayoutJob() *layoutJob {
 	if l.gv == nil || g.st == nil || g.facts == nil {
 		return nil
 	}
-	if nw := g.nodeWidth(); nw != l.opt.NodeWidth {
+	if nw := g.nodeWidth(); nw != l.opt.NodeWidth && l.sizedFor != g.width {
 		l.opt.NodeWidth = nw
+		l.sizedFor = g.width
+		l.shrinks = 0
 	}
 	key := layoutKey(g.st, l.opt)
 	if key == l.key || key == l.pending {
@@ -441,4 +443,29 @@ func (g *graphView) nodeWidth() int {
 		return fit
 	}
 	return w
+}
+
+// shrinkJob lays the drawing out again with narrower boxes when the one
+// just installed is wider than the pane and narrower boxes would still
+// read (a few tries at most: each is a full layout).
+func (g *graphView) shrinkJob() *layoutJob {
+	l := &g.lay
+	lay := l.gv.Layout()
+	if lay == nil || g.st == nil || l.shrinks >= 2 {
+		return nil
+	}
+	bw, pw := lay.Bounds().W, g.width
+	nw := l.opt.NodeWidth
+	if bw <= pw || nw <= graph.MinNodeWidth+4 {
+		return nil
+	}
+	next := max(graph.MinNodeWidth+4, nw*pw/bw-1)
+	if next >= nw {
+		return nil
+	}
+	l.shrinks++
+	l.opt.NodeWidth = next
+	key := layoutKey(g.st, l.opt)
+	l.pending = key
+	return &layoutJob{old: lay, g: l.g, opt: l.opt, key: key}
 }

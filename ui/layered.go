@@ -43,6 +43,9 @@ type layered struct {
 	followDeps, followDependents int
 	// hideMinimap turns the minimap off (m).
 	hideMinimap bool
+	// sizedFor is the pane width the node width was chosen for; shrinks
+	// counts the narrower relayouts tried for it.
+	sizedFor, shrinks int
 }
 
 // layoutJob is a layout to compute in the background.
