@@ -892,6 +892,13 @@ func (p *planner) checkEdit(ce CheckEdit) (string, error) {
 		if len(ce.Path) == 1 && len(bc.Checklist) == 1 {
 			return "", refuse(RuleChecklist, "checklist item %s is the last one; the loop could never verify completion without it", ce.Path)
 		}
+		if len(ce.Path) > 1 {
+			// An empty any_of can never pass (a validation error).
+			parentPath := ce.Path[:len(ce.Path)-1]
+			if parent, _, _ := p.checklistItem(parentPath); parent.IsAnyOf && len(parent.AnyOf) == 1 {
+				return "", refuse(RuleChecklist, "checklist item %s is the only choice of any_of %s; no choice could pass without it (remove item %s instead)", ce.Path, parentPath, parentPath)
+			}
+		}
 		p.removeOnce(path)
 		return fmt.Sprintf("base_case item %s (%q) removed", ce.Path, item.Item), nil
 	}
