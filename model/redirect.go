@@ -389,7 +389,9 @@ func (r AddAtom) plan(p *planner) error {
 	} else {
 		p.edit(AddKey(nil, "atoms", []any{atom}))
 	}
-	if group != nil {
+	// An id the group already lists (a choice named before its atom
+	// existed) becomes that choice; it is not listed twice.
+	if group != nil && !slices.Contains(group.Choices, id) {
 		if group.Lines.Has("choices") {
 			p.edit(Append(P("or_groups", group.Name, "choices"), id))
 		} else {
