@@ -72,6 +72,7 @@ const (
 	RuleLoopState        = "a stop needs a loop that has not ended"
 	RuleFileProblems     = "corrections are applied to files without type errors"
 	RuleChecklist        = "base_case items are addressed by existing positions"
+	RuleLastAtom         = "a loop has at least one atom"
 )
 
 // PlanCorrection plans req on s. It never modifies s.
@@ -476,6 +477,9 @@ func (r DeleteAtom) plan(p *planner) error {
 	a := s.Atoms[i]
 	if a.Status == StatusResolved {
 		return refuse(RuleResolved, "%s is resolved; resolved work is not deleted (override its binding with --redo to undo it)", a.ID)
+	}
+	if len(s.Atoms) == 1 {
+		return refuse(RuleLastAtom, "%s is the only atom; add the work that replaces it first", a.ID)
 	}
 	deps := p.f.Dependents[a.ID]
 	var selectedIn []string

@@ -370,6 +370,8 @@ func TestRefusals(t *testing.T) {
 		{"required-by resolved", "", model.AddAtom{Description: "x", RequiredBy: []string{"A5"}}, model.RuleResolved, "A5 is resolved; a resolved atom cannot gain a dependency"},
 		// Deletes.
 		{"delete resolved", "", model.DeleteAtom{ID: "A3", Detach: true}, model.RuleResolved, "A3 is resolved"},
+		{"delete the only atom", "---\nobjective:\n  goal: g\ncontrol:\n  status: running\natoms:\n  - id: A1\n    description: \"x\"\n    status: pending\n    depends_on: []\n---\n",
+			model.DeleteAtom{ID: "A1"}, model.RuleLastAtom, "A1 is the only atom"},
 		{"delete with dependents", "", model.DeleteAtom{ID: "A9"}, model.RuleDependents, "A9 is needed by A10, A11, A12, A13; pass --detach"},
 		{"delete selected choice", "", model.DeleteAtom{ID: "A10"}, model.RuleDependents, "A10 is the selected choice of OR group fmt; pass --detach"},
 		// OR choices.
