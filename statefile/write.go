@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"time"
 
 	"github.com/aot-loop/aot-tui/model"
@@ -123,21 +124,32 @@ func prepare(data []byte, path string, plan PlanFunc) (out []byte, doc, newDoc *
 }
 
 // newErrors returns the first validation error the new state has that the
-// old one did not.
+// old one did not. Errors are compared without the line numbers and list
+// positions they mention ("first defined on line 95", "atoms[3]"), which
+// move when a correction adds or removes lines or items above them.
 func newErrors(before, after *model.State) string {
-	old := map[string]bool{}
+	old := map[string]int{}
 	for _, p := range model.Validate(before).Problems {
 		if p.Severity == "error" {
-			old[p.Message] = true
+			old[errorKey(p.Message)]++
 		}
 	}
 	for _, p := range model.Validate(after).Problems {
-		if p.Severity == "error" && !old[p.Message] {
+		if p.Severity != "error" {
+			continue
+		}
+		k := errorKey(p.Message)
+		if old[k] == 0 {
 			return model.Problem{Line: p.Line, Message: p.Message}.String()
 		}
+		old[k]--
 	}
 	return ""
 }
+
+var movingNumbers = regexp.MustCompile(`line \d+|\[\d+\]`)
+
+func errorKey(msg string) string { return movingNumbers.ReplaceAllString(msg, "#") }
 
 // replace writes out to a temp file next to path, checks that path still
 // holds expect, and renames the temp file over it. It reports false (and
