@@ -37,6 +37,10 @@ type UpdateOptions struct {
 // ErrStale is returned when UpdateOptions.Expect no longer matches the file.
 var ErrStale = errors.New("the state file changed since it was read")
 
+// RuleStaysValid is the rule of the refusal Update returns when a planned
+// correction would add a validation error to the file.
+const RuleStaysValid = "a correction leaves the file valid"
+
 // UpdateResult tells what Update did.
 type UpdateResult struct {
 	Path          string
@@ -118,7 +122,10 @@ func prepare(data []byte, path string, plan PlanFunc) (out []byte, doc, newDoc *
 		return nil, doc, nil, edits, fmt.Errorf("internal error: the corrected %s would not parse (%v); nothing was written", path, err)
 	}
 	if msg := newErrors(doc.State, newDoc.State); msg != "" {
-		return nil, doc, newDoc, edits, fmt.Errorf("the correction would make %s invalid: %s; nothing was written", path, msg)
+		// A refusal like the planner's own (exit 1): the correction would
+		// break an invariant the planner did not check.
+		return nil, doc, newDoc, edits, &model.Refusal{Rule: RuleStaysValid,
+			Reason: fmt.Sprintf("the correction would make %s invalid: %s; nothing was written", path, msg)}
 	}
 	return out, doc, newDoc, edits, nil
 }
