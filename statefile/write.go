@@ -59,9 +59,11 @@ type UpdateResult struct {
 // directory with the same mode and fsync it, re-read the target and start
 // over if it changed meanwhile (bounded; then ErrConflict), rename the temp
 // file over the target and fsync the directory. The file is never truncated
-// in place and no temp file is left behind. The one race left is with a
-// writer that does not lock, between the last re-read and the rename: a few
-// microseconds.
+// in place and no temp file is left behind. Bytes caught in the middle of
+// an in-place rewrite (empty, cut short, torn) are read again: a parse error
+// or refusal is returned only when the file holds the same bytes after a
+// short pause. The one race left is with a writer that does not lock,
+// between the last re-read and the rename: a few microseconds.
 func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, error) {
 	if opts.Attempts <= 0 {
 		opts.Attempts = 5
@@ -82,6 +84,13 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 		}
 		out, doc, newDoc, edits, err := prepare(data, path, plan)
 		if err != nil {
+			// The loop's scripts truncate and rewrite the file in place: a
+			// read during their write sees it empty, cut short or torn
+			// (lines twice). A parse error or refusal on bytes the file no
+			// longer holds is stale: start over on what they wrote.
+			if unsettled(real, data, opts.MaxSize, attempt) && (attempt < opts.Attempts || len(data) > 0) {
+				continue
+			}
 			return res, err
 		}
 		res.Before, res.After, res.Doc, res.NewDoc, res.Edits = data, out, doc, newDoc, edits
@@ -101,6 +110,18 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 		time.Sleep(time.Duration(attempt) * 3 * time.Millisecond)
 	}
 	return res, fmt.Errorf("%w: %s changed %d times while the correction was being written; try again when the loop is between writes", ErrConflict, path, opts.Attempts)
+}
+
+// unsettled reports whether data was read in the middle of a write: after
+// a short, growing pause the file holds other bytes, or data is empty (a
+// truncate its write had not followed yet; no state file is empty).
+func unsettled(path string, data []byte, limit int64, attempt int) bool {
+	time.Sleep(time.Duration(attempt) * 3 * time.Millisecond)
+	if len(data) == 0 {
+		return true
+	}
+	again, err := ReadFile(path, limit)
+	return err == nil && !bytes.Equal(again, data)
 }
 
 // prepare plans and applies the edits to data and checks the result.

@@ -177,7 +177,7 @@ func TestUpdateLeavesNoTempFile(t *testing.T) {
 		path, before := stateFile(t, 0o644)
 		res, err := Update(path, UpdateOptions{}, planOf(model.DeleteAtom{ID: "A1"}))
 		var ref *model.Refusal
-		if !errors.As(err, &ref) || ref.Rule != model.RuleResolved || res.Wrote {
+		if !errors.As(err, &ref) || ref.Rule != model.RuleResolved || res.Wrote || res.Attempts != 1 {
 			t.Fatalf("err %v, wrote %v; want the planner's refusal", err, res.Wrote)
 		}
 		if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
@@ -288,6 +288,57 @@ func TestUpdateReplansOnWhatTheOtherWriterWrote(t *testing.T) {
 	if !bytes.Equal(res.Before, bytes.Replace(before, []byte("iteration: 7"), []byte("iteration: 9"), 1)) {
 		t.Fatal("the final plan was not made on the other writer's bytes")
 	}
+}
+
+// The loop's scripts truncate and rewrite the file in place; a read during
+// their write sees it empty, cut short or torn. What is planned on such
+// bytes — a parse error, a refusal — is stale once the file moves on.
+func TestUpdateReadsThroughAWriteInProgress(t *testing.T) {
+	t.Run("a refusal on bytes the file no longer holds", func(t *testing.T) {
+		path, _ := stateFile(t, 0o644)
+		plans := 0
+		res, err := Update(path, UpdateOptions{}, func(doc *Document) ([]model.Edit, error) {
+			plans++
+			if plans == 1 {
+				bumpIteration(t, path) // the write finishes
+				return nil, &model.Refusal{Rule: model.RuleFileProblems, Reason: "torn read"}
+			}
+			return planOf(addAtom)(doc)
+		})
+		if err != nil || res.Attempts != 2 || !res.Wrote {
+			t.Fatalf("err %v after %d attempts; want the second plan written", err, res.Attempts)
+		}
+	})
+	t.Run("a file read empty", func(t *testing.T) {
+		path, _ := stateFile(t, 0o644)
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		plans := 0
+		res, err := Update(path, UpdateOptions{Attempts: 3}, func(doc *Document) ([]model.Edit, error) {
+			plans++
+			return planOf(addAtom)(doc)
+		})
+		// Still empty after every pause: not a write in progress after
+		// all. The parse error is reported (not a conflict), and nothing
+		// was planned or written.
+		if _, ok := ParseError(err); !ok || errors.Is(err, ErrConflict) || res.Attempts != 3 || plans != 0 {
+			t.Fatalf("err %v after %d attempts, %d plans; want the parse error after 3", err, res.Attempts, plans)
+		}
+		if got, _ := os.ReadFile(path); len(got) != 0 {
+			t.Fatal("the file was written")
+		}
+	})
+	t.Run("a broken file is reported at once", func(t *testing.T) {
+		path, _ := stateFile(t, 0o644)
+		if err := os.WriteFile(path, []byte("---\nobjective: [\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Update(path, UpdateOptions{}, planOf(addAtom))
+		if _, ok := ParseError(err); !ok || res.Attempts != 1 {
+			t.Fatalf("err %v after %d attempts; want the parse error after 1", err, res.Attempts)
+		}
+	})
 }
 
 func TestUpdateThroughSymlink(t *testing.T) {
