@@ -87,8 +87,11 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 			// The loop's scripts truncate and rewrite the file in place: a
 			// read during their write sees it empty, cut short or torn
 			// (lines twice). A parse error or refusal on bytes the file no
-			// longer holds is stale: start over on what they wrote.
-			if unsettled(real, data, opts.MaxSize, attempt) && (attempt < opts.Attempts || len(data) > 0) {
+			// longer holds is stale: start over on what they wrote. Bytes
+			// that do not read as a state file may be a write that is
+			// late to finish: look again while attempts remain.
+			unreadable := doc == nil || len(doc.State.Problems) > 0
+			if changed := unsettled(real, data, opts.MaxSize, attempt); changed || unreadable && attempt < opts.Attempts {
 				continue
 			}
 			return res, err
@@ -113,13 +116,9 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 }
 
 // unsettled reports whether data was read in the middle of a write: after
-// a short, growing pause the file holds other bytes, or data is empty (a
-// truncate its write had not followed yet; no state file is empty).
+// a short, growing pause the file holds other bytes.
 func unsettled(path string, data []byte, limit int64, attempt int) bool {
 	time.Sleep(time.Duration(attempt) * 3 * time.Millisecond)
-	if len(data) == 0 {
-		return true
-	}
 	again, err := ReadFile(path, limit)
 	return err == nil && !bytes.Equal(again, data)
 }

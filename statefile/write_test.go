@@ -329,14 +329,24 @@ func TestUpdateReadsThroughAWriteInProgress(t *testing.T) {
 			t.Fatal("the file was written")
 		}
 	})
-	t.Run("a broken file is reported at once", func(t *testing.T) {
-		path, _ := stateFile(t, 0o644)
-		if err := os.WriteFile(path, []byte("---\nobjective: [\n"), 0o644); err != nil {
+	t.Run("a file cut short", func(t *testing.T) {
+		// A write that is late to finish looks like a broken file: it is
+		// read again while attempts remain, then reported as it is.
+		path, data := stateFile(t, 0o644)
+		if err := os.WriteFile(path, data[:len(data)/2], 0o644); err != nil {
 			t.Fatal(err)
 		}
 		res, err := Update(path, UpdateOptions{}, planOf(addAtom))
-		if _, ok := ParseError(err); !ok || res.Attempts != 1 {
-			t.Fatalf("err %v after %d attempts; want the parse error after 1", err, res.Attempts)
+		if _, ok := ParseError(err); !ok || errors.Is(err, ErrConflict) || res.Attempts != 5 {
+			t.Fatalf("err %v after %d attempts; want the parse error after 5", err, res.Attempts)
+		}
+	})
+	t.Run("a refusal on a file that stays put", func(t *testing.T) {
+		path, _ := stateFile(t, 0o644)
+		res, err := Update(path, UpdateOptions{}, planOf(model.DeleteAtom{ID: "A1"}))
+		var ref *model.Refusal
+		if !errors.As(err, &ref) || res.Attempts != 1 {
+			t.Fatalf("err %v after %d attempts; want the refusal after 1", err, res.Attempts)
 		}
 	})
 }
