@@ -19,7 +19,6 @@ type decoder struct {
 	problems []model.Problem
 	// aliasBudget bounds alias expansion so an alias bomb ends in an error.
 	aliasBudget int
-	aliasErr    bool
 }
 
 // maxAliasExpansions bounds how many alias references the decoder follows.
