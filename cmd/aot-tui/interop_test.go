@@ -167,23 +167,30 @@ func agreeWithLoopTools(data []byte) error {
 	return nil
 }
 
-// interopState is a generated template-layout state with what the
-// corrections below need: an OR group whose selection is resolved, a
-// decomposition, an in-progress atom and a pending atom with dependents.
-func interopState(t *testing.T) []byte {
+// interopStates are generated template-layout states (of 40 and 150
+// atoms) with what the corrections below need: an OR group whose selection
+// is resolved, a decomposition, an in-progress atom and a pending atom with
+// dependents.
+func interopStates(t *testing.T) [][]byte {
 	t.Helper()
-	for seed := uint64(1); seed < 200; seed++ {
-		data := sim.Generate(sim.GenerateOptions{Atoms: 40, Seed: seed, Resolved: 0.4, ORGroups: 3, Decompositions: 3})
-		doc, err := statefile.Parse(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pickAtoms(doc.State) != nil && len(doc.State.Decompositions) > 0 {
-			return data
+	var out [][]byte
+	for _, n := range []int{40, 40, 150} {
+		for seed := uint64(len(out)*1000 + 1); ; seed++ {
+			data := sim.Generate(sim.GenerateOptions{Atoms: n, Seed: seed, Resolved: 0.4, ORGroups: n / 12, Decompositions: n / 12})
+			doc, err := statefile.Parse(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pickAtoms(doc.State) != nil && len(doc.State.Decompositions) > 0 {
+				out = append(out, data)
+				break
+			}
+			if seed > uint64(len(out)*1000+200) {
+				t.Fatal("no generated state has what the test needs")
+			}
 		}
 	}
-	t.Fatal("no generated state has what the test needs")
-	return nil
+	return out
 }
 
 type interopAtoms struct {
@@ -216,7 +223,12 @@ func pickAtoms(s *model.State) *interopAtoms {
 
 func TestLoopToolsReadCorrectedFiles(t *testing.T) {
 	t.Setenv("AOT_TUI_NOW", "2026-01-01T12:00:00Z")
-	data := interopState(t)
+	for i, data := range interopStates(t) {
+		t.Run(strconv.Itoa(i), func(t *testing.T) { loopToolsReadCorrections(t, data) })
+	}
+}
+
+func loopToolsReadCorrections(t *testing.T, data []byte) {
 	if err := agreeWithLoopTools(data); err != nil {
 		t.Fatalf("the generated state itself: %v", err)
 	}
