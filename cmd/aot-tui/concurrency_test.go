@@ -140,8 +140,12 @@ func TestConcurrentWriter(t *testing.T) {
 		commits, vanished, skips, yields, orphans)
 	t.Logf("corrections: %d written in %v (one takes %v alone here); attempts per successful write %v; %d calls ended in ErrConflict (%d of them exit 3 from the CLI) and were run again",
 		n, took.Round(time.Millisecond), pace.Round(time.Microsecond), attempts, conflicts, exit3)
-	if commits < n/2 {
-		t.Errorf("the writer committed only %d changes: the test did not overlap the writes", commits)
+	retries := conflicts
+	for _, wr := range writes {
+		retries += wr.attempts - 1
+	}
+	if commits < 10 || retries < 5 {
+		t.Errorf("the writer committed %d changes and the corrections were re-planned %d times: the test did not overlap the writes", commits, retries)
 	}
 
 	final, err := os.ReadFile(path)
@@ -400,14 +404,14 @@ type writerProc struct {
 }
 
 // writeTime is how long one correction takes here without contention (the
-// median of three). The writer paces itself by it, so that it overwrites
+// fastest of five: other load only slows it). The writer paces itself by it, so that it overwrites
 // most corrections' reads yet leaves them room to finish, whether or not
 // the race detector slows everything tenfold.
 func writeTime(t *testing.T, data []byte) time.Duration {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "aot-loop-state.md")
 	var took []time.Duration
-	for range 3 {
+	for range 5 {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -417,8 +421,7 @@ func writeTime(t *testing.T, data []byte) time.Duration {
 		}
 		took = append(took, time.Since(start))
 	}
-	slices.Sort(took)
-	return took[1]
+	return slices.Min(took)
 }
 
 func startWriter(t *testing.T, path string, pace time.Duration) *writerProc {
