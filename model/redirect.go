@@ -72,6 +72,7 @@ const (
 	RuleLoopState        = "a stop needs a loop that has not ended"
 	RuleFileProblems     = "corrections are applied to files without type errors"
 	RuleChecklist        = "base_case items are addressed by existing positions"
+	RuleLastAtom         = "a loop has at least one atom"
 )
 
 // PlanCorrection plans req on s. It never modifies s.
@@ -389,7 +390,9 @@ func (r AddAtom) plan(p *planner) error {
 	} else {
 		p.edit(AddKey(nil, "atoms", []any{atom}))
 	}
-	if group != nil {
+	// An id the group already lists (a choice named before its atom
+	// existed) becomes that choice; it is not listed twice.
+	if group != nil && !slices.Contains(group.Choices, id) {
 		if group.Lines.Has("choices") {
 			p.edit(Append(P("or_groups", group.Name, "choices"), id))
 		} else {
@@ -474,6 +477,9 @@ func (r DeleteAtom) plan(p *planner) error {
 	a := s.Atoms[i]
 	if a.Status == StatusResolved {
 		return refuse(RuleResolved, "%s is resolved; resolved work is not deleted (override its binding with --redo to undo it)", a.ID)
+	}
+	if len(s.Atoms) == 1 {
+		return refuse(RuleLastAtom, "%s is the only atom; add the work that replaces it first", a.ID)
 	}
 	deps := p.f.Dependents[a.ID]
 	var selectedIn []string
@@ -891,6 +897,13 @@ func (p *planner) checkEdit(ce CheckEdit) (string, error) {
 		}
 		if len(ce.Path) == 1 && len(bc.Checklist) == 1 {
 			return "", refuse(RuleChecklist, "checklist item %s is the last one; the loop could never verify completion without it", ce.Path)
+		}
+		if len(ce.Path) > 1 {
+			// An empty any_of can never pass (a validation error).
+			parentPath := ce.Path[:len(ce.Path)-1]
+			if parent, _, _ := p.checklistItem(parentPath); parent.IsAnyOf && len(parent.AnyOf) == 1 {
+				return "", refuse(RuleChecklist, "checklist item %s is the only choice of any_of %s; no choice could pass without it (remove item %s instead)", ce.Path, parentPath, parentPath)
+			}
 		}
 		p.removeOnce(path)
 		return fmt.Sprintf("base_case item %s (%q) removed", ce.Path, item.Item), nil

@@ -1,3 +1,9 @@
+// Package sim plays an AoT loop the way the real one behaves (seeds 000 and
+// 003): it works through the atoms of a state file iteration by iteration,
+// resolving, decomposing, backtracking and stalling, updates the control
+// fields as the stop hook does, and obeys redirects. aot-tui demo, the
+// end-to-end tests and the benchmarks drive it; sim/gen generates large
+// state files.
 package sim
 
 import (
@@ -13,6 +19,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
@@ -615,7 +622,7 @@ func Setup(dir string, atoms int, seed uint64) (string, error) {
 	}
 	data := []byte(DemoState)
 	if atoms > 0 {
-		data = Generate(GenerateOptions{Atoms: atoms, Seed: seed, ORGroups: atoms / 25, Decompositions: atoms / 40, Status: "pending"})
+		data = gen.Generate(gen.Options{Atoms: atoms, Seed: seed, ORGroups: atoms / 25, Decompositions: atoms / 40, Status: "pending"})
 	}
 	if _, err := os.Stat(path); err == nil {
 		return "", errors.New(path + " already exists; the simulator will not overwrite a loop")

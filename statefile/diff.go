@@ -18,7 +18,7 @@ func UnifiedDiff(name string, a, b []byte) string {
 	fmt.Fprintf(&out, "--- %s\n+++ %s (corrected)\n", name, name)
 	const ctx = 3
 	// Group edits into hunks with context.
-	type hunk struct{ a0, a1, b0, b1 int }
+	type hunk struct{ a0, b0 int }
 	i := 0
 	for i < len(ops) {
 		// Find the next change.

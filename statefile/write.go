@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"time"
 
 	"github.com/aot-loop/aot-tui/model"
@@ -36,6 +37,10 @@ type UpdateOptions struct {
 // ErrStale is returned when UpdateOptions.Expect no longer matches the file.
 var ErrStale = errors.New("the state file changed since it was read")
 
+// RuleStaysValid is the rule of the refusal Update returns when a planned
+// correction would add a validation error to the file.
+const RuleStaysValid = "a correction leaves the file valid"
+
 // UpdateResult tells what Update did.
 type UpdateResult struct {
 	Path          string
@@ -54,9 +59,11 @@ type UpdateResult struct {
 // directory with the same mode and fsync it, re-read the target and start
 // over if it changed meanwhile (bounded; then ErrConflict), rename the temp
 // file over the target and fsync the directory. The file is never truncated
-// in place and no temp file is left behind. The one race left is with a
-// writer that does not lock, between the last re-read and the rename: a few
-// microseconds.
+// in place and no temp file is left behind. Bytes caught in the middle of
+// an in-place rewrite (empty, cut short, torn) are read again: a parse error
+// or refusal is returned only when the file holds the same bytes after a
+// short pause. The one race left is with a writer that does not lock,
+// between the last re-read and the rename: a few microseconds.
 func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, error) {
 	if opts.Attempts <= 0 {
 		opts.Attempts = 5
@@ -77,6 +84,16 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 		}
 		out, doc, newDoc, edits, err := prepare(data, path, plan)
 		if err != nil {
+			// The loop's scripts truncate and rewrite the file in place: a
+			// read during their write sees it empty, cut short or torn
+			// (lines twice). A parse error or refusal on bytes the file no
+			// longer holds is stale: start over on what they wrote. Bytes
+			// that do not read as a state file may be a write that is
+			// late to finish: look again while attempts remain.
+			unreadable := doc == nil || len(doc.State.Problems) > 0
+			if changed := unsettled(real, data, opts.MaxSize, attempt); changed || unreadable && attempt < opts.Attempts {
+				continue
+			}
 			return res, err
 		}
 		res.Before, res.After, res.Doc, res.NewDoc, res.Edits = data, out, doc, newDoc, edits
@@ -98,6 +115,14 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 	return res, fmt.Errorf("%w: %s changed %d times while the correction was being written; try again when the loop is between writes", ErrConflict, path, opts.Attempts)
 }
 
+// unsettled reports whether data was read in the middle of a write: after
+// a short, growing pause the file holds other bytes.
+func unsettled(path string, data []byte, limit int64, attempt int) bool {
+	time.Sleep(time.Duration(attempt) * 3 * time.Millisecond)
+	again, err := ReadFile(path, limit)
+	return err == nil && !bytes.Equal(again, data)
+}
+
 // prepare plans and applies the edits to data and checks the result.
 func prepare(data []byte, path string, plan PlanFunc) (out []byte, doc, newDoc *Document, edits []model.Edit, err error) {
 	doc, err = Parse(data)
@@ -117,27 +142,41 @@ func prepare(data []byte, path string, plan PlanFunc) (out []byte, doc, newDoc *
 		return nil, doc, nil, edits, fmt.Errorf("internal error: the corrected %s would not parse (%v); nothing was written", path, err)
 	}
 	if msg := newErrors(doc.State, newDoc.State); msg != "" {
-		return nil, doc, newDoc, edits, fmt.Errorf("the correction would make %s invalid: %s; nothing was written", path, msg)
+		// A refusal like the planner's own (exit 1): the correction would
+		// break an invariant the planner did not check.
+		return nil, doc, newDoc, edits, &model.Refusal{Rule: RuleStaysValid,
+			Reason: fmt.Sprintf("the correction would make %s invalid: %s; nothing was written", path, msg)}
 	}
 	return out, doc, newDoc, edits, nil
 }
 
 // newErrors returns the first validation error the new state has that the
-// old one did not.
+// old one did not. Errors are compared without the line numbers and list
+// positions they mention ("first defined on line 95", "atoms[3]"), which
+// move when a correction adds or removes lines or items above them.
 func newErrors(before, after *model.State) string {
-	old := map[string]bool{}
+	old := map[string]int{}
 	for _, p := range model.Validate(before).Problems {
 		if p.Severity == "error" {
-			old[p.Message] = true
+			old[errorKey(p.Message)]++
 		}
 	}
 	for _, p := range model.Validate(after).Problems {
-		if p.Severity == "error" && !old[p.Message] {
+		if p.Severity != "error" {
+			continue
+		}
+		k := errorKey(p.Message)
+		if old[k] == 0 {
 			return model.Problem{Line: p.Line, Message: p.Message}.String()
 		}
+		old[k]--
 	}
 	return ""
 }
+
+var movingNumbers = regexp.MustCompile(`line \d+|\[\d+\]`)
+
+func errorKey(msg string) string { return movingNumbers.ReplaceAllString(msg, "#") }
 
 // replace writes out to a temp file next to path, checks that path still
 // holds expect, and renames the temp file over it. It reports false (and

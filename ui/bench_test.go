@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/model"
-	"github.com/aot-loop/aot-tui/sim"
+	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
@@ -14,7 +14,7 @@ import (
 // atom's status, as the watcher would deliver them.
 func benchStates(b *testing.B, atoms int) [2]statefile.Event {
 	b.Helper()
-	data := sim.Generate(sim.GenerateOptions{Atoms: atoms, Seed: 3, Resolved: 0.4, ORGroups: atoms / 25, Decompositions: atoms / 40})
+	data := gen.Generate(gen.Options{Atoms: atoms, Seed: 3, Resolved: 0.4, ORGroups: atoms / 25, Decompositions: atoms / 40})
 	var evs [2]statefile.Event
 	for k := range evs {
 		doc, err := statefile.Parse(data)

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aot-loop/aot-tui/sim"
+	"github.com/aot-loop/aot-tui/sim/gen"
 )
 
 func main() {
@@ -71,7 +71,7 @@ func writeLoop(path string, atoms int) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		fail(err.Error())
 	}
-	data := sim.Generate(sim.GenerateOptions{Atoms: atoms, Seed: 11, Resolved: 0.3, ORGroups: atoms / 25, Decompositions: atoms / 40})
+	data := gen.Generate(gen.Options{Atoms: atoms, Seed: 11, Resolved: 0.3, ORGroups: atoms / 25, Decompositions: atoms / 40})
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		fail(err.Error())
 	}

@@ -1,10 +1,7 @@
-// Package sim plays an AoT loop the way the real one behaves (seeds 000 and
-// 003): it works through the atoms of a state file iteration by iteration,
-// resolving, decomposing, backtracking and stalling, updates the control
-// fields as the stop hook does, and obeys redirects. aot-tui demo, the
-// end-to-end tests and the benchmarks all drive it. It also generates large
-// state files for tests and benchmarks.
-package sim
+// Package gen generates large, valid AoT state files in the seed
+// template's layout for tests, benchmarks and the simulator's --atoms runs.
+// It depends on nothing else of aot-tui, so any package's tests can use it.
+package gen
 
 import (
 	"fmt"
@@ -12,8 +9,8 @@ import (
 	"strings"
 )
 
-// GenerateOptions shape a generated state file.
-type GenerateOptions struct {
+// Options shape a generated state file.
+type Options struct {
 	// Atoms is the number of atoms (at least 1).
 	Atoms int
 	// Seed makes the graph reproducible.
@@ -33,7 +30,7 @@ type GenerateOptions struct {
 // a random DAG whose dependencies point to recent earlier atoms (so it has
 // depth and width like real loops), OR groups, decompositions, bindings and
 // a trail. The same options give the same bytes.
-func Generate(o GenerateOptions) []byte {
+func Generate(o Options) []byte {
 	n := max(o.Atoms, 1)
 	r := rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	status := o.Status

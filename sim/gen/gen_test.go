@@ -1,4 +1,4 @@
-package sim
+package gen
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 func TestGenerateIsValidAndDeterministic(t *testing.T) {
 	for _, n := range []int{1, 2, 5, 12, 50, 300, 1000} {
 		for seed := uint64(1); seed <= 5; seed++ {
-			o := GenerateOptions{Atoms: n, Seed: seed, Resolved: 0.3, ORGroups: n / 20, Decompositions: n / 30}
+			o := Options{Atoms: n, Seed: seed, Resolved: 0.3, ORGroups: n / 20, Decompositions: n / 30}
 			data := Generate(o)
 			doc, err := statefile.Parse(data)
 			if err != nil {

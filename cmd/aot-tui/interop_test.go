@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/sim/gen"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// The loop's own tools read the state file line by line (DESIGN.md §3.4).
+// These are their reads, in Go, as the stop hook and the Python scripts do
+// them; after each correction the CLI writes, they must agree with our
+// parser.
+
+// hookFrontmatter is awk '/^---$/{p=!p; if(!p) exit; next} p'.
+func hookFrontmatter(data []byte) []string {
+	var out []string
+	p := false
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "---" {
+			p = !p
+			if !p {
+				break
+			}
+			continue
+		}
+		if p {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// grepCount is grep -c PATTERN on the frontmatter.
+func grepCount(lines []string, pattern string) int {
+	re := regexp.MustCompile(pattern)
+	n := 0
+	for _, l := range lines {
+		if re.MatchString(l) {
+			n++
+		}
+	}
+	return n
+}
+
+// hookField is grep '^  KEY:' | head -1, the text after ': ', quotes
+// stripped.
+func hookField(lines []string, prefix string) (string, bool) {
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix+":") {
+			_, v, _ := strings.Cut(l, ": ")
+			return strings.Trim(strings.TrimSpace(v), `"'`), true
+		}
+	}
+	return "", false
+}
+
+type scriptAtom struct {
+	id, status string
+	deps       []string
+}
+
+// scriptAtoms is the scripts' line parser: '- id:' starts an atom, status
+// and depends_on belong to the last one, depends_on only when it starts
+// with '['.
+func scriptAtoms(lines []string) []scriptAtom {
+	var atoms []scriptAtom
+	value := func(s string) string {
+		_, v, _ := strings.Cut(s, ":")
+		return strings.Trim(strings.TrimSpace(v), `"'`)
+	}
+	for _, l := range lines {
+		s := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(s, "- id:"):
+			atoms = append(atoms, scriptAtom{id: value(s)})
+		case len(atoms) == 0:
+		case strings.HasPrefix(s, "status:"):
+			atoms[len(atoms)-1].status = value(s)
+		case strings.HasPrefix(s, "depends_on:"):
+			_, v, _ := strings.Cut(s, ":")
+			if v = strings.TrimSpace(v); strings.HasPrefix(v, "[") {
+				var deps []string
+				for _, d := range strings.Split(strings.Trim(v, "[]"), ",") {
+					if d = strings.Trim(strings.TrimSpace(d), `"'`); d != "" {
+						deps = append(deps, d)
+					}
+				}
+				atoms[len(atoms)-1].deps = deps
+			}
+		}
+	}
+	return atoms
+}
+
+// agreeWithLoopTools compares the loop tools' reading of data with ours.
+func agreeWithLoopTools(data []byte) error {
+	doc, err := statefile.Parse(data)
+	if err != nil {
+		return err
+	}
+	if v := model.Validate(doc.State); !v.Valid {
+		return fmt.Errorf("invalid: %v", v.Errors)
+	}
+	s, f := doc.State, model.Derive(doc.State)
+	fm := hookFrontmatter(data)
+	for _, c := range []struct {
+		status string
+		want   int
+	}{{"pending", f.Counts.Pending}, {"in_progress", f.Counts.InProgress}, {"resolved", f.Counts.Resolved}} {
+		if got := grepCount(fm, "^    status: "+c.status); got != c.want {
+			return fmt.Errorf("the hook counts %d %s atoms, we count %d", got, c.status, c.want)
+		}
+	}
+	null := func(s string) string {
+		if s == "" {
+			return "null"
+		}
+		return s
+	}
+	c, k := s.Control, s.Objective.Constraints
+	for _, x := range []struct{ prefix, want string }{
+		{"  status", string(c.Status)},
+		{"  iteration", strconv.Itoa(c.Iteration)},
+		{"  stall_count", strconv.Itoa(c.StallCount)},
+		{"  prev_pending_count", strconv.Itoa(c.PrevPendingCount)},
+		{"  stop_requested", strconv.FormatBool(c.StopRequested)},
+		{"  stop_reason", null(c.StopReason)},
+		{"  redirect_requested", strconv.FormatBool(c.RedirectRequested)},
+		{"    max_iterations", strconv.Itoa(k.MaxIterations)},
+		{"    max_parallel_agents", strconv.Itoa(k.MaxParallelAgents)},
+		{"    max_stall_count", strconv.Itoa(k.MaxStallCount)},
+	} {
+		if got, ok := hookField(fm, x.prefix); !ok || got != x.want {
+			return fmt.Errorf("the hook reads %s as %q (found %v), we read %q", strings.TrimSpace(x.prefix), got, ok, x.want)
+		}
+	}
+	if n := grepCount(fm, "^  status: "); n != 1 {
+		return fmt.Errorf("%d lines match the hook's ^  status: (its sed would rewrite them all)", n)
+	}
+	atoms := scriptAtoms(fm)
+	if len(atoms) != len(s.Atoms) {
+		return fmt.Errorf("the scripts see %d atoms, we see %d", len(atoms), len(s.Atoms))
+	}
+	for i, a := range s.Atoms {
+		sa := atoms[i]
+		deps := a.DependsOn
+		if deps == nil {
+			deps = []string{}
+		}
+		if sa.deps == nil {
+			sa.deps = []string{}
+		}
+		if sa.id != a.ID || sa.status != string(a.Status) || !slices.Equal(sa.deps, deps) {
+			return fmt.Errorf("the scripts read atom %d as %+v, we read %s %s %v", i, sa, a.ID, a.Status, a.DependsOn)
+		}
+	}
+	return nil
+}
+
+// interopStates are generated template-layout states (of 40 and 150
+// atoms) with what the corrections below need: an OR group whose selection
+// is resolved, a decomposition, an in-progress atom and a pending atom with
+// dependents.
+func interopStates(t *testing.T) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for _, n := range []int{40, 40, 150} {
+		for seed := uint64(len(out)*1000 + 1); ; seed++ {
+			data := gen.Generate(gen.Options{Atoms: n, Seed: seed, Resolved: 0.4, ORGroups: n / 12, Decompositions: n / 12})
+			doc, err := statefile.Parse(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pickAtoms(doc.State) != nil && len(doc.State.Decompositions) > 0 {
+				out = append(out, data)
+				break
+			}
+			if seed > uint64(len(out)*1000+200) {
+				t.Fatal("no generated state has what the test needs")
+			}
+		}
+	}
+	return out
+}
+
+type interopAtoms struct {
+	group, choice, inProgress, pendingWithDeps, resolvedWithDeps string
+}
+
+func pickAtoms(s *model.State) *interopAtoms {
+	f := model.Derive(s)
+	var p interopAtoms
+	for _, g := range s.ORGroups {
+		if a, ok := s.Atom(g.Selected); ok && a.Status == model.StatusResolved && len(f.Dependents[a.ID]) > 0 {
+			p.group, p.choice = g.Name, g.Choices[1]
+		}
+	}
+	for _, a := range s.Atoms {
+		switch {
+		case a.Status == model.StatusInProgress:
+			p.inProgress = a.ID
+		case a.Status == model.StatusPending && len(f.Dependents[a.ID]) > 0 && f.ORGroupOf[a.ID] == "":
+			p.pendingWithDeps = a.ID
+		case a.Status == model.StatusResolved && len(f.Dependents[a.ID]) > 0 && f.ORGroupOf[a.ID] == "":
+			p.resolvedWithDeps = a.ID
+		}
+	}
+	if p.group == "" || p.inProgress == "" || p.pendingWithDeps == "" || p.resolvedWithDeps == "" {
+		return nil
+	}
+	return &p
+}
+
+func TestLoopToolsReadCorrectedFiles(t *testing.T) {
+	t.Setenv("AOT_TUI_NOW", "2026-01-01T12:00:00Z")
+	for i, data := range interopStates(t) {
+		t.Run(strconv.Itoa(i), func(t *testing.T) { loopToolsReadCorrections(t, data) })
+	}
+}
+
+func loopToolsReadCorrections(t *testing.T, data []byte) {
+	if err := agreeWithLoopTools(data); err != nil {
+		t.Fatalf("the generated state itself: %v", err)
+	}
+	doc, _ := statefile.Parse(data)
+	p := pickAtoms(doc.State)
+	dir := filepath.Join(t.TempDir(), ".claude")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "aot-loop-state.md")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Each correction type, one after the other on the same file, with
+	// text that line-based readers could trip on.
+	steps := [][]string{
+		{"redirect", "add-atom", "Review: the \"retry\" path # twice", "--depends-on", p.resolvedWithDeps + "," + p.pendingWithDeps, "--required-by", p.inProgress},
+		{"redirect", "add-atom", "A choice: the third way", "--or-group", p.group, "--depends-on", "A1"},
+		{"redirect", "add-atom", "No dependencies at all", "--id", "extra-1"},
+		{"redirect", "delete-atom", p.pendingWithDeps, "--detach", "--note", "status: pending is not a line"},
+		{"redirect", "force-or", p.group, p.choice, "--reason", "the selected choice: wrong"},
+		{"redirect", "constraints", "--max-iterations", "45", "--max-stall-count", "4"},
+		{"redirect", "override-binding", "A1", "--summary", "Amended: \"quoted\" summary", "--artifacts", "a.go,b.go"},
+		{"redirect", "override-binding", "A1", "--redo"},
+		{"redirect", "objective", "--goal", "New goal: ship it", "--add-item", "Lint", "--type", "command", "--value", "make lint"},
+		{"redirect", "objective", "--definition-of-done", "All green"},
+		{"stop", "--reason", "time's up: 5pm"},
+	}
+	for _, args := range steps {
+		code, out, errs := runCLI(t, append(args, "-f", dir+"/..")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s%s", args, code, out, errs)
+		}
+		got, _ := os.ReadFile(path)
+		if err := agreeWithLoopTools(got); err != nil {
+			t.Fatalf("after %v: %v\n%s", args, err, got)
+		}
+	}
+	final, _ := os.ReadFile(path)
+	fdoc, _ := statefile.Parse(final)
+	if n := len(fdoc.State.Corrections); n != len(steps)-1 {
+		t.Fatalf("%d corrections recorded, want %d", n, len(steps)-1)
+	}
+
+	// The hook's own stop: sed "s/^  status: .*/  status: stopped/" on
+	// every line. On a corrected file it hits control.status only.
+	sed := regexp.MustCompile(`(?m)^  status: .*$`)
+	stopped := sed.ReplaceAll(final, []byte("  status: stopped"))
+	a, b := strings.Split(string(final), "\n"), strings.Split(string(stopped), "\n")
+	changed := 0
+	for i := range a {
+		if a[i] != b[i] {
+			changed++
+		}
+	}
+	sdoc, err := statefile.Parse(stopped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed != 1 || sdoc.State.Control.Status != model.LoopStopped {
+		t.Fatalf("the hook's sed changed %d lines; control.status is %s", changed, sdoc.State.Control.Status)
+	}
+	want := fdoc.State.Control
+	want.Status = model.LoopStopped
+	if controlString(sdoc.State.Control) != controlString(want) || !bytes.Equal(bytes.Replace(final, []byte("  status: running"), []byte("  status: stopped"), 1), stopped) {
+		t.Fatal("the hook's sed changed more than control.status")
+	}
+	if err := agreeWithLoopTools(stopped); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func controlString(c model.Control) string {
+	return fmt.Sprintf("%s/%d/%d/%d/%v/%q/%v", c.Status, c.Iteration, c.StallCount, c.PrevPendingCount, c.StopRequested, c.StopReason, c.RedirectRequested)
+}
