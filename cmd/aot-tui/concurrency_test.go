@@ -75,8 +75,10 @@ func TestConcurrentWriter(t *testing.T) {
 	}
 	probeExchange(t, dir)
 
+	// 100 corrections, as the issue asks; 25 under -short and -race (the
+	// race detector slows both processes about tenfold; CI runs with it).
 	n := 100
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		n = 25
 	}
 	pace := writeTime(t, data)
@@ -506,9 +508,11 @@ func TestConcurrentWriterHelper(t *testing.T) {
 		} else {
 			w.scriptWrite(seq)
 		}
-		// Pauses between a quarter of and one and a half times a
-		// correction's time: most corrections see a change under them.
-		time.Sleep(pace/4 + time.Duration(w.r.Int64N(int64(pace*5/4))))
+		// Pauses between a half of and two and a half times a correction's
+		// time (measured unloaded: under load corrections get slower and
+		// the writer must not starve them): many corrections still see a
+		// change under them.
+		time.Sleep(pace/2 + time.Duration(w.r.Int64N(int64(pace*2))))
 	}
 }
 
