@@ -249,103 +249,12 @@ type diffOp struct {
 	old  int
 }
 
-// diffLines is a Myers diff of two line lists (common prefix and suffix
-// trimmed first; a very large middle is reported as replaced whole).
+// diffLines diffs two line lists with diff.go's Myers diff.
 func diffLines(a, b []string) []diffOp {
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
-	var out []diffOp
-	for i := 0; i < pre; i++ {
-		out = append(out, diffOp{' ', a[i], i})
-	}
-	out = append(out, myers(a[pre:len(a)-suf], b[pre:len(b)-suf], pre)...)
-	for i := len(a) - suf; i < len(a); i++ {
-		out = append(out, diffOp{' ', a[i], i})
-	}
-	return out
-}
-
-func myers(a, b []string, off int) []diffOp {
-	n, m := len(a), len(b)
-	maxD := n + m
-	if maxD > 4000 {
-		maxD = 4000
-	}
-	v := make([]int, 2*maxD+2)
-	var trace [][]int
-	found := -1
-	for d := 0; d <= maxD && found < 0; d++ {
-		trace = append(trace, append([]int(nil), v...))
-		for k := -d; k <= d; k += 2 {
-			var x int
-			if k == -d || (k != d && v[maxD+k-1] < v[maxD+k+1]) {
-				x = v[maxD+k+1]
-			} else {
-				x = v[maxD+k-1] + 1
-			}
-			y := x - k
-			for x < n && y < m && a[x] == b[y] {
-				x++
-				y++
-			}
-			v[maxD+k] = x
-			if x >= n && y >= m {
-				found = d
-				break
-			}
-		}
-	}
-	if found < 0 {
-		var out []diffOp
-		for i, s := range a {
-			out = append(out, diffOp{'-', s, off + i})
-		}
-		for _, s := range b {
-			out = append(out, diffOp{'+', s, -1})
-		}
-		return out
-	}
-	// Walk back through the trace.
-	var rev []diffOp
-	x, y := n, m
-	for d := found; d > 0; d-- {
-		vd := trace[d]
-		k := x - y
-		var pk int
-		if k == -d || (k != d && vd[maxD+k-1] < vd[maxD+k+1]) {
-			pk = k + 1
-		} else {
-			pk = k - 1
-		}
-		px := vd[maxD+pk]
-		py := px - pk
-		for x > px && y > py {
-			x--
-			y--
-			rev = append(rev, diffOp{' ', a[x], off + x})
-		}
-		if x == px {
-			y--
-			rev = append(rev, diffOp{'+', b[y], -1})
-		} else {
-			x--
-			rev = append(rev, diffOp{'-', a[x], off + x})
-		}
-	}
-	for x > 0 && y > 0 {
-		x--
-		y--
-		rev = append(rev, diffOp{' ', a[x], off + x})
-	}
-	out := make([]diffOp, len(rev))
-	for i := range rev {
-		out[i] = rev[len(rev)-1-i]
+	ops := diffLineOps(a, b)
+	out := make([]diffOp, len(ops))
+	for n, o := range ops {
+		out[n] = diffOp{o.kind, o.text, o.ai}
 	}
 	return out
 }

@@ -131,7 +131,9 @@ func stallMeter(stall, max int, s Styles) (string, lipgloss.Style) {
 	return st.Render(strings.Repeat("▮", filled)) + s.Muted.Render(strings.Repeat("▯", pips-filled)), st
 }
 
-func progressLabel(p model.Progress) (full, compact string) {
+// ProgressLabel names a progress class with its arrow, in full and
+// compact forms (the arrow carries the meaning without colour).
+func ProgressLabel(p model.Progress) (full, compact string) {
 	switch p {
 	case model.ProgressShrinking:
 		return "↓ shrinking", "↓"
@@ -140,7 +142,7 @@ func progressLabel(p model.Progress) (full, compact string) {
 	case model.ProgressExpanding:
 		return "↑ expanding", "↑"
 	}
-	return "· first", "·"
+	return "· first iteration", "·"
 }
 
 // ago renders a duration as "12s", "4m", "2h".
@@ -174,7 +176,7 @@ func renderHeader(h headerData, width int, s Styles) []string {
 	pips, stallStyle := stallMeter(c.StallCount, maxStall, s)
 	stallFull := stallStyle.Render(fmt.Sprintf("stall %d/%d", c.StallCount, maxStall)) + " " + pips
 	stallCompact := stallStyle.Render(fmt.Sprintf("stall %d/%d", c.StallCount, maxStall))
-	pf, pc := progressLabel(f.Progress)
+	pf, pc := ProgressLabel(f.Progress)
 	progStyle := s.Base
 	switch f.Progress {
 	case model.ProgressShrinking:

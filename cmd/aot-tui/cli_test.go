@@ -417,7 +417,7 @@ func TestStatusHumanOutput(t *testing.T) {
 	_, stdout, _ := cli(t, "status", path)
 	for _, want := range []string{
 		"AoT loop · " + path,
-		"status    ● running",
+		"status    ▶ running",
 		"goal      Implement authentication feature",
 		"iteration 5/20 ",
 		"stall     0/3 ",

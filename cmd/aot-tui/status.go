@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
 )
@@ -190,33 +191,6 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// statusGlyph gives each loop status a glyph so it never relies on colour.
-func statusGlyph(s model.LoopStatus) string {
-	switch s {
-	case model.LoopPending:
-		return "○"
-	case model.LoopRunning:
-		return "●"
-	case model.LoopStopped:
-		return "■"
-	case model.LoopCompleted:
-		return "✓"
-	}
-	return "?"
-}
-
-func progressGlyph(p model.Progress) string {
-	switch p {
-	case model.ProgressShrinking:
-		return "↓ shrinking"
-	case model.ProgressStalled:
-		return "→ stalled"
-	case model.ProgressExpanding:
-		return "↑ expanding"
-	}
-	return "· first iteration"
-}
-
 // bar draws a text progress bar of width cells.
 func bar(n, limit, width int) string {
 	if limit <= 0 {
@@ -237,7 +211,7 @@ func printAoTStatus(w io.Writer, l *loaded) {
 	if status == "" {
 		status = "unknown"
 	}
-	fmt.Fprintf(w, "status    %s %s\n", statusGlyph(c.Status), line(status))
+	fmt.Fprintf(w, "status    %s %s\n", ui.LoopGlyph(c.Status), line(status))
 	fmt.Fprintf(w, "goal      %s\n", line(s.Objective.Goal))
 	mi, ms := cons.EffectiveMaxIterations(), cons.EffectiveMaxStallCount()
 	fmt.Fprintf(w, "iteration %d/%d %s\n", c.Iteration, mi, bar(c.Iteration, mi, 20))
@@ -246,7 +220,7 @@ func printAoTStatus(w io.Writer, l *loaded) {
 	if c.PrevPendingCount >= 0 {
 		prev = fmt.Sprint(c.PrevPendingCount)
 	}
-	fmt.Fprintf(w, "progress  %s (unresolved %d, previous %s)\n", progressGlyph(f.Progress), f.Counts.Unresolved(), prev)
+	fmt.Fprintf(w, "progress  %s (unresolved %d, previous %s)\n", progressText(f.Progress), f.Counts.Unresolved(), prev)
 	counts := fmt.Sprintf("%d total · %d pending · %d in progress · %d resolved", f.Counts.Total, f.Counts.Pending, f.Counts.InProgress, f.Counts.Resolved)
 	if f.Counts.Other > 0 {
 		counts += fmt.Sprintf(" · %d with an unknown status", f.Counts.Other)
@@ -362,4 +336,9 @@ func printPhaseStatus(w io.Writer, l *loaded) {
 	if len(v.Errors)+len(v.Warnings) > 0 {
 		fmt.Fprintf(w, "checks    %s (aot-tui validate shows them)\n", plural(len(v.Errors), "error")+", "+plural(len(v.Warnings), "warning"))
 	}
+}
+
+func progressText(p model.Progress) string {
+	full, _ := ui.ProgressLabel(p)
+	return full
 }
