@@ -251,6 +251,13 @@ func (m *Model) graphKeys(msg tea.KeyPressMsg) tea.Cmd {
 		m.jumpInput.SetValue("")
 		return m.jumpInput.Focus()
 	}
+	if !m.showDetails && m.paneKey(msg) {
+		if g.sel != prev {
+			m.details.top = 0
+			m.refreshDetails()
+		}
+		return nil
+	}
 	if g.isLayered() && !m.showDetails {
 		m.layeredKeys(msg)
 		if g.sel != prev {
@@ -307,9 +314,26 @@ func (m *Model) graphKeys(msg tea.KeyPressMsg) tea.Cmd {
 		if !g.toDependent() {
 			m.setStatus("nothing depends on this atom", statusShort)
 		}
+	}
+	if g.sel != prev {
+		m.details.top = 0
+		m.refreshDetails()
+	}
+	return nil
+}
+
+// paneKey handles the graph pane's keys that work the same in the list and
+// the drawing: follow, details, and scrolling the details pane.
+func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
+	k := m.keys
+	g := &m.graph
+	switch {
 	case key.Matches(msg, k.Follow):
 		g.toggleFollow()
 		if g.follow {
+			if g.lay.gv != nil && g.lay.gv.Layout() != nil {
+				g.lay.gv.Select(g.sel)
+			}
 			m.setStatus("follow: the selection tracks the in-progress atom", statusShort)
 		}
 	case key.Matches(msg, k.Details):
@@ -321,12 +345,10 @@ func (m *Model) graphKeys(msg tea.KeyPressMsg) tea.Cmd {
 		m.details.scroll(1)
 	case msg.String() == "K":
 		m.details.scroll(-1)
+	default:
+		return false
 	}
-	if g.sel != prev {
-		m.details.top = 0
-		m.refreshDetails()
-	}
-	return nil
+	return true
 }
 
 // layeredKeys moves around the drawing: h/j/k/l and arrows spatially, [ ]
@@ -371,28 +393,13 @@ func (m *Model) layeredKeys(msg tea.KeyPressMsg) {
 		v.Scroll(max(1, g.width/2), 0)
 	case msg.String() == "H":
 		v.Scroll(-max(1, g.width/2), 0)
-	case key.Matches(msg, k.Follow):
-		g.toggleFollow()
-		if g.follow {
-			v.Select(g.sel)
-			m.setStatus("follow: the selection tracks the in-progress atom", statusShort)
-		}
-	case key.Matches(msg, k.Details):
-		if !m.wide {
-			m.showDetails = true
-			m.details.top = 0
-		}
-	case msg.String() == "J":
-		m.details.scroll(1)
-	case msg.String() == "K":
-		m.details.scroll(-1)
 	default:
 		moved = false
 	}
 	if g.lay.followDeps+g.lay.followDependents == follows {
 		g.lay.followDeps, g.lay.followDependents = 0, 0
 	}
-	if moved && !key.Matches(msg, k.Follow) {
+	if moved {
 		g.follow = false
 	}
 	if id := v.Selected(); id != "" {
