@@ -141,6 +141,11 @@ type Model struct {
 	status        string
 	statusUntil   time.Time
 	helpText      scrollText
+
+	// bodyCache is the last rendered body (see renderBody).
+	bodyCache    []string
+	bodyCacheKey bodyKey
+	bodyGen      uint64
 }
 
 // withLoop runs f with loop idx as the current one (for events about a
@@ -250,6 +255,9 @@ func tick() tea.Cmd {
 // Update dispatches messages: keys go to the focused part, everything else
 // is broadcast.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, tick := msg.(tickMsg); !tick {
+		m.bodyGen++ // anything but the clock may change the body
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -292,7 +300,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		})
 		return m, tea.Batch(cmd, listen(m.loops[msg.idx]))
 	case tickMsg:
+		prev := m.now
 		m.now = m.opts.Now()
+		if (m.view == viewTrail || m.view == viewCorrections) && m.now.Minute() != prev.Minute() {
+			m.bodyGen++ // relative times ("3m ago") moved on
+		}
 		if !m.statusUntil.IsZero() && m.now.After(m.statusUntil) {
 			m.status, m.statusUntil = "", time.Time{}
 		}
@@ -513,6 +525,26 @@ func (m *Model) renderBody() []string {
 	if h <= 0 {
 		return nil
 	}
+	// The once-a-second clock only changes the header (and relative times
+	// in the trail and corrections): reuse the body rendered last time.
+	key := bodyKey{loop: m.loop, w: m.width, h: h, gen: m.bodyGen}
+	if m.bodyCache != nil && m.bodyCacheKey == key {
+		return m.bodyCache
+	}
+	lines := m.renderBodyNow(h)
+	m.bodyCache, m.bodyCacheKey = lines, key
+	return lines
+}
+
+// bodyKey identifies a rendered body: the loop shown, the size and a
+// generation bumped by every message but the clock's tick.
+type bodyKey struct {
+	loop *loop
+	w, h int
+	gen  uint64
+}
+
+func (m *Model) renderBodyNow(h int) []string {
 	s := m.styles
 	var body string
 	switch {

@@ -112,6 +112,16 @@ func (g *graphView) toggleLayered() {
 	}
 }
 
+// forcedJob starts the layout of a big graph the person asked to draw.
+func (g *graphView) forcedJob() *layoutJob {
+	l := &g.lay
+	if !l.forced || g.st == nil || l.gv.Layout() != nil || l.pending != 0 {
+		return nil
+	}
+	l.pending = layoutKey(g.st, l.opt)
+	return &layoutJob{old: nil, g: l.g, opt: l.opt, key: l.pending}
+}
+
 func (g *graphView) setSize(w, h int) {
 	g.width, g.height = w, h
 	g.scrollToSel()
@@ -133,7 +143,7 @@ func (g *graphView) relayoutJob() *layoutJob {
 		l.shrinks = 0
 	}
 	key := layoutKey(g.st, l.opt)
-	if key == l.key || key == l.pending {
+	if key == l.key || key == l.pending || (len(g.st.Atoms) > maxLayered && !l.forced) {
 		return nil
 	}
 	l.pending = key

@@ -114,6 +114,9 @@ func (l *layered) refresh(st *model.State, f *model.Facts, nodeWidth int) *layou
 	if key == l.pending {
 		return nil
 	}
+	if len(st.Atoms) > maxLayered && !l.forced {
+		return nil // the list shows graphs this big; v asks for the drawing
+	}
 	l.pending = key
 	return &layoutJob{old: l.gv.Layout(), g: l.g, opt: l.opt, key: key}
 }

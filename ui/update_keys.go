@@ -220,7 +220,7 @@ func (m *Model) graphKeys(msg tea.KeyPressMsg) tea.Cmd {
 		if g.isLayered() && g.sel != "" {
 			g.lay.gv.Select(g.sel)
 		}
-		return nil
+		return m.layoutCmd(g.forcedJob())
 	case key.Matches(msg, k.Orientation):
 		if g.lay.opt.Orientation == graph.TopDown {
 			g.lay.opt.Orientation = graph.LeftRight

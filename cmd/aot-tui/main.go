@@ -4,9 +4,22 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"runtime/pprof"
 )
 
 func main() {
+	// AOT_TUI_CPUPROFILE=FILE writes a CPU profile of the run (for
+	// performance work: go tool pprof -top aot-tui FILE).
+	if path := os.Getenv("AOT_TUI_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
+			code := run(os.Args[1:], os.Stdout, os.Stderr)
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(code)
+		}
+		fmt.Fprintln(os.Stderr, "aot-tui: cannot write the CPU profile to "+path)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

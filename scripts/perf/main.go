@@ -159,7 +159,8 @@ func latency(s *session, path string, n int) []time.Duration {
 // idleCPU is the TUI's CPU use (percent of one core) while the file is quiet.
 func idleCPU(s *session, d time.Duration) float64 {
 	pid := s.pid()
-	time.Sleep(time.Second)
+	// Let the start-up work (parsing, laying the graph out) finish first.
+	time.Sleep(5 * time.Second)
 	a := cpuTicks(pid)
 	time.Sleep(d)
 	b := cpuTicks(pid)
