@@ -101,8 +101,9 @@ func (g *graphView) toggleLayered() {
 	if l.gv == nil {
 		return
 	}
+	showing := g.isLayered()
 	l.chosen = true
-	if g.isLayered() {
+	if showing {
 		l.prefer = false
 		return
 	}

@@ -13,6 +13,10 @@ func TestDrawingShownInWidePanesListInNarrow(t *testing.T) {
 	if !wide.graph.isLayered() || !strings.Contains(screen(wide), "╭") {
 		t.Fatalf("a 160-column screen should draw the graph:\n%s", screen(wide))
 	}
+	press(wide, "v")
+	if wide.graph.isLayered() {
+		t.Fatal("v in a wide pane should show the list")
+	}
 	narrow := loadedModel(t, "rich.md", 60, 20)
 	if narrow.graph.isLayered() {
 		t.Fatal("a 60-column pane should start with the list")
