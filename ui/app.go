@@ -405,7 +405,16 @@ func (m *Model) refreshDetails() {
 	if m.st == nil {
 		return
 	}
-	m.details.set(renderDetails(m.st, m.facts, m.graph.sel, m.details.width, m.styles))
+	id := m.graph.sel
+	if lay := m.graph.lay.gv; lay != nil && lay.Layout() != nil {
+		if _, atom := m.facts.Index[id]; !atom {
+			if folded := lay.Layout().Folded(id); len(folded) > 0 {
+				m.details.set(renderFolded(m.st, m.facts, id, folded, lay.Layout().IsSummary(id), m.details.width, m.styles))
+				return
+			}
+		}
+	}
+	m.details.set(renderDetails(m.st, m.facts, id, m.details.width, m.styles))
 }
 
 // setStatus shows a transient message in the footer.

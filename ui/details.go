@@ -235,3 +235,20 @@ func (t *scrollText) scrollHint() string {
 	}
 	return fmt.Sprintf("%d–%d of %d", t.top+1, min(len(t.lines), t.top+t.height), len(t.lines))
 }
+
+// renderFolded describes a node of the drawing that stands for several
+// atoms: a summary of resolved history (z) or a collapsed decomposition.
+func renderFolded(st *model.State, f *model.Facts, id string, folded []string, summary bool, width int, s Styles) []string {
+	w := max(width, 10)
+	title := fmt.Sprintf("%s  %d atoms folded into this node", termtext.Line(id), len(folded))
+	hint := "space expands a collapsed decomposition"
+	if summary {
+		title = fmt.Sprintf("%d resolved atoms of the loop's history", len(folded))
+		hint = "z shows them again"
+	}
+	out := []string{s.Bold.Render(truncate(title, w)), s.Muted.Render(truncate(hint, w)), ""}
+	for _, a := range folded {
+		out = append(out, "  "+atomRef(st, f, a, s, w-2))
+	}
+	return out
+}
