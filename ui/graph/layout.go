@@ -288,9 +288,8 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 // initialSweep orders each layer once by its neighbours above.
 func (w *work) initialSweep() {
 	val := make([]float64, len(w.items))
-	var buf []int
 	for l := 1; l < len(w.order); l++ {
-		w.sweepLayer(l, true, val, buf, false)
+		w.sweepLayer(l, true, val, false)
 	}
 }
 
@@ -333,9 +332,9 @@ func (w *work) insertBest(it int) {
 		w.flatten(l)
 		c := 0
 		if l > 0 {
-			c += w.crossings(l-1, nil)
+			c += w.crossings(l - 1)
 		}
-		c += w.crossings(l, nil)
+		c += w.crossings(l)
 		if best < 0 || c < best {
 			best, bestAt = c, at
 		}
@@ -482,7 +481,7 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	lay.orderPos = make(map[string]int, len(w.items))
 	for i, it := range w.items {
 		lay.xs[it.key] = it.x
-		lay.orderPos[it.key] = w.items[i].pos
+		lay.orderPos[it.key] = int(w.pos[i])
 	}
 	for _, e := range rk.edges {
 		lay.edges = append(lay.edges, placedEdge(e))

@@ -13,7 +13,6 @@ type item struct {
 	edge  int // dummy: index in ranking.edges, -1 otherwise
 	plead bool
 	layer int
-	pos   int // index in the layer's order
 	up    []int
 	down  []int // segment indices
 	cl    int   // innermost cluster, -1 for none
@@ -70,11 +69,46 @@ type work struct {
 	edgeSegs [][]int // segments of each ranking edge, top to bottom
 	frameCl  []int   // frame index → cluster
 	bary     bool    // sweeps use barycenters instead of medians
-	tree     []int   // scratch for crossings
 	byLayer  [][]int // clusters of each layer
-	nbUp     [][]int // sorted neighbour positions (see fillNeighbours)
-	nbDown   [][]int
-	delta    []int // scratch for sifting
+
+	// The ordering works on flat int32 arrays: pos is each item's index
+	// in its layer's order; upNb[upOff[i]:upOff[i+1]] are the items above
+	// item i (one per segment, in segment order), downNb likewise below;
+	// upPos and downPos, laid out the same, hold those neighbours'
+	// positions, sorted per item (see fillNeighbours).
+	pos            []int32
+	upOff, downOff []int32
+	upNb, downNb   []int32
+	upPos, downPos []int32
+	upSeg, downSeg []int32 // the segments, laid out as upNb and downNb
+	scratch        orderScratch
+	chain          chainScratch
+}
+
+// orderScratch holds buffers the ordering reuses between calls, so that
+// sweeps, transpositions and sifting do not allocate.
+type orderScratch struct {
+	tree    []int32
+	buf     []int
+	val     []float64
+	bv      []blockVal
+	slots   []int
+	lists   [][]int
+	cand    []bool
+	next    []bool
+	todo    []int
+	delta   []int
+	itemCr  []int32
+	dUp     []int32
+	dDown   []int32
+	improve orderSnapshot
+	best    orderSnapshot
+	start   orderSnapshot
+}
+
+type blockVal struct {
+	b int
+	v float64
 }
 
 func newWork(st *structure, rk *ranking, opt Options) *work {
@@ -122,8 +156,42 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 		}
 	}
 	w.buildClusters()
+	w.buildAdjacency()
 	return w
 }
+
+// buildAdjacency fills the flat neighbour arrays from the segments.
+func (w *work) buildAdjacency() {
+	n := len(w.items)
+	w.pos = make([]int32, n)
+	w.upOff = make([]int32, n+1)
+	w.downOff = make([]int32, n+1)
+	for i := range w.items {
+		w.upOff[i+1] = w.upOff[i] + int32(len(w.items[i].up))
+		w.downOff[i+1] = w.downOff[i] + int32(len(w.items[i].down))
+	}
+	w.upNb = make([]int32, w.upOff[n])
+	w.downNb = make([]int32, w.downOff[n])
+	w.upSeg = make([]int32, w.upOff[n])
+	w.downSeg = make([]int32, w.downOff[n])
+	for i := range w.items {
+		for k, s := range w.items[i].up {
+			w.upNb[int(w.upOff[i])+k] = int32(w.segs[s].up)
+			w.upSeg[int(w.upOff[i])+k] = int32(s)
+		}
+		for k, s := range w.items[i].down {
+			w.downNb[int(w.downOff[i])+k] = int32(w.segs[s].down)
+			w.downSeg[int(w.downOff[i])+k] = int32(s)
+		}
+	}
+	w.upPos = make([]int32, len(w.upNb))
+	w.downPos = make([]int32, len(w.downNb))
+}
+
+// ups and downs are item it's sorted neighbour positions above and below
+// (valid after fillNeighbours of its layer).
+func (w *work) ups(it int) []int32   { return w.upPos[w.upOff[it]:w.upOff[it+1]] }
+func (w *work) downs(it int) []int32 { return w.downPos[w.downOff[it]:w.downOff[it+1]] }
 
 // buildClusters makes the frames of decompositions and the per-layer frames
 // of OR groups, keeping only a laminar family in each layer.
@@ -326,28 +394,34 @@ func (w *work) flattenAll() {
 
 func (w *work) flatten(l int) {
 	o := w.order[l][:0]
-	var walk func(b int)
-	walk = func(b int) {
-		if b >= 0 {
-			w.items[b].pos = len(o)
-			o = append(o, b)
-			return
-		}
-		for _, k := range w.clusters[-1-b].kids {
-			walk(k)
-		}
-	}
 	for _, b := range w.roots[l] {
-		walk(b)
+		if b >= 0 {
+			w.pos[b] = int32(len(o))
+			o = append(o, b)
+		} else {
+			o = w.flattenCluster(-1-b, o)
+		}
 	}
 	w.order[l] = o
+}
+
+func (w *work) flattenCluster(c int, o []int) []int {
+	for _, b := range w.clusters[c].kids {
+		if b >= 0 {
+			w.pos[b] = int32(len(o))
+			o = append(o, b)
+		} else {
+			o = w.flattenCluster(-1-b, o)
+		}
+	}
+	return o
 }
 
 // crossings counts segment crossings between layer l and l+1 with an
 // accumulator tree (Barth, Jünger, Mutzel). Segments are taken in the order
 // of their upper ends, ties by lower end, without a global sort: each
 // item's few lower positions are sorted in place.
-func (w *work) crossings(l int, tree []int) int {
+func (w *work) crossings(l int) int {
 	if l+1 >= len(w.order) {
 		return 0
 	}
@@ -357,33 +431,28 @@ func (w *work) crossings(l int, tree []int) int {
 		first *= 2
 	}
 	size := 2*first - 1
-	if cap(tree) < size {
-		tree = make([]int, size)
+	if cap(w.scratch.tree) < size {
+		w.scratch.tree = make([]int32, size)
 	}
-	tree = tree[:size]
+	tree := w.scratch.tree[:size]
 	clear(tree)
 	first--
 	cross := 0
-	var lows [8]int
+	var lows [8]int32
 	for _, it := range w.order[l] {
-		d := w.items[it].down
 		ps := lows[:0]
-		for _, s := range d {
-			ps = append(ps, w.items[w.segs[s].down].pos)
+		for _, x := range w.downNb[w.downOff[it]:w.downOff[it+1]] {
+			ps = append(ps, w.pos[x])
 		}
-		for i := 1; i < len(ps); i++ { // insertion sort: few entries
-			for j := i; j > 0 && ps[j] < ps[j-1]; j-- {
-				ps[j], ps[j-1] = ps[j-1], ps[j]
-			}
-		}
+		insertionSort(ps)
 		for _, b := range ps {
-			idx := b + first
+			idx := int(b) + first
 			tree[idx]++
 			for idx > 0 {
-				if idx%2 == 1 {
-					cross += tree[idx+1]
+				if idx&1 == 1 {
+					cross += int(tree[idx+1])
 				}
-				idx = (idx - 1) / 2
+				idx = (idx - 1) >> 1
 				tree[idx]++
 			}
 		}
@@ -394,10 +463,7 @@ func (w *work) crossings(l int, tree []int) int {
 func (w *work) totalCrossings() int {
 	c := 0
 	for l := 0; l+1 < len(w.order); l++ {
-		c += w.crossings(l, w.tree)
-		if n := 2 * len(w.order[l+1]); cap(w.tree) < n {
-			w.tree = make([]int, 0, 2*n)
-		}
+		c += w.crossings(l)
 	}
 	return c
 }
@@ -429,7 +495,7 @@ func (w *work) snapshotInto(s *orderSnapshot) {
 	}
 }
 
-func (w *work) restore(s orderSnapshot) {
+func (w *work) restore(s *orderSnapshot) {
 	for i := range w.roots {
 		w.roots[i] = append(w.roots[i][:0], s.roots[i]...)
 	}
@@ -465,17 +531,16 @@ func median(p []int) float64 {
 
 // sweepLayer reorders layer l by the median positions of its neighbours in
 // the layer above (down) or below.
-func (w *work) sweepLayer(l int, down bool, val []float64, buf []int, reverse bool) {
+func (w *work) sweepLayer(l int, down bool, val []float64, reverse bool) {
+	buf := w.scratch.buf
 	for _, it := range w.order[l] {
 		buf = buf[:0]
+		nb := w.downNb[w.downOff[it]:w.downOff[it+1]]
 		if down {
-			for _, s := range w.items[it].up {
-				buf = append(buf, w.items[w.segs[s].up].pos)
-			}
-		} else {
-			for _, s := range w.items[it].down {
-				buf = append(buf, w.items[w.segs[s].down].pos)
-			}
+			nb = w.upNb[w.upOff[it]:w.upOff[it+1]]
+		}
+		for _, x := range nb {
+			buf = append(buf, int(w.pos[x]))
 		}
 		if w.bary && len(buf) > 0 {
 			sum := 0
@@ -487,6 +552,7 @@ func (w *work) sweepLayer(l int, down bool, val []float64, buf []int, reverse bo
 			val[it] = median(buf)
 		}
 	}
+	w.scratch.buf = buf
 	w.sortBlocks(w.roots[l], val, reverse)
 	for _, b := range w.roots[l] {
 		if b < 0 {
@@ -529,62 +595,67 @@ func (w *work) sortBlocks(blocks []int, val []float64, reverse bool) {
 	if len(blocks) < 2 {
 		return
 	}
-	type bv struct {
-		b int
-		v float64
-	}
-	movable := make([]bv, 0, len(blocks))
-	for _, b := range blocks {
+	movable := w.scratch.bv[:0]
+	slots := w.scratch.slots[:0]
+	for i, b := range blocks {
 		if v := w.blockValue(b, val); v >= 0 {
-			movable = append(movable, bv{b, v})
+			movable = append(movable, blockVal{b, v})
+			slots = append(slots, i)
 		}
 	}
 	if reverse {
 		// equal runs come out reversed
 		slices.Reverse(movable)
 	}
-	slices.SortStableFunc(movable, func(a, b bv) int {
-		switch {
-		case a.v < b.v:
-			return -1
-		case a.v > b.v:
-			return 1
+	stableSortBlocks(movable)
+	for k, i := range slots {
+		blocks[i] = movable[k].b
+	}
+	w.scratch.bv, w.scratch.slots = movable, slots
+}
+
+// stableSortBlocks sorts by value, keeping the order of equal values.
+func stableSortBlocks(a []blockVal) {
+	if len(a) > 48 {
+		slices.SortStableFunc(a, func(x, y blockVal) int {
+			switch {
+			case x.v < y.v:
+				return -1
+			case x.v > y.v:
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	for i := 1; i < len(a); i++ {
+		x := a[i]
+		j := i
+		for ; j > 0 && a[j-1].v > x.v; j-- {
+			a[j] = a[j-1]
 		}
-		return 0
-	})
-	k := 0
-	for i, b := range blocks {
-		if w.blockValue(b, val) >= 0 {
-			blocks[i] = movable[k].b
-			k++
-		}
+		a[j] = x
 	}
 }
 
 // fillNeighbours sorts, for every item of layer l, the positions of its
 // neighbours above and below (valid while those layers keep their order).
 func (w *work) fillNeighbours(l int) {
-	if len(w.nbUp) != len(w.items) {
-		w.nbUp = make([][]int, len(w.items))
-		w.nbDown = make([][]int, len(w.items))
-	}
 	for _, it := range w.order[l] {
-		u := w.nbUp[it][:0]
-		for _, s := range w.items[it].up {
-			u = append(u, w.items[w.segs[s].up].pos)
+		a, z := w.upOff[it], w.upOff[it+1]
+		for k := a; k < z; k++ {
+			w.upPos[k] = w.pos[w.upNb[k]]
 		}
-		insertionSort(u)
-		w.nbUp[it] = u
-		d := w.nbDown[it][:0]
-		for _, s := range w.items[it].down {
-			d = append(d, w.items[w.segs[s].down].pos)
+		insertionSort(w.upPos[a:z])
+		a, z = w.downOff[it], w.downOff[it+1]
+		for k := a; k < z; k++ {
+			w.downPos[k] = w.pos[w.downNb[k]]
 		}
-		insertionSort(d)
-		w.nbDown[it] = d
+		insertionSort(w.downPos[a:z])
 	}
 }
 
-func insertionSort(a []int) {
+func insertionSort(a []int32) {
 	if len(a) > 12 {
 		slices.Sort(a)
 		return
@@ -602,11 +673,12 @@ func insertionSort(a []int) {
 // the same result as revisiting all of them.
 func (w *work) transpose(maxPasses int, equal bool) {
 	L := len(w.roots)
-	cand := make([]bool, L)
-	next := make([]bool, L)
+	cand := resize(w.scratch.cand, L)
+	next := resize(w.scratch.next, L)
 	for l := range cand {
 		cand[l] = true
 	}
+	defer func() { w.scratch.cand, w.scratch.next = cand, next }()
 	for pass := 0; pass < maxPasses; pass++ {
 		improved := false
 		clear(next)
@@ -616,21 +688,22 @@ func (w *work) transpose(maxPasses int, equal bool) {
 			}
 			changed := false
 			w.fillNeighbours(l)
-			up, down := w.nbUp, w.nbDown
+			order := w.order[l]
 			for _, kids := range w.siblingLists(l) {
 				for i := 0; i+1 < len(kids); i++ {
 					a, b := kids[i], kids[i+1]
 					if a < 0 || b < 0 {
 						continue
 					}
-					keep := pairCount(up[a], up[b]) + pairCount(down[a], down[b])
-					sw := pairCount(up[b], up[a]) + pairCount(down[b], down[a])
+					k1, s1 := pairCounts(w.ups(a), w.ups(b))
+					k2, s2 := pairCounts(w.downs(a), w.downs(b))
+					keep, sw := k1+k2, s1+s2
 					if sw < keep || equal && keep > 0 && sw == keep {
 						kids[i], kids[i+1] = b, a
-						pa := w.items[a].pos
-						w.items[a].pos, w.items[b].pos = w.items[b].pos, pa
-						w.order[l][w.items[a].pos] = a
-						w.order[l][w.items[b].pos] = b
+						pa, pb := w.pos[a], w.pos[b]
+						w.pos[a], w.pos[b] = pb, pa
+						order[pb] = a
+						order[pa] = b
 						changed = true
 					}
 				}
@@ -647,6 +720,13 @@ func (w *work) transpose(maxPasses int, equal bool) {
 		}
 		cand, next = next, cand
 	}
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // minimizeCrossings improves several starting orders (input order, DFS
@@ -668,9 +748,10 @@ func (w *work) minimizeCrossings() {
 	case segs > 2500:
 		shakes = 0
 	}
-	start := w.snapshot()
+	start := &w.scratch.start
+	w.snapshotInto(start)
 	best := -1
-	var bestSnap orderSnapshot
+	bestSnap := &w.scratch.best
 	for k := 0; k < variants*len(inits); k++ {
 		v := inits[k%len(inits)]
 		if v != nil {
@@ -681,7 +762,8 @@ func (w *work) minimizeCrossings() {
 		w.bary = k >= len(inits)
 		c := w.improveOrder()
 		if best < 0 || c < best {
-			best, bestSnap = c, w.snapshot()
+			best = c
+			w.snapshotInto(bestSnap)
 		}
 		if best == 0 {
 			break
@@ -692,7 +774,8 @@ func (w *work) minimizeCrossings() {
 	if best > 0 && segs <= 6000 {
 		w.bary = false
 		if c := w.improveOrder(); c < best {
-			best, bestSnap = c, w.snapshot()
+			best = c
+			w.snapshotInto(bestSnap)
 		}
 	}
 	r := uint64(len(w.items))*0x9e3779b97f4a7c15 + 1
@@ -713,7 +796,8 @@ func (w *work) minimizeCrossings() {
 		}
 		w.bary = k%2 == 1
 		if c := w.improveOrder(); c < best {
-			best, bestSnap = c, w.snapshot()
+			best = c
+			w.snapshotInto(bestSnap)
 		}
 	}
 	w.restore(bestSnap)
@@ -724,11 +808,13 @@ func (w *work) minimizeCrossings() {
 
 // siblingLists returns the root list and the kids of every cluster of
 // layer l: the lists within which items may move.
+// The result is a scratch buffer, valid until the next call.
 func (w *work) siblingLists(l int) [][]int {
-	lists := [][]int{w.roots[l]}
+	lists := append(w.scratch.lists[:0], w.roots[l])
 	for _, ci := range w.layerClusters(l) {
 		lists = append(lists, w.clusters[ci].kids)
 	}
+	w.scratch.lists = lists
 	return lists
 }
 
@@ -747,9 +833,10 @@ func (w *work) layerClusters(l int) []int {
 // crossings.
 func (w *work) improveOrder() int {
 	best := w.totalCrossings()
-	bestSnap := w.snapshot()
-	val := make([]float64, len(w.items))
-	var buf []int
+	bestSnap := &w.scratch.improve
+	w.snapshotInto(bestSnap)
+	w.scratch.val = resize(w.scratch.val, len(w.items))
+	val := w.scratch.val
 	L := len(w.order)
 	stale := 0
 	maxIter, maxStale := 24, 8
@@ -762,11 +849,11 @@ func (w *work) improveOrder() int {
 		reverse := iter%4 < 2
 		if iter%2 == 0 {
 			for l := 1; l < L; l++ {
-				w.sweepLayer(l, true, val, buf, reverse)
+				w.sweepLayer(l, true, val, reverse)
 			}
 		} else {
 			for l := L - 2; l >= 0; l-- {
-				w.sweepLayer(l, false, val, buf, reverse)
+				w.sweepLayer(l, false, val, reverse)
 			}
 		}
 		w.transpose(8, !reverse)
@@ -776,7 +863,7 @@ func (w *work) improveOrder() int {
 				stale = 0
 			}
 			best = c
-			w.snapshotInto(&bestSnap)
+			w.snapshotInto(bestSnap)
 		}
 		if stale++; stale >= maxStale {
 			break
