@@ -85,10 +85,11 @@ type Layout struct {
 	bounds  Rect
 	layers  [][]int // node indices per layer in order (boxes and frames)
 	layerY  []int   // first row (top-down) / column (left-right) of each layer
-	// seeding state for the next layout
-	ranks    map[string]int
-	xs       map[string]int
-	orderPos map[string]int
+	// seeding state for the next layout: where each node's item and each
+	// edge's dummies (top to bottom, dum[dumOff[e]:dumOff[e+1]]) were
+	nodeSeed []seedPos
+	dumOff   []int32
+	dum      []seedPos
 	channels []int
 	grid     grid
 	crossN   int
@@ -215,14 +216,31 @@ func (l *Layout) Layers() [][]string {
 	return out
 }
 
+// seedPos is where an item was: its minor coordinate and its position in
+// the layer's order.
+type seedPos struct {
+	x, pos int32
+	ok     bool
+}
+
 func layout(st *structure, opt Options, prev *Layout) *Layout {
-	var prevRank map[string]int
+	var prevRank []int
 	if prev != nil {
-		prevRank = prev.ranks
+		prevRank = make([]int, len(st.nodes))
+		for v, n := range st.nodes {
+			prevRank[v] = -1
+			if i, ok := prev.index[n.id]; ok {
+				prevRank[v] = prev.nodes[i].layer
+			}
+		}
 	}
 	rk := rankNodes(st, prevRank)
 	w := newWork(st, rk, opt)
 	g := geometryFor(st.orient, st.width)
+	var seed []seedPos
+	if prev != nil {
+		seed = w.seedsFrom(prev)
+	}
 
 	// Order.
 	if prev == nil {
@@ -239,20 +257,20 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 		w.initialSweep()
 		w.minimizeCrossings()
 	} else {
-		w.seedOrder(prev)
+		w.seedOrder(seed)
 	}
 
 	// Ports need bundles; box sizes need port counts.
 	bs := w.formBundles()
+	var sb []int
 	w.sizeItems(g, func(it int) int {
-		return max(len(w.sideBundles(it, true)), len(w.sideBundles(it, false)))
+		sb = w.sideBundles(it, true, sb)
+		n := len(sb)
+		sb = w.sideBundles(it, false, sb)
+		return max(n, len(sb))
 	})
-	var anchor map[string]int
-	if prev != nil {
-		anchor = prev.xs
-	}
-	w.assignCoordinates(g, anchor)
-	w.declash(g)
+	w.assignCoordinates(g, seed)
+	w.declash()
 	if prev == nil {
 		w.normalize(g)
 	}
@@ -293,19 +311,54 @@ func (w *work) initialSweep() {
 	}
 }
 
+// seedsFrom finds each item of w in the previous layout: a node's item by
+// the node's id, a dummy by its edge's ends and its layer.
+func (w *work) seedsFrom(prev *Layout) []seedPos {
+	seed := make([]seedPos, len(w.items))
+	type ends struct{ from, to string }
+	var oldEdge map[ends]int
+	for i, it := range w.items {
+		if !it.dummy() {
+			if j, ok := prev.index[w.st.nodes[it.node].id]; ok {
+				seed[i] = prev.nodeSeed[j]
+			}
+			continue
+		}
+		if oldEdge == nil {
+			oldEdge = make(map[ends]int, len(prev.edges))
+			for oe, pe := range prev.edges {
+				oldEdge[ends{prev.nodes[pe.from].id, prev.nodes[pe.to].id}] = oe
+			}
+		}
+		e := w.rk.edges[it.edge]
+		oe, ok := oldEdge[ends{w.st.nodes[e.from].id, w.st.nodes[e.to].id}]
+		if !ok {
+			continue
+		}
+		pe := prev.edges[oe]
+		upper := pe.from
+		if pe.rev {
+			upper = pe.to
+		}
+		k := int32(it.layer - prev.nodes[upper].layer - 1)
+		if k >= 0 && k < prev.dumOff[oe+1]-prev.dumOff[oe] {
+			seed[i] = prev.dum[prev.dumOff[oe]+k]
+		}
+	}
+	return seed
+}
+
 // seedOrder keeps the previous relative order of old items and inserts new
 // ones where they cross the fewest segments.
-func (w *work) seedOrder(prev *Layout) {
-	old := make([]bool, len(w.items))
+func (w *work) seedOrder(seed []seedPos) {
 	w.initOrder(func(it int) float64 {
-		if p, ok := prev.orderPos[w.items[it].key]; ok {
-			old[it] = true
-			return float64(p)
+		if seed[it].ok {
+			return float64(seed[it].pos)
 		}
 		return 1e9 + float64(it)
 	})
 	for it := range w.items {
-		if !old[it] {
+		if !seed[it].ok {
 			w.insertBest(it)
 		}
 	}
@@ -434,9 +487,8 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	}
 
 	// Nodes.
-	lay.index = make(map[string]int, len(st.nodes))
+	lay.index = st.index // drawn node id → index, as st.nodes
 	lay.nodes = make([]placedNode, len(st.nodes))
-	lay.ranks = make(map[string]int, len(st.nodes))
 	for v, n := range st.nodes {
 		pn := placedNode{id: n.id, kind: n.kind, src: n.src, folded: n.folded, frame: -1, layer: rk.rank[v]}
 		if fi := rk.frameOf[v]; fi >= 0 {
@@ -447,8 +499,6 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			pn.rect = rect(boxStart(i.layer), boxEnd(i.layer), i.x, i.x+i.size-1)
 		}
 		lay.nodes[v] = pn
-		lay.index[n.id] = v
-		lay.ranks[n.id] = rk.rank[v]
 	}
 	lay.layers = make([][]int, L)
 	for l := 0; l < L; l++ {
@@ -477,11 +527,22 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			}
 		}
 	}
-	lay.xs = make(map[string]int, len(w.items))
-	lay.orderPos = make(map[string]int, len(w.items))
-	for i, it := range w.items {
-		lay.xs[it.key] = it.x
-		lay.orderPos[it.key] = int(w.pos[i])
+	lay.nodeSeed = make([]seedPos, len(st.nodes))
+	for v, it := range w.nodeItem {
+		if it >= 0 {
+			lay.nodeSeed[v] = seedPos{int32(w.items[it].x), w.pos[it], true}
+		}
+	}
+	lay.dumOff = make([]int32, len(rk.edges)+1)
+	for e, segs := range w.edgeSegs {
+		lay.dumOff[e+1] = lay.dumOff[e] + int32(len(segs)-1)
+	}
+	lay.dum = make([]seedPos, lay.dumOff[len(rk.edges)])
+	for e, segs := range w.edgeSegs {
+		for k, s := range segs[1:] {
+			d := w.segs[s].up
+			lay.dum[int(lay.dumOff[e])+k] = seedPos{int32(w.items[d].x), w.pos[d], true}
+		}
 	}
 	for _, e := range rk.edges {
 		lay.edges = append(lay.edges, placedEdge(e))

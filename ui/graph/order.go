@@ -3,7 +3,6 @@ package graph
 import (
 	"slices"
 	"sort"
-	"strconv"
 )
 
 // item is one position in a layer: a node's box, the port of a frame
@@ -18,7 +17,6 @@ type item struct {
 	cl    int   // innermost cluster, -1 for none
 	size  int   // minor size in cells
 	x     int   // minor coordinate of the first cell
-	key   string
 }
 
 func (it *item) dummy() bool { return it.node < 0 }
@@ -83,6 +81,8 @@ type work struct {
 	upSeg, downSeg []int32 // the segments, laid out as upNb and downNb
 	scratch        orderScratch
 	chain          chainScratch
+	coord          coordScratch
+	route          routeScratch
 }
 
 // orderScratch holds buffers the ordering reuses between calls, so that
@@ -134,26 +134,47 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 			continue
 		}
 		w.nodeItem[v] = len(w.items)
-		w.items = append(w.items, item{node: v, edge: -1, plead: plead, layer: rk.rank[v], cl: -1, key: st.nodes[v].id})
+		w.items = append(w.items, item{node: v, edge: -1, plead: plead, layer: rk.rank[v], cl: -1})
 	}
 	w.edgeSegs = make([][]int, len(rk.edges))
+	segIdx := make([]int, span)
 	for ei, e := range rk.edges {
 		u, l := e.upper(), e.lower()
 		prev := w.nodeItem[u]
+		first := len(w.segs)
 		for r := rk.rank[u] + 1; r <= rk.rank[l]; r++ {
 			next := w.nodeItem[l]
 			if r < rk.rank[l] {
 				next = len(w.items)
-				w.items = append(w.items, item{node: -1, edge: ei, layer: r, cl: -1,
-					key: st.nodes[e.from].id + ">" + st.nodes[e.to].id + "#" + strconv.Itoa(r)})
+				w.items = append(w.items, item{node: -1, edge: ei, layer: r, cl: -1})
 			}
 			si := len(w.segs)
 			w.segs = append(w.segs, segment{up: prev, down: next, edge: ei})
-			w.items[prev].down = append(w.items[prev].down, si)
-			w.items[next].up = append(w.items[next].up, si)
-			w.edgeSegs[ei] = append(w.edgeSegs[ei], si)
+			segIdx[si] = si
 			prev = next
 		}
+		w.edgeSegs[ei] = segIdx[first:len(w.segs):len(w.segs)]
+	}
+	// Each item's segments above and below, in segment order, carved from
+	// two shared arrays.
+	upN := make([]int, len(w.items)+1)
+	downN := make([]int, len(w.items)+1)
+	for _, sg := range w.segs {
+		upN[sg.down+1]++
+		downN[sg.up+1]++
+	}
+	for i := range w.items {
+		upN[i+1] += upN[i]
+		downN[i+1] += downN[i]
+	}
+	ups, downs := make([]int, span), make([]int, span)
+	for i := range w.items {
+		w.items[i].up = ups[upN[i]:upN[i]:upN[i+1]]
+		w.items[i].down = downs[downN[i]:downN[i]:downN[i+1]]
+	}
+	for si, sg := range w.segs {
+		w.items[sg.down].up = append(w.items[sg.down].up, si)
+		w.items[sg.up].down = append(w.items[sg.up].down, si)
 	}
 	w.buildClusters()
 	w.buildAdjacency()

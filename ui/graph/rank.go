@@ -46,9 +46,10 @@ type ranking struct {
 
 // rankNodes breaks cycles, decides which decompositions can be frames,
 // adds part-of links for the others and assigns layers by dependency depth
-// (longest path from the sources). With prevRank (ids of a previous layout)
-// nodes keep their old layer unless a dependency pushes them down.
-func rankNodes(st *structure, prevRank map[string]int) *ranking {
+// (longest path from the sources). With prevRank (each node's layer in a
+// previous layout, -1 for new nodes) nodes keep their old layer unless a
+// dependency pushes them down.
+func rankNodes(st *structure, prevRank []int) *ranking {
 	n := len(st.nodes)
 	rk := &ranking{rank: make([]int, n), frameOf: make([]int, n), adopted: make([]int, n)}
 	for i := range rk.frameOf {
@@ -182,8 +183,8 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		set[i] = uf.find(i)
 	}
 	init := make([]int, n)
-	for i := range n {
-		if r, ok := prevRank[st.nodes[i].id]; ok && r > init[set[i]] {
+	for i := range prevRank {
+		if r := prevRank[i]; r >= 0 && r > init[set[i]] {
 			init[set[i]] = r
 		}
 	}
@@ -205,9 +206,9 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		}
 		hasIn[i] = indeg[i] > 0
 	}
-	prevOf := map[int]bool{}
-	for i := range n {
-		if _, ok := prevRank[st.nodes[i].id]; ok {
+	prevOf := make([]bool, n)
+	for i := range prevRank {
+		if prevRank[i] >= 0 {
 			prevOf[set[i]] = true
 		}
 	}
@@ -232,7 +233,7 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		if hasIn[v] || len(cout[v]) == 0 {
 			continue
 		}
-		if _, seeded := prevOf[v]; seeded {
+		if prevOf[v] {
 			continue
 		}
 		m := -1
