@@ -544,8 +544,9 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			lay.dum[int(lay.dumOff[e])+k] = seedPos{int32(w.items[d].x), w.pos[d], true}
 		}
 	}
-	for _, e := range rk.edges {
-		lay.edges = append(lay.edges, placedEdge(e))
+	lay.edges = make([]placedEdge, len(rk.edges))
+	for i, e := range rk.edges {
+		lay.edges[i] = placedEdge(e)
 	}
 
 	// Port rows.
@@ -585,15 +586,25 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 		s.vert = alongMajor == tb
 		lay.strokes = append(lay.strokes, s)
 	}
+	// Edge lists of strokes and marks are carved from one growing array:
+	// a slice keeps its view when a later append moves the array.
+	ids := make([]int32, 0, 4*len(w.segs)+len(w.items))
 	edgeIDs := func(segs []int) []int32 {
-		var e []int32
+		start := len(ids)
 		for _, s := range segs {
-			e = append(e, int32(w.segs[s].edge))
+			ids = append(ids, int32(w.segs[s].edge))
 		}
+		e := ids[start:]
 		slices.Sort(e)
-		return slices.Compact(e)
+		e = slices.Compact(e)
+		ids = ids[:start+len(e)]
+		return ids[start:len(ids):len(ids)]
 	}
-	addMark := func(it int, up bool, minor int, b *bundle, segs []int) {
+	edgeID := func(s int) []int32 {
+		ids = append(ids, int32(w.segs[s].edge))
+		return ids[len(ids)-1 : len(ids) : len(ids)]
+	}
+	addMark := func(it int, up bool, minor int, b *bundle, edges []int32) {
 		i := &w.items[it]
 		if i.dummy() {
 			return
@@ -603,13 +614,16 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			major = lowerRow(it)
 		}
 		x, yy := screen(major, minor)
-		e := rk.edges[w.segs[segs[0]].edge]
+		e := rk.edges[edges[0]]
 		// The dependent end gets the arrowhead: forward edges at the lower
 		// item, reversed ones at the upper.
 		arrow := up != e.rev
 		lay.marks = append(lay.marks, mark{x: x, y: yy, glyph: markGlyph(st.orient, up, arrow, b.kind), arrow: arrow,
-			kind: b.kind, node: i.node, edges: edgeIDs(segs)})
+			kind: b.kind, node: i.node, edges: edges})
 	}
+	type leaf struct{ col, seg int }
+	var leaves []leaf
+	var cols, segs []int
 	for bi := range bs {
 		b := &bs[bi]
 		net := int32(bi)
@@ -620,19 +634,23 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 		// Marks at real items.
 		if b.link < 0 || b.first {
 			if b.hubUp {
-				addMark(b.hub, false, b.hubPort, b, b.segs)
+				addMark(b.hub, false, b.hubPort, b, all)
 			} else {
 				for _, s := range b.segs {
-					addMark(w.segs[s].up, false, w.segs[s].upPort, b, []int{s})
+					if !w.items[w.segs[s].up].dummy() {
+						addMark(w.segs[s].up, false, w.segs[s].upPort, b, edgeID(s))
+					}
 				}
 			}
 		}
 		if b.link < 0 || !b.first {
 			if !b.hubUp {
-				addMark(b.hub, true, b.hubPort, b, b.segs)
+				addMark(b.hub, true, b.hubPort, b, all)
 			} else {
 				for _, s := range b.segs {
-					addMark(w.segs[s].down, true, w.segs[s].downPort, b, []int{s})
+					if !w.items[w.segs[s].down].dummy() {
+						addMark(w.segs[s].down, true, w.segs[s].downPort, b, edgeID(s))
+					}
 				}
 			}
 		}
@@ -663,8 +681,7 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			hubRow = lowerRow(b.hub)
 		}
 		addStroke(true, b.hubPort, hubRow, tr, net, b.kind, all)
-		type leaf struct{ col, seg int }
-		var leaves []leaf
+		leaves = leaves[:0]
 		for _, s := range b.segs {
 			c := w.segs[s].downPort
 			if !b.hubUp {
@@ -675,10 +692,10 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			if !b.hubUp {
 				row = upperRow(w.segs[s].up)
 			}
-			addStroke(true, c, tr, row, net, b.kind, edgeIDs([]int{s}))
+			addStroke(true, c, tr, row, net, b.kind, edgeID(s))
 		}
 		// Horizontal pieces, each carrying the edges beyond it.
-		cols := []int{b.hubPort}
+		cols = append(cols[:0], b.hubPort)
 		for _, lf := range leaves {
 			cols = append(cols, lf.col)
 		}
@@ -686,7 +703,7 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 		cols = slices.Compact(cols)
 		for k := 0; k+1 < len(cols); k++ {
 			a, z := cols[k], cols[k+1]
-			var segs []int
+			segs = segs[:0]
 			for _, lf := range leaves {
 				if (z <= b.hubPort && lf.col <= a) || (a >= b.hubPort && lf.col >= z) {
 					segs = append(segs, lf.seg)
@@ -701,8 +718,9 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			continue
 		}
 		e := rk.edges[it.edge]
+		ids = append(ids, int32(it.edge))
 		addStroke(true, it.x, lay.layerY[it.layer], lay.layerY[it.layer]+size[it.layer]-1,
-			int32(len(bs)+i), e.kind, []int32{int32(it.edge)})
+			int32(len(bs)+i), e.kind, ids[len(ids)-1:len(ids):len(ids)])
 	}
 
 	// Bounds.

@@ -103,7 +103,6 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 	// Missing OR choices with no edges share the layer of the group's first
 	// defined member.
 	uf := newUnionFind(n)
-	var unions [][2]int
 	for _, g := range st.groups {
 		anchor := -1
 		for _, m := range g.members {
@@ -118,7 +117,6 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 		for _, m := range g.members {
 			if st.nodes[m].kind == kindMissing && degree[m] == 0 && rk.adopted[m] < 0 {
 				rk.adopted[m] = anchor
-				unions = append(unions, [2]int{anchor, m})
 				uf.union(anchor, m)
 			}
 		}
@@ -134,11 +132,12 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 	// no edge joins two nodes of one set and the contracted graph stays
 	// acyclic.
 	accepted := make([]bool, len(st.decomps))
+	// try starts as a copy of uf: a union-find's sets (and roots, the
+	// smallest members) do not depend on how it was built.
+	try := &unionFind{p: make([]int, n)}
+	var cs contractScratch
 	for di, d := range st.decomps {
-		try := newUnionFind(n)
-		for _, u := range unions {
-			try.union(u[0], u[1])
-		}
+		copy(try.p, uf.p)
 		members := append([]int{d.parent}, d.children...)
 		for _, c := range d.children {
 			members = append(members, adoptees[c]...)
@@ -146,12 +145,11 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 		for _, m := range members[1:] {
 			try.union(d.parent, m)
 		}
-		if !contractedOK(try, rk.edges, n) {
+		if !contractedOK(try, rk.edges, n, &cs) {
 			continue
 		}
 		accepted[di] = true
-		unions = append(unions, pairs(d.parent, members[1:])...)
-		uf = try
+		uf, try = try, uf
 		fi := frameInfo{parent: d.parent}
 		fi.children = append(fi.children, members[1:]...)
 		rk.frameOf[d.parent] = len(rk.frames)
@@ -254,14 +252,6 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 	return rk
 }
 
-func pairs(a int, bs []int) [][2]int {
-	p := make([][2]int, len(bs))
-	for i, b := range bs {
-		p[i] = [2]int{a, b}
-	}
-	return p
-}
-
 // compact removes empty layers (a fresh layout has none; seeded ones may).
 func (rk *ranking) compact() {
 	used := make([]bool, rk.layers)
@@ -282,20 +272,25 @@ func (rk *ranking) compact() {
 	rk.layers = k
 }
 
+// contractScratch holds contractedOK's arrays between calls.
+type contractScratch struct {
+	find, head, next, to, indeg, queue []int
+}
+
 // contractedOK reports whether contracting the sets of uf leaves no edge
 // inside a set and no cycle.
-func contractedOK(uf *unionFind, edges []ledge, n int) bool {
-	find := make([]int, n)
+func contractedOK(uf *unionFind, edges []ledge, n int, cs *contractScratch) bool {
+	find := resize(cs.find, n)
+	head := resize(cs.head, n)
+	indeg := resize(cs.indeg, n)
+	next := resize(cs.next, len(edges))
+	to := resize(cs.to, len(edges))
+	cs.find, cs.head, cs.indeg, cs.next, cs.to = find, head, indeg, next, to
 	for i := range find {
 		find[i] = uf.find(i)
-	}
-	head := make([]int, n)
-	for i := range head {
 		head[i] = -1
+		indeg[i] = 0
 	}
-	next := make([]int, len(edges))
-	to := make([]int, len(edges))
-	indeg := make([]int, n)
 	for i, e := range edges {
 		u, v := find[e.upper()], find[e.lower()]
 		if u == v {
@@ -305,7 +300,7 @@ func contractedOK(uf *unionFind, edges []ledge, n int) bool {
 		indeg[v]++
 	}
 	seen, total := 0, 0
-	queue := make([]int, 0, n)
+	queue := cs.queue[:0]
 	for i := range n {
 		if find[i] == i {
 			total++
@@ -324,6 +319,7 @@ func contractedOK(uf *unionFind, edges []ledge, n int) bool {
 			}
 		}
 	}
+	cs.queue = queue
 	return seen == total
 }
 

@@ -49,7 +49,7 @@ func (w *work) formBundles() []bundle {
 	for i := range atUp {
 		atUp[i], atDown[i] = -1, -1
 	}
-	var bs []bundle
+	bs := make([]bundle, 0, len(w.segs)+len(w.segs)/8) // room for doglegs
 	count := make([]int32, 0, len(w.segs))
 	for l := range w.order {
 		for _, it := range w.order[l] {
