@@ -572,18 +572,23 @@ func (w *textWriter) flush() {
 			first = false
 		}
 	}
-	type placed struct{ x, y int }
+	// Coordinates may be negative (seeded layouts keep old cells), so
+	// "not placed" and "no wrap column" are flags, not -1.
+	type placed struct {
+		x, y int
+		ok   bool
+	}
 	pos := make([]placed, len(gs))
 	x, y := w.x, w.y
-	wrapX := -1
+	wrapX, wraps := 0, false
 	cut := len(gs) // glyphs from cut on are not drawn
-	ellipsis := placed{-1, -1}
+	var ellipsis placed
 	for i := 0; i < len(gs); i++ {
 		g := gs[i]
 		if g.wrap {
-			wrapX = x
+			wrapX, wraps = x, true
 		}
-		canWrap := wrapX >= 0 && y < w.lastRow
+		canWrap := wraps && y < w.lastRow
 		if canWrap && g.g != " " && (i == 0 || gs[i-1].g == " ") {
 			// start of a word: move it down whole if it does not fit here
 			// but would fit on a fresh line
@@ -601,9 +606,8 @@ func (w *textWriter) flush() {
 			y++
 			x = wrapX
 		}
-		if g.g == " " && x == wrapX && y > w.y {
-			pos[i] = placed{-1, -1} // no leading blank on a wrapped line
-			continue
+		if g.g == " " && wraps && x == wrapX && y > w.y {
+			continue // no leading blank on a wrapped line
 		}
 		// On the last line, leave room for "…" unless everything fits.
 		rest := 0
@@ -613,19 +617,19 @@ func (w *textWriter) flush() {
 		if x+g.w > w.end || (!canWrap && x+rest > w.end && x+g.w > w.end-1) {
 			cut = i
 			if x < w.end {
-				ellipsis = placed{x, y}
+				ellipsis = placed{x, y, true}
 			}
 			break
 		}
-		pos[i] = placed{x, y}
+		pos[i] = placed{x, y, true}
 		x += g.w
 	}
 	for i := 0; i < cut; i++ {
-		if pos[i].x >= 0 {
+		if pos[i].ok {
 			w.cell(pos[i].x, pos[i].y, gs[i].g, gs[i].w, gs[i].cl)
 		}
 	}
-	if ellipsis.x >= 0 {
+	if ellipsis.ok {
 		w.cell(ellipsis.x, ellipsis.y, "…", 1, gs[min(cut, len(gs)-1)].cl)
 	}
 }
