@@ -365,7 +365,9 @@ func (w *work) seedOrder(seed []seedPos) {
 }
 
 // insertBest moves item it to the slot among its siblings that gives the
-// fewest crossings with the adjacent layers.
+// fewest crossings with the adjacent layers (the first such slot). Only
+// its own segments' crossings depend on the slot: passing sibling block b
+// changes them by cross(b, it) - cross(it, b), as in sifting.
 func (w *work) insertBest(it int) {
 	l := w.items[it].layer
 	var list *[]int
@@ -379,19 +381,40 @@ func (w *work) insertBest(it int) {
 		return
 	}
 	*list = slices.Delete(*list, cur, cur+1)
-	best, bestAt := -1, 0
-	for at := 0; at <= len(*list); at++ {
-		*list = slices.Insert(*list, at, it)
-		w.flatten(l)
-		c := 0
-		if l > 0 {
-			c += w.crossings(l - 1)
+	w.fillNeighbours(l)
+	var dUp, dDown []int32
+	if l > 0 {
+		w.scratch.dUp = resize(w.scratch.dUp, len(w.order[l-1]))
+		dUp = w.scratch.dUp
+		siftDelta(dUp, w.ups(it))
+	}
+	if l+1 < len(w.order) {
+		w.scratch.dDown = resize(w.scratch.dDown, len(w.order[l+1]))
+		dDown = w.scratch.dDown
+		siftDelta(dDown, w.downs(it))
+	}
+	cost := func(v int) int {
+		c := int32(0)
+		for _, q := range w.ups(v) {
+			c += dUp[q]
 		}
-		c += w.crossings(l)
-		if best < 0 || c < best {
-			best, bestAt = c, at
+		for _, q := range w.downs(v) {
+			c += dDown[q]
 		}
-		*list = slices.Delete(*list, at, at+1)
+		return int(c)
+	}
+	best, bestAt, acc := 0, 0, 0
+	for k, b := range *list {
+		if b >= 0 {
+			acc += cost(b)
+		} else {
+			for _, v := range w.clusters[-1-b].leaves {
+				acc += cost(v)
+			}
+		}
+		if acc < best {
+			best, bestAt = acc, k+1
+		}
 	}
 	*list = slices.Insert(*list, bestAt, it)
 	w.flatten(l)
@@ -576,7 +599,18 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	trackRow := func(c, t int) int { return lay.layerY[c] + size[c] + g.chOff + t }
 
 	// Strokes: abstract vertical = along the major axis.
-	lay.strokes = make([]stroke, 0, 3*len(w.segs)+len(w.items))
+	nStrokes := len(w.items) // at most: one per dummy, and per bundle below
+	for bi := range bs {
+		switch b := &bs[bi]; {
+		case b.link >= 0:
+			nStrokes += 3
+		case b.track < 0:
+			nStrokes++
+		default:
+			nStrokes += 1 + 2*len(b.segs)
+		}
+	}
+	lay.strokes = make([]stroke, 0, nStrokes)
 	lay.marks = make([]mark, 0, 2*len(rk.edges))
 	addStroke := func(alongMajor bool, fixed, a, b int, net int32, kind edgeKind, edges []int32) {
 		if a > b {
