@@ -28,11 +28,9 @@ type chainScratch struct {
 	bit    []int32
 	sel    []int
 	slots  []int32
+	gone   []int32 // position the dummy was taken from, per layer of the chain, or -1
+	real   []bool  // the dummy was taken out of the layer's lists
 }
-
-// chainWindow is how many slots either side of its current one a dummy
-// may move to in one reroute.
-var chainWindow = 8
 
 // segCrossings sets cr[s], for every segment s between layers l and l+1,
 // to the number of segments crossing it.
@@ -97,6 +95,12 @@ func (w *work) rerouteChains() int {
 	for l := 0; l+1 < len(w.order); l++ {
 		w.segCrossings(l, sc.cr)
 	}
+	if len(w.scratch.chainSeen) != len(w.edgeSegs) {
+		w.scratch.chainSeen = make([]int64, len(w.edgeSegs))
+		for e := range w.scratch.chainSeen {
+			w.scratch.chainSeen[e] = -1
+		}
+	}
 	gain := 0
 	for e, segs := range w.edgeSegs {
 		if len(segs) < 2 {
@@ -106,8 +110,21 @@ func (w *work) rerouteChains() int {
 		for _, s := range segs {
 			c += sc.cr[s]
 		}
-		if c > 0 {
-			gain += w.rerouteChain(e)
+		if c == 0 {
+			continue
+		}
+		// A chain whose layers did not change since its last reroute
+		// would take the same route.
+		r := w.items[w.segs[segs[0]].up].layer
+		if w.scratch.chainSeen[e] >= w.lastChange(r, r+len(segs)) {
+			continue
+		}
+		// (a chain that moved may find more from its new place: its
+		// window moved with it)
+		if g := w.rerouteChain(e); g > 0 {
+			gain += g
+		} else {
+			w.scratch.chainSeen[e] = w.scratch.clock
 		}
 	}
 	return gain
@@ -116,6 +133,14 @@ func (w *work) rerouteChains() int {
 // rerouteChain moves the dummies of edge e to the route with the fewest
 // crossings (ties: the fewest dummies moved) and returns the crossings
 // removed.
+//
+// The chain is taken out of its layers only in thought where it can be:
+// in a layer without clusters the other items' positions shift past the
+// dummy's (eff), and the dummy moves by rotating the few items between its
+// old and new place. Layers with clusters take it out for real. Only
+// segments with an end inside the candidate windows are counted: one that
+// passes the windows on one side, above and below, crosses every
+// candidate route equally often, which changes no choice and no gain.
 func (w *work) rerouteChain(e int) int {
 	segs := w.edgeSegs[e]
 	m := len(segs) - 1
@@ -125,15 +150,48 @@ func (w *work) rerouteChain(e int) int {
 	r := w.items[u].layer
 	sc.old = resize(sc.old, m+1)
 	sc.lo = resize(sc.lo, m+1)
+	sc.gone = resize(sc.gone, m+2)
+	sc.real = resize(sc.real, m+2)
+	sc.gone[0], sc.gone[m+1] = -1, -1 // the ends' layers keep everything
+	sc.real[0], sc.real[m+1] = false, false
 	for k := 1; k <= m; k++ {
 		d := w.segs[segs[k]].up
 		l := r + k
-		ri := w.rootIndex(l, d)
+		if len(w.layerClusters(l)) == 0 {
+			sc.old[k] = int(w.pos[d])
+			sc.gone[k] = w.pos[d]
+			sc.real[k] = false
+			continue
+		}
+		ri := slices.Index(w.roots[l], d)
 		sc.old[k] = ri
+		sc.gone[k] = -1
+		sc.real[k] = true
 		w.roots[l] = slices.Delete(w.roots[l], ri, ri+1)
-		w.flatten(l)
+		w.flattenQuiet(l)
 	}
-	pu, pv := w.pos[u], w.pos[v]
+	// eff is a position of layer r+k with the chain's dummy taken out;
+	// itemAt is the item at an effective position.
+	eff := func(k int, p int32) int32 {
+		if g := sc.gone[k]; g >= 0 && p > g {
+			return p - 1
+		}
+		return p
+	}
+	itemAt := func(k int, p int32) int {
+		if g := sc.gone[k]; g >= 0 && p >= g {
+			p++
+		}
+		return w.order[r+k][p]
+	}
+	width := func(k int) int32 { // items left in layer r+k
+		n := int32(len(w.order[r+k]))
+		if sc.gone[k] >= 0 {
+			n--
+		}
+		return n
+	}
+	pu, pv := w.pos[u], w.pos[v] // the ends' layers are untouched
 	scale := m + 1
 	sc.prev = append(sc.prev[:0], 0)
 	sc.cOff = sc.cOff[:0]
@@ -149,11 +207,21 @@ func (w *work) rerouteChain(e int) int {
 		var down []int32
 		oldDown := 0
 		if k < m {
-			all := w.slotPositions(l+1, &sc.slots)
-			lo := max(0, sc.old[k+1]-chainWindow)
-			hi := min(len(all), sc.old[k+1]+chainWindow+1)
+			n := int(width(k+1)) + 1 // slots: one per root block, and the end
+			if sc.real[k+1] {
+				n = len(w.roots[l+1]) + 1
+			}
+			lo := max(0, sc.old[k+1]-w.chainWindow)
+			hi := min(n, sc.old[k+1]+w.chainWindow+1)
 			sc.lo[k+1] = lo
-			down = append(sc.down[:0], all[lo:hi]...)
+			if !sc.real[k+1] { // slot i at position i
+				down = sc.down[:0]
+				for p := lo; p < hi; p++ {
+					down = append(down, int32(p))
+				}
+			} else {
+				down = append(sc.down[:0], w.slotPositions(l+1, &sc.slots)[lo:hi]...)
+			}
 			oldDown = sc.old[k+1] - lo
 		} else {
 			down = append(sc.down[:0], pv, pv+1)
@@ -166,15 +234,28 @@ func (w *work) rerouteChain(e int) int {
 		clear(g)
 		rowOf := w.bucketer(l, up, &sc.rowOf)
 		colOf := w.bucketer(l+1, down, &sc.colOf)
-		skip := int32(-1)
-		if k == 0 {
-			skip = int32(segs[0])
-		}
-		for _, it := range w.order[l] {
-			x := int(rowOf.of(w.pos[it])) * nc
+		// the chain's own segment here: from item from (or u's segs[0])
+		own := int32(segs[k])
+		// segments with an upper end inside the row window ...
+		for p := up[0]; p < up[len(up)-1]; p++ {
+			it := itemAt(k, p)
+			x := int(rowOf.of(p)) * nc
 			for s := w.downOff[it]; s < w.downOff[it+1]; s++ {
-				if w.downSeg[s] != skip {
-					g[x+int(colOf.of(w.pos[w.downNb[s]]))]++
+				if w.downSeg[s] != own {
+					g[x+int(colOf.of(eff(k+1, w.pos[w.downNb[s]])))]++
+				}
+			}
+		}
+		// ... and the others with a lower end inside the column window
+		for p := down[0]; p < down[len(down)-1]; p++ {
+			it := itemAt(k+1, p)
+			y := int(colOf.of(p))
+			for s := w.upOff[it]; s < w.upOff[it+1]; s++ {
+				if w.upSeg[s] == own {
+					continue
+				}
+				if a := eff(k, w.pos[w.upNb[s]]); a < up[0] || a >= up[len(up)-1] {
+					g[int(rowOf.of(a))*nc+y]++
 				}
 			}
 		}
@@ -240,13 +321,13 @@ func (w *work) rerouteChain(e int) int {
 					}
 				}
 			}
-			sc.cur = cur
-			for jj := range sc.cur {
-				sc.cur[jj] += at(ax, jj) * scale
+			for jj := range cur {
+				cur[jj] += at(ax, jj) * scale
 				if jj != oldDown {
-					sc.cur[jj]++
+					cur[jj]++
 				}
 			}
+			sc.cur = cur
 		}
 		sc.prev, sc.cur = sc.cur, sc.prev
 		sc.up, sc.down = down, up
@@ -264,18 +345,40 @@ func (w *work) rerouteChain(e int) int {
 	}
 	for k := 1; k <= m; k++ {
 		l := r + k
-		w.roots[l] = slices.Insert(w.roots[l], sc.sel[k], w.segs[segs[k]].up)
-		w.flatten(l)
+		d := w.segs[segs[k]].up
+		if sc.real[k] {
+			w.roots[l] = slices.Insert(w.roots[l], sc.sel[k], d)
+			if sc.sel[k] != sc.old[k] {
+				w.flatten(l)
+			} else {
+				w.flattenQuiet(l)
+			}
+			continue
+		}
+		if sc.sel[k] != sc.old[k] {
+			w.moveInLayer(l, int(sc.gone[k]), sc.sel[k])
+		}
 	}
 	return max(0, oldCost-newCost)
 }
 
-// rootIndex is the index of item it in the root list of its layer l.
-func (w *work) rootIndex(l, it int) int {
-	if len(w.layerClusters(l)) == 0 {
-		return int(w.pos[it])
+// moveInLayer moves the item at position from of layer l (which has no
+// clusters: its roots are its order) to position to.
+func (w *work) moveInLayer(l, from, to int) {
+	o, rt := w.order[l], w.roots[l]
+	it := o[from]
+	if from < to {
+		copy(o[from:to], o[from+1:to+1])
+	} else {
+		copy(o[to+1:from+1], o[to:from])
 	}
-	return slices.Index(w.roots[l], it)
+	o[to] = it
+	lo, hi := min(from, to), max(from, to)
+	for p := lo; p <= hi; p++ {
+		w.pos[o[p]] = int32(p)
+		rt[p] = o[p]
+	}
+	w.changed(l)
 }
 
 // bucketer maps a position in layer l to the number of candidates at or

@@ -220,6 +220,7 @@ func (l *Layout) Layers() [][]string {
 // the layer's order.
 type seedPos struct {
 	x, pos int32
+	size   int32
 	ok     bool
 }
 
@@ -257,7 +258,7 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 		w.initialSweep()
 		w.minimizeCrossings()
 	} else {
-		w.seedOrder(seed)
+		w.seedOrder(seed, g)
 	}
 
 	// Ports need bundles; box sizes need port counts.
@@ -350,7 +351,7 @@ func (w *work) seedsFrom(prev *Layout) []seedPos {
 
 // seedOrder keeps the previous relative order of old items and inserts new
 // ones where they cross the fewest segments.
-func (w *work) seedOrder(seed []seedPos) {
+func (w *work) seedOrder(seed []seedPos, g geometry) {
 	w.initOrder(func(it int) float64 {
 		if seed[it].ok {
 			return float64(seed[it].pos)
@@ -359,16 +360,19 @@ func (w *work) seedOrder(seed []seedPos) {
 	})
 	for it := range w.items {
 		if !seed[it].ok {
-			w.insertBest(it)
+			w.insertBest(it, seed, g)
 		}
 	}
 }
 
 // insertBest moves item it to the slot among its siblings that gives the
-// fewest crossings with the adjacent layers (the first such slot). Only
-// its own segments' crossings depend on the slot: passing sibling block b
-// changes them by cross(b, it) - cross(it, b), as in sifting.
-func (w *work) insertBest(it int) {
+// fewest crossings with the adjacent layers. Only its own segments'
+// crossings depend on the slot: passing sibling block b changes them by
+// cross(b, it) - cross(it, b), as in sifting. Of equally good slots it
+// takes the first where the old neighbours leave room for it (so placing
+// it pushes no old item aside, which would bend old edges), else the
+// first.
+func (w *work) insertBest(it int, seed []seedPos, g geometry) {
 	l := w.items[it].layer
 	var list *[]int
 	if c := w.items[it].cl; c >= 0 {
@@ -403,21 +407,85 @@ func (w *work) insertBest(it int) {
 		}
 		return int(c)
 	}
-	best, bestAt, acc := 0, 0, 0
-	for k, b := range *list {
+	acc := w.scratch.delta[:0]
+	acc = append(acc, 0) // relative crossings with it in slot k
+	best := 0
+	for _, b := range *list {
+		c := acc[len(acc)-1]
 		if b >= 0 {
-			acc += cost(b)
+			c += cost(b)
 		} else {
 			for _, v := range w.clusters[-1-b].leaves {
-				acc += cost(v)
+				c += cost(v)
 			}
 		}
-		if acc < best {
-			best, bestAt = acc, k+1
+		acc = append(acc, c)
+		best = min(best, c)
+	}
+	w.scratch.delta = acc
+	bestAt := -1
+	for k, c := range acc {
+		if c != best {
+			continue
+		}
+		if bestAt < 0 {
+			bestAt = k
+		}
+		if w.roomAt(*list, k, it, seed, g) {
+			bestAt = k
+			break
 		}
 	}
 	*list = slices.Insert(*list, bestAt, it)
 	w.flatten(l)
+}
+
+// roomAt reports whether item it fits between the old items either side of
+// slot k of list without moving them (as far as the previous layout's
+// coordinates and sizes tell; new neighbours do not count).
+func (w *work) roomAt(list []int, k, it int, seed []seedPos, g geometry) bool {
+	edge := func(b int, last bool) int { // the first or last item of a block
+		for b < 0 {
+			kids := w.clusters[-1-b].kids
+			if len(kids) == 0 {
+				return -1
+			}
+			b = kids[0]
+			if last {
+				b = kids[len(kids)-1]
+			}
+		}
+		return b
+	}
+	left, right := -1, -1
+	if k > 0 {
+		left = edge(list[k-1], true)
+	}
+	if k < len(list) {
+		right = edge(list[k], false)
+	}
+	if left < 0 || right < 0 || !seed[left].ok || !seed[right].ok {
+		return true
+	}
+	gap := func(a, b int) int32 {
+		if w.items[a].dummy() || w.items[a].plead || w.items[b].dummy() || w.items[b].plead {
+			return 1
+		}
+		return int32(g.gap)
+	}
+	size := int32(1) // a dummy; a box at its narrowest
+	switch i := &w.items[it]; {
+	case i.dummy() || i.plead:
+	case w.st.orient == LeftRight:
+		size = 4
+	default:
+		size = int32(max(w.st.width, 3))
+	}
+	need := seed[left].size + gap(left, it) + size + gap(it, right)
+	if w.items[left].cl != w.items[right].cl {
+		need += 2 * int32(g.padMinor) // a frame border between them
+	}
+	return seed[right].x-seed[left].x >= need
 }
 
 // normalize shifts a fresh layout so its leftmost (topmost) cell is 0.
@@ -553,7 +621,7 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	lay.nodeSeed = make([]seedPos, len(st.nodes))
 	for v, it := range w.nodeItem {
 		if it >= 0 {
-			lay.nodeSeed[v] = seedPos{int32(w.items[it].x), w.pos[it], true}
+			lay.nodeSeed[v] = seedPos{int32(w.items[it].x), w.pos[it], int32(w.items[it].size), true}
 		}
 	}
 	lay.dumOff = make([]int32, len(rk.edges)+1)
@@ -564,7 +632,7 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	for e, segs := range w.edgeSegs {
 		for k, s := range segs[1:] {
 			d := w.segs[s].up
-			lay.dum[int(lay.dumOff[e])+k] = seedPos{int32(w.items[d].x), w.pos[d], true}
+			lay.dum[int(lay.dumOff[e])+k] = seedPos{int32(w.items[d].x), w.pos[d], 1, true}
 		}
 	}
 	lay.edges = make([]placedEdge, len(rk.edges))

@@ -79,31 +79,41 @@ type work struct {
 	upNb, downNb   []int32
 	upPos, downPos []int32
 	upSeg, downSeg []int32 // the segments, laid out as upNb and downNb
+	upOne, downOne []int32 // the only neighbour above (below), or -1
 	scratch        orderScratch
 	chain          chainScratch
 	coord          coordScratch
+	chainWindow    int // see effort.window
 	route          routeScratch
 }
 
 // orderScratch holds buffers the ordering reuses between calls, so that
 // sweeps, transpositions and sifting do not allocate.
 type orderScratch struct {
-	tree    []int32
-	buf     []int
-	val     []float64
-	bv      []blockVal
-	slots   []int
-	lists   [][]int
-	cand    []bool
-	next    []bool
-	todo    []int
-	delta   []int
-	itemCr  []int32
-	dUp     []int32
-	dDown   []int32
-	improve orderSnapshot
-	best    orderSnapshot
-	start   orderSnapshot
+	tree  []int32
+	buf   []int
+	val   []float64
+	bv    []blockVal
+	slots []int
+	lists [][]int
+	cand  []bool
+	next  []bool
+	todo  []int
+	delta []int
+	// Change tracking, to skip work whose inputs did not change: clock
+	// ticks at every change; layerChg is each layer's last change, and
+	// siftSeen and chainSeen when a layer was last sifted without gain
+	// and when an edge was last rerouted.
+	clock     int64
+	layerChg  []int64
+	siftSeen  []int64
+	chainSeen []int64
+	itemCr    []int32
+	dUp       []int32
+	dDown     []int32
+	improve   orderSnapshot
+	best      orderSnapshot
+	start     orderSnapshot
 }
 
 type blockVal struct {
@@ -207,6 +217,17 @@ func (w *work) buildAdjacency() {
 	}
 	w.upPos = make([]int32, len(w.upNb))
 	w.downPos = make([]int32, len(w.downNb))
+	w.upOne = make([]int32, n)
+	w.downOne = make([]int32, n)
+	for i := range w.items {
+		w.upOne[i], w.downOne[i] = -1, -1
+		if w.upOff[i+1]-w.upOff[i] == 1 {
+			w.upOne[i] = w.upNb[w.upOff[i]]
+		}
+		if w.downOff[i+1]-w.downOff[i] == 1 {
+			w.downOne[i] = w.downNb[w.downOff[i]]
+		}
+	}
 }
 
 // ups and downs are item it's sorted neighbour positions above and below
@@ -413,7 +434,38 @@ func (w *work) flattenAll() {
 	}
 }
 
+// changed records that layer l's order changed (see layerChg).
+func (w *work) changed(l int) {
+	sc := &w.scratch
+	if len(sc.layerChg) != len(w.order) {
+		sc.layerChg = make([]int64, len(w.order))
+	}
+	sc.clock++
+	sc.layerChg[l] = sc.clock
+}
+
+// lastChange is when any of layers lo..hi last changed.
+func (w *work) lastChange(lo, hi int) int64 {
+	sc := &w.scratch
+	if len(sc.layerChg) != len(w.order) {
+		return 1 << 62
+	}
+	t := int64(0)
+	for l := max(lo, 0); l <= min(hi, len(w.order)-1); l++ {
+		t = max(t, sc.layerChg[l])
+	}
+	return t
+}
+
+// flatten rebuilds layer l's order (and positions) from its block tree.
 func (w *work) flatten(l int) {
+	w.changed(l)
+	w.flattenQuiet(l)
+}
+
+// flattenQuiet is flatten without recording a change, for orders that
+// are put back as they were.
+func (w *work) flattenQuiet(l int) {
 	o := w.order[l][:0]
 	for _, b := range w.roots[l] {
 		if b >= 0 {
@@ -460,19 +512,27 @@ func (w *work) crossings(l int) int {
 	first--
 	cross := 0
 	var lows [8]int32
+	pos, downNb, downOff := w.pos, w.downNb, w.downOff
 	for _, it := range w.order[l] {
-		ps := lows[:0]
-		for _, x := range w.downNb[w.downOff[it]:w.downOff[it+1]] {
-			ps = append(ps, w.pos[x])
+		lo, hi := downOff[it], downOff[it+1]
+		var ps []int32
+		if hi-lo == 1 {
+			lows[0] = pos[downNb[lo]]
+			ps = lows[:1]
+		} else {
+			ps = lows[:0]
+			for _, x := range downNb[lo:hi] {
+				ps = append(ps, pos[x])
+			}
+			insertionSort(ps)
 		}
-		insertionSort(ps)
 		for _, b := range ps {
 			idx := int(b) + first
 			tree[idx]++
 			for idx > 0 {
-				if idx&1 == 1 {
-					cross += int(tree[idx+1])
-				}
+				// a left child adds its right sibling's count
+				odd := idx & 1
+				cross += int(tree[idx+odd]) * odd
 				idx = (idx - 1) >> 1
 				tree[idx]++
 			}
@@ -492,12 +552,6 @@ func (w *work) totalCrossings() int {
 type orderSnapshot struct {
 	roots [][]int
 	kids  [][]int
-}
-
-func (w *work) snapshot() orderSnapshot {
-	var s orderSnapshot
-	w.snapshotInto(&s)
-	return s
 }
 
 // snapshotInto copies the order into s, reusing its slices.
@@ -538,7 +592,15 @@ func median(p []int) float64 {
 	case 2:
 		return float64(p[0]+p[1]) / 2
 	}
-	slices.Sort(p)
+	if m <= 16 {
+		for i := 1; i < m; i++ {
+			for j := i; j > 0 && p[j] < p[j-1]; j-- {
+				p[j], p[j-1] = p[j-1], p[j]
+			}
+		}
+	} else {
+		slices.Sort(p)
+	}
 	if m%2 == 1 {
 		return float64(p[m/2])
 	}
@@ -659,23 +721,6 @@ func stableSortBlocks(a []blockVal) {
 	}
 }
 
-// fillNeighbours sorts, for every item of layer l, the positions of its
-// neighbours above and below (valid while those layers keep their order).
-func (w *work) fillNeighbours(l int) {
-	for _, it := range w.order[l] {
-		a, z := w.upOff[it], w.upOff[it+1]
-		for k := a; k < z; k++ {
-			w.upPos[k] = w.pos[w.upNb[k]]
-		}
-		insertionSort(w.upPos[a:z])
-		a, z = w.downOff[it], w.downOff[it+1]
-		for k := a; k < z; k++ {
-			w.downPos[k] = w.pos[w.downNb[k]]
-		}
-		insertionSort(w.downPos[a:z])
-	}
-}
-
 func insertionSort(a []int32) {
 	if len(a) > 12 {
 		slices.Sort(a)
@@ -688,27 +733,27 @@ func insertionSort(a []int32) {
 	}
 }
 
-// transpose swaps adjacent sibling items while that removes crossings
-// (with equal, also when it keeps them equal). A layer is revisited only
-// when it or a neighbouring layer changed in the previous pass, which gives
-// the same result as revisiting all of them.
+// transpose swaps adjacent sibling items while that removes crossings;
+// with equal it also swaps pairs whose crossings stay equal (as dot does, to
+// leave plateaus), but only strict gains call for another pass. A layer is
+// revisited only when it or a neighbouring layer changed.
 func (w *work) transpose(maxPasses int, equal bool) {
 	L := len(w.roots)
-	cand := resize(w.scratch.cand, L)
-	next := resize(w.scratch.next, L)
+	sc := &w.scratch
+	cand := resize(sc.cand, L)
+	next := resize(sc.next, L)
 	for l := range cand {
 		cand[l] = true
 	}
-	defer func() { w.scratch.cand, w.scratch.next = cand, next }()
+	defer func() { sc.cand, sc.next = cand, next }()
 	for pass := 0; pass < maxPasses; pass++ {
-		improved := false
+		gained := false
 		clear(next)
 		for l := 0; l < L; l++ {
 			if !cand[l] {
 				continue
 			}
 			changed := false
-			w.fillNeighbours(l)
 			order := w.order[l]
 			for _, kids := range w.siblingLists(l) {
 				for i := 0; i+1 < len(kids); i++ {
@@ -716,30 +761,85 @@ func (w *work) transpose(maxPasses int, equal bool) {
 					if a < 0 || b < 0 {
 						continue
 					}
-					k1, s1 := pairCounts(w.ups(a), w.ups(b))
-					k2, s2 := pairCounts(w.downs(a), w.downs(b))
-					keep, sw := k1+k2, s1+s2
+					keep, sw := w.pairCross(a, b)
 					if sw < keep || equal && keep > 0 && sw == keep {
 						kids[i], kids[i+1] = b, a
 						pa, pb := w.pos[a], w.pos[b]
 						w.pos[a], w.pos[b] = pb, pa
 						order[pb] = a
 						order[pa] = b
+						w.changed(l)
 						changed = true
+						if sw < keep {
+							gained = true
+						}
 					}
 				}
 			}
 			if changed {
-				improved = true
-				for k := max(0, l-1); k <= min(L-1, l+1); k++ {
-					next[k] = true
-				}
+				next[max(0, l-1)] = true
+				next[l] = true
+				next[min(L-1, l+1)] = true
 			}
 		}
-		if !improved {
+		if !gained {
 			return
 		}
 		cand, next = next, cand
+	}
+}
+
+// pairCross returns the crossings between the segments of items a and b
+// of one layer with a left of b (keep) and with b left of a (swap),
+// reading the neighbours' current positions.
+func (w *work) pairCross(a, b int) (keep, swap int) {
+	pos := w.pos
+	if x, y := w.upOne[a], w.upOne[b]; x >= 0 && y >= 0 { // as dummies have
+		d := pos[x] - pos[y]
+		keep, swap = int(uint32(-d)>>31), int(uint32(d)>>31)
+	} else {
+		keep, swap = crossPairs(pos, w.upNb[w.upOff[a]:w.upOff[a+1]], w.upNb[w.upOff[b]:w.upOff[b+1]])
+	}
+	if x, y := w.downOne[a], w.downOne[b]; x >= 0 && y >= 0 {
+		d := pos[x] - pos[y]
+		return keep + int(uint32(-d)>>31), swap + int(uint32(d)>>31)
+	}
+	k, s := crossPairs(pos, w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])
+	return keep + k, swap + s
+}
+
+// crossPairs counts the pairs of neighbours (x of a, y of b) with y left
+// of x (keep) and right of x (swap). Degrees are small: all pairs.
+func crossPairs(pos []int32, na, nb []int32) (keep, swap int) {
+	for _, x := range na {
+		px := pos[x]
+		for _, y := range nb {
+			d := px - pos[y] // positions are small: no overflow
+			keep += int(uint32(-d) >> 31)
+			swap += int(uint32(d) >> 31)
+		}
+	}
+	return keep, swap
+}
+
+// fillNeighbours sorts, for every item of layer l, the positions of its
+// neighbours above and below (valid while those layers keep their order).
+func (w *work) fillNeighbours(l int) {
+	for _, it := range w.order[l] {
+		a, z := w.upOff[it], w.upOff[it+1]
+		for k := a; k < z; k++ {
+			w.upPos[k] = w.pos[w.upNb[k]]
+		}
+		if z-a > 1 {
+			insertionSort(w.upPos[a:z])
+		}
+		a, z = w.downOff[it], w.downOff[it+1]
+		for k := a; k < z; k++ {
+			w.downPos[k] = w.pos[w.downNb[k]]
+		}
+		if z-a > 1 {
+			insertionSort(w.downPos[a:z])
+		}
 	}
 }
 
@@ -750,81 +850,85 @@ func resize[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// minimizeCrossings improves several starting orders (input order, DFS
-// from the sources, DFS from the sinks), each once with medians and once
-// with barycentres; it keeps the best, improves it once more, shakes it once
-// (swapping random neighbours, deterministically) and improves again, then
-// solves small graphs exactly. Big graphs get fewer starts, one variant and
-// no extra passes: effort is a function of size only, so the result is
-// deterministic.
-func (w *work) minimizeCrossings() {
-	inits := [][]float64{nil, w.dfsValues(false), w.dfsValues(true)}
-	segs := len(w.segs)
-	variants, shakes := 2, 1
-	switch {
-	case segs > 20000:
-		inits, variants, shakes = inits[:1], 1, 0
-	case segs > 6000:
-		inits, variants, shakes = inits[:2], 1, 0
-	case segs > 2500:
-		shakes = 0
+// effort is how hard crossing reduction tries. It depends on the graph's
+// size only, so the result is deterministic.
+type effort struct {
+	starts int  // starting orders (see minimizeWith)
+	iters  int  // median sweeps per start
+	rounds int  // polishing rounds at most
+	sift   bool // polishing sifts
+	window int  // slots a dummy may move either way when a long edge is rerouted
+}
+
+func (w *work) effort() effort {
+	switch segs := len(w.segs); {
+	case segs <= 2500:
+		return effort{starts: 6, iters: 3, rounds: 2, sift: true, window: 8}
+	case segs <= 8000:
+		return effort{starts: 2, iters: 3, rounds: 1, window: 8}
 	}
+	return effort{starts: 1, iters: 3, rounds: 1, window: 4}
+}
+
+// minimizeCrossings orders the layers for few crossings, then solves small
+// graphs exactly.
+func (w *work) minimizeCrossings() {
+	if best := w.minimizeWith(w.effort()); best > 0 {
+		w.exactSmall(best)
+	}
+}
+
+// minimizeWith runs median sweeps with transposition from several
+// starting orders (input order, DFS from the sources, DFS from the sinks;
+// then the same with barycentres), keeps the best and polishes it: long
+// edges rerouted whole, sifting, transposition. It returns the crossings.
+func (w *work) minimizeWith(e effort) int {
 	start := &w.scratch.start
 	w.snapshotInto(start)
 	best := -1
 	bestSnap := &w.scratch.best
-	for k := 0; k < variants*len(inits); k++ {
-		v := inits[k%len(inits)]
-		if v != nil {
-			w.initOrder(func(it int) float64 { return v[it] })
-		} else {
+	var dfs [2][]float64
+	for k := 0; k < e.starts && best != 0; k++ {
+		switch k % 3 {
+		case 0:
 			w.restore(start)
+		default:
+			rev := k%3 == 2
+			if dfs[k%3-1] == nil {
+				dfs[k%3-1] = w.dfsValues(rev)
+			}
+			v := dfs[k%3-1]
+			w.initOrder(func(it int) float64 { return v[it] })
 		}
-		w.bary = k >= len(inits)
-		c := w.improveOrder()
-		if best < 0 || c < best {
+		w.bary = k >= 3
+		if c := w.medianSweeps(e.iters); best < 0 || c < best {
 			best = c
 			w.snapshotInto(bestSnap)
 		}
-		if best == 0 {
+	}
+	w.restore(bestSnap)
+	w.bary = false
+	w.chainWindow = e.window
+	return w.polish(best, e.rounds, e.sift)
+}
+
+// polish improves the order, whose crossings are have, by rounds of long
+// edge rerouting, sifting and transposition until a round gains nothing.
+// Each step only makes strict gains.
+func (w *work) polish(have, rounds int, sift bool) int {
+	for r := 0; r < rounds && have > 0; r++ {
+		w.rerouteChains()
+		if sift {
+			w.sift(1)
+		}
+		w.transpose(8, false)
+		c := w.totalCrossings()
+		if c >= have {
 			break
 		}
+		have = c
 	}
-	w.restore(bestSnap)
-	// one more pass from the best order, as dot's third pass
-	if best > 0 && segs <= 6000 {
-		w.bary = false
-		if c := w.improveOrder(); c < best {
-			best = c
-			w.snapshotInto(bestSnap)
-		}
-	}
-	r := uint64(len(w.items))*0x9e3779b97f4a7c15 + 1
-	for k := 0; k < shakes && best > 0; k++ {
-		w.restore(bestSnap)
-		for l := range w.roots {
-			for _, kids := range w.siblingLists(l) {
-				for i := 0; i+1 < len(kids); i++ {
-					r ^= r << 13
-					r ^= r >> 7
-					r ^= r << 17
-					if r%6 == 0 {
-						kids[i], kids[i+1] = kids[i+1], kids[i]
-					}
-				}
-			}
-			w.flatten(l)
-		}
-		w.bary = k%2 == 1
-		if c := w.improveOrder(); c < best {
-			best = c
-			w.snapshotInto(bestSnap)
-		}
-	}
-	w.restore(bestSnap)
-	if best > 0 {
-		w.exactSmall(best)
-	}
+	return have
 }
 
 // siblingLists returns the root list and the kids of every cluster of
@@ -849,25 +953,24 @@ func (w *work) layerClusters(l int) []int {
 	return w.byLayer[l]
 }
 
-// improveOrder runs median sweeps with transposition from the current
-// order, then sifting; it leaves the best order found and returns its
-// crossings.
-func (w *work) improveOrder() int {
+// medianSweeps runs up to iters median (or barycentre) sweeps, each
+// followed by transposition, from the current order; it stops when iters
+// sweeps in a row bring no improvement, leaves the best order found and
+// returns its crossings.
+func (w *work) medianSweeps(iters int) int {
 	best := w.totalCrossings()
 	bestSnap := &w.scratch.improve
 	w.snapshotInto(bestSnap)
 	w.scratch.val = resize(w.scratch.val, len(w.items))
 	val := w.scratch.val
 	L := len(w.order)
-	stale := 0
-	maxIter, maxStale := 24, 8
-	if len(w.segs) > 20000 {
-		maxIter, maxStale = 6, 3
-	}
-	for iter := 0; iter < maxIter && best > 0; iter++ {
-		// As dot does: every other pair of iterations lets equal medians
-		// and equal transpositions swap, to leave plateaus.
-		reverse := iter%4 < 2
+	for iter := 0; iter < iters && best > 0; iter++ {
+		// The first sweep lets equal medians swap places; the others keep
+		// them in order and let transposition swap pairs of equal
+		// crossings, to leave plateaus. (dot alternates the two every other
+		// pair of sweeps; this schedule did better on the recorded graphs
+		// and on 36 more, and needs fewer sweeps.)
+		reverse := iter == 0
 		if iter%2 == 0 {
 			for l := 1; l < L; l++ {
 				w.sweepLayer(l, true, val, reverse)
@@ -878,28 +981,12 @@ func (w *work) improveOrder() int {
 			}
 		}
 		w.transpose(8, !reverse)
-		c := w.totalCrossings()
-		if c <= best {
-			if c < best {
-				stale = 0
-			}
+		if c := w.totalCrossings(); c <= best {
 			best = c
 			w.snapshotInto(bestSnap)
 		}
-		if stale++; stale >= maxStale {
-			break
-		}
 	}
 	w.restore(bestSnap)
-	if best > 0 {
-		w.sift(w.siftRounds())
-		w.transpose(8, false)
-		if c := w.totalCrossings(); c < best {
-			best = c
-		} else {
-			w.restore(bestSnap)
-		}
-	}
 	return best
 }
 
@@ -944,20 +1031,4 @@ func (w *work) dfsValues(reverse bool) []float64 {
 		}
 	}
 	return val
-}
-
-// siftRounds is how many sifting rounds the graph can afford: a round costs
-// about the sum over layers of (layer size)² neighbour merges.
-func (w *work) siftRounds() int {
-	cost := 0
-	for _, o := range w.order {
-		cost += len(o) * len(o)
-	}
-	switch {
-	case cost < 100_000:
-		return 6
-	case cost < 400_000:
-		return 1
-	}
-	return 0
 }

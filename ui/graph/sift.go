@@ -7,25 +7,6 @@ import "slices"
 // the layers above and below. Items move among their siblings (blocks of the
 // same cluster), so frames stay contiguous.
 
-// pairCounts returns the crossings between the segments of a and b towards
-// one adjacent layer, given their neighbours' positions sorted ascending:
-// keep with a left of b (the pairs with a's neighbour right of b's), swap
-// with b left of a.
-func pairCounts(a, b []int32) (keep, swap int) {
-	j, k := 0, 0
-	for _, x := range a {
-		for j < len(b) && b[j] < x {
-			j++
-		}
-		for k < len(b) && b[k] <= x {
-			k++
-		}
-		keep += j
-		swap += len(b) - k
-	}
-	return keep, swap
-}
-
 // siftDelta fills d, indexed by position in an adjacent layer, with the
 // change in crossings of a segment ending at that position when the item
 // whose (sorted) neighbour positions are ps moves from its right to its
@@ -46,36 +27,18 @@ func siftDelta(d []int32, ps []int32) {
 	}
 }
 
-// siftLayer sifts every item of layer l once; it returns whether any
-// crossing was removed.
+// siftReach is how many places either way sifting moves an item at most:
+// enough for the moves that pay (measured), at a fraction of the cost.
+const siftReach = 4
+
+// siftLayer sifts every item of layer l once, busiest first; it returns
+// whether any crossing was removed.
 func (w *work) siftLayer(l int) bool {
 	w.fillNeighbours(l)
-	var dUp, dDown []int32
-	if l > 0 {
-		w.scratch.dUp = resize(w.scratch.dUp, len(w.order[l-1]))
-		dUp = w.scratch.dUp
-	}
-	if l+1 < len(w.order) {
-		w.scratch.dDown = resize(w.scratch.dDown, len(w.order[l+1]))
-		dDown = w.scratch.dDown
-	}
-	// cost of item v against the item being sifted
-	cost := func(v int) int {
-		c := int32(0)
-		for _, q := range w.ups(v) {
-			c += dUp[q]
-		}
-		for _, q := range w.downs(v) {
-			c += dDown[q]
-		}
-		return int(c)
-	}
 	// Items that cross nothing cannot gain by moving.
 	cr := w.itemCrossings(l)
 	improved := false
-	lists := w.siblingLists(l)
-	for _, kids := range lists {
-		// busiest items first
+	for _, kids := range w.siblingLists(l) {
 		todo := append(w.scratch.todo[:0], kids...)
 		w.scratch.todo = todo
 		slices.SortStableFunc(todo, func(a, b int) int {
@@ -88,50 +51,9 @@ func (w *work) siftLayer(l int) bool {
 			if it < 0 || len(kids) < 2 || cr[it] == 0 {
 				continue
 			}
-			cur := slices.Index(kids, it)
-			siftDelta(dUp, w.ups(it))
-			siftDelta(dDown, w.downs(it))
-			// crossings relative to putting it first: moving it past block
-			// b adds cross(b, it) - cross(it, b)
-			w.scratch.delta = resize(w.scratch.delta, len(kids))
-			delta := w.scratch.delta
-			for k, b := range kids {
-				switch {
-				case b == it:
-					delta[k] = 0
-				case b >= 0:
-					delta[k] = cost(b)
-				default:
-					delta[k] = 0
-					for _, v := range w.clusters[-1-b].leaves {
-						delta[k] += cost(v)
-					}
-				}
+			if w.siftNear(l, kids, slices.Index(kids, it), siftReach) {
+				improved = true
 			}
-			best, bestAt, acc := 0, 0, 0
-			curVal := 0
-			at := 0
-			for k, b := range kids {
-				if b == it {
-					curVal = acc
-					continue
-				}
-				acc += delta[k]
-				at++
-				if acc < best {
-					best, bestAt = acc, at
-				}
-			}
-			if best >= curVal {
-				continue
-			}
-			copy(kids[cur:], kids[cur+1:])
-			kids = kids[:len(kids)-1]
-			kids = slices.Insert(kids, bestAt, it)
-			w.flatten(l)
-			improved = true
-			// positions in this layer changed; neighbours' lists of the
-			// adjacent layers are not used here, ours stay valid
 		}
 	}
 	return improved
@@ -139,15 +61,34 @@ func (w *work) siftLayer(l int) bool {
 
 // sift runs sifting rounds over all layers until a round removes nothing.
 func (w *work) sift(rounds int) {
+	sc := &w.scratch
+	if len(sc.siftSeen) != len(w.order) {
+		sc.siftSeen = make([]int64, len(w.order))
+		for l := range sc.siftSeen {
+			sc.siftSeen[l] = -1
+		}
+	}
+	// A layer sifted without gain, whose neighbourhood did not change
+	// since, would sift without gain again.
+	layer := func(l int) bool {
+		if sc.siftSeen[l] >= w.lastChange(l-1, l+1) {
+			return false
+		}
+		if w.siftLayer(l) {
+			return true
+		}
+		sc.siftSeen[l] = sc.clock
+		return false
+	}
 	for r := 0; r < rounds; r++ {
 		improved := false
 		for l := range w.order {
-			if w.siftLayer(l) {
+			if layer(l) {
 				improved = true
 			}
 		}
 		for l := len(w.order) - 1; l >= 0; l-- {
-			if w.siftLayer(l) {
+			if layer(l) {
 				improved = true
 			}
 		}
@@ -179,4 +120,76 @@ func (w *work) itemCrossings(l int) []int32 {
 		out[it] = c
 	}
 	return out
+}
+
+// dval is siftDelta's entry for position q: the neighbours in ps (sorted)
+// left of q minus those right of it.
+func dval(ps []int32, q int32) int32 {
+	lt, gt := int32(0), int32(0)
+	for _, p := range ps {
+		if p < q {
+			lt++
+		} else if p > q {
+			gt++
+		}
+	}
+	return lt - gt
+}
+
+// siftNear moves kids[cur] to the best position within k places of where
+// it is, if that removes crossings.
+func (w *work) siftNear(l int, kids []int, cur, k int) bool {
+	it := kids[cur]
+	ups, downs := w.ups(it), w.downs(it)
+	cost := func(v int) int {
+		c := int32(0)
+		for _, q := range w.ups(v) {
+			c += dval(ups, q)
+		}
+		for _, q := range w.downs(v) {
+			c += dval(downs, q)
+		}
+		return int(c)
+	}
+	block := func(b int) int {
+		if b >= 0 {
+			return cost(b)
+		}
+		c := 0
+		for _, v := range w.clusters[-1-b].leaves {
+			c += cost(v)
+		}
+		return c
+	}
+	lo, hi := max(0, cur-k), min(len(kids)-1, cur+k)
+	// value of each target relative to staying: left of cur, passing
+	// blocks lo..cur-1 changes crossings by -Σ delta; right, by +Σ delta
+	best, bestAt := 0, cur
+	acc := 0
+	left := w.scratch.delta[:0]
+	for x := cur - 1; x >= lo; x-- {
+		acc -= block(kids[x])
+		left = append(left, acc)
+	}
+	w.scratch.delta = left
+	for i := len(left) - 1; i >= 0; i-- { // leftmost first
+		if left[i] < best {
+			best, bestAt = left[i], cur-1-i
+		}
+	}
+	acc = 0
+	for x := cur + 1; x <= hi; x++ {
+		acc += block(kids[x])
+		if acc < best {
+			best, bestAt = acc, x
+		}
+	}
+	if bestAt == cur {
+		return false
+	}
+	copy(kids[cur:], kids[cur+1:])
+	kids = kids[:len(kids)-1]
+	kids = slices.Insert(kids, bestAt, it)
+	w.flatten(l)
+	return true
 }
