@@ -156,6 +156,11 @@ type coordScratch struct {
 	nb       []centerWeight
 	off      []int
 	blocks   []pavBlock
+	// each item's centre, kept with its x while coordinates are assigned,
+	// and each segment's weight: compact copies of what placeLayer reads
+	// for every neighbour
+	cx []float64
+	sw []float64
 }
 
 type centerWeight struct{ c, w float64 }
@@ -171,6 +176,11 @@ func (w *work) prepareCoordinates(g geometry, seed []seedPos) {
 		sc.sep = w.separations(l, g, sc.sep)
 	}
 	sc.sepOff[len(w.order)] = len(sc.sep)
+	sc.cx = resize(sc.cx, len(w.items))
+	sc.sw = resize(sc.sw, len(w.segs))
+	for s := range w.segs {
+		sc.sw[s] = w.segWeight(s)
+	}
 	sc.anchored = sc.anchored[:0]
 	if seed != nil {
 		sc.anchored = resize(sc.anchored, len(w.items))
@@ -221,13 +231,13 @@ func (w *work) placeLayer(l int, up, down, seeded bool) {
 		}
 		nb = nb[:0]
 		if up {
-			for _, s := range w.items[it].up {
-				nb = append(nb, centerWeight{w.center(w.segs[s].up), w.segWeight(s)})
+			for k := w.upOff[it]; k < w.upOff[it+1]; k++ {
+				nb = append(nb, centerWeight{sc.cx[w.upNb[k]], sc.sw[w.upSeg[k]]})
 			}
 		}
 		if down {
-			for _, s := range w.items[it].down {
-				nb = append(nb, centerWeight{w.center(w.segs[s].down), w.segWeight(s)})
+			for k := w.downOff[it]; k < w.downOff[it+1]; k++ {
+				nb = append(nb, centerWeight{sc.cx[w.downNb[k]], sc.sw[w.downSeg[k]]})
 			}
 		}
 		if len(nb) == 0 {
@@ -278,8 +288,14 @@ func (w *work) placeLayer(l int, up, down, seeded bool) {
 		pav(desired, weight, sep, x, sc)
 	}
 	for i, it := range o {
-		w.items[it].x = x[i]
+		w.setX(it, x[i])
 	}
+}
+
+// setX places item it at x, keeping its centre for placeLayer.
+func (w *work) setX(it, x int) {
+	w.items[it].x = x
+	w.coord.cx[it] = float64(x) + float64(w.items[it].size-1)/2
 }
 
 // assignCoordinates gives every item its minor coordinate. Fresh layouts
@@ -293,7 +309,7 @@ func (w *work) assignCoordinates(g geometry, seed []seedPos) {
 		sep := w.layerSeps(l)
 		x := 0
 		for i, it := range w.order[l] {
-			w.items[it].x = x
+			w.setX(it, x)
 			if i < len(sep) {
 				x += sep[i]
 			}

@@ -12,11 +12,9 @@ type item struct {
 	edge  int // dummy: index in ranking.edges, -1 otherwise
 	plead bool
 	layer int
-	up    []int
-	down  []int // segment indices
-	cl    int   // innermost cluster, -1 for none
-	size  int   // minor size in cells
-	x     int   // minor coordinate of the first cell
+	cl    int // innermost cluster, -1 for none
+	size  int // minor size in cells
+	x     int // minor coordinate of the first cell
 }
 
 func (it *item) dummy() bool { return it.node < 0 }
@@ -64,6 +62,7 @@ type work struct {
 	roots    [][]int // top-level blocks of each layer
 	clusters []cluster
 	nodeItem []int
+	nReal    int     // items below this index are boxes or frame ports, the rest dummies
 	edgeSegs [][]int // segments of each ranking edge, top to bottom
 	frameCl  []int   // frame index → cluster
 	bary     bool    // sweeps use barycenters instead of medians
@@ -78,7 +77,7 @@ type work struct {
 	upOff, downOff []int32
 	upNb, downNb   []int32
 	upPos, downPos []int32
-	upSeg, downSeg []int32 // the segments, laid out as upNb and downNb
+	upSeg, downSeg []int32 // each item's segments above and below (CSR by upOff, downOff)
 	upOne, downOne []int32 // the only neighbour above (below), or -1
 	scratch        orderScratch
 	chain          chainScratch
@@ -146,6 +145,7 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 		w.nodeItem[v] = len(w.items)
 		w.items = append(w.items, item{node: v, edge: -1, plead: plead, layer: rk.rank[v], cl: -1})
 	}
+	w.nReal = len(w.items) // boxes and frame ports come first, dummies after
 	w.edgeSegs = make([][]int, len(rk.edges))
 	segIdx := make([]int, span)
 	for ei, e := range rk.edges {
@@ -165,26 +165,28 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 		}
 		w.edgeSegs[ei] = segIdx[first:len(w.segs):len(w.segs)]
 	}
-	// Each item's segments above and below, in segment order, carved from
-	// two shared arrays.
-	upN := make([]int, len(w.items)+1)
-	downN := make([]int, len(w.items)+1)
+	// Each item's segments above and below, in segment order: CSR
+	// arrays (upSeg[upOff[i]:upOff[i+1]], downSeg likewise).
+	n1 := len(w.items) + 1
+	w.upOff = make([]int32, n1)
+	w.downOff = make([]int32, n1)
 	for _, sg := range w.segs {
-		upN[sg.down+1]++
-		downN[sg.up+1]++
+		w.upOff[sg.down+1]++
+		w.downOff[sg.up+1]++
 	}
-	for i := range w.items {
-		upN[i+1] += upN[i]
-		downN[i+1] += downN[i]
+	for i := 1; i < n1; i++ {
+		w.upOff[i] += w.upOff[i-1]
+		w.downOff[i] += w.downOff[i-1]
 	}
-	ups, downs := make([]int, span), make([]int, span)
-	for i := range w.items {
-		w.items[i].up = ups[upN[i]:upN[i]:upN[i+1]]
-		w.items[i].down = downs[downN[i]:downN[i]:downN[i+1]]
-	}
+	w.upSeg = make([]int32, len(w.segs))
+	w.downSeg = make([]int32, len(w.segs))
+	fillUp := make([]int32, len(w.items))
+	fillDown := make([]int32, len(w.items))
 	for si, sg := range w.segs {
-		w.items[sg.down].up = append(w.items[sg.down].up, si)
-		w.items[sg.up].down = append(w.items[sg.up].down, si)
+		w.upSeg[w.upOff[sg.down]+fillUp[sg.down]] = int32(si)
+		fillUp[sg.down]++
+		w.downSeg[w.downOff[sg.up]+fillDown[sg.up]] = int32(si)
+		fillDown[sg.up]++
 	}
 	w.buildClusters()
 	w.buildAdjacency()
@@ -195,25 +197,13 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 func (w *work) buildAdjacency() {
 	n := len(w.items)
 	w.pos = make([]int32, n)
-	w.upOff = make([]int32, n+1)
-	w.downOff = make([]int32, n+1)
-	for i := range w.items {
-		w.upOff[i+1] = w.upOff[i] + int32(len(w.items[i].up))
-		w.downOff[i+1] = w.downOff[i] + int32(len(w.items[i].down))
+	w.upNb = make([]int32, len(w.upSeg))
+	w.downNb = make([]int32, len(w.downSeg))
+	for k, s := range w.upSeg {
+		w.upNb[k] = int32(w.segs[s].up)
 	}
-	w.upNb = make([]int32, w.upOff[n])
-	w.downNb = make([]int32, w.downOff[n])
-	w.upSeg = make([]int32, w.upOff[n])
-	w.downSeg = make([]int32, w.downOff[n])
-	for i := range w.items {
-		for k, s := range w.items[i].up {
-			w.upNb[int(w.upOff[i])+k] = int32(w.segs[s].up)
-			w.upSeg[int(w.upOff[i])+k] = int32(s)
-		}
-		for k, s := range w.items[i].down {
-			w.downNb[int(w.downOff[i])+k] = int32(w.segs[s].down)
-			w.downSeg[int(w.downOff[i])+k] = int32(s)
-		}
+	for k, s := range w.downSeg {
+		w.downNb[k] = int32(w.segs[s].down)
 	}
 	w.upPos = make([]int32, len(w.upNb))
 	w.downPos = make([]int32, len(w.downNb))
@@ -229,6 +219,16 @@ func (w *work) buildAdjacency() {
 		}
 	}
 }
+
+// degree is how many segments item it has.
+func (w *work) degree(it int) int {
+	return int(w.upOff[it+1] - w.upOff[it] + w.downOff[it+1] - w.downOff[it])
+}
+
+// upSegs and downSegs are item it's segments above and below, in segment
+// order.
+func (w *work) upSegs(it int) []int32   { return w.upSeg[w.upOff[it]:w.upOff[it+1]] }
+func (w *work) downSegs(it int) []int32 { return w.downSeg[w.downOff[it]:w.downOff[it+1]] }
 
 // ups and downs are item it's sorted neighbour positions above and below
 // (valid after fillNeighbours of its layer).
@@ -1006,7 +1006,7 @@ func (w *work) dfsValues(reverse bool) []float64 {
 	}
 	starts := make([]int, 0, len(w.items))
 	for it := range w.items {
-		if len(w.items[it].up) == 0 && !reverse || len(w.items[it].down) == 0 && reverse {
+		if w.upOff[it] == w.upOff[it+1] && !reverse || w.downOff[it] == w.downOff[it+1] && reverse {
 			starts = append(starts, it)
 		}
 	}
@@ -1017,9 +1017,9 @@ func (w *work) dfsValues(reverse bool) []float64 {
 			stack = stack[:len(stack)-1]
 			val[it] = k
 			k++
-			segs := w.items[it].down
+			segs := w.downSegs(it)
 			if reverse {
-				segs = w.items[it].up
+				segs = w.upSegs(it)
 			}
 			for i := len(segs) - 1; i >= 0; i-- {
 				o := w.segs[segs[i]].down

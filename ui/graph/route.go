@@ -23,7 +23,7 @@ type bundle struct {
 
 // formBundles groups each channel's segments into stars.
 func (w *work) formBundles() []bundle {
-	n := len(w.items)
+	n := w.nReal // dummies are never hubs: only boxes and ports have keys
 	// key of an item side and an edge kind/direction: (item, kind, rev),
 	// and in at also whether the item is the upper end
 	key := func(it int, e ledge) int {
@@ -37,10 +37,10 @@ func (w *work) formBundles() []bundle {
 	in := make([]int32, 4*n)  // entering from above
 	for _, sg := range w.segs {
 		e := w.rk.edges[sg.edge]
-		if !w.items[sg.up].dummy() {
+		if sg.up < n {
 			out[key(sg.up, e)]++
 		}
-		if !w.items[sg.down].dummy() {
+		if sg.down < n {
 			in[key(sg.down, e)]++
 		}
 	}
@@ -53,17 +53,24 @@ func (w *work) formBundles() []bundle {
 	count := make([]int32, 0, len(w.segs))
 	for l := range w.order {
 		for _, it := range w.order[l] {
-			for _, s := range w.items[it].down {
+			for _, s := range w.downSegs(it) {
 				sg := &w.segs[s]
 				e := w.rk.edges[sg.edge]
+				var nOut, nIn int32
 				ku, kd := key(sg.up, e), key(sg.down, e)
+				if sg.up < n {
+					nOut = out[ku]
+				}
+				if sg.down < n {
+					nIn = in[kd]
+				}
 				var at []int32
 				var k, hub int
 				var hubUp bool
 				switch {
-				case out[ku] >= 2 && out[ku] >= in[kd]:
+				case nOut >= 2 && nOut >= nIn:
 					at, k, hub, hubUp = atUp, ku, sg.up, true
-				case in[kd] >= 2:
+				case nIn >= 2:
 					at, k, hub, hubUp = atDown, kd, sg.down, false
 				default:
 					sg.bundle = len(bs)
@@ -93,9 +100,9 @@ func (w *work) formBundles() []bundle {
 	}
 	for l := range w.order {
 		for _, it := range w.order[l] {
-			for _, s := range w.items[it].down {
+			for _, s := range w.downSegs(it) {
 				b := &bs[w.segs[s].bundle]
-				b.segs = append(b.segs, s)
+				b.segs = append(b.segs, int(s))
 			}
 		}
 	}
@@ -105,9 +112,9 @@ func (w *work) formBundles() []bundle {
 // sideBundles lists the distinct bundles on one side of an item (into
 // buf, which it returns).
 func (w *work) sideBundles(it int, up bool, buf []int) []int {
-	segs := w.items[it].down
+	segs := w.downSegs(it)
 	if up {
-		segs = w.items[it].up
+		segs = w.upSegs(it)
 	}
 	b := buf[:0]
 	for _, s := range segs {
@@ -274,9 +281,9 @@ func (w *work) alignedPort(b *bundle, it int, up bool, lo, hi int) int {
 // sideBundleCount is the number of distinct bundles on one side of an
 // item, counted up to 2.
 func (w *work) sideBundleCount(it int, up bool) int {
-	segs := w.items[it].down
+	segs := w.downSegs(it)
 	if up {
-		segs = w.items[it].up
+		segs = w.upSegs(it)
 	}
 	if len(segs) == 0 {
 		return 0

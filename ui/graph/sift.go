@@ -45,7 +45,7 @@ func (w *work) siftLayer(l int) bool {
 			if a < 0 || b < 0 {
 				return 0
 			}
-			return (len(w.items[b].up) + len(w.items[b].down)) - (len(w.items[a].up) + len(w.items[a].down))
+			return w.degree(b) - w.degree(a)
 		})
 		for _, it := range todo {
 			if it < 0 || len(kids) < 2 || cr[it] == 0 {
