@@ -666,6 +666,51 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	}
 	trackRow := func(c, t int) int { return lay.layerY[c] + size[c] + g.chOff + t }
 
+	// A long edge that goes straight through several layers is drawn as
+	// one stroke, not one per dummy and per channel: its pieces (the
+	// dummies' strokes and the straight segments between them, all in one
+	// column, each overlapping the next by a cell) paint the same cells.
+	// A run is kept where its first straight segment would be drawn.
+	straight := func(s int) bool {
+		b := &bs[w.segs[s].bundle]
+		return b.link < 0 && b.track < 0
+	}
+	runEnd := make([]int32, len(w.segs)) // first straight segment of a run: its last row; others -1
+	inRun := make([]bool, len(w.items))  // dummies drawn by a run
+	for s := range runEnd {
+		runEnd[s] = -1
+	}
+	for _, segs := range w.edgeSegs {
+		if len(segs) < 2 {
+			continue
+		}
+		for k := 0; k < len(segs); {
+			if !straight(segs[k]) {
+				k++
+				continue
+			}
+			j := k // the run's straight segments are segs[k..j]
+			for j+1 < len(segs) && straight(segs[j+1]) {
+				j++
+			}
+			last := w.segs[segs[j]].down
+			end := lowerRow(last)
+			if w.items[last].dummy() { // the dummy's stroke below
+				end = lay.layerY[w.items[last].layer] + size[w.items[last].layer] - 1
+			}
+			runEnd[segs[k]] = int32(end)
+			for i := k; i <= j; i++ {
+				if d := w.segs[segs[i]].up; w.items[d].dummy() {
+					inRun[d] = true
+				}
+				if d := w.segs[segs[i]].down; w.items[d].dummy() {
+					inRun[d] = true
+				}
+			}
+			k = j + 1
+		}
+	}
+
 	// Strokes: abstract vertical = along the major axis.
 	nStrokes := len(w.items) // at most: one per dummy, and per bundle below
 	for bi := range bs {
@@ -773,8 +818,18 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			continue
 		}
 		if b.track < 0 {
-			s := w.segs[b.segs[0]]
-			addStroke(true, s.upPort, upperRow(s.up), lowerRow(s.down), net, b.kind, all)
+			si := b.segs[0]
+			s := w.segs[si]
+			switch {
+			case !w.items[s.up].dummy() && !w.items[s.down].dummy():
+				addStroke(true, s.upPort, upperRow(s.up), lowerRow(s.down), net, b.kind, all)
+			case runEnd[si] >= 0: // a run of a long edge, from its top
+				top := upperRow(s.up)
+				if w.items[s.up].dummy() {
+					top = lay.layerY[w.items[s.up].layer]
+				}
+				addStroke(true, s.upPort, top, int(runEnd[si]), net, b.kind, all)
+			}
 			continue
 		}
 		tr := trackRow(b.channel, b.track)
@@ -816,7 +871,7 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	}
 	// Long edges through their dummies' layers.
 	for i, it := range w.items {
-		if !it.dummy() {
+		if !it.dummy() || inRun[i] {
 			continue
 		}
 		e := rk.edges[it.edge]
