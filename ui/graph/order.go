@@ -865,9 +865,9 @@ func (w *work) effort() effort {
 	case segs <= 2500:
 		return effort{starts: 6, iters: 3, rounds: 2, sift: true, window: 8}
 	case segs <= 8000:
-		return effort{starts: 2, iters: 3, rounds: 1, window: 8}
+		return effort{starts: 1, iters: 3, rounds: 1, window: 8}
 	}
-	return effort{starts: 1, iters: 3, rounds: 1, window: 4}
+	return effort{starts: 1, iters: 3}
 }
 
 // minimizeCrossings orders the layers for few crossings, then solves small
