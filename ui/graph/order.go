@@ -99,6 +99,10 @@ type orderScratch struct {
 	next  []bool
 	todo  []int
 	delta []int
+	// initOrder's values and cluster order
+	initVal []float64
+	minVal  []float64
+	clIdx   []int
 	// Change tracking, to skip work whose inputs did not change: clock
 	// ticks at every change; layerChg is each layer's last change, and
 	// siftSeen and chainSeen when a layer was last sifted without gain
@@ -381,7 +385,12 @@ func countCommon(a, b []int) int {
 // smallest leaf value.
 func (w *work) initOrder(value func(it int) float64) {
 	L := w.rk.layers
-	w.roots = make([][]int, L)
+	if len(w.roots) != L {
+		w.roots = make([][]int, L)
+	}
+	for l := range w.roots {
+		w.roots[l] = w.roots[l][:0]
+	}
 	for ci := range w.clusters {
 		w.clusters[ci].kids = w.clusters[ci].kids[:0]
 	}
@@ -400,30 +409,51 @@ func (w *work) initOrder(value func(it int) float64) {
 			w.roots[it.layer] = append(w.roots[it.layer], i)
 		}
 	}
-	minVal := make([]float64, len(w.clusters))
-	bv := func(b int) float64 {
-		if b >= 0 {
-			return value(b)
+	sc := &w.scratch
+	vals := resize(sc.initVal, len(w.items))
+	for i := range vals {
+		vals[i] = value(i)
+	}
+	minVal := resize(sc.minVal, len(w.clusters))
+	sc.initVal, sc.minVal = vals, minVal
+	// sort blocks stably by value (clusters by their smallest leaf value)
+	sortBy := func(blocks []int) {
+		bv := sc.bv[:0]
+		for _, b := range blocks {
+			v := 0.0
+			if b >= 0 {
+				v = vals[b]
+			} else {
+				v = minVal[-1-b]
+			}
+			bv = append(bv, blockVal{b, v})
 		}
-		c := -1 - b
-		return minVal[c]
+		stableSortBlocks(bv)
+		for i := range blocks {
+			blocks[i] = bv[i].b
+		}
+		sc.bv = bv
 	}
 	// clusters deeper first so parents see their children's values
-	idx := make([]int, len(w.clusters))
+	idx := resize(sc.clIdx, len(w.clusters))
+	sc.clIdx = idx
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return w.clusters[idx[a]].level < w.clusters[idx[b]].level })
+	slices.SortStableFunc(idx, func(a, b int) int { return w.clusters[a].level - w.clusters[b].level })
 	for _, ci := range idx {
 		kids := w.clusters[ci].kids
-		sort.SliceStable(kids, func(a, b int) bool { return bv(kids[a]) < bv(kids[b]) })
+		sortBy(kids)
 		if len(kids) > 0 {
-			minVal[ci] = bv(kids[0])
+			if k := kids[0]; k >= 0 {
+				minVal[ci] = vals[k]
+			} else {
+				minVal[ci] = minVal[-1-k]
+			}
 		}
 	}
 	for l := range w.roots {
-		r := w.roots[l]
-		sort.SliceStable(r, func(a, b int) bool { return bv(r[a]) < bv(r[b]) })
+		sortBy(w.roots[l])
 	}
 	w.flattenAll()
 }
