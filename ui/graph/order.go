@@ -192,6 +192,20 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 		w.downSeg[w.downOff[sg.up]+fillDown[sg.up]] = int32(si)
 		fillDown[sg.up]++
 	}
+	// Each layer's order (and root list) holds at most its items: carve
+	// them from two arrays.
+	count := make([]int, rk.layers+1)
+	for i := range w.items {
+		count[w.items[i].layer+1]++
+	}
+	orders, roots := make([]int, len(w.items)), make([]int, len(w.items))
+	w.roots = make([][]int, rk.layers)
+	for l := range w.order {
+		a, z := count[l], count[l]+count[l+1]
+		count[l+1] = z
+		w.order[l] = orders[a:a:z]
+		w.roots[l] = roots[a:a:z]
+	}
 	w.buildClusters()
 	w.buildAdjacency()
 	return w
@@ -579,33 +593,37 @@ func (w *work) totalCrossings() int {
 	return c
 }
 
+// orderSnapshot is a copy of the block lists: the roots of each layer,
+// then the kids of each cluster, back to back in flat (list i is
+// flat[off[i]:off[i+1]]).
 type orderSnapshot struct {
-	roots [][]int
-	kids  [][]int
+	flat []int
+	off  []int32
 }
 
 // snapshotInto copies the order into s, reusing its slices.
 func (w *work) snapshotInto(s *orderSnapshot) {
-	if len(s.roots) != len(w.roots) {
-		s.roots = make([][]int, len(w.roots))
-	}
-	if len(s.kids) != len(w.clusters) {
-		s.kids = make([][]int, len(w.clusters))
-	}
+	n := len(w.roots) + len(w.clusters)
+	s.off = resize(s.off, n+1)
+	s.flat = s.flat[:0]
 	for i, r := range w.roots {
-		s.roots[i] = append(s.roots[i][:0], r...)
+		s.off[i] = int32(len(s.flat))
+		s.flat = append(s.flat, r...)
 	}
-	for i, c := range w.clusters {
-		s.kids[i] = append(s.kids[i][:0], c.kids...)
+	for i := range w.clusters {
+		s.off[len(w.roots)+i] = int32(len(s.flat))
+		s.flat = append(s.flat, w.clusters[i].kids...)
 	}
+	s.off[n] = int32(len(s.flat))
 }
 
 func (w *work) restore(s *orderSnapshot) {
 	for i := range w.roots {
-		w.roots[i] = append(w.roots[i][:0], s.roots[i]...)
+		w.roots[i] = append(w.roots[i][:0], s.flat[s.off[i]:s.off[i+1]]...)
 	}
 	for i := range w.clusters {
-		w.clusters[i].kids = append(w.clusters[i].kids[:0], s.kids[i]...)
+		k := len(w.roots) + i
+		w.clusters[i].kids = append(w.clusters[i].kids[:0], s.flat[s.off[k]:s.off[k+1]]...)
 	}
 	w.flattenAll()
 }

@@ -58,9 +58,19 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 	}
 
 	// Cycle breaking: DFS in node order; back edges are reversed.
-	out := make([][]int, n)
+	// out[outOff[v]:outOff[v+1]] are v's edges, in edge order.
+	outOff := make([]int32, n+1)
+	for _, e := range st.edges {
+		outOff[e.from+1]++
+	}
+	for v := 0; v < n; v++ {
+		outOff[v+1] += outOff[v]
+	}
+	out := make([]int32, len(st.edges))
+	fill := make([]int32, n)
 	for i, e := range st.edges {
-		out[e.from] = append(out[e.from], i)
+		out[outOff[e.from]+fill[e.from]] = int32(i)
+		fill[e.from]++
 	}
 	rev := make([]bool, len(st.edges))
 	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
@@ -74,12 +84,12 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 		stack = append(stack[:0], frame{s, 0})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			if top.i == len(out[top.v]) {
+			if top.i == int(outOff[top.v+1]-outOff[top.v]) {
 				state[top.v] = 2
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			ei := out[top.v][top.i]
+			ei := out[int(outOff[top.v])+top.i]
 			top.i++
 			w := st.edges[ei].to
 			switch state[w] {
@@ -91,8 +101,13 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 			}
 		}
 	}
+	parts := 0
+	for _, d := range st.decomps {
+		parts += len(d.children)
+	}
+	rk.edges = make([]ledge, len(st.edges), len(st.edges)+parts)
 	for i, e := range st.edges {
-		rk.edges = append(rk.edges, ledge{from: e.from, to: e.to, kind: edgeDep, rev: rev[i]})
+		rk.edges[i] = ledge{from: e.from, to: e.to, kind: edgeDep, rev: rev[i]}
 	}
 
 	degree := make([]int, n)
@@ -186,16 +201,28 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 			init[set[i]] = r
 		}
 	}
-	cout := make([][]int, n)
+	// cout[coutOff[u]:coutOff[u+1]]: the contracted graph's edges, in
+	// edge order
+	coutOff := make([]int32, n+1)
 	indeg := make([]int, n)
 	for _, e := range rk.edges {
-		u, v := set[e.upper()], set[e.lower()]
-		if u == v {
-			continue
+		if u, v := set[e.upper()], set[e.lower()]; u != v {
+			coutOff[u+1]++
+			indeg[v]++
 		}
-		cout[u] = append(cout[u], v)
-		indeg[v]++
 	}
+	for v := 0; v < n; v++ {
+		coutOff[v+1] += coutOff[v]
+	}
+	coutAll := make([]int, coutOff[n])
+	clear(fill)
+	for _, e := range rk.edges {
+		if u, v := set[e.upper()], set[e.lower()]; u != v {
+			coutAll[coutOff[u]+fill[u]] = v
+			fill[u]++
+		}
+	}
+	cout := func(u int) []int { return coutAll[coutOff[u]:coutOff[u+1]] }
 	queue := make([]int, 0, n)
 	hasIn := make([]bool, n)
 	for i := range n {
@@ -214,7 +241,7 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 	copy(r, init)
 	for q := 0; q < len(queue); q++ {
 		v := queue[q]
-		for _, w := range cout[v] {
+		for _, w := range cout(v) {
 			if r[v]+1 > r[w] {
 				r[w] = r[v] + 1
 			}
@@ -228,14 +255,14 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 	// rather than at the top: dependencies stay above dependents, and long
 	// edges from the first layer (and their dummies) disappear.
 	for _, v := range queue {
-		if hasIn[v] || len(cout[v]) == 0 {
+		if hasIn[v] || len(cout(v)) == 0 {
 			continue
 		}
 		if prevOf[v] {
 			continue
 		}
 		m := -1
-		for _, w := range cout[v] {
+		for _, w := range cout(v) {
 			if m < 0 || r[w] < m {
 				m = r[w]
 			}
@@ -324,16 +351,24 @@ func contractedOK(uf *unionFind, edges []ledge, n int, cs *contractScratch) bool
 }
 
 // contracted is the layer-direction adjacency of the contracted graph,
-// grown as part-of links are added.
+// grown as part-of links are added: lists of edges (head, next) ending
+// at to.
 type contracted struct {
-	uf   *unionFind
-	out  [][]int
-	seen []int
-	mark int
+	uf    *unionFind
+	head  []int32
+	next  []int32
+	to    []int32
+	seen  []int
+	mark  int
+	stack []int
 }
 
 func newContracted(uf *unionFind, edges []ledge, n int) *contracted {
-	c := &contracted{uf: uf, out: make([][]int, n), seen: make([]int, n)}
+	c := &contracted{uf: uf, head: make([]int32, n), seen: make([]int, n),
+		next: make([]int32, 0, len(edges)), to: make([]int32, 0, len(edges))}
+	for i := range c.head {
+		c.head[i] = -1
+	}
 	for _, e := range edges {
 		c.add(e)
 	}
@@ -343,7 +378,9 @@ func newContracted(uf *unionFind, edges []ledge, n int) *contracted {
 func (c *contracted) add(e ledge) {
 	u, v := c.uf.find(e.upper()), c.uf.find(e.lower())
 	if u != v {
-		c.out[u] = append(c.out[u], v)
+		c.next = append(c.next, c.head[u])
+		c.to = append(c.to, int32(v))
+		c.head[u] = int32(len(c.to) - 1)
 	}
 }
 
@@ -351,7 +388,8 @@ func (c *contracted) add(e ledge) {
 func (c *contracted) reaches(from, to int) bool {
 	c.mark++
 	target := c.uf.find(to)
-	stack := []int{c.uf.find(from)}
+	stack := append(c.stack[:0], c.uf.find(from))
+	defer func() { c.stack = stack }()
 	c.seen[stack[0]] = c.mark
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
@@ -359,8 +397,8 @@ func (c *contracted) reaches(from, to int) bool {
 		if v == target {
 			return true
 		}
-		for _, w := range c.out[v] {
-			if c.seen[w] != c.mark {
+		for k := c.head[v]; k >= 0; k = c.next[k] {
+			if w := int(c.to[k]); c.seen[w] != c.mark {
 				c.seen[w] = c.mark
 				stack = append(stack, w)
 			}
