@@ -217,6 +217,10 @@ type painter struct {
 	sel   int
 	bits  []uint8 // N E S W of edge lines per cell
 	owner []int32 // first stroke drawn in the cell
+	// text buffers, reused by every box and label
+	spans  []textSpan
+	glyphs []glyph
+	placed []placed
 }
 
 const (
@@ -413,7 +417,7 @@ func (p *painter) frameLabel(fi int, clip Rect) {
 	if y < clip.Y || y >= clip.Y+clip.H {
 		return
 	}
-	w := textWriter{p: p, y: y, x: f.labelX, end: f.labelX + f.labelW, clip: clip, lastRow: y, wrapFrom: -1}
+	w := textWriter{p: p, y: y, x: f.labelX, end: f.labelX + f.labelW, clip: clip, lastRow: y, wrapFrom: -1, spans: p.spans[:0]}
 	defer w.flush()
 	if f.kind == clusterOR {
 		w.put(" or ", ClassFrameORLabel)
@@ -500,7 +504,7 @@ func (p *painter) box(n int, clip Rect) {
 			p.set(x, y, ' ', ClassLabel)
 		}
 	}
-	w := textWriter{p: p, y: r.Y + 1, x: r.X + 1, end: r.X + r.W - 1, clip: clip, lastRow: r.Y + r.H - 2, wrapFrom: -1}
+	w := textWriter{p: p, y: r.Y + 1, x: r.X + 1, end: r.X + r.W - 1, clip: clip, lastRow: r.Y + r.H - 2, wrapFrom: -1, spans: p.spans[:0]}
 	p.nodeTitle(&w, n, ClassLabel)
 	w.flush()
 }
@@ -550,6 +554,11 @@ func (w *textWriter) put(s string, cl Class) {
 // markWrap makes the next span the start of wrapped lines.
 func (w *textWriter) markWrap() { w.wrapFrom = -2 }
 
+type placed struct {
+	x, y int
+	ok   bool
+}
+
 type glyph struct {
 	g    string
 	w    int
@@ -558,7 +567,7 @@ type glyph struct {
 }
 
 func (w *textWriter) flush() {
-	var gs []glyph
+	gs := w.p.glyphs[:0]
 	for _, sp := range w.spans {
 		s := sp.s
 		first := true
@@ -574,11 +583,9 @@ func (w *textWriter) flush() {
 	}
 	// Coordinates may be negative (seeded layouts keep old cells), so
 	// "not placed" and "no wrap column" are flags, not -1.
-	type placed struct {
-		x, y int
-		ok   bool
-	}
-	pos := make([]placed, len(gs))
+	pos := resize(w.p.placed, len(gs))
+	clear(pos)
+	w.p.glyphs, w.p.placed, w.p.spans = gs, pos, w.spans
 	x, y := w.x, w.y
 	wrapX, wraps := 0, false
 	cut := len(gs) // glyphs from cut on are not drawn
