@@ -44,12 +44,12 @@ type placedFrame struct {
 // stroke is a straight run of edge cells. Strokes of one net (bundle or
 // long edge) may join; strokes of different nets only cross.
 type stroke struct {
-	vert  bool
 	fix   int // column (vertical) or row (horizontal)
 	a, b  int // inclusive range along the stroke
-	net   int32
-	kind  edgeKind
 	edges []int32
+	net   int32
+	vert  bool
+	kind  edgeKind
 }
 
 // mark is a glyph on a box or frame border where an edge attaches: an

@@ -8,17 +8,17 @@ import "slices"
 // means "same source" or "same target".
 type bundle struct {
 	channel int
-	hubUp   bool
 	hub     int // item
-	kind    edgeKind
-	rev     bool
 	segs    []int
 	hubPort int
 	track   int // -1 when straight
 	// dogleg halves: link is the other half, vcol the column they meet at
 	link  int
-	first bool // upper half of a dogleg
 	vcol  int
+	hubUp bool
+	kind  edgeKind
+	rev   bool
+	first bool // upper half of a dogleg
 }
 
 // formBundles groups each channel's segments into stars.
