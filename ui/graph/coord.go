@@ -170,6 +170,9 @@ type centerWeight struct{ c, w float64 }
 func (w *work) prepareCoordinates(g geometry, seed []seedPos) {
 	sc := &w.coord
 	sc.sepOff = resize(sc.sepOff, len(w.order)+1)
+	if sc.sep == nil {
+		sc.sep = make([]int, 0, len(w.items))
+	}
 	sc.sep = sc.sep[:0]
 	for l := range w.order {
 		sc.sepOff[l] = len(sc.sep)

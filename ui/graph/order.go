@@ -605,6 +605,9 @@ type orderSnapshot struct {
 func (w *work) snapshotInto(s *orderSnapshot) {
 	n := len(w.roots) + len(w.clusters)
 	s.off = resize(s.off, n+1)
+	if s.flat == nil {
+		s.flat = make([]int, 0, len(w.items)+len(w.clusters)) // blocks at most
+	}
 	s.flat = s.flat[:0]
 	for i, r := range w.roots {
 		s.off[i] = int32(len(s.flat))
