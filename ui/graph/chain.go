@@ -96,7 +96,7 @@ func (w *work) rerouteChains() int {
 		w.segCrossings(l, sc.cr)
 	}
 	if len(w.scratch.chainSeen) != len(w.edgeSegs) {
-		w.scratch.chainSeen = make([]int64, len(w.edgeSegs))
+		w.scratch.chainSeen = resize(w.scratch.chainSeen, len(w.edgeSegs))
 		for e := range w.scratch.chainSeen {
 			w.scratch.chainSeen[e] = -1
 		}

@@ -301,6 +301,8 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 
 	lay := &Layout{st: st, opt: opt, channels: chans}
 	lay.build(w, rk, bs, g, chans)
+	w.buf.bundles = bs[:0]
+	w.release()
 	return lay
 }
 

@@ -3,6 +3,7 @@ package graph
 import (
 	"slices"
 	"sort"
+	"sync"
 )
 
 // item is one position in a layer: a node's box, the port of a frame
@@ -84,6 +85,30 @@ type work struct {
 	coord          coordScratch
 	chainWindow    int // see effort.window
 	route          routeScratch
+
+	// backing arrays kept for reuse (see newWork)
+	buf workBuffers
+}
+
+// workBuffers are arrays a work carves or fills anew for every layout;
+// pooled works keep them, so big layouts do not allocate them each time.
+type workBuffers struct {
+	degree, count, segIdx, orders, roots []int
+	fillUp, fillDown                     []int32
+	bundles                              []bundle
+	bundleSegs                           []int
+	counts                               []int32
+}
+
+// workPool recycles works between layouts: a layout's buffers are the
+// same size as the last one's when the UI lays out the same graph again.
+// A Layout keeps nothing of its work.
+var workPool sync.Pool
+
+// release returns w to the pool; w must not be used afterwards.
+func (w *work) release() {
+	w.st, w.rk = nil, nil
+	workPool.Put(w)
 }
 
 // orderScratch holds buffers the ordering reuses between calls, so that
@@ -125,21 +150,31 @@ type blockVal struct {
 }
 
 func newWork(st *structure, rk *ranking, opt Options) *work {
-	w := &work{st: st, rk: rk, opt: opt}
+	w, _ := workPool.Get().(*work)
+	if w == nil {
+		w = new(work)
+	}
+	// Keep every buffer's capacity, forget everything else.
+	old := *w
+	*w = work{st: st, rk: rk, opt: opt, scratch: old.scratch, chain: old.chain, coord: old.coord, route: old.route, buf: old.buf}
+	sc := &w.scratch
+	sc.layerChg, sc.siftSeen, sc.chainSeen = sc.layerChg[:0], sc.siftSeen[:0], sc.chainSeen[:0]
 	n := len(st.nodes)
-	w.nodeItem = make([]int, n)
-	degree := make([]int, n)
+	w.nodeItem = resize(old.nodeItem, n)
+	degree := resize(w.buf.degree, n)
+	w.buf.degree = degree
+	clear(degree)
 	for _, e := range rk.edges {
 		degree[e.from]++
 		degree[e.to]++
 	}
-	w.order = make([][]int, rk.layers)
+	w.order = resize(old.order, rk.layers)
 	span := 0
 	for _, e := range rk.edges {
 		span += rk.rank[e.lower()] - rk.rank[e.upper()]
 	}
-	w.items = make([]item, 0, n+span)
-	w.segs = make([]segment, 0, span)
+	w.items = slices.Grow(old.items[:0], n+span)
+	w.segs = slices.Grow(old.segs[:0], span)
 	for v := 0; v < n; v++ {
 		w.nodeItem[v] = -1
 		plead := rk.frameOf[v] >= 0
@@ -150,8 +185,9 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 		w.items = append(w.items, item{node: v, edge: -1, plead: plead, layer: rk.rank[v], cl: -1})
 	}
 	w.nReal = len(w.items) // boxes and frame ports come first, dummies after
-	w.edgeSegs = make([][]int, len(rk.edges))
-	segIdx := make([]int, span)
+	w.edgeSegs = resize(old.edgeSegs, len(rk.edges))
+	segIdx := resize(w.buf.segIdx, span)
+	w.buf.segIdx = segIdx
 	for ei, e := range rk.edges {
 		u, l := e.upper(), e.lower()
 		prev := w.nodeItem[u]
@@ -172,8 +208,10 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 	// Each item's segments above and below, in segment order: CSR
 	// arrays (upSeg[upOff[i]:upOff[i+1]], downSeg likewise).
 	n1 := len(w.items) + 1
-	w.upOff = make([]int32, n1)
-	w.downOff = make([]int32, n1)
+	w.upOff = resize(old.upOff, n1)
+	w.downOff = resize(old.downOff, n1)
+	clear(w.upOff)
+	clear(w.downOff)
 	for _, sg := range w.segs {
 		w.upOff[sg.down+1]++
 		w.downOff[sg.up+1]++
@@ -182,10 +220,13 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 		w.upOff[i] += w.upOff[i-1]
 		w.downOff[i] += w.downOff[i-1]
 	}
-	w.upSeg = make([]int32, len(w.segs))
-	w.downSeg = make([]int32, len(w.segs))
-	fillUp := make([]int32, len(w.items))
-	fillDown := make([]int32, len(w.items))
+	w.upSeg = resize(old.upSeg, len(w.segs))
+	w.downSeg = resize(old.downSeg, len(w.segs))
+	fillUp := resize(w.buf.fillUp, len(w.items))
+	fillDown := resize(w.buf.fillDown, len(w.items))
+	w.buf.fillUp, w.buf.fillDown = fillUp, fillDown
+	clear(fillUp)
+	clear(fillDown)
 	for si, sg := range w.segs {
 		w.upSeg[w.upOff[sg.down]+fillUp[sg.down]] = int32(si)
 		fillUp[sg.down]++
@@ -194,39 +235,43 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 	}
 	// Each layer's order (and root list) holds at most its items: carve
 	// them from two arrays.
-	count := make([]int, rk.layers+1)
+	count := resize(w.buf.count, rk.layers+1)
+	w.buf.count = count
+	clear(count)
 	for i := range w.items {
 		count[w.items[i].layer+1]++
 	}
-	orders, roots := make([]int, len(w.items)), make([]int, len(w.items))
-	w.roots = make([][]int, rk.layers)
+	orders, roots := resize(w.buf.orders, len(w.items)), resize(w.buf.roots, len(w.items))
+	w.buf.orders, w.buf.roots = orders, roots
+	w.roots = resize(old.roots, rk.layers)
 	for l := range w.order {
 		a, z := count[l], count[l]+count[l+1]
 		count[l+1] = z
 		w.order[l] = orders[a:a:z]
 		w.roots[l] = roots[a:a:z]
 	}
+	w.clusters = old.clusters[:0]
 	w.buildClusters()
-	w.buildAdjacency()
+	w.buildAdjacency(&old)
 	return w
 }
 
 // buildAdjacency fills the flat neighbour arrays from the segments.
-func (w *work) buildAdjacency() {
+func (w *work) buildAdjacency(old *work) {
 	n := len(w.items)
-	w.pos = make([]int32, n)
-	w.upNb = make([]int32, len(w.upSeg))
-	w.downNb = make([]int32, len(w.downSeg))
+	w.pos = resize(old.pos, n)
+	w.upNb = resize(old.upNb, len(w.upSeg))
+	w.downNb = resize(old.downNb, len(w.downSeg))
 	for k, s := range w.upSeg {
 		w.upNb[k] = int32(w.segs[s].up)
 	}
 	for k, s := range w.downSeg {
 		w.downNb[k] = int32(w.segs[s].down)
 	}
-	w.upPos = make([]int32, len(w.upNb))
-	w.downPos = make([]int32, len(w.downNb))
-	w.upOne = make([]int32, n)
-	w.downOne = make([]int32, n)
+	w.upPos = resize(old.upPos, len(w.upNb))
+	w.downPos = resize(old.downPos, len(w.downNb))
+	w.upOne = resize(old.upOne, n)
+	w.downOne = resize(old.downOne, n)
 	for i := range w.items {
 		w.upOne[i], w.downOne[i] = -1, -1
 		if w.upOff[i+1]-w.upOff[i] == 1 {
@@ -482,7 +527,8 @@ func (w *work) flattenAll() {
 func (w *work) changed(l int) {
 	sc := &w.scratch
 	if len(sc.layerChg) != len(w.order) {
-		sc.layerChg = make([]int64, len(w.order))
+		sc.layerChg = resize(sc.layerChg, len(w.order))
+		clear(sc.layerChg)
 	}
 	sc.clock++
 	sc.layerChg[l] = sc.clock

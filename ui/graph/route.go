@@ -49,8 +49,8 @@ func (w *work) formBundles() []bundle {
 	for i := range atUp {
 		atUp[i], atDown[i] = -1, -1
 	}
-	bs := make([]bundle, 0, len(w.segs)+len(w.segs)/8) // room for doglegs
-	count := make([]int32, 0, len(w.segs))
+	bs := slices.Grow(w.buf.bundles[:0], len(w.segs)+len(w.segs)/8) // room for doglegs
+	count := slices.Grow(w.buf.counts[:0], len(w.segs))
 	for l := range w.order {
 		for _, it := range w.order[l] {
 			for _, s := range w.downSegs(it) {
@@ -90,8 +90,10 @@ func (w *work) formBundles() []bundle {
 			}
 		}
 	}
+	w.buf.counts = count
 	// Segment lists carved from one array, filled in the same order.
-	backing := make([]int, len(w.segs))
+	backing := resize(w.buf.bundleSegs, len(w.segs))
+	w.buf.bundleSegs = backing
 	off := 0
 	for bi := range bs {
 		c := int(count[bi])

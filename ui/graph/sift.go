@@ -63,7 +63,7 @@ func (w *work) siftLayer(l int) bool {
 func (w *work) sift(rounds int) {
 	sc := &w.scratch
 	if len(sc.siftSeen) != len(w.order) {
-		sc.siftSeen = make([]int64, len(w.order))
+		sc.siftSeen = resize(sc.siftSeen, len(w.order))
 		for l := range sc.siftSeen {
 			sc.siftSeen[l] = -1
 		}

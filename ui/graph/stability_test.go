@@ -210,3 +210,38 @@ func TestUpdateLeavesOldLayoutAlone(t *testing.T) {
 		}
 	}
 }
+
+// Layouts recycle their working buffers (workPool): a layout must not
+// depend on which graphs were laid out before it.
+func TestLayoutsIndependentOfEachOther(t *testing.T) {
+	type job struct {
+		g   Graph
+		opt Options
+	}
+	var jobs []job
+	for _, n := range []int{3, 89, 377, 34, 500} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			g := genGraph(seed*77+uint64(n), n, genOpts{extras: seed%2 == 1, statuses: true, window: []int{16, 40}[seed%2]})
+			o := Options{}
+			if seed == 2 {
+				o.Orientation = LeftRight
+			}
+			jobs = append(jobs, job{g, o})
+		}
+	}
+	paint := func(j job) string {
+		l := NewLayout(j.g, j.opt)
+		g2, _ := withAtom(j.g, &rng{s: 3})
+		l2 := l.Update(g2, j.opt)
+		return l.Paint(l.Decorate(j.g), l.Bounds(), "").Plain() + l2.Paint(l2.Decorate(g2), l2.Bounds(), "").Plain()
+	}
+	first := make([]string, len(jobs))
+	for i, j := range jobs {
+		first[i] = paint(j)
+	}
+	for i := len(jobs) - 1; i >= 0; i-- {
+		if paint(jobs[i]) != first[i] {
+			t.Errorf("graph %d lays out differently after other graphs", i)
+		}
+	}
+}
