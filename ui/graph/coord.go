@@ -2,7 +2,6 @@ package graph
 
 import (
 	"math"
-	"sort"
 )
 
 // geometry holds the per-orientation spacing rules, in cells. "Major" runs
@@ -45,9 +44,9 @@ func (w *work) sizeItems(g geometry, ports func(it int) int) {
 // separations returns the minimum distance between the starts of
 // consecutive items of layer l, including the frames that close and open
 // between them.
+// The separations are appended to sep.
 func (w *work) separations(l int, g geometry, sep []int) []int {
 	o := w.order[l]
-	sep = sep[:0]
 	for i := 0; i+1 < len(o); i++ {
 		a, b := &w.items[o[i]], &w.items[o[i+1]]
 		closed, opened := w.frameChange(a.cl, b.cl)
@@ -93,33 +92,33 @@ func (w *work) frameChange(ca, cb int) (closed, opened int) {
 
 // pav places items at x minimising Σ weight·(x-desired)² subject to the
 // separations (pool-adjacent-violators on x minus the cumulative offsets).
-func pav(desired, weight []float64, sep []int, x []int) {
+// sc holds reusable buffers.
+func pav(desired, weight []float64, sep []int, x []int, sc *coordScratch) {
 	n := len(desired)
 	if n == 0 {
 		return
 	}
-	off := make([]int, n)
+	off := resize(sc.off, n)
+	sc.off = off
+	off[0] = 0
 	for i := 1; i < n; i++ {
 		off[i] = off[i-1] + sep[i-1]
 	}
-	type blk struct {
-		sw, swx float64
-		start   int
-	}
-	blocks := make([]blk, 0, n)
+	blocks := sc.blocks[:0]
 	for i := 0; i < n; i++ {
 		t := desired[i] - float64(off[i])
-		b := blk{weight[i], weight[i] * t, i}
+		b := pavBlock{weight[i], weight[i] * t, i}
 		for len(blocks) > 0 {
 			p := blocks[len(blocks)-1]
 			if p.swx/p.sw < b.swx/b.sw {
 				break
 			}
-			b = blk{p.sw + b.sw, p.swx + b.swx, p.start}
+			b = pavBlock{p.sw + b.sw, p.swx + b.swx, p.start}
 			blocks = blocks[:len(blocks)-1]
 		}
 		blocks = append(blocks, b)
 	}
+	sc.blocks = blocks
 	for bi, b := range blocks {
 		end := n
 		if bi+1 < len(blocks) {
@@ -138,6 +137,68 @@ func pav(desired, weight []float64, sep []int, x []int) {
 	}
 }
 
+type pavBlock struct {
+	sw, swx float64
+	start   int
+}
+
+// coordScratch holds what coordinate assignment computes once or reuses:
+// each layer's separations (the order is fixed by then), the previous
+// layout's coordinate of each item (seeded layouts) and buffers.
+type coordScratch struct {
+	sepOff   []int // layer l's separations are sep[sepOff[l]:sepOff[l+1]]
+	sep      []int
+	anchored []bool
+	anchorX  []int
+	desired  []float64
+	weight   []float64
+	x        []int
+	nb       []centerWeight
+	off      []int
+	blocks   []pavBlock
+	// each item's centre, kept with its x while coordinates are assigned,
+	// and each segment's weight: compact copies of what placeLayer reads
+	// for every neighbour
+	cx []float64
+	sw []float64
+}
+
+type centerWeight struct{ c, w float64 }
+
+// prepareCoordinates caches the separations of every layer and the anchor
+// of every item.
+func (w *work) prepareCoordinates(g geometry, seed []seedPos) {
+	sc := &w.coord
+	sc.sepOff = resize(sc.sepOff, len(w.order)+1)
+	if sc.sep == nil {
+		sc.sep = make([]int, 0, len(w.items))
+	}
+	sc.sep = sc.sep[:0]
+	for l := range w.order {
+		sc.sepOff[l] = len(sc.sep)
+		sc.sep = w.separations(l, g, sc.sep)
+	}
+	sc.sepOff[len(w.order)] = len(sc.sep)
+	sc.cx = resize(sc.cx, len(w.items))
+	sc.sw = resize(sc.sw, len(w.segs))
+	for s := range w.segs {
+		sc.sw[s] = w.segWeight(s)
+	}
+	sc.anchored = sc.anchored[:0]
+	if seed != nil {
+		sc.anchored = resize(sc.anchored, len(w.items))
+		sc.anchorX = resize(sc.anchorX, len(w.items))
+		for i, p := range seed {
+			sc.anchorX[i], sc.anchored[i] = int(p.x), p.ok
+		}
+	}
+}
+
+// layerSeps is the cached separations of layer l.
+func (w *work) layerSeps(l int) []int {
+	return w.coord.sep[w.coord.sepOff[l]:w.coord.sepOff[l+1]]
+}
+
 func (w *work) center(it int) float64 {
 	return float64(w.items[it].x) + float64(w.items[it].size-1)/2
 }
@@ -154,32 +215,32 @@ func (w *work) segWeight(s int) float64 {
 }
 
 // placeLayer moves layer l's items towards the weighted median of their
-// neighbours' centres (above, below or both).
-func (w *work) placeLayer(l int, g geometry, up, down bool, anchor map[string]int) {
+// neighbours' centres (above, below or both). Seeded layouts keep anchored
+// items where they were (see pushAside).
+func (w *work) placeLayer(l int, up, down, seeded bool) {
 	o := w.order[l]
 	if len(o) == 0 {
 		return
 	}
-	desired := make([]float64, len(o))
-	weight := make([]float64, len(o))
-	type cw struct{ c, w float64 }
-	var nb []cw
+	sc := &w.coord
+	desired := resize(sc.desired, len(o))
+	weight := resize(sc.weight, len(o))
+	sc.desired, sc.weight = desired, weight
+	nb := sc.nb
 	for i, it := range o {
-		if anchor != nil {
-			if x, ok := anchor[w.items[it].key]; ok {
-				desired[i], weight[i] = float64(x), 100
-				continue
-			}
+		if seeded && sc.anchored[it] {
+			desired[i], weight[i] = float64(sc.anchorX[it]), 100
+			continue
 		}
 		nb = nb[:0]
 		if up {
-			for _, s := range w.items[it].up {
-				nb = append(nb, cw{w.center(w.segs[s].up), w.segWeight(s)})
+			for k := w.upOff[it]; k < w.upOff[it+1]; k++ {
+				nb = append(nb, centerWeight{sc.cx[w.upNb[k]], sc.sw[w.upSeg[k]]})
 			}
 		}
 		if down {
-			for _, s := range w.items[it].down {
-				nb = append(nb, cw{w.center(w.segs[s].down), w.segWeight(s)})
+			for k := w.downOff[it]; k < w.downOff[it+1]; k++ {
+				nb = append(nb, centerWeight{sc.cx[w.downNb[k]], sc.sw[w.downSeg[k]]})
 			}
 		}
 		if len(nb) == 0 {
@@ -190,7 +251,12 @@ func (w *work) placeLayer(l int, g geometry, up, down bool, anchor map[string]in
 			}
 			continue
 		}
-		sort.Slice(nb, func(a, b int) bool { return nb[a].c < nb[b].c })
+		// The order of equal centres does not change the weighted median.
+		for a := 1; a < len(nb); a++ {
+			for b := a; b > 0 && nb[b].c < nb[b-1].c; b-- {
+				nb[b], nb[b-1] = nb[b-1], nb[b]
+			}
+		}
 		total := 0.0
 		for _, n := range nb {
 			total += n.w
@@ -210,46 +276,54 @@ func (w *work) placeLayer(l int, g geometry, up, down bool, anchor map[string]in
 		desired[i] = m - float64(w.items[it].size-1)/2
 		weight[i] = total
 	}
-	sep := w.separations(l, g, nil)
+	sc.nb = nb
+	sep := w.layerSeps(l)
 	for i := range desired {
 		if desired[i] == -1e9 {
 			desired[i] = desired[i-1] + float64(sep[i-1])
 		}
 	}
-	x := make([]int, len(o))
-	if anchor != nil {
-		w.pushAside(o, desired, sep, x, anchor)
+	x := resize(sc.x, len(o))
+	sc.x = x
+	if seeded {
+		w.pushAside(o, desired, sep, x)
 	} else {
-		pav(desired, weight, sep, x)
+		pav(desired, weight, sep, x, sc)
 	}
 	for i, it := range o {
-		w.items[it].x = x[i]
+		w.setX(it, x[i])
 	}
+}
+
+// setX places item it at x, keeping its centre for placeLayer.
+func (w *work) setX(it, x int) {
+	w.items[it].x = x
+	w.coord.cx[it] = float64(x) + float64(w.items[it].size-1)/2
 }
 
 // assignCoordinates gives every item its minor coordinate. Fresh layouts
 // sweep down and up a few times and end with both neighbours; seeded ones
 // keep old items where they were (anchor) and place new ones by their
 // neighbours.
-func (w *work) assignCoordinates(g geometry, anchor map[string]int) {
+func (w *work) assignCoordinates(g geometry, seed []seedPos) {
+	w.prepareCoordinates(g, seed)
 	L := len(w.order)
 	for l := 0; l < L; l++ {
-		var sep []int
-		sep = w.separations(l, g, sep)
+		sep := w.layerSeps(l)
 		x := 0
 		for i, it := range w.order[l] {
-			w.items[it].x = x
+			w.setX(it, x)
 			if i < len(sep) {
 				x += sep[i]
 			}
 		}
 	}
-	if anchor != nil {
+	if seed != nil {
 		for l := 0; l < L; l++ {
-			w.placeLayer(l, g, true, true, anchor)
+			w.placeLayer(l, true, true, true)
 		}
 		for l := L - 1; l >= 0; l-- {
-			w.placeLayer(l, g, true, true, anchor)
+			w.placeLayer(l, true, true, true)
 		}
 		return
 	}
@@ -259,15 +333,15 @@ func (w *work) assignCoordinates(g geometry, anchor map[string]int) {
 	}
 	for iter := 0; iter < iters; iter++ {
 		for l := 1; l < L; l++ {
-			w.placeLayer(l, g, true, false, nil)
+			w.placeLayer(l, true, false, false)
 		}
 		for l := L - 2; l >= 0; l-- {
-			w.placeLayer(l, g, false, true, nil)
+			w.placeLayer(l, false, true, false)
 		}
 	}
 	for iter := 0; iter < 2; iter++ {
 		for l := 0; l < L; l++ {
-			w.placeLayer(l, g, true, true, nil)
+			w.placeLayer(l, true, true, false)
 		}
 	}
 }
@@ -276,32 +350,40 @@ func (w *work) assignCoordinates(g geometry, anchor map[string]int) {
 // so that no column carries one long edge out of a layer and a different
 // one into the next: such pairs constrain channel routing and can force
 // doglegs.
-func (w *work) declash(g geometry) {
+func (w *work) declash() {
 	L := len(w.order)
-	cols := make([]map[int]int, L) // layer → dummy column → edge
-	for l := 0; l < L; l++ {
-		cols[l] = map[int]int{}
-		for _, it := range w.order[l] {
-			if w.items[it].dummy() {
-				cols[l][w.items[it].x] = w.items[it].edge
+	// dummyAt finds the dummy of layer k at column x: x grows strictly
+	// along each layer's order (and moves below keep it so).
+	dummyAt := func(k, x int) (edge int, ok bool) {
+		o := w.order[k]
+		i, j := 0, len(o)
+		for i < j {
+			h := int(uint(i+j) >> 1)
+			if w.items[o[h]].x < x {
+				i = h + 1
+			} else {
+				j = h
 			}
 		}
+		if i < len(o) && w.items[o[i]].x == x && w.items[o[i]].dummy() {
+			return w.items[o[i]].edge, true
+		}
+		return 0, false
 	}
 	clash := func(l, x, edge int) bool {
-		for _, k := range []int{l - 1, l + 1} {
+		for _, k := range [2]int{l - 1, l + 1} {
 			if k < 0 || k >= L {
 				continue
 			}
-			if e, ok := cols[k][x]; ok && e != edge {
+			if e, ok := dummyAt(k, x); ok && e != edge {
 				return true
 			}
 		}
 		return false
 	}
-	var sep []int
 	for l := 0; l < L; l++ {
 		o := w.order[l]
-		sep = w.separations(l, g, sep)
+		sep := w.layerSeps(l)
 		for i, it := range o {
 			d := &w.items[it]
 			if !d.dummy() || !clash(l, d.x, d.edge) {
@@ -314,17 +396,13 @@ func (w *work) declash(g geometry) {
 			if i+1 < len(o) {
 				hi = w.items[o[i+1]].x - sep[i]
 			}
-			for _, dx := range []int{1, -1, 2, -2, 3, -3} {
+			// within [lo, hi] no other item of the layer can sit
+			for _, dx := range [6]int{1, -1, 2, -2, 3, -3} {
 				x := d.x + dx
 				if x < lo || x > hi || clash(l, x, d.edge) {
 					continue
 				}
-				if _, taken := cols[l][x]; taken {
-					continue
-				}
-				delete(cols[l], d.x)
 				d.x = x
-				cols[l][x] = d.edge
 				break
 			}
 		}
@@ -335,7 +413,7 @@ func (w *work) declash(g geometry) {
 // ones go where their neighbours want them; overlaps are resolved by
 // pushing items to one side only (right, or left when that moves fewer old
 // items), so a new atom disturbs as few others as the gaps allow.
-func (w *work) pushAside(o []int, desired []float64, sep []int, x []int, anchor map[string]int) {
+func (w *work) pushAside(o []int, desired []float64, sep []int, x []int) {
 	n := len(o)
 	right := make([]int, n)
 	left := make([]int, n)
@@ -349,10 +427,11 @@ func (w *work) pushAside(o []int, desired []float64, sep []int, x []int, anchor 
 	for i := n - 2; i >= 0; i-- {
 		left[i] = min(left[i], left[i+1]-sep[i])
 	}
+	sc := &w.coord
 	moved := func(p []int) int {
 		m := 0
 		for i, it := range o {
-			if a, ok := anchor[w.items[it].key]; ok && a != p[i] {
+			if sc.anchored[it] && sc.anchorX[it] != p[i] {
 				m++
 			}
 		}

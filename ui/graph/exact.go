@@ -45,7 +45,7 @@ func (w *work) exactSmall(have int) {
 		c := 0
 		var segs [][2]int
 		for _, it := range pu {
-			for _, s := range w.items[it].down {
+			for _, s := range w.downSegs(it) {
 				segs = append(segs, [2]int{pos[it], pos[w.segs[s].down]})
 			}
 		}

@@ -33,6 +33,11 @@ func buildGrid(l *Layout) grid {
 	b := l.bounds
 	g := grid{x0: b.X, y0: b.Y, cols: max(1, (b.W+bucketW-1)/bucketW), rows: max(1, (b.H+bucketH-1)/bucketH)}
 	g.buckets = make([][]gridEntry, g.cols*g.rows)
+	// Two passes over the primitives: count each bucket's entries, then
+	// fill buckets carved from one array, in the same order.
+	count := make([]int32, len(g.buckets))
+	var entries []gridEntry
+	fill := false
 	add := func(r Rect, e gridEntry) {
 		c0, c1, r0, r1, ok := g.span(r)
 		if !ok {
@@ -41,29 +46,48 @@ func buildGrid(l *Layout) grid {
 		for y := r0; y <= r1; y++ {
 			for x := c0; x <= c1; x++ {
 				i := y*g.cols + x
-				g.buckets[i] = append(g.buckets[i], e)
+				if fill {
+					g.buckets[i] = append(g.buckets[i], e)
+				} else {
+					count[i]++
+				}
 			}
 		}
 	}
-	for i, f := range l.frames {
-		// only the border is drawn: register the four sides
-		r := f.rect
-		add(Rect{r.X, r.Y, r.W, 1}, gridEntry{primFrame, int32(i)})
-		add(Rect{r.X, r.Y + r.H - 1, r.W, 1}, gridEntry{primFrame, int32(i)})
-		add(Rect{r.X, r.Y, 1, r.H}, gridEntry{primFrame, int32(i)})
-		add(Rect{r.X + r.W - 1, r.Y, 1, r.H}, gridEntry{primFrame, int32(i)})
-	}
-	for i, s := range l.strokes {
-		add(s.rect(), gridEntry{primStroke, int32(i)})
-	}
-	for i, n := range l.nodes {
-		if n.frame < 0 && n.rect.W > 0 {
-			add(n.rect, gridEntry{primBox, int32(i)})
+	visit := func() {
+		for i, f := range l.frames {
+			// only the border is drawn: register the four sides
+			r := f.rect
+			add(Rect{r.X, r.Y, r.W, 1}, gridEntry{primFrame, int32(i)})
+			add(Rect{r.X, r.Y + r.H - 1, r.W, 1}, gridEntry{primFrame, int32(i)})
+			add(Rect{r.X, r.Y, 1, r.H}, gridEntry{primFrame, int32(i)})
+			add(Rect{r.X + r.W - 1, r.Y, 1, r.H}, gridEntry{primFrame, int32(i)})
+		}
+		for i := range l.strokes {
+			add(l.strokes[i].rect(), gridEntry{primStroke, int32(i)})
+		}
+		for i, n := range l.nodes {
+			if n.frame < 0 && n.rect.W > 0 {
+				add(n.rect, gridEntry{primBox, int32(i)})
+			}
+		}
+		for i, m := range l.marks {
+			add(Rect{m.x, m.y, 1, 1}, gridEntry{primMark, int32(i)})
 		}
 	}
-	for i, m := range l.marks {
-		add(Rect{m.x, m.y, 1, 1}, gridEntry{primMark, int32(i)})
+	visit()
+	total := 0
+	for _, c := range count {
+		total += int(c)
 	}
+	entries = make([]gridEntry, total)
+	off := 0
+	for i, c := range count {
+		g.buckets[i] = entries[off : off : off+int(c)]
+		off += int(c)
+	}
+	fill = true
+	visit()
 	return g
 }
 

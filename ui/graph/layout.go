@@ -44,12 +44,12 @@ type placedFrame struct {
 // stroke is a straight run of edge cells. Strokes of one net (bundle or
 // long edge) may join; strokes of different nets only cross.
 type stroke struct {
-	vert  bool
 	fix   int // column (vertical) or row (horizontal)
 	a, b  int // inclusive range along the stroke
-	net   int32
-	kind  edgeKind
 	edges []int32
+	net   int32
+	vert  bool
+	kind  edgeKind
 }
 
 // mark is a glyph on a box or frame border where an edge attaches: an
@@ -85,10 +85,11 @@ type Layout struct {
 	bounds  Rect
 	layers  [][]int // node indices per layer in order (boxes and frames)
 	layerY  []int   // first row (top-down) / column (left-right) of each layer
-	// seeding state for the next layout
-	ranks    map[string]int
-	xs       map[string]int
-	orderPos map[string]int
+	// seeding state for the next layout: where each node's item and each
+	// edge's dummies (top to bottom, dum[dumOff[e]:dumOff[e+1]]) were
+	nodeSeed []seedPos
+	dumOff   []int32
+	dum      []seedPos
 	channels []int
 	grid     grid
 	crossN   int
@@ -215,14 +216,32 @@ func (l *Layout) Layers() [][]string {
 	return out
 }
 
+// seedPos is where an item was: its minor coordinate and its position in
+// the layer's order.
+type seedPos struct {
+	x, pos int32
+	size   int32
+	ok     bool
+}
+
 func layout(st *structure, opt Options, prev *Layout) *Layout {
-	var prevRank map[string]int
+	var prevRank []int
 	if prev != nil {
-		prevRank = prev.ranks
+		prevRank = make([]int, len(st.nodes))
+		for v, n := range st.nodes {
+			prevRank[v] = -1
+			if i, ok := prev.index[n.id]; ok {
+				prevRank[v] = prev.nodes[i].layer
+			}
+		}
 	}
 	rk := rankNodes(st, prevRank)
 	w := newWork(st, rk, opt)
 	g := geometryFor(st.orient, st.width)
+	var seed []seedPos
+	if prev != nil {
+		seed = w.seedsFrom(prev)
+	}
 
 	// Order.
 	if prev == nil {
@@ -239,20 +258,20 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 		w.initialSweep()
 		w.minimizeCrossings()
 	} else {
-		w.seedOrder(prev)
+		w.seedOrder(seed, g)
 	}
 
 	// Ports need bundles; box sizes need port counts.
 	bs := w.formBundles()
+	var sb []int
 	w.sizeItems(g, func(it int) int {
-		return max(len(w.sideBundles(it, true)), len(w.sideBundles(it, false)))
+		sb = w.sideBundles(it, true, sb)
+		n := len(sb)
+		sb = w.sideBundles(it, false, sb)
+		return max(n, len(sb))
 	})
-	var anchor map[string]int
-	if prev != nil {
-		anchor = prev.xs
-	}
-	w.assignCoordinates(g, anchor)
-	w.declash(g)
+	w.assignCoordinates(g, seed)
+	w.declash()
 	if prev == nil {
 		w.normalize(g)
 	}
@@ -282,39 +301,80 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 
 	lay := &Layout{st: st, opt: opt, channels: chans}
 	lay.build(w, rk, bs, g, chans)
+	w.buf.bundles = bs[:0]
+	w.release()
 	return lay
 }
 
 // initialSweep orders each layer once by its neighbours above.
 func (w *work) initialSweep() {
 	val := make([]float64, len(w.items))
-	var buf []int
 	for l := 1; l < len(w.order); l++ {
-		w.sweepLayer(l, true, val, buf, false)
+		w.sweepLayer(l, true, val, false)
 	}
+}
+
+// seedsFrom finds each item of w in the previous layout: a node's item by
+// the node's id, a dummy by its edge's ends and its layer.
+func (w *work) seedsFrom(prev *Layout) []seedPos {
+	seed := make([]seedPos, len(w.items))
+	type ends struct{ from, to string }
+	var oldEdge map[ends]int
+	for i, it := range w.items {
+		if !it.dummy() {
+			if j, ok := prev.index[w.st.nodes[it.node].id]; ok {
+				seed[i] = prev.nodeSeed[j]
+			}
+			continue
+		}
+		if oldEdge == nil {
+			oldEdge = make(map[ends]int, len(prev.edges))
+			for oe, pe := range prev.edges {
+				oldEdge[ends{prev.nodes[pe.from].id, prev.nodes[pe.to].id}] = oe
+			}
+		}
+		e := w.rk.edges[it.edge]
+		oe, ok := oldEdge[ends{w.st.nodes[e.from].id, w.st.nodes[e.to].id}]
+		if !ok {
+			continue
+		}
+		pe := prev.edges[oe]
+		upper := pe.from
+		if pe.rev {
+			upper = pe.to
+		}
+		k := int32(it.layer - prev.nodes[upper].layer - 1)
+		if k >= 0 && k < prev.dumOff[oe+1]-prev.dumOff[oe] {
+			seed[i] = prev.dum[prev.dumOff[oe]+k]
+		}
+	}
+	return seed
 }
 
 // seedOrder keeps the previous relative order of old items and inserts new
 // ones where they cross the fewest segments.
-func (w *work) seedOrder(prev *Layout) {
-	old := make([]bool, len(w.items))
+func (w *work) seedOrder(seed []seedPos, g geometry) {
 	w.initOrder(func(it int) float64 {
-		if p, ok := prev.orderPos[w.items[it].key]; ok {
-			old[it] = true
-			return float64(p)
+		if seed[it].ok {
+			return float64(seed[it].pos)
 		}
 		return 1e9 + float64(it)
 	})
 	for it := range w.items {
-		if !old[it] {
-			w.insertBest(it)
+		if !seed[it].ok {
+			w.insertBest(it, seed, g)
 		}
 	}
 }
 
 // insertBest moves item it to the slot among its siblings that gives the
-// fewest crossings with the adjacent layers.
-func (w *work) insertBest(it int) {
+// fewest crossings with the adjacent layers. Only its own segments'
+// crossings depend on the slot: passing sibling block b changes them by
+// cross(b, it) - cross(it, b), as in sifting. Of equally good slots it
+// takes the first where the old neighbours leave room for it (so placing
+// it pushes no old item aside, which would bend old edges), else the
+// first.
+func (w *work) insertBest(it int, seed []seedPos, g geometry) {
 	l := w.items[it].layer
 	var list *[]int
 	if c := w.items[it].cl; c >= 0 {
@@ -327,22 +387,107 @@ func (w *work) insertBest(it int) {
 		return
 	}
 	*list = slices.Delete(*list, cur, cur+1)
-	best, bestAt := -1, 0
-	for at := 0; at <= len(*list); at++ {
-		*list = slices.Insert(*list, at, it)
-		w.flatten(l)
-		c := 0
-		if l > 0 {
-			c += w.crossings(l-1, nil)
+	w.fillNeighbours(l)
+	var dUp, dDown []int32
+	if l > 0 {
+		w.scratch.dUp = resize(w.scratch.dUp, len(w.order[l-1]))
+		dUp = w.scratch.dUp
+		siftDelta(dUp, w.ups(it))
+	}
+	if l+1 < len(w.order) {
+		w.scratch.dDown = resize(w.scratch.dDown, len(w.order[l+1]))
+		dDown = w.scratch.dDown
+		siftDelta(dDown, w.downs(it))
+	}
+	cost := func(v int) int {
+		c := int32(0)
+		for _, q := range w.ups(v) {
+			c += dUp[q]
 		}
-		c += w.crossings(l, nil)
-		if best < 0 || c < best {
-			best, bestAt = c, at
+		for _, q := range w.downs(v) {
+			c += dDown[q]
 		}
-		*list = slices.Delete(*list, at, at+1)
+		return int(c)
+	}
+	acc := w.scratch.delta[:0]
+	acc = append(acc, 0) // relative crossings with it in slot k
+	best := 0
+	for _, b := range *list {
+		c := acc[len(acc)-1]
+		if b >= 0 {
+			c += cost(b)
+		} else {
+			for _, v := range w.clusters[-1-b].leaves {
+				c += cost(v)
+			}
+		}
+		acc = append(acc, c)
+		best = min(best, c)
+	}
+	w.scratch.delta = acc
+	bestAt := -1
+	for k, c := range acc {
+		if c != best {
+			continue
+		}
+		if bestAt < 0 {
+			bestAt = k
+		}
+		if w.roomAt(*list, k, it, seed, g) {
+			bestAt = k
+			break
+		}
 	}
 	*list = slices.Insert(*list, bestAt, it)
 	w.flatten(l)
+}
+
+// roomAt reports whether item it fits between the old items either side of
+// slot k of list without moving them (as far as the previous layout's
+// coordinates and sizes tell; new neighbours do not count).
+func (w *work) roomAt(list []int, k, it int, seed []seedPos, g geometry) bool {
+	edge := func(b int, last bool) int { // the first or last item of a block
+		for b < 0 {
+			kids := w.clusters[-1-b].kids
+			if len(kids) == 0 {
+				return -1
+			}
+			b = kids[0]
+			if last {
+				b = kids[len(kids)-1]
+			}
+		}
+		return b
+	}
+	left, right := -1, -1
+	if k > 0 {
+		left = edge(list[k-1], true)
+	}
+	if k < len(list) {
+		right = edge(list[k], false)
+	}
+	if left < 0 || right < 0 || !seed[left].ok || !seed[right].ok {
+		return true
+	}
+	gap := func(a, b int) int32 {
+		if w.items[a].dummy() || w.items[a].plead || w.items[b].dummy() || w.items[b].plead {
+			return 1
+		}
+		return int32(g.gap)
+	}
+	size := int32(1) // a dummy; a box at its narrowest
+	switch i := &w.items[it]; {
+	case i.dummy() || i.plead:
+	case w.st.orient == LeftRight:
+		size = 4
+	default:
+		size = int32(max(w.st.width, 3))
+	}
+	need := seed[left].size + gap(left, it) + size + gap(it, right)
+	if w.items[left].cl != w.items[right].cl {
+		need += 2 * int32(g.padMinor) // a frame border between them
+	}
+	return seed[right].x-seed[left].x >= need
 }
 
 // normalize shifts a fresh layout so its leftmost (topmost) cell is 0.
@@ -435,9 +580,8 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	}
 
 	// Nodes.
-	lay.index = make(map[string]int, len(st.nodes))
+	lay.index = st.index // drawn node id → index, as st.nodes
 	lay.nodes = make([]placedNode, len(st.nodes))
-	lay.ranks = make(map[string]int, len(st.nodes))
 	for v, n := range st.nodes {
 		pn := placedNode{id: n.id, kind: n.kind, src: n.src, folded: n.folded, frame: -1, layer: rk.rank[v]}
 		if fi := rk.frameOf[v]; fi >= 0 {
@@ -448,8 +592,6 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			pn.rect = rect(boxStart(i.layer), boxEnd(i.layer), i.x, i.x+i.size-1)
 		}
 		lay.nodes[v] = pn
-		lay.index[n.id] = v
-		lay.ranks[n.id] = rk.rank[v]
 	}
 	lay.layers = make([][]int, L)
 	for l := 0; l < L; l++ {
@@ -478,14 +620,26 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			}
 		}
 	}
-	lay.xs = make(map[string]int, len(w.items))
-	lay.orderPos = make(map[string]int, len(w.items))
-	for i, it := range w.items {
-		lay.xs[it.key] = it.x
-		lay.orderPos[it.key] = w.items[i].pos
+	lay.nodeSeed = make([]seedPos, len(st.nodes))
+	for v, it := range w.nodeItem {
+		if it >= 0 {
+			lay.nodeSeed[v] = seedPos{int32(w.items[it].x), w.pos[it], int32(w.items[it].size), true}
+		}
 	}
-	for _, e := range rk.edges {
-		lay.edges = append(lay.edges, placedEdge(e))
+	lay.dumOff = make([]int32, len(rk.edges)+1)
+	for e, segs := range w.edgeSegs {
+		lay.dumOff[e+1] = lay.dumOff[e] + int32(len(segs)-1)
+	}
+	lay.dum = make([]seedPos, lay.dumOff[len(rk.edges)])
+	for e, segs := range w.edgeSegs {
+		for k, s := range segs[1:] {
+			d := w.segs[s].up
+			lay.dum[int(lay.dumOff[e])+k] = seedPos{int32(w.items[d].x), w.pos[d], 1, true}
+		}
+	}
+	lay.edges = make([]placedEdge, len(rk.edges))
+	for i, e := range rk.edges {
+		lay.edges[i] = placedEdge(e)
 	}
 
 	// Port rows.
@@ -514,8 +668,64 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	}
 	trackRow := func(c, t int) int { return lay.layerY[c] + size[c] + g.chOff + t }
 
+	// A long edge that goes straight through several layers is drawn as
+	// one stroke, not one per dummy and per channel: its pieces (the
+	// dummies' strokes and the straight segments between them, all in one
+	// column, each overlapping the next by a cell) paint the same cells.
+	// A run is kept where its first straight segment would be drawn.
+	straight := func(s int) bool {
+		b := &bs[w.segs[s].bundle]
+		return b.link < 0 && b.track < 0
+	}
+	runEnd := make([]int32, len(w.segs)) // first straight segment of a run: its last row; others -1
+	inRun := make([]bool, len(w.items))  // dummies drawn by a run
+	for s := range runEnd {
+		runEnd[s] = -1
+	}
+	for _, segs := range w.edgeSegs {
+		if len(segs) < 2 {
+			continue
+		}
+		for k := 0; k < len(segs); {
+			if !straight(segs[k]) {
+				k++
+				continue
+			}
+			j := k // the run's straight segments are segs[k..j]
+			for j+1 < len(segs) && straight(segs[j+1]) {
+				j++
+			}
+			last := w.segs[segs[j]].down
+			end := lowerRow(last)
+			if w.items[last].dummy() { // the dummy's stroke below
+				end = lay.layerY[w.items[last].layer] + size[w.items[last].layer] - 1
+			}
+			runEnd[segs[k]] = int32(end)
+			for i := k; i <= j; i++ {
+				if d := w.segs[segs[i]].up; w.items[d].dummy() {
+					inRun[d] = true
+				}
+				if d := w.segs[segs[i]].down; w.items[d].dummy() {
+					inRun[d] = true
+				}
+			}
+			k = j + 1
+		}
+	}
+
 	// Strokes: abstract vertical = along the major axis.
-	lay.strokes = make([]stroke, 0, 3*len(w.segs)+len(w.items))
+	nStrokes := len(w.items) // at most: one per dummy, and per bundle below
+	for bi := range bs {
+		switch b := &bs[bi]; {
+		case b.link >= 0:
+			nStrokes += 3
+		case b.track < 0:
+			nStrokes++
+		default:
+			nStrokes += 1 + 2*len(b.segs)
+		}
+	}
+	lay.strokes = make([]stroke, 0, nStrokes)
 	lay.marks = make([]mark, 0, 2*len(rk.edges))
 	addStroke := func(alongMajor bool, fixed, a, b int, net int32, kind edgeKind, edges []int32) {
 		if a > b {
@@ -525,15 +735,25 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 		s.vert = alongMajor == tb
 		lay.strokes = append(lay.strokes, s)
 	}
+	// Edge lists of strokes and marks are carved from one growing array:
+	// a slice keeps its view when a later append moves the array.
+	ids := make([]int32, 0, 4*len(w.segs)+len(w.items))
 	edgeIDs := func(segs []int) []int32 {
-		var e []int32
+		start := len(ids)
 		for _, s := range segs {
-			e = append(e, int32(w.segs[s].edge))
+			ids = append(ids, int32(w.segs[s].edge))
 		}
+		e := ids[start:]
 		slices.Sort(e)
-		return slices.Compact(e)
+		e = slices.Compact(e)
+		ids = ids[:start+len(e)]
+		return ids[start:len(ids):len(ids)]
 	}
-	addMark := func(it int, up bool, minor int, b *bundle, segs []int) {
+	edgeID := func(s int) []int32 {
+		ids = append(ids, int32(w.segs[s].edge))
+		return ids[len(ids)-1 : len(ids) : len(ids)]
+	}
+	addMark := func(it int, up bool, minor int, b *bundle, edges []int32) {
 		i := &w.items[it]
 		if i.dummy() {
 			return
@@ -543,13 +763,16 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			major = lowerRow(it)
 		}
 		x, yy := screen(major, minor)
-		e := rk.edges[w.segs[segs[0]].edge]
+		e := rk.edges[edges[0]]
 		// The dependent end gets the arrowhead: forward edges at the lower
 		// item, reversed ones at the upper.
 		arrow := up != e.rev
 		lay.marks = append(lay.marks, mark{x: x, y: yy, glyph: markGlyph(st.orient, up, arrow, b.kind), arrow: arrow,
-			kind: b.kind, node: i.node, edges: edgeIDs(segs)})
+			kind: b.kind, node: i.node, edges: edges})
 	}
+	type leaf struct{ col, seg int }
+	var leaves []leaf
+	var cols, segs []int
 	for bi := range bs {
 		b := &bs[bi]
 		net := int32(bi)
@@ -560,19 +783,23 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 		// Marks at real items.
 		if b.link < 0 || b.first {
 			if b.hubUp {
-				addMark(b.hub, false, b.hubPort, b, b.segs)
+				addMark(b.hub, false, b.hubPort, b, all)
 			} else {
 				for _, s := range b.segs {
-					addMark(w.segs[s].up, false, w.segs[s].upPort, b, []int{s})
+					if !w.items[w.segs[s].up].dummy() {
+						addMark(w.segs[s].up, false, w.segs[s].upPort, b, edgeID(s))
+					}
 				}
 			}
 		}
 		if b.link < 0 || !b.first {
 			if !b.hubUp {
-				addMark(b.hub, true, b.hubPort, b, b.segs)
+				addMark(b.hub, true, b.hubPort, b, all)
 			} else {
 				for _, s := range b.segs {
-					addMark(w.segs[s].down, true, w.segs[s].downPort, b, []int{s})
+					if !w.items[w.segs[s].down].dummy() {
+						addMark(w.segs[s].down, true, w.segs[s].downPort, b, edgeID(s))
+					}
 				}
 			}
 		}
@@ -593,8 +820,18 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			continue
 		}
 		if b.track < 0 {
-			s := w.segs[b.segs[0]]
-			addStroke(true, s.upPort, upperRow(s.up), lowerRow(s.down), net, b.kind, all)
+			si := b.segs[0]
+			s := w.segs[si]
+			switch {
+			case !w.items[s.up].dummy() && !w.items[s.down].dummy():
+				addStroke(true, s.upPort, upperRow(s.up), lowerRow(s.down), net, b.kind, all)
+			case runEnd[si] >= 0: // a run of a long edge, from its top
+				top := upperRow(s.up)
+				if w.items[s.up].dummy() {
+					top = lay.layerY[w.items[s.up].layer]
+				}
+				addStroke(true, s.upPort, top, int(runEnd[si]), net, b.kind, all)
+			}
 			continue
 		}
 		tr := trackRow(b.channel, b.track)
@@ -603,8 +840,7 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			hubRow = lowerRow(b.hub)
 		}
 		addStroke(true, b.hubPort, hubRow, tr, net, b.kind, all)
-		type leaf struct{ col, seg int }
-		var leaves []leaf
+		leaves = leaves[:0]
 		for _, s := range b.segs {
 			c := w.segs[s].downPort
 			if !b.hubUp {
@@ -615,10 +851,10 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 			if !b.hubUp {
 				row = upperRow(w.segs[s].up)
 			}
-			addStroke(true, c, tr, row, net, b.kind, edgeIDs([]int{s}))
+			addStroke(true, c, tr, row, net, b.kind, edgeID(s))
 		}
 		// Horizontal pieces, each carrying the edges beyond it.
-		cols := []int{b.hubPort}
+		cols = append(cols[:0], b.hubPort)
 		for _, lf := range leaves {
 			cols = append(cols, lf.col)
 		}
@@ -626,7 +862,7 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 		cols = slices.Compact(cols)
 		for k := 0; k+1 < len(cols); k++ {
 			a, z := cols[k], cols[k+1]
-			var segs []int
+			segs = segs[:0]
 			for _, lf := range leaves {
 				if (z <= b.hubPort && lf.col <= a) || (a >= b.hubPort && lf.col >= z) {
 					segs = append(segs, lf.seg)
@@ -637,12 +873,13 @@ func (lay *Layout) build(w *work, rk *ranking, bs []bundle, g geometry, chans []
 	}
 	// Long edges through their dummies' layers.
 	for i, it := range w.items {
-		if !it.dummy() {
+		if !it.dummy() || inRun[i] {
 			continue
 		}
 		e := rk.edges[it.edge]
+		ids = append(ids, int32(it.edge))
 		addStroke(true, it.x, lay.layerY[it.layer], lay.layerY[it.layer]+size[it.layer]-1,
-			int32(len(bs)+i), e.kind, []int32{int32(it.edge)})
+			int32(len(bs)+i), e.kind, ids[len(ids)-1:len(ids):len(ids)])
 	}
 
 	// Bounds.

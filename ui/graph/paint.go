@@ -217,6 +217,10 @@ type painter struct {
 	sel   int
 	bits  []uint8 // N E S W of edge lines per cell
 	owner []int32 // first stroke drawn in the cell
+	// text buffers, reused by every box and label
+	spans  []textSpan
+	glyphs []glyph
+	placed []placed
 }
 
 const (
@@ -413,7 +417,7 @@ func (p *painter) frameLabel(fi int, clip Rect) {
 	if y < clip.Y || y >= clip.Y+clip.H {
 		return
 	}
-	w := textWriter{p: p, y: y, x: f.labelX, end: f.labelX + f.labelW, clip: clip, lastRow: y, wrapFrom: -1}
+	w := textWriter{p: p, y: y, x: f.labelX, end: f.labelX + f.labelW, clip: clip, lastRow: y, wrapFrom: -1, spans: p.spans[:0]}
 	defer w.flush()
 	if f.kind == clusterOR {
 		w.put(" or ", ClassFrameORLabel)
@@ -500,7 +504,7 @@ func (p *painter) box(n int, clip Rect) {
 			p.set(x, y, ' ', ClassLabel)
 		}
 	}
-	w := textWriter{p: p, y: r.Y + 1, x: r.X + 1, end: r.X + r.W - 1, clip: clip, lastRow: r.Y + r.H - 2, wrapFrom: -1}
+	w := textWriter{p: p, y: r.Y + 1, x: r.X + 1, end: r.X + r.W - 1, clip: clip, lastRow: r.Y + r.H - 2, wrapFrom: -1, spans: p.spans[:0]}
 	p.nodeTitle(&w, n, ClassLabel)
 	w.flush()
 }
@@ -550,6 +554,11 @@ func (w *textWriter) put(s string, cl Class) {
 // markWrap makes the next span the start of wrapped lines.
 func (w *textWriter) markWrap() { w.wrapFrom = -2 }
 
+type placed struct {
+	x, y int
+	ok   bool
+}
+
 type glyph struct {
 	g    string
 	w    int
@@ -558,7 +567,7 @@ type glyph struct {
 }
 
 func (w *textWriter) flush() {
-	var gs []glyph
+	gs := w.p.glyphs[:0]
 	for _, sp := range w.spans {
 		s := sp.s
 		first := true
@@ -572,18 +581,21 @@ func (w *textWriter) flush() {
 			first = false
 		}
 	}
-	type placed struct{ x, y int }
-	pos := make([]placed, len(gs))
+	// Coordinates may be negative (seeded layouts keep old cells), so
+	// "not placed" and "no wrap column" are flags, not -1.
+	pos := resize(w.p.placed, len(gs))
+	clear(pos)
+	w.p.glyphs, w.p.placed, w.p.spans = gs, pos, w.spans
 	x, y := w.x, w.y
-	wrapX := -1
+	wrapX, wraps := 0, false
 	cut := len(gs) // glyphs from cut on are not drawn
-	ellipsis := placed{-1, -1}
+	var ellipsis placed
 	for i := 0; i < len(gs); i++ {
 		g := gs[i]
 		if g.wrap {
-			wrapX = x
+			wrapX, wraps = x, true
 		}
-		canWrap := wrapX >= 0 && y < w.lastRow
+		canWrap := wraps && y < w.lastRow
 		if canWrap && g.g != " " && (i == 0 || gs[i-1].g == " ") {
 			// start of a word: move it down whole if it does not fit here
 			// but would fit on a fresh line
@@ -601,9 +613,8 @@ func (w *textWriter) flush() {
 			y++
 			x = wrapX
 		}
-		if g.g == " " && x == wrapX && y > w.y {
-			pos[i] = placed{-1, -1} // no leading blank on a wrapped line
-			continue
+		if g.g == " " && wraps && x == wrapX && y > w.y {
+			continue // no leading blank on a wrapped line
 		}
 		// On the last line, leave room for "…" unless everything fits.
 		rest := 0
@@ -613,19 +624,19 @@ func (w *textWriter) flush() {
 		if x+g.w > w.end || (!canWrap && x+rest > w.end && x+g.w > w.end-1) {
 			cut = i
 			if x < w.end {
-				ellipsis = placed{x, y}
+				ellipsis = placed{x, y, true}
 			}
 			break
 		}
-		pos[i] = placed{x, y}
+		pos[i] = placed{x, y, true}
 		x += g.w
 	}
 	for i := 0; i < cut; i++ {
-		if pos[i].x >= 0 {
+		if pos[i].ok {
 			w.cell(pos[i].x, pos[i].y, gs[i].g, gs[i].w, gs[i].cl)
 		}
 	}
-	if ellipsis.x >= 0 {
+	if ellipsis.ok {
 		w.cell(ellipsis.x, ellipsis.y, "…", 1, gs[min(cut, len(gs)-1)].cl)
 	}
 }

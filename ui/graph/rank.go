@@ -46,9 +46,10 @@ type ranking struct {
 
 // rankNodes breaks cycles, decides which decompositions can be frames,
 // adds part-of links for the others and assigns layers by dependency depth
-// (longest path from the sources). With prevRank (ids of a previous layout)
-// nodes keep their old layer unless a dependency pushes them down.
-func rankNodes(st *structure, prevRank map[string]int) *ranking {
+// (longest path from the sources). With prevRank (each node's layer in a
+// previous layout, -1 for new nodes) nodes keep their old layer unless a
+// dependency pushes them down.
+func rankNodes(st *structure, prevRank []int) *ranking {
 	n := len(st.nodes)
 	rk := &ranking{rank: make([]int, n), frameOf: make([]int, n), adopted: make([]int, n)}
 	for i := range rk.frameOf {
@@ -57,9 +58,19 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 	}
 
 	// Cycle breaking: DFS in node order; back edges are reversed.
-	out := make([][]int, n)
+	// out[outOff[v]:outOff[v+1]] are v's edges, in edge order.
+	outOff := make([]int32, n+1)
+	for _, e := range st.edges {
+		outOff[e.from+1]++
+	}
+	for v := 0; v < n; v++ {
+		outOff[v+1] += outOff[v]
+	}
+	out := make([]int32, len(st.edges))
+	fill := make([]int32, n)
 	for i, e := range st.edges {
-		out[e.from] = append(out[e.from], i)
+		out[outOff[e.from]+fill[e.from]] = int32(i)
+		fill[e.from]++
 	}
 	rev := make([]bool, len(st.edges))
 	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
@@ -73,12 +84,12 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		stack = append(stack[:0], frame{s, 0})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			if top.i == len(out[top.v]) {
+			if top.i == int(outOff[top.v+1]-outOff[top.v]) {
 				state[top.v] = 2
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			ei := out[top.v][top.i]
+			ei := out[int(outOff[top.v])+top.i]
 			top.i++
 			w := st.edges[ei].to
 			switch state[w] {
@@ -90,8 +101,13 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 			}
 		}
 	}
+	parts := 0
+	for _, d := range st.decomps {
+		parts += len(d.children)
+	}
+	rk.edges = make([]ledge, len(st.edges), len(st.edges)+parts)
 	for i, e := range st.edges {
-		rk.edges = append(rk.edges, ledge{from: e.from, to: e.to, kind: edgeDep, rev: rev[i]})
+		rk.edges[i] = ledge{from: e.from, to: e.to, kind: edgeDep, rev: rev[i]}
 	}
 
 	degree := make([]int, n)
@@ -102,7 +118,6 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 	// Missing OR choices with no edges share the layer of the group's first
 	// defined member.
 	uf := newUnionFind(n)
-	var unions [][2]int
 	for _, g := range st.groups {
 		anchor := -1
 		for _, m := range g.members {
@@ -117,7 +132,6 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		for _, m := range g.members {
 			if st.nodes[m].kind == kindMissing && degree[m] == 0 && rk.adopted[m] < 0 {
 				rk.adopted[m] = anchor
-				unions = append(unions, [2]int{anchor, m})
 				uf.union(anchor, m)
 			}
 		}
@@ -133,11 +147,12 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 	// no edge joins two nodes of one set and the contracted graph stays
 	// acyclic.
 	accepted := make([]bool, len(st.decomps))
+	// try starts as a copy of uf: a union-find's sets (and roots, the
+	// smallest members) do not depend on how it was built.
+	try := &unionFind{p: make([]int, n)}
+	var cs contractScratch
 	for di, d := range st.decomps {
-		try := newUnionFind(n)
-		for _, u := range unions {
-			try.union(u[0], u[1])
-		}
+		copy(try.p, uf.p)
 		members := append([]int{d.parent}, d.children...)
 		for _, c := range d.children {
 			members = append(members, adoptees[c]...)
@@ -145,12 +160,11 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		for _, m := range members[1:] {
 			try.union(d.parent, m)
 		}
-		if !contractedOK(try, rk.edges, n) {
+		if !contractedOK(try, rk.edges, n, &cs) {
 			continue
 		}
 		accepted[di] = true
-		unions = append(unions, pairs(d.parent, members[1:])...)
-		uf = try
+		uf, try = try, uf
 		fi := frameInfo{parent: d.parent}
 		fi.children = append(fi.children, members[1:]...)
 		rk.frameOf[d.parent] = len(rk.frames)
@@ -182,21 +196,33 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		set[i] = uf.find(i)
 	}
 	init := make([]int, n)
-	for i := range n {
-		if r, ok := prevRank[st.nodes[i].id]; ok && r > init[set[i]] {
+	for i := range prevRank {
+		if r := prevRank[i]; r >= 0 && r > init[set[i]] {
 			init[set[i]] = r
 		}
 	}
-	cout := make([][]int, n)
+	// cout[coutOff[u]:coutOff[u+1]]: the contracted graph's edges, in
+	// edge order
+	coutOff := make([]int32, n+1)
 	indeg := make([]int, n)
 	for _, e := range rk.edges {
-		u, v := set[e.upper()], set[e.lower()]
-		if u == v {
-			continue
+		if u, v := set[e.upper()], set[e.lower()]; u != v {
+			coutOff[u+1]++
+			indeg[v]++
 		}
-		cout[u] = append(cout[u], v)
-		indeg[v]++
 	}
+	for v := 0; v < n; v++ {
+		coutOff[v+1] += coutOff[v]
+	}
+	coutAll := make([]int, coutOff[n])
+	clear(fill)
+	for _, e := range rk.edges {
+		if u, v := set[e.upper()], set[e.lower()]; u != v {
+			coutAll[coutOff[u]+fill[u]] = v
+			fill[u]++
+		}
+	}
+	cout := func(u int) []int { return coutAll[coutOff[u]:coutOff[u+1]] }
 	queue := make([]int, 0, n)
 	hasIn := make([]bool, n)
 	for i := range n {
@@ -205,9 +231,9 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		}
 		hasIn[i] = indeg[i] > 0
 	}
-	prevOf := map[int]bool{}
-	for i := range n {
-		if _, ok := prevRank[st.nodes[i].id]; ok {
+	prevOf := make([]bool, n)
+	for i := range prevRank {
+		if prevRank[i] >= 0 {
 			prevOf[set[i]] = true
 		}
 	}
@@ -215,7 +241,7 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 	copy(r, init)
 	for q := 0; q < len(queue); q++ {
 		v := queue[q]
-		for _, w := range cout[v] {
+		for _, w := range cout(v) {
 			if r[v]+1 > r[w] {
 				r[w] = r[v] + 1
 			}
@@ -229,14 +255,14 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 	// rather than at the top: dependencies stay above dependents, and long
 	// edges from the first layer (and their dummies) disappear.
 	for _, v := range queue {
-		if hasIn[v] || len(cout[v]) == 0 {
+		if hasIn[v] || len(cout(v)) == 0 {
 			continue
 		}
-		if _, seeded := prevOf[v]; seeded {
+		if prevOf[v] {
 			continue
 		}
 		m := -1
-		for _, w := range cout[v] {
+		for _, w := range cout(v) {
 			if m < 0 || r[w] < m {
 				m = r[w]
 			}
@@ -251,14 +277,6 @@ func rankNodes(st *structure, prevRank map[string]int) *ranking {
 		rk.compact()
 	}
 	return rk
-}
-
-func pairs(a int, bs []int) [][2]int {
-	p := make([][2]int, len(bs))
-	for i, b := range bs {
-		p[i] = [2]int{a, b}
-	}
-	return p
 }
 
 // compact removes empty layers (a fresh layout has none; seeded ones may).
@@ -281,20 +299,25 @@ func (rk *ranking) compact() {
 	rk.layers = k
 }
 
+// contractScratch holds contractedOK's arrays between calls.
+type contractScratch struct {
+	find, head, next, to, indeg, queue []int
+}
+
 // contractedOK reports whether contracting the sets of uf leaves no edge
 // inside a set and no cycle.
-func contractedOK(uf *unionFind, edges []ledge, n int) bool {
-	find := make([]int, n)
+func contractedOK(uf *unionFind, edges []ledge, n int, cs *contractScratch) bool {
+	find := resize(cs.find, n)
+	head := resize(cs.head, n)
+	indeg := resize(cs.indeg, n)
+	next := resize(cs.next, len(edges))
+	to := resize(cs.to, len(edges))
+	cs.find, cs.head, cs.indeg, cs.next, cs.to = find, head, indeg, next, to
 	for i := range find {
 		find[i] = uf.find(i)
-	}
-	head := make([]int, n)
-	for i := range head {
 		head[i] = -1
+		indeg[i] = 0
 	}
-	next := make([]int, len(edges))
-	to := make([]int, len(edges))
-	indeg := make([]int, n)
 	for i, e := range edges {
 		u, v := find[e.upper()], find[e.lower()]
 		if u == v {
@@ -304,7 +327,7 @@ func contractedOK(uf *unionFind, edges []ledge, n int) bool {
 		indeg[v]++
 	}
 	seen, total := 0, 0
-	queue := make([]int, 0, n)
+	queue := cs.queue[:0]
 	for i := range n {
 		if find[i] == i {
 			total++
@@ -323,20 +346,29 @@ func contractedOK(uf *unionFind, edges []ledge, n int) bool {
 			}
 		}
 	}
+	cs.queue = queue
 	return seen == total
 }
 
 // contracted is the layer-direction adjacency of the contracted graph,
-// grown as part-of links are added.
+// grown as part-of links are added: lists of edges (head, next) ending
+// at to.
 type contracted struct {
-	uf   *unionFind
-	out  [][]int
-	seen []int
-	mark int
+	uf    *unionFind
+	head  []int32
+	next  []int32
+	to    []int32
+	seen  []int
+	mark  int
+	stack []int
 }
 
 func newContracted(uf *unionFind, edges []ledge, n int) *contracted {
-	c := &contracted{uf: uf, out: make([][]int, n), seen: make([]int, n)}
+	c := &contracted{uf: uf, head: make([]int32, n), seen: make([]int, n),
+		next: make([]int32, 0, len(edges)), to: make([]int32, 0, len(edges))}
+	for i := range c.head {
+		c.head[i] = -1
+	}
 	for _, e := range edges {
 		c.add(e)
 	}
@@ -346,7 +378,9 @@ func newContracted(uf *unionFind, edges []ledge, n int) *contracted {
 func (c *contracted) add(e ledge) {
 	u, v := c.uf.find(e.upper()), c.uf.find(e.lower())
 	if u != v {
-		c.out[u] = append(c.out[u], v)
+		c.next = append(c.next, c.head[u])
+		c.to = append(c.to, int32(v))
+		c.head[u] = int32(len(c.to) - 1)
 	}
 }
 
@@ -354,7 +388,8 @@ func (c *contracted) add(e ledge) {
 func (c *contracted) reaches(from, to int) bool {
 	c.mark++
 	target := c.uf.find(to)
-	stack := []int{c.uf.find(from)}
+	stack := append(c.stack[:0], c.uf.find(from))
+	defer func() { c.stack = stack }()
 	c.seen[stack[0]] = c.mark
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
@@ -362,8 +397,8 @@ func (c *contracted) reaches(from, to int) bool {
 		if v == target {
 			return true
 		}
-		for _, w := range c.out[v] {
-			if c.seen[w] != c.mark {
+		for k := c.head[v]; k >= 0; k = c.next[k] {
+			if w := int(c.to[k]); c.seen[w] != c.mark {
 				c.seen[w] = c.mark
 				stack = append(stack, w)
 			}

@@ -1,9 +1,6 @@
 package graph
 
-import (
-	"slices"
-	"sort"
-)
+import "slices"
 
 // bundle is a star of segments in one channel sharing a hub port: a fan-out
 // (hub above) or a fan-in (hub below). Different bundles never share a
@@ -11,85 +8,117 @@ import (
 // means "same source" or "same target".
 type bundle struct {
 	channel int
-	hubUp   bool
 	hub     int // item
-	kind    edgeKind
-	rev     bool
 	segs    []int
 	hubPort int
 	track   int // -1 when straight
 	// dogleg halves: link is the other half, vcol the column they meet at
 	link  int
-	first bool // upper half of a dogleg
 	vcol  int
-}
-
-type bundleKey struct {
-	item int
-	up   bool
-	kind edgeKind
-	rev  bool
+	hubUp bool
+	kind  edgeKind
+	rev   bool
+	first bool // upper half of a dogleg
 }
 
 // formBundles groups each channel's segments into stars.
 func (w *work) formBundles() []bundle {
-	var bs []bundle
-	out := map[bundleKey]int{}
-	in := map[bundleKey]int{}
-	kindRev := func(s int) (edgeKind, bool) {
-		e := w.rk.edges[w.segs[s].edge]
-		return e.kind, e.rev
-	}
-	for s := range w.segs {
-		k, r := kindRev(s)
-		sg := w.segs[s]
-		if !w.items[sg.up].dummy() {
-			out[bundleKey{sg.up, true, k, r}]++
+	n := w.nReal // dummies are never hubs: only boxes and ports have keys
+	// key of an item side and an edge kind/direction: (item, kind, rev),
+	// and in at also whether the item is the upper end
+	key := func(it int, e ledge) int {
+		k := it*4 + int(e.kind)*2
+		if e.rev {
+			k++
 		}
-		if !w.items[sg.down].dummy() {
-			in[bundleKey{sg.down, false, k, r}]++
+		return k
+	}
+	out := make([]int32, 4*n) // segments leaving each (item, kind, rev) downwards
+	in := make([]int32, 4*n)  // entering from above
+	for _, sg := range w.segs {
+		e := w.rk.edges[sg.edge]
+		if sg.up < n {
+			out[key(sg.up, e)]++
+		}
+		if sg.down < n {
+			in[key(sg.down, e)]++
 		}
 	}
-	at := map[bundleKey]int{}
+	atUp := make([]int32, 4*n) // bundle of a fan-out key, -1 before it exists
+	atDown := make([]int32, 4*n)
+	for i := range atUp {
+		atUp[i], atDown[i] = -1, -1
+	}
+	bs := slices.Grow(w.buf.bundles[:0], len(w.segs)+len(w.segs)/8) // room for doglegs
+	count := slices.Grow(w.buf.counts[:0], len(w.segs))
 	for l := range w.order {
 		for _, it := range w.order[l] {
-			for _, s := range w.items[it].down {
-				k, r := kindRev(s)
+			for _, s := range w.downSegs(it) {
 				sg := &w.segs[s]
-				ku := bundleKey{sg.up, true, k, r}
-				kd := bundleKey{sg.down, false, k, r}
-				var key bundleKey
+				e := w.rk.edges[sg.edge]
+				var nOut, nIn int32
+				ku, kd := key(sg.up, e), key(sg.down, e)
+				if sg.up < n {
+					nOut = out[ku]
+				}
+				if sg.down < n {
+					nIn = in[kd]
+				}
+				var at []int32
+				var k, hub int
+				var hubUp bool
 				switch {
-				case out[ku] >= 2 && out[ku] >= in[kd]:
-					key = ku
-				case in[kd] >= 2:
-					key = kd
+				case nOut >= 2 && nOut >= nIn:
+					at, k, hub, hubUp = atUp, ku, sg.up, true
+				case nIn >= 2:
+					at, k, hub, hubUp = atDown, kd, sg.down, false
 				default:
 					sg.bundle = len(bs)
-					bs = append(bs, bundle{channel: l, hubUp: true, hub: sg.up, kind: k, rev: r, segs: []int{s}, track: -1, link: -1})
+					bs = append(bs, bundle{channel: l, hubUp: true, hub: sg.up, kind: e.kind, rev: e.rev, track: -1, link: -1})
+					count = append(count, 1)
 					continue
 				}
-				bi, ok := at[key]
-				if !ok {
-					bi = len(bs)
-					at[key] = bi
-					bs = append(bs, bundle{channel: l, hubUp: key.up, hub: key.item, kind: k, rev: r, track: -1, link: -1})
+				bi := at[k]
+				if bi < 0 {
+					bi = int32(len(bs))
+					at[k] = bi
+					bs = append(bs, bundle{channel: l, hubUp: hubUp, hub: hub, kind: e.kind, rev: e.rev, track: -1, link: -1})
+					count = append(count, 0)
 				}
-				bs[bi].segs = append(bs[bi].segs, s)
-				sg.bundle = bi
+				count[bi]++
+				sg.bundle = int(bi)
+			}
+		}
+	}
+	w.buf.counts = count
+	// Segment lists carved from one array, filled in the same order.
+	backing := resize(w.buf.bundleSegs, len(w.segs))
+	w.buf.bundleSegs = backing
+	off := 0
+	for bi := range bs {
+		c := int(count[bi])
+		bs[bi].segs = backing[off : off : off+c]
+		off += c
+	}
+	for l := range w.order {
+		for _, it := range w.order[l] {
+			for _, s := range w.downSegs(it) {
+				b := &bs[w.segs[s].bundle]
+				b.segs = append(b.segs, int(s))
 			}
 		}
 	}
 	return bs
 }
 
-// sideBundles lists the distinct bundles on one side of an item.
-func (w *work) sideBundles(it int, up bool) []int {
-	segs := w.items[it].down
+// sideBundles lists the distinct bundles on one side of an item (into
+// buf, which it returns).
+func (w *work) sideBundles(it int, up bool, buf []int) []int {
+	segs := w.downSegs(it)
 	if up {
-		segs = w.items[it].up
+		segs = w.upSegs(it)
 	}
-	var b []int
+	b := buf[:0]
 	for _, s := range segs {
 		if !slices.Contains(b, w.segs[s].bundle) {
 			b = append(b, w.segs[s].bundle)
@@ -138,20 +167,30 @@ func (w *work) assignPorts(bs []bundle) {
 			}
 		}
 	}
+	var sb []int
+	var cs []float64
 	for it := range w.items {
-		for _, up := range []bool{true, false} {
-			sb := w.sideBundles(it, up)
+		for _, up := range [2]bool{true, false} {
+			sb = w.sideBundles(it, up, sb)
 			if len(sb) == 0 {
 				continue
 			}
-			sort.SliceStable(sb, func(a, b int) bool {
-				return otherCenter(&bs[sb[a]], it) < otherCenter(&bs[sb[b]], it)
-			})
 			lo, hi := w.portRange(it)
 			k := len(sb)
 			if k == 1 {
 				set(&bs[sb[0]], it, up, w.alignedPort(&bs[sb[0]], it, up, lo, hi))
 				continue
+			}
+			// by the other ends' centre, stably
+			cs = cs[:0]
+			for _, b := range sb {
+				cs = append(cs, otherCenter(&bs[b], it))
+			}
+			for a := 1; a < k; a++ {
+				for z := a; z > 0 && cs[z] < cs[z-1]; z-- {
+					cs[z], cs[z-1] = cs[z-1], cs[z]
+					sb[z], sb[z-1] = sb[z-1], sb[z]
+				}
 			}
 			n := hi - lo + 1
 			sp := 1
@@ -166,6 +205,7 @@ func (w *work) assignPorts(bs []bundle) {
 	}
 	// A hub straight above one leaf with leaves on both sides would draw a
 	// four-way junction, which reads like a crossing: step the hub aside.
+	var used []int
 	for bi := range bs {
 		b := &bs[bi]
 		if len(b.segs) < 3 {
@@ -187,15 +227,16 @@ func (w *work) assignPorts(bs []bundle) {
 			continue
 		}
 		lo, hi := w.portRange(b.hub)
-		used := map[int]bool{}
-		for _, ob := range w.sideBundles(b.hub, !b.hubUp) {
+		used = used[:0]
+		sb = w.sideBundles(b.hub, !b.hubUp, sb)
+		for _, ob := range sb {
 			if ob != bi {
-				used[w.portOf(&bs[ob], b.hub, !b.hubUp)] = true
+				used = append(used, w.portOf(&bs[ob], b.hub, !b.hubUp))
 			}
 		}
-		for _, d := range []int{1, -1, 2, -2} {
+		for _, d := range [4]int{1, -1, 2, -2} {
 			c := b.hubPort + d
-			if c < lo || c > hi || used[c] || w.isLeafCol(b, c) {
+			if c < lo || c > hi || slices.Contains(used, c) || w.isLeafCol(b, c) {
 				continue
 			}
 			w.moveHub(b, c)
@@ -218,7 +259,7 @@ func (w *work) alignedPort(b *bundle, it int, up bool, lo, hi int) int {
 		o = sg.down
 	}
 	olo, ohi := w.portRange(o)
-	if len(w.sideBundles(o, !up)) != 1 {
+	if w.sideBundleCount(o, !up) != 1 {
 		return mid
 	}
 	a, z := max(lo, olo), min(hi, ohi)
@@ -237,6 +278,25 @@ func (w *work) alignedPort(b *bundle, it int, up bool, lo, hi int) int {
 		return mid
 	}
 	return a + (z-a)/2
+}
+
+// sideBundleCount is the number of distinct bundles on one side of an
+// item, counted up to 2.
+func (w *work) sideBundleCount(it int, up bool) int {
+	segs := w.downSegs(it)
+	if up {
+		segs = w.upSegs(it)
+	}
+	if len(segs) == 0 {
+		return 0
+	}
+	first := w.segs[segs[0]].bundle
+	for _, s := range segs[1:] {
+		if w.segs[s].bundle != first {
+			return 2
+		}
+	}
+	return 1
 }
 
 func (w *work) leafCol(b *bundle, s int) int {
@@ -281,16 +341,16 @@ func (w *work) moveHub(b *bundle, c int) {
 	}
 }
 
-// bundleCols returns the columns where b meets the channel's upper and
-// lower boundary.
-func (w *work) bundleCols(b *bundle) (upper, lower []int) {
+// bundleCols appends to upper and lower the columns where b meets the
+// channel's upper and lower boundary.
+func (w *work) bundleCols(b *bundle, upper, lower []int) ([]int, []int) {
 	if b.hubUp {
-		upper = []int{b.hubPort}
+		upper = append(upper, b.hubPort)
 		for _, s := range b.segs {
 			lower = append(lower, w.segs[s].downPort)
 		}
 	} else {
-		lower = []int{b.hubPort}
+		lower = append(lower, b.hubPort)
 		for _, s := range b.segs {
 			upper = append(upper, w.segs[s].upPort)
 		}
@@ -298,14 +358,91 @@ func (w *work) bundleCols(b *bundle) (upper, lower []int) {
 	return upper, lower
 }
 
-func span(cols ...[]int) (lo, hi int) {
-	lo, hi = 1<<30, -1<<30
-	for _, cs := range cols {
-		for _, c := range cs {
-			lo, hi = min(lo, c), max(hi, c)
-		}
+// colMap maps columns to small values for one channel at a time: reset
+// forgets every entry at once.
+type colMap struct {
+	lo    int
+	val   []int32
+	stamp []uint32
+	gen   uint32
+}
+
+func (m *colMap) reset() {
+	m.gen++
+	if m.gen == 0 {
+		clear(m.stamp)
+		m.gen = 1
 	}
-	return lo, hi
+}
+
+func (m *colMap) get(c int) (int, bool) {
+	i := c - m.lo
+	if i < 0 || i >= len(m.val) || m.stamp[i] != m.gen {
+		return 0, false
+	}
+	return int(m.val[i]), true
+}
+
+func (m *colMap) has(c int) bool {
+	_, ok := m.get(c)
+	return ok
+}
+
+func (m *colMap) set(c, v int) {
+	m.cover(c, c)
+	i := c - m.lo
+	m.val[i], m.stamp[i] = int32(v), m.gen
+}
+
+func (m *colMap) del(c int) {
+	if i := c - m.lo; i >= 0 && i < len(m.val) {
+		m.stamp[i] = 0
+	}
+}
+
+// cover makes room for the columns a..b.
+func (m *colMap) cover(a, b int) {
+	if m.gen == 0 {
+		m.gen = 1
+	}
+	hi := m.lo + len(m.val)
+	if len(m.val) > 0 && a >= m.lo && b < hi {
+		return
+	}
+	nlo, nhi := a-64, b+64
+	if len(m.val) > 0 {
+		nlo, nhi = min(nlo, m.lo), max(nhi, hi)
+		nhi = max(nhi, nlo+2*len(m.val)) // grow geometrically
+	}
+	val := make([]int32, nhi-nlo)
+	stamp := make([]uint32, nhi-nlo)
+	if len(m.val) > 0 {
+		copy(val[m.lo-nlo:], m.val)
+		copy(stamp[m.lo-nlo:], m.stamp)
+	}
+	m.lo, m.val, m.stamp = nlo, val, stamp
+}
+
+// routeScratch holds the buffers of channel routing.
+type routeScratch struct {
+	upperAt, lowerAt colMap // column → info (routeChannel) or end (separatePorts)
+	info             []chanInfo
+	cols             []int
+	preds            [][]int
+	track            []int
+	rem, next        []int
+	infoOf           []int32 // bundle → info, -1 elsewhere
+	ends             []portEndAt
+	upper, lower     []int
+}
+
+// chanInfo is a bundle as routeChannel sees it: its columns on the
+// channel's upper and lower boundary (cols[u0:l0] and cols[l0:end]).
+type chanInfo struct {
+	id          int
+	lo, hi      int
+	u0, l0, end int
+	need        bool
 }
 
 // routeChannel assigns tracks to the bundles of one channel: left-edge
@@ -313,86 +450,107 @@ func span(cols ...[]int) (lo, hi int) {
 // column c must turn above the bundle whose vertical leaves downwards at c),
 // with doglegs to break constraint cycles. It returns the number of tracks.
 func (w *work) routeChannel(bs *[]bundle, ids []int) int {
-	type info struct {
-		id     int
-		lo, hi int
-		upper  []int
-		lower  []int
-		need   bool
-	}
-	build := func() []info {
-		var in []info
-		for _, id := range ids {
-			b := &(*bs)[id]
-			var u, l []int
-			if b.link >= 0 {
-				if b.first {
-					u, _ = w.bundleCols(b)
-					l = []int{b.vcol}
-				} else {
-					_, l = w.bundleCols(b)
-					u = []int{b.vcol}
-				}
-			} else {
-				u, l = w.bundleCols(b)
-			}
-			lo, hi := span(u, l)
-			in = append(in, info{id: id, lo: lo, hi: hi, upper: u, lower: l, need: lo < hi || b.link >= 0})
-		}
-		return in
-	}
 	w.separatePorts(*bs, ids)
-	in := build()
-	upperAt := map[int]int{}
-	lowerAt := map[int]int{}
-	for i, x := range in {
-		for _, c := range x.upper {
-			upperAt[c] = i
+	rs := &w.route
+	cols := rs.cols[:0]
+	in := rs.info[:0]
+	for _, id := range ids {
+		b := &(*bs)[id]
+		u0 := len(cols)
+		var l0 int
+		switch {
+		case b.link >= 0 && b.first:
+			cols, rs.lower = w.bundleCols(b, cols, rs.lower[:0])
+			l0 = len(cols)
+			cols = append(cols, b.vcol)
+		case b.link >= 0:
+			cols = append(cols, b.vcol)
+			l0 = len(cols)
+			rs.upper, cols = w.bundleCols(b, rs.upper[:0], cols)
+		default:
+			rs.upper, rs.lower = w.bundleCols(b, rs.upper[:0], rs.lower[:0])
+			cols = append(cols, rs.upper...)
+			l0 = len(cols)
+			cols = append(cols, rs.lower...)
 		}
-		for _, c := range x.lower {
-			lowerAt[c] = i
+		lo, hi := 1<<30, -1<<30
+		for _, c := range cols[u0:] {
+			lo, hi = min(lo, c), max(hi, c)
+		}
+		in = append(in, chanInfo{id: id, lo: lo, hi: hi, u0: u0, l0: l0, end: len(cols), need: lo < hi || b.link >= 0})
+	}
+	rs.cols, rs.info = cols, in
+	upperAt, lowerAt := &rs.upperAt, &rs.lowerAt
+	upperAt.reset()
+	lowerAt.reset()
+	for i, x := range in {
+		for _, c := range cols[x.u0:x.l0] {
+			upperAt.set(c, i)
+		}
+		for _, c := range cols[x.l0:x.end] {
+			lowerAt.set(c, i)
 		}
 	}
 	// Constraints.
-	preds := make([][]int, len(in))
+	rs.preds = resize(rs.preds, len(in))
+	preds := rs.preds
+	for i := range preds {
+		preds[i] = preds[i][:0]
+	}
 	addPred := func(a, b int) { // a above b
 		if !slices.Contains(preds[b], a) {
 			preds[b] = append(preds[b], a)
 		}
 	}
-	for c, a := range upperAt {
-		if b, ok := lowerAt[c]; ok && a != b && in[a].need && in[b].need {
-			addPred(a, b)
+	for _, x := range in {
+		for _, c := range cols[x.u0:x.l0] {
+			a, _ := upperAt.get(c)
+			if b, ok := lowerAt.get(c); ok && a != b && in[a].need && in[b].need {
+				addPred(a, b)
+			}
+		}
+	}
+	if len(rs.infoOf) < len(*bs) {
+		rs.infoOf = make([]int32, len(*bs)+len(*bs)/4+16)
+		for i := range rs.infoOf {
+			rs.infoOf[i] = -1
 		}
 	}
 	for i, x := range in {
+		rs.infoOf[x.id] = int32(i)
+	}
+	for i, x := range in {
 		b := &(*bs)[x.id]
-		if b.link >= 0 && b.first {
-			for j, y := range in {
-				if y.id == b.link {
-					addPred(i, j)
-				}
+		if b.link >= 0 && b.first && b.link < len(rs.infoOf) {
+			if j := rs.infoOf[b.link]; j >= 0 {
+				addPred(i, int(j))
 			}
 		}
+	}
+	for _, x := range in {
+		rs.infoOf[x.id] = -1
 	}
 	for i := range preds {
 		slices.Sort(preds[i])
 	}
-	track := make([]int, len(in))
+	track := resize(rs.track, len(in))
+	rs.track = track
 	for i := range track {
 		track[i] = -1
 	}
-	var rem []int
+	rem := rs.rem[:0]
 	for i, x := range in {
 		if x.need {
 			rem = append(rem, i)
 		}
 	}
-	sort.SliceStable(rem, func(a, b int) bool { return in[rem[a]].lo < in[rem[b]].lo })
+	slices.SortStableFunc(rem, func(a, b int) int { return in[a].lo - in[b].lo })
+	next := rs.next[:0]
+	defer func() { rs.rem, rs.next = rem, next }()
 	t := 0
 	for len(rem) > 0 {
 		last := -1 << 30
-		var next []int
+		next = next[:0]
 		progressed := false
 		for _, i := range rem {
 			ok := in[i].lo > last
@@ -413,16 +571,16 @@ func (w *work) routeChannel(bs *[]bundle, ids []int) int {
 		if !progressed {
 			// A cycle of constraints: split a single-segment bundle on it
 			// into two halves that meet at a free column, then start over.
-			cyc := findCycle(next[0], preds, track)
-			for _, i := range cyc {
+			for _, i := range findCycle(next[0], preds, track) {
 				if w.dogleg(bs, in[i].id, upperAt, lowerAt) {
 					return -1
 				}
 			}
 			track[next[0]] = t
-			next = next[1:]
+			copy(next, next[1:])
+			next = next[:len(next)-1]
 		}
-		rem = next
+		rem, next = next, rem
 		t++
 	}
 	for i, x := range in {
@@ -434,14 +592,12 @@ func (w *work) routeChannel(bs *[]bundle, ids []int) int {
 // findCycle walks unplaced predecessors from start until one repeats and
 // returns the cycle's members.
 func findCycle(start int, preds [][]int, track []int) []int {
-	at := map[int]int{}
 	var path []int
 	v := start
 	for {
-		if k, ok := at[v]; ok {
+		if k := slices.Index(path, v); k >= 0 {
 			return path[k:]
 		}
-		at[v] = len(path)
 		path = append(path, v)
 		next := -1
 		for _, p := range preds[v] {
@@ -459,22 +615,23 @@ func findCycle(start int, preds [][]int, track []int) []int {
 
 // dogleg splits the single-segment bundle id into two halves that meet at
 // a free column; it reports whether it could.
-func (w *work) dogleg(bs *[]bundle, id int, upperAt, lowerAt map[int]int) bool {
+func (w *work) dogleg(bs *[]bundle, id int, upperAt, lowerAt *colMap) bool {
 	b := &(*bs)[id]
 	if b.link >= 0 || len(b.segs) != 1 {
 		return false
 	}
-	u, l := w.bundleCols(b)
-	if u[0] == l[0] {
+	u, l := b.hubPort, w.segs[b.segs[0]].downPort
+	if !b.hubUp {
+		u, l = w.segs[b.segs[0]].upPort, b.hubPort
+	}
+	if u == l {
 		return false
 	}
-	mid := (u[0] + l[0]) / 2
+	mid := (u + l) / 2
 	free := -1
 	for d := 0; d < 1<<12 && free < 0; d++ {
-		for _, c := range []int{mid + d, mid - d} {
-			_, a := upperAt[c]
-			_, z := lowerAt[c]
-			if !a && !z {
+		for _, c := range [2]int{mid + d, mid - d} {
+			if !upperAt.has(c) && !lowerAt.has(c) {
 				free = c
 				break
 			}
@@ -498,29 +655,29 @@ type portEnd struct {
 	seg    int // -1 for the hub
 }
 
+type portEndAt struct {
+	col int
+	up  bool
+	e   portEnd
+}
+
 // separatePorts moves box ports so that no column of the channel has a
 // vertical coming down from one bundle and another leaving downwards from a
 // different bundle: such pairs constrain the track order and can form
 // cycles. Dummies cannot move; their conflicts are left to the tracks.
 func (w *work) separatePorts(bs []bundle, ids []int) {
-	upper := map[int]portEnd{}
-	lower := map[int]portEnd{}
-	var ends []struct {
-		col int
-		up  bool
-		e   portEnd
-	}
+	rs := &w.route
+	upper, lower := &rs.upperAt, &rs.lowerAt // column → index in ends
+	upper.reset()
+	lower.reset()
+	ends := rs.ends[:0]
 	add := func(col int, up bool, e portEnd) {
 		if up {
-			upper[col] = e
+			upper.set(col, len(ends))
 		} else {
-			lower[col] = e
+			lower.set(col, len(ends))
 		}
-		ends = append(ends, struct {
-			col int
-			up  bool
-			e   portEnd
-		}{col, up, e})
+		ends = append(ends, portEndAt{col, up, e})
 	}
 	for _, id := range ids {
 		b := &bs[id]
@@ -539,46 +696,46 @@ func (w *work) separatePorts(bs []bundle, ids []int) {
 			}
 		}
 	}
+	rs.ends = ends
 	// columns taken by an item side's ports
 	taken := func(it int, up bool, col int) bool {
+		m := lower
 		if up {
-			e, ok := upper[col]
-			return ok && e.item == it
+			m = upper
 		}
-		e, ok := lower[col]
-		return ok && e.item == it
+		k, ok := m.get(col)
+		return ok && ends[k].e.item == it
 	}
 	for _, en := range ends {
 		if !en.up {
 			continue
 		}
-		u := upper[en.col]
-		if u != en.e {
+		uk, ok := upper.get(en.col)
+		if !ok || ends[uk].e != en.e {
 			continue // moved already
 		}
-		l, ok := lower[en.col]
-		if !ok || l.bundle == u.bundle {
+		u := ends[uk].e
+		lk, ok := lower.get(en.col)
+		if !ok || ends[lk].e.bundle == u.bundle {
 			continue
 		}
 		// try the lower end, then the upper one
-		for _, cand := range []struct {
-			e  portEnd
+		for _, cand := range [2]struct {
+			k  int
 			up bool
-		}{{l, false}, {u, true}} {
-			it := &w.items[cand.e.item]
-			if it.dummy() {
+		}{{lk, false}, {uk, true}} {
+			ce := ends[cand.k].e
+			if w.items[ce.item].dummy() {
 				continue
 			}
-			lo, hi := w.portRange(cand.e.item)
+			lo, hi := w.portRange(ce.item)
 			free := -1
 			for d := 1; d <= hi-lo && free < 0; d++ {
-				for _, c := range []int{en.col + d, en.col - d} {
+				for _, c := range [2]int{en.col + d, en.col - d} {
 					if c < lo || c > hi {
 						continue
 					}
-					_, a := upper[c]
-					_, z := lower[c]
-					if !a && !z && !taken(cand.e.item, cand.up, c) {
+					if !upper.has(c) && !lower.has(c) && !taken(ce.item, cand.up, c) {
 						free = c
 						break
 					}
@@ -587,20 +744,20 @@ func (w *work) separatePorts(bs []bundle, ids []int) {
 			if free < 0 {
 				continue
 			}
-			b := &bs[cand.e.bundle]
-			if cand.e.seg < 0 {
+			b := &bs[ce.bundle]
+			if ce.seg < 0 {
 				w.moveHub(b, free)
 			} else if cand.up {
-				w.segs[cand.e.seg].upPort = free
+				w.segs[ce.seg].upPort = free
 			} else {
-				w.segs[cand.e.seg].downPort = free
+				w.segs[ce.seg].downPort = free
 			}
 			if cand.up {
-				delete(upper, en.col)
-				upper[free] = cand.e
+				upper.del(en.col)
+				upper.set(free, cand.k)
 			} else {
-				delete(lower, en.col)
-				lower[free] = cand.e
+				lower.del(en.col)
+				lower.set(free, cand.k)
 			}
 			break
 		}

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"testing"
@@ -157,6 +158,90 @@ func TestOneAtomChangeIsStable(t *testing.T) {
 			for _, e := range checkLayout(l2, g2) {
 				t.Errorf("n=%d trial %d after the change: %s", n, trial, e)
 			}
+		}
+	}
+}
+
+// Update never modifies the layout it starts from: the UI computes
+// old.Update on a background goroutine while it paints old. The painting
+// goroutine also reads every field of old (a full dump), so the race
+// detector (go test -race) flags any write Update makes to it; and the
+// dump and the painted cells must come out the same before, during and
+// after.
+func TestUpdateLeavesOldLayoutAlone(t *testing.T) {
+	n := 300
+	if raceEnabled || testing.Short() {
+		n = 120
+	}
+	dump := func(l *Layout) string { return fmt.Sprintf("%v\n%v", *l, *l.st) }
+	r := &rng{s: 7}
+	for trial := 0; trial < 4; trial++ {
+		g := genGraph(uint64(n+trial), n, genOpts{statuses: true, extras: true})
+		old := NewLayout(g, Options{})
+		paint := func() string { return old.Paint(old.Decorate(g), old.Bounds(), g.Nodes[0].ID).Plain() }
+		before, state := paint(), dump(old)
+		var g2 Graph
+		if trial%2 == 0 {
+			g2, _ = withAtom(g, r)
+		} else {
+			g2, _ = withoutAtom(g, r)
+		}
+		done := make(chan *Layout)
+		go func() {
+			l := old.Update(g2, Options{})
+			l.Update(g, Options{}) // and back, seeded from the new one
+			done <- l
+		}()
+		var updated *Layout
+		for reads := 0; updated == nil || reads < 2; reads++ {
+			if paint() != before || dump(old) != state {
+				t.Fatalf("trial %d: the old layout changed while it was updated", trial)
+			}
+			select {
+			case updated = <-done:
+			default:
+			}
+		}
+		if updated == old {
+			t.Fatalf("trial %d: a structure change kept the layout", trial)
+		}
+		if paint() != before || dump(old) != state {
+			t.Errorf("trial %d: Update changed the old layout", trial)
+		}
+	}
+}
+
+// Layouts recycle their working buffers (workPool): a layout must not
+// depend on which graphs were laid out before it.
+func TestLayoutsIndependentOfEachOther(t *testing.T) {
+	type job struct {
+		g   Graph
+		opt Options
+	}
+	var jobs []job
+	for _, n := range []int{3, 89, 377, 34, 500} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			g := genGraph(seed*77+uint64(n), n, genOpts{extras: seed%2 == 1, statuses: true, window: []int{16, 40}[seed%2]})
+			o := Options{}
+			if seed == 2 {
+				o.Orientation = LeftRight
+			}
+			jobs = append(jobs, job{g, o})
+		}
+	}
+	paint := func(j job) string {
+		l := NewLayout(j.g, j.opt)
+		g2, _ := withAtom(j.g, &rng{s: 3})
+		l2 := l.Update(g2, j.opt)
+		return l.Paint(l.Decorate(j.g), l.Bounds(), "").Plain() + l2.Paint(l2.Decorate(g2), l2.Bounds(), "").Plain()
+	}
+	first := make([]string, len(jobs))
+	for i, j := range jobs {
+		first[i] = paint(j)
+	}
+	for i := len(jobs) - 1; i >= 0; i-- {
+		if paint(jobs[i]) != first[i] {
+			t.Errorf("graph %d lays out differently after other graphs", i)
 		}
 	}
 }
