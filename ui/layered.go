@@ -16,7 +16,7 @@ import (
 
 // maxLayered is the largest graph drawn as layers by default; bigger ones
 // show the list (v draws the graph anyway).
-const maxLayered = 2000
+const maxLayered = 3000
 
 // autoLayeredWidth is the narrowest graph pane that shows the drawing
 // before the person picks with v: narrower split panes read better as the
