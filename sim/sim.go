@@ -62,7 +62,6 @@ type simulator struct {
 	writes int
 	// decomposed remembers atoms already split, so they are not split twice.
 	decomposed map[string]bool
-	nextChild  int
 }
 
 // Run plays the loop until it completes or stops, or ctx ends (then it

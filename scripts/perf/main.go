@@ -130,8 +130,7 @@ func latency(s *session, path string, n int) []time.Duration {
 		want := ""
 		for k, l := range lines {
 			if strings.HasPrefix(l, "  iteration: ") {
-				v, _ := strconv.Atoi(strings.TrimPrefix(l, "  iteration: "))
-				v = 100 + i
+				v := 100 + i // a value the screen has not shown yet
 				lines[k] = "  iteration: " + strconv.Itoa(v)
 				want = fmt.Sprintf("iteration %d/", v)
 				break

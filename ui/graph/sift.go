@@ -187,9 +187,14 @@ func (w *work) siftNear(l int, kids []int, cur, k int) bool {
 	if bestAt == cur {
 		return false
 	}
-	copy(kids[cur:], kids[cur+1:])
-	kids = kids[:len(kids)-1]
-	kids = slices.Insert(kids, bestAt, it)
+	// Move it from cur to bestAt inside kids (the caller's slice: the
+	// length does not change, so this stays in its backing array).
+	if bestAt < cur {
+		copy(kids[bestAt+1:cur+1], kids[bestAt:cur])
+	} else {
+		copy(kids[cur:bestAt], kids[cur+1:bestAt+1])
+	}
+	kids[bestAt] = it
 	w.flatten(l)
 	return true
 }
