@@ -6,103 +6,18 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/aot-loop/aot-tui/internal/looptools"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
-// The loop's own tools read the state file line by line (DESIGN.md §3.4).
-// These are their reads, in Go, as the stop hook and the Python scripts do
-// them; after each correction the CLI writes, they must agree with our
-// parser.
-
-// hookFrontmatter is awk '/^---$/{p=!p; if(!p) exit; next} p'.
-func hookFrontmatter(data []byte) []string {
-	var out []string
-	p := false
-	for _, line := range strings.Split(string(data), "\n") {
-		if line == "---" {
-			p = !p
-			if !p {
-				break
-			}
-			continue
-		}
-		if p {
-			out = append(out, line)
-		}
-	}
-	return out
-}
-
-// grepCount is grep -c PATTERN on the frontmatter.
-func grepCount(lines []string, pattern string) int {
-	re := regexp.MustCompile(pattern)
-	n := 0
-	for _, l := range lines {
-		if re.MatchString(l) {
-			n++
-		}
-	}
-	return n
-}
-
-// hookField is grep '^  KEY:' | head -1, the text after ': ', quotes
-// stripped.
-func hookField(lines []string, prefix string) (string, bool) {
-	for _, l := range lines {
-		if strings.HasPrefix(l, prefix+":") {
-			_, v, _ := strings.Cut(l, ": ")
-			return strings.Trim(strings.TrimSpace(v), `"'`), true
-		}
-	}
-	return "", false
-}
-
-type scriptAtom struct {
-	id, status string
-	deps       []string
-}
-
-// scriptAtoms is the scripts' line parser: '- id:' starts an atom, status
-// and depends_on belong to the last one, depends_on only when it starts
-// with '['.
-func scriptAtoms(lines []string) []scriptAtom {
-	var atoms []scriptAtom
-	value := func(s string) string {
-		_, v, _ := strings.Cut(s, ":")
-		return strings.Trim(strings.TrimSpace(v), `"'`)
-	}
-	for _, l := range lines {
-		s := strings.TrimSpace(l)
-		switch {
-		case strings.HasPrefix(s, "- id:"):
-			atoms = append(atoms, scriptAtom{id: value(s)})
-		case len(atoms) == 0:
-		case strings.HasPrefix(s, "status:"):
-			atoms[len(atoms)-1].status = value(s)
-		case strings.HasPrefix(s, "depends_on:"):
-			_, v, _ := strings.Cut(s, ":")
-			if v = strings.TrimSpace(v); strings.HasPrefix(v, "[") {
-				var deps []string
-				for _, d := range strings.Split(strings.Trim(v, "[]"), ",") {
-					if d = strings.Trim(strings.TrimSpace(d), `"'`); d != "" {
-						deps = append(deps, d)
-					}
-				}
-				atoms[len(atoms)-1].deps = deps
-			}
-		}
-	}
-	return atoms
-}
-
-// agreeWithLoopTools compares the loop tools' reading of data with ours.
+// agreeWithLoopTools checks that the loop's own line-based tools read
+// data as our parser does (internal/looptools).
 func agreeWithLoopTools(data []byte) error {
 	doc, err := statefile.Parse(data)
 	if err != nil {
@@ -111,60 +26,7 @@ func agreeWithLoopTools(data []byte) error {
 	if v := model.Validate(doc.State); !v.Valid {
 		return fmt.Errorf("invalid: %v", v.Errors)
 	}
-	s, f := doc.State, model.Derive(doc.State)
-	fm := hookFrontmatter(data)
-	for _, c := range []struct {
-		status string
-		want   int
-	}{{"pending", f.Counts.Pending}, {"in_progress", f.Counts.InProgress}, {"resolved", f.Counts.Resolved}} {
-		if got := grepCount(fm, "^    status: "+c.status); got != c.want {
-			return fmt.Errorf("the hook counts %d %s atoms, we count %d", got, c.status, c.want)
-		}
-	}
-	null := func(s string) string {
-		if s == "" {
-			return "null"
-		}
-		return s
-	}
-	c, k := s.Control, s.Objective.Constraints
-	for _, x := range []struct{ prefix, want string }{
-		{"  status", string(c.Status)},
-		{"  iteration", strconv.Itoa(c.Iteration)},
-		{"  stall_count", strconv.Itoa(c.StallCount)},
-		{"  prev_pending_count", strconv.Itoa(c.PrevPendingCount)},
-		{"  stop_requested", strconv.FormatBool(c.StopRequested)},
-		{"  stop_reason", null(c.StopReason)},
-		{"  redirect_requested", strconv.FormatBool(c.RedirectRequested)},
-		{"    max_iterations", strconv.Itoa(k.MaxIterations)},
-		{"    max_parallel_agents", strconv.Itoa(k.MaxParallelAgents)},
-		{"    max_stall_count", strconv.Itoa(k.MaxStallCount)},
-	} {
-		if got, ok := hookField(fm, x.prefix); !ok || got != x.want {
-			return fmt.Errorf("the hook reads %s as %q (found %v), we read %q", strings.TrimSpace(x.prefix), got, ok, x.want)
-		}
-	}
-	if n := grepCount(fm, "^  status: "); n != 1 {
-		return fmt.Errorf("%d lines match the hook's ^  status: (its sed would rewrite them all)", n)
-	}
-	atoms := scriptAtoms(fm)
-	if len(atoms) != len(s.Atoms) {
-		return fmt.Errorf("the scripts see %d atoms, we see %d", len(atoms), len(s.Atoms))
-	}
-	for i, a := range s.Atoms {
-		sa := atoms[i]
-		deps := a.DependsOn
-		if deps == nil {
-			deps = []string{}
-		}
-		if sa.deps == nil {
-			sa.deps = []string{}
-		}
-		if sa.id != a.ID || sa.status != string(a.Status) || !slices.Equal(sa.deps, deps) {
-			return fmt.Errorf("the scripts read atom %d as %+v, we read %s %s %v", i, sa, a.ID, a.Status, a.DependsOn)
-		}
-	}
-	return nil
+	return looptools.Agree(data, doc.State)
 }
 
 // interopStates are generated template-layout states (of 40 and 150
