@@ -558,7 +558,13 @@ func (m *Model) renderBodyNow(h int) []string {
 	var body string
 	switch {
 	case m.redirect.dlg != dlgNone:
-		body = strings.Join(m.renderDialog(h), "\n")
+		// The dialog box, centred in the body.
+		pad := strings.Repeat(" ", max0((m.width-m.dialogWidth())/2))
+		box := m.renderDialog(h)
+		for i := range box {
+			box[i] = pad + box[i]
+		}
+		body = strings.Join(box, "\n")
 	case m.phase != nil:
 		body = m.phaseText.view()
 	case m.st == nil:
