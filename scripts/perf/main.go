@@ -39,7 +39,12 @@ func main() {
 	writeLoop(path, *atoms)
 	s := start(*bin, path)
 	s.waitFor("iteration ")
-	lat := latency(s, path, *updates)
+	c := s.control()
+	if size := strings.TrimSpace(c.run("display-message -p -t p '#{pane_width}x#{pane_height}'")); size != "160x50" {
+		fail("perf: the control client resized the pane to " + size)
+	}
+	lat := latency(c, path, *updates)
+	c.close()
 	cpu := idleCPU(s, *idle)
 	s.stop()
 
@@ -119,7 +124,7 @@ func (s *session) stop() { _ = exec.Command("tmux", "-L", s.socket, "kill-server
 
 // latency rewrites control.iteration the hook's way (temp file + rename)
 // and times until the new value is on screen.
-func latency(s *session, path string, n int) []time.Duration {
+func latency(c *control, path string, n int) []time.Duration {
 	var out []time.Duration
 	for i := 0; i < n; i++ {
 		data, err := os.ReadFile(path)
@@ -144,7 +149,7 @@ func latency(s *session, path string, n int) []time.Duration {
 		if err := os.Rename(tmp, path); err != nil {
 			fail(err.Error())
 		}
-		for !strings.Contains(s.capture(), want) {
+		for !strings.Contains(c.capture(), want) {
 			if time.Since(t0) > 10*time.Second {
 				fail("perf: the screen never showed " + want)
 			}
