@@ -91,6 +91,14 @@ func BenchmarkYAML(b *testing.B) {
 				}
 			}
 		})
+		b.Run(fmt.Sprintf("fast/atoms=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(yml)))
+			for b.Loop() {
+				if fastParse(yml) == nil {
+					b.Fatal("the fast parser refused a generated file")
+				}
+			}
+		})
 		b.Run(fmt.Sprintf("split/atoms=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(yml)))
 			for b.Loop() {

@@ -9,7 +9,7 @@ import (
 )
 
 // FuzzParse runs what reading a state file runs — frontmatter split,
-// parse (and the split parse of large files, compared with a whole parse),
+// parse (and the fast and split parses, each compared with yaml.v3's),
 // derive, validate, gate, outlook, and the phase loop reader on the same
 // bytes — and checks that it never panics, that errors are *Error
 // values naming a line of the input, and that the derived facts hold
@@ -21,9 +21,11 @@ func FuzzParse(f *testing.F) {
 		lines := bytes.Count(data, []byte{'\n'}) + 1
 		fm, splitErr := SplitFrontmatter(data)
 		if splitErr == nil {
-			// Large files are parsed in pieces: whenever the pieces are
-			// accepted, they must give the tree a whole parse gives.
+			// Large files are parsed in pieces, and files in the usual
+			// layout by the fast parser: whenever either is accepted, it
+			// must give the tree a whole parse with yaml.v3 gives.
 			checkSplit(t, fm.YAML(data))
+			checkFast(t, fm.YAML(data))
 		}
 		doc, err := Parse(data)
 		if err != nil {

@@ -16,6 +16,9 @@ const parallelMin = 256 << 10
 // parseYAML parses the frontmatter and returns its root node (nil when the
 // frontmatter holds no document).
 func parseYAML(yml []byte) (*yaml.Node, error) {
+	if root := fastParse(yml); root != nil {
+		return root, nil
+	}
 	if len(yml) >= parallelMin && runtime.GOMAXPROCS(0) > 1 {
 		if root := parseSplit(yml); root != nil {
 			return root, nil

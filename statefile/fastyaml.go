@@ -1,0 +1,762 @@
+package statefile
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// fastParse parses the block-style YAML that state files are written in —
+// block mappings and sequences, "- key: value" entries, single-line plain
+// and quoted scalars, one-line flow sequences and mappings of scalars,
+// literal and folded block scalars, comments — straight into the
+// yaml.Node tree yaml.v3 would build, without yaml.v3's token and event
+// machinery. It is about three times as fast and makes a few hundred
+// allocations where yaml.v3 makes tens of thousands; on a small machine
+// that was most of the cost of reading a file.
+//
+// It returns nil whenever the text uses anything outside that subset
+// (anchors, aliases, tags, multi-line flow or quoted scalars, plain
+// scalars over several lines, tabs, lone CRs, numbers other than plain
+// decimals, …) or is not valid YAML; the caller then parses with yaml.v3,
+// which also reports any error. Accepted input gives the tree yaml.v3
+// gives — kinds, tags, values, styles, lines, columns — apart from
+// comments, which nothing reads. FuzzParse and TestFastParseRandom check
+// this against yaml.v3.
+func fastParse(yml []byte) *yaml.Node {
+	root, _ := fastParseWhy(yml)
+	return root
+}
+
+// fastParseWhy is fastParse that also says why it gave up, with the line.
+func fastParseWhy(yml []byte) (*yaml.Node, string) {
+	if !fastSafeText(yml) {
+		return nil, "characters or lines outside the subset"
+	}
+	p := &fastParser{src: string(yml)}
+	p.splitLines()
+	p.skipBlank()
+	if p.i >= len(p.lines) || keyEnd(p.text(p.i)) < 0 {
+		return nil, "not a block mapping"
+	}
+	root := p.blockMapping(p.lines[p.i].indent, 0)
+	if !p.bad {
+		p.skipBlank()
+		if p.i < len(p.lines) {
+			p.fail("text after the top-level mapping")
+		}
+	}
+	if p.bad {
+		return nil, "line " + strconv.Itoa(p.whyLine) + ": " + p.why
+	}
+	return root, ""
+}
+
+// fastMaxDepth bounds nesting; deeper input goes to yaml.v3, which reports
+// its own limit.
+const fastMaxDepth = 100
+
+type fastLine struct {
+	start, end int // byte offsets of the line in src, without the '\n'
+	indent     int // leading spaces (bytes; a line starts with ASCII)
+	ascii      bool
+	nl         bool // the line ends with '\n'
+}
+
+type fastParser struct {
+	src     string
+	lines   []fastLine
+	i       int  // the current line
+	bad     bool // the input is outside the subset: give up
+	why     string
+	whyLine int
+
+	nodes []yaml.Node  // slab the nodes are carved from
+	ptrs  []*yaml.Node // slab Content slices are carved from
+	stack []*yaml.Node // children of the collections being built
+}
+
+// fastSafeText reports whether yml has only what the fast parser handles
+// at the character level: UTF-8 text without tabs, CRs, control or
+// special characters (BOM, NEL, LS, PS, non-characters), CR only before
+// LF, and no directive or document marker lines.
+func fastSafeText(yml []byte) bool {
+	lineStart := true
+	for i := 0; i < len(yml); {
+		c := yml[i]
+		if lineStart && (c == '-' || c == '.' || c == '%') {
+			rest := yml[i:]
+			if c == '%' || (len(rest) >= 3 && rest[1] == c && rest[2] == c) {
+				return false
+			}
+		}
+		lineStart = c == '\n'
+		if c < 0x80 {
+			if (c < 0x20 && c != '\n' && c != '\r') || c == 0x7f || (c == '\r' && (i+1 == len(yml) || yml[i+1] != '\n')) {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(yml[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1,
+			r < 0xA0, r == 0x2028, r == 0x2029, r == 0xFEFF, r == 0xFFFE, r == 0xFFFF:
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// fail marks the input as outside the subset; why is for debugging.
+func (p *fastParser) fail(why string) {
+	if !p.bad {
+		p.bad, p.why, p.whyLine = true, why, p.i+1
+	}
+}
+
+func (p *fastParser) splitLines() {
+	n := strings.Count(p.src, "\n") + 1
+	p.lines = make([]fastLine, 0, n)
+	for pos := 0; pos <= len(p.src); {
+		end := strings.IndexByte(p.src[pos:], '\n')
+		nl := end >= 0
+		if nl {
+			end += pos
+		} else {
+			end = len(p.src)
+		}
+		next := end + 1
+		if nl && end > pos && p.src[end-1] == '\r' {
+			end-- // CRLF
+		}
+		l := fastLine{start: pos, end: end, nl: nl, ascii: true}
+		for l.indent < end-pos && p.src[pos+l.indent] == ' ' {
+			l.indent++
+		}
+		for k := pos; k < end; k++ {
+			if p.src[k] >= 0x80 {
+				l.ascii = false
+				break
+			}
+		}
+		if nl || end > pos {
+			p.lines = append(p.lines, l)
+		}
+		pos = next
+	}
+}
+
+// text is line i from its indentation on.
+func (p *fastParser) text(i int) string {
+	l := p.lines[i]
+	return p.src[l.start+l.indent : l.end]
+}
+
+// blank reports whether line i holds only spaces or a comment.
+func (p *fastParser) blank(i int) bool {
+	t := p.text(i)
+	return t == "" || t[0] == '#'
+}
+
+// skipBlank moves past blank and comment lines.
+func (p *fastParser) skipBlank() {
+	for p.i < len(p.lines) && p.blank(p.i) {
+		p.i++
+	}
+}
+
+// col is the 1-based column (in characters, as yaml.v3 counts) of byte
+// offset off on line i.
+func (p *fastParser) col(i, off int) int {
+	l := p.lines[i]
+	if l.ascii {
+		return off - l.start + 1
+	}
+	return utf8.RuneCountInString(p.src[l.start:off]) + 1
+}
+
+func (p *fastParser) node(kind yaml.Kind, tag, value string, style yaml.Style, line, off int) *yaml.Node {
+	if len(p.nodes) == cap(p.nodes) {
+		// Chunks grow with the file, so that a small file allocates
+		// little and a large one makes few allocations.
+		p.nodes = make([]yaml.Node, 0, min(max(64, 2*cap(p.nodes)), 4096))
+	}
+	p.nodes = append(p.nodes, yaml.Node{Kind: kind, Tag: tag, Value: value, Style: style, Line: line + 1, Column: p.col(line, off)})
+	return &p.nodes[len(p.nodes)-1]
+}
+
+// content moves the children pushed since mark into n.Content, a slice
+// whose capacity is its length so that an append elsewhere copies it.
+func (p *fastParser) content(n *yaml.Node, mark int) {
+	kids := p.stack[mark:]
+	if len(kids) > 0 {
+		if cap(p.ptrs)-len(p.ptrs) < len(kids) {
+			p.ptrs = make([]*yaml.Node, 0, max(min(max(64, 2*cap(p.ptrs)), 8192), len(kids)))
+		}
+		a := len(p.ptrs)
+		p.ptrs = append(p.ptrs, kids...)
+		n.Content = p.ptrs[a:len(p.ptrs):len(p.ptrs)]
+	}
+	clear(kids)
+	p.stack = p.stack[:mark]
+}
+
+// isDash reports whether t (a line from its indentation on) starts a block
+// sequence entry.
+func isDash(t string) bool { return t != "" && t[0] == '-' && (len(t) == 1 || t[1] == ' ') }
+
+// keyEnd returns the length of the plain key t starts with when t is
+// "key:" followed by a space or the end of the line, else -1. Keys are
+// kept to names (a letter or _, then letters, digits, _ . -) that yaml.v3
+// resolves to strings, and to decimal integers (a rubric's levels).
+func keyEnd(t string) int {
+	k := 0
+	digits := t != "" && t[0] >= '0' && t[0] <= '9'
+	for k < len(t) {
+		c := t[k]
+		if digits && c >= '0' && c <= '9' ||
+			!digits && (c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || k > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-')) {
+			k++
+			continue
+		}
+		break
+	}
+	if k == 0 || k >= len(t) || t[k] != ':' || (k+1 < len(t) && t[k+1] != ' ') {
+		return -1
+	}
+	if digits {
+		if tag, _ := numberTag(t[:k]); tag != "!!int" {
+			return -1
+		}
+	}
+	switch t[:k] {
+	case "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL":
+		return -1
+	}
+	return k
+}
+
+// keyTag is the tag of a key keyEnd accepted.
+func keyTag(key string) string {
+	if key[0] >= '0' && key[0] <= '9' {
+		return "!!int"
+	}
+	return "!!str"
+}
+
+// blockMapping parses the block mapping whose keys start at column
+// indent, beginning at the current line.
+func (p *fastParser) blockMapping(indent, depth int) *yaml.Node {
+	if depth > fastMaxDepth {
+		p.fail("too deep")
+		return nil
+	}
+	first := p.lines[p.i]
+	m := p.node(yaml.MappingNode, "!!map", "", 0, p.i, first.start+first.indent)
+	mark := len(p.stack)
+	for !p.bad {
+		p.skipBlank()
+		if p.i >= len(p.lines) || p.lines[p.i].indent < indent {
+			break
+		}
+		l := p.lines[p.i]
+		t := p.text(p.i)
+		k := keyEnd(t)
+		if l.indent > indent || k < 0 {
+			p.fail("not a key line in a mapping")
+			break
+		}
+		key := p.node(yaml.ScalarNode, keyTag(t[:k]), t[:k], 0, p.i, l.start+l.indent)
+		p.stack = append(p.stack, key)
+		v := p.value(l.start+l.indent+k+1, indent, true, depth)
+		p.stack = append(p.stack, v)
+	}
+	p.content(m, mark)
+	return m
+}
+
+// blockSequence parses the block sequence whose dashes are at column
+// indent, beginning at the current line.
+func (p *fastParser) blockSequence(indent, depth int) *yaml.Node {
+	if depth > fastMaxDepth {
+		p.fail("too deep")
+		return nil
+	}
+	first := p.lines[p.i]
+	s := p.node(yaml.SequenceNode, "!!seq", "", 0, p.i, first.start+first.indent)
+	mark := len(p.stack)
+	for !p.bad {
+		p.skipBlank()
+		if p.i >= len(p.lines) || p.lines[p.i].indent < indent {
+			break
+		}
+		l := p.lines[p.i]
+		if l.indent > indent {
+			p.fail("more indented than the sequence")
+			break
+		}
+		if !isDash(p.text(p.i)) {
+			break // the next key of the mapping around an indentless sequence
+		}
+		p.stack = append(p.stack, p.value(l.start+l.indent+1, indent, false, depth))
+	}
+	p.content(s, mark)
+	return s
+}
+
+// value parses what follows an indicator — the ':' after a key (inMap) or
+// a '-' — whose text continues at byte offset pos of the current line;
+// indent is the column of the key or dash. It leaves the current line on
+// the first line after the value.
+func (p *fastParser) value(pos, indent int, inMap bool, depth int) *yaml.Node {
+	i := p.i
+	l := p.lines[i]
+	rest := p.src[pos:l.end]
+	lead := len(rest) - len(strings.TrimLeft(rest, " "))
+	rest = rest[lead:]
+	at := pos + lead
+	if rest == "" || rest[0] == '#' {
+		if lead == 0 && rest != "" {
+			p.fail("\"-#\": not a comment")
+			return nil
+		}
+		// The value is on the lines below, or empty.
+		p.i++
+		p.skipBlank()
+		if p.i < len(p.lines) {
+			nl := p.lines[p.i]
+			t := p.text(p.i)
+			switch {
+			case nl.indent > indent && isDash(t):
+				return p.blockSequence(nl.indent, depth+1)
+			case nl.indent > indent && keyEnd(t) > 0:
+				return p.blockMapping(nl.indent, depth+1)
+			case nl.indent > indent:
+				p.fail("a scalar on its own lines")
+				return nil
+			case inMap && nl.indent == indent && isDash(t):
+				return p.blockSequence(indent, depth+1) // indentless
+			}
+		}
+		// yaml.v3 places an empty value just after its indicator.
+		return p.node(yaml.ScalarNode, "!!null", "", 0, i, pos)
+	}
+	if lead == 0 && inMap {
+		p.fail("\"key:x\" is not a key")
+		return nil
+	}
+	if !inMap {
+		// "- key: value" opens a mapping at the key's column; "- - x" a
+		// sequence at the inner dash. Treat the dash as indentation.
+		if keyEnd(rest) > 0 || isDash(rest) {
+			p.lines[i].indent = at - l.start
+			if isDash(rest) {
+				return p.blockSequence(at-l.start, depth+1)
+			}
+			return p.blockMapping(at-l.start, depth+1)
+		}
+	}
+	var n *yaml.Node
+	switch rest[0] {
+	case '|', '>':
+		return p.blockScalar(at, indent)
+	case '[', '{':
+		n = p.flow(at)
+	case '"', '\'':
+		n = p.quoted(at, l.end)
+	default:
+		n = p.plain(at, l.end)
+	}
+	if p.bad {
+		return nil
+	}
+	// A single-line value: anything more indented below it would continue
+	// it (a plain scalar over several lines) or be an error.
+	p.i++
+	p.skipBlank()
+	if p.i < len(p.lines) && p.lines[p.i].indent > indent {
+		p.fail("continued below")
+		return nil
+	}
+	return n
+}
+
+// restIsComment reports whether s is blank or blanks and then a comment.
+func restIsComment(s string) bool {
+	t := strings.TrimLeft(s, " ")
+	return t == "" || (t[0] == '#' && len(t) < len(s))
+}
+
+// plain parses a plain scalar from at to the end of the line (or to a
+// comment).
+func (p *fastParser) plain(at, end int) *yaml.Node {
+	s := p.src[at:end]
+	if k := strings.Index(s, " #"); k >= 0 {
+		s = s[:k]
+	}
+	s = strings.TrimRight(s, " ")
+	tag, ok := plainTag(s, false)
+	if !ok {
+		p.fail("not a plain scalar")
+		return nil
+	}
+	return p.node(yaml.ScalarNode, tag, s, 0, p.i, at)
+}
+
+// plainTag returns the tag yaml.v3 resolves the plain scalar s to, and
+// false when s is not a plain scalar this parser is sure of (in a flow
+// collection when flow is true).
+func plainTag(s string, flow bool) (string, bool) {
+	if s == "" {
+		return "", false
+	}
+	switch s[0] {
+	case '-':
+		return numberTag(s[1:])
+	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', '+', '<', '=', '~', ' ':
+		if s == "~" {
+			return "!!null", true
+		}
+		return "", false
+	case '.':
+		if len(s) == 1 || s[1] >= '0' && s[1] <= '9' {
+			return "", false
+		}
+		switch s {
+		case ".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN":
+			return "", false
+		}
+	}
+	if strings.Contains(s, ": ") || s[len(s)-1] == ':' {
+		return "", false
+	}
+	if flow && strings.ContainsAny(s, ",[]{}#:") {
+		return "", false
+	}
+	if c := s[0]; c >= '0' && c <= '9' {
+		return numberTag(s)
+	}
+	switch s {
+	case "true", "True", "TRUE", "false", "False", "FALSE":
+		return "!!bool", true
+	case "null", "Null", "NULL":
+		return "!!null", true
+	}
+	return "!!str", true
+}
+
+// numberTag resolves a plain decimal number (after any minus sign):
+// digits without a leading zero, then optionally '.' and digits. Anything
+// else that starts like a number (exponents, octal, hex, underscores,
+// timestamps) is left to yaml.v3.
+func numberTag(s string) (string, bool) {
+	k := 0
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == 0 || k > 18 || (s[0] == '0' && k > 1) {
+		return "", false
+	}
+	if k == len(s) {
+		return "!!int", true
+	}
+	if s[k] != '.' || k+1 == len(s) {
+		return "", false
+	}
+	for _, c := range s[k+1:] {
+		if c < '0' || c > '9' {
+			return "", false
+		}
+	}
+	return "!!float", true
+}
+
+// quoted parses a single-line double- or single-quoted scalar at at and
+// checks that only blanks or a comment follow it.
+func (p *fastParser) quoted(at, end int) *yaml.Node {
+	q := p.src[at]
+	var b strings.Builder
+	escaped := false
+	k := at + 1
+	for ; k < end; k++ {
+		c := p.src[k]
+		if c == q {
+			if q == '\'' && k+1 < end && p.src[k+1] == '\'' {
+				if !escaped {
+					b.WriteString(p.src[at+1 : k])
+					escaped = true
+				}
+				b.WriteByte('\'')
+				k++
+				continue
+			}
+			break
+		}
+		if q == '"' && c == '\\' {
+			if !escaped {
+				b.WriteString(p.src[at+1 : k])
+				escaped = true
+			}
+			r, n := unescape(p.src[k+1 : end])
+			if n == 0 {
+				p.fail("an escape left to yaml.v3")
+				return nil
+			}
+			b.WriteRune(r)
+			k += n
+			continue
+		}
+		if escaped {
+			b.WriteByte(c)
+		}
+	}
+	if k >= end || !restIsComment(p.src[k+1:end]) {
+		p.fail("not closed on this line, or followed by more than a comment")
+		return nil
+	}
+	v := p.src[at+1 : k]
+	if escaped {
+		v = b.String()
+	}
+	style := yaml.DoubleQuotedStyle
+	if q == '\'' {
+		style = yaml.SingleQuotedStyle
+	}
+	return p.node(yaml.ScalarNode, "!!str", v, style, p.i, at)
+}
+
+// unescape decodes the double-quoted escape that s starts with (after the
+// backslash) and returns the rune and the bytes used, or 0 bytes for an
+// escape this parser leaves to yaml.v3.
+func unescape(s string) (rune, int) {
+	if s == "" {
+		return 0, 0
+	}
+	switch s[0] {
+	case '\\':
+		return '\\', 1
+	case '"':
+		return '"', 1
+	case 'n':
+		return '\n', 1
+	case 't':
+		return '\t', 1
+	case 'r':
+		return '\r', 1
+	case '0':
+		return 0, 1
+	case 'u':
+		if len(s) < 5 {
+			return 0, 0
+		}
+		var r rune
+		for _, c := range s[1:5] {
+			switch {
+			case c >= '0' && c <= '9':
+				r = r<<4 | (c - '0')
+			case c >= 'a' && c <= 'f':
+				r = r<<4 | (c - 'a' + 10)
+			case c >= 'A' && c <= 'F':
+				r = r<<4 | (c - 'A' + 10)
+			default:
+				return 0, 0
+			}
+		}
+		if r >= 0xD800 && r <= 0xDFFF {
+			return 0, 0
+		}
+		return r, 5
+	}
+	return 0, 0
+}
+
+// flow parses a flow sequence or mapping of scalars that closes on its
+// line.
+func (p *fastParser) flow(at int) *yaml.Node {
+	end := p.lines[p.i].end
+	kind, tag, closer := yaml.SequenceNode, "!!seq", byte(']')
+	if p.src[at] == '{' {
+		kind, tag, closer = yaml.MappingNode, "!!map", '}'
+	}
+	n := p.node(kind, tag, "", yaml.FlowStyle, p.i, at)
+	mark := len(p.stack)
+	k := at + 1
+	afterComma, needComma := false, false
+	for !p.bad {
+		k = skipSpaces(p.src, k, end)
+		if k >= end {
+			p.fail("flow: not closed on its line")
+			break
+		}
+		if p.src[k] == closer {
+			if afterComma {
+				p.fail("flow: a trailing comma")
+			}
+			k++
+			break
+		}
+		if needComma {
+			if p.src[k] != ',' {
+				p.fail("flow: no comma")
+				break
+			}
+			afterComma, needComma = true, false
+			k++
+			continue
+		}
+		afterComma, needComma = false, true
+		if kind == yaml.MappingNode {
+			key := p.flowScalar(&k, end, ':')
+			if p.bad || k+1 >= end || p.src[k] != ':' || p.src[k+1] != ' ' {
+				p.fail("flow: not key: value")
+				break
+			}
+			p.stack = append(p.stack, key)
+			k = skipSpaces(p.src, k+1, end)
+		}
+		v := p.flowScalar(&k, end, closer)
+		if p.bad {
+			break
+		}
+		p.stack = append(p.stack, v)
+	}
+	if !p.bad && !restIsComment(p.src[k:end]) {
+		p.fail("flow: text after it")
+	}
+	p.content(n, mark)
+	return n
+}
+
+// flowScalar parses the quoted or plain scalar of a flow collection at
+// *k, which ends before a ',' or stop, and moves *k past it.
+func (p *fastParser) flowScalar(k *int, end int, stop byte) *yaml.Node {
+	at := *k
+	if at >= end {
+		p.fail("flow: no scalar")
+		return nil
+	}
+	if c := p.src[at]; c == '"' || c == '\'' {
+		close := p.closingQuote(at, end)
+		if close < 0 {
+			p.fail("flow: a quote not closed")
+			return nil
+		}
+		*k = close + 1
+		return p.quoted(at, close+1)
+	}
+	e := at
+	for e < end && p.src[e] != ',' && p.src[e] != stop {
+		e++
+	}
+	v := strings.TrimRight(p.src[at:e], " ")
+	tag, ok := plainTag(v, true)
+	if !ok {
+		p.fail("flow: not a plain scalar")
+		return nil
+	}
+	*k = e
+	return p.node(yaml.ScalarNode, tag, v, 0, p.i, at)
+}
+
+func skipSpaces(s string, k, end int) int {
+	for k < end && s[k] == ' ' {
+		k++
+	}
+	return k
+}
+
+// closingQuote returns the offset of the quote that closes the quoted
+// scalar at k, or -1.
+func (p *fastParser) closingQuote(k, end int) int {
+	q := p.src[k]
+	for j := k + 1; j < end; j++ {
+		switch c := p.src[j]; {
+		case q == '"' && c == '\\':
+			j++
+		case c == q && q == '\'' && j+1 < end && p.src[j+1] == '\'':
+			j++
+		case c == q:
+			return j
+		}
+	}
+	return -1
+}
+
+// blockScalar parses a literal (|) or folded (>) block scalar whose header
+// is at at; indent is the column of the key or dash that owns it.
+func (p *fastParser) blockScalar(at, indent int) *yaml.Node {
+	i := p.i
+	end := p.lines[i].end
+	style := yaml.LiteralStyle
+	if p.src[at] == '>' {
+		style = yaml.FoldedStyle
+	}
+	k := at + 1
+	strip := false
+	if k < end && p.src[k] == '-' {
+		strip = true
+		k++
+	}
+	if k < end && p.src[k] != ' ' || !restIsComment(p.src[k:end]) {
+		p.fail("keep (+), an indentation digit, or text after the header")
+		return nil
+	}
+	// The content: lines indented more than the owner, up to the first
+	// line with text indented less than the first content line.
+	j := i + 1
+	if j >= len(p.lines) || p.lines[j].indent <= indent || p.text(j) == "" {
+		p.fail("empty, or starts with a blank line")
+		return nil
+	}
+	ci := p.lines[j].indent
+	var parts []string
+	last := j
+	for ; j < len(p.lines); j++ {
+		l := p.lines[j]
+		if l.end == l.start {
+			parts = append(parts, "")
+			continue
+		}
+		if p.text(j) == "" {
+			p.fail("a line of spaces only: left to yaml.v3")
+			return nil
+		}
+		if l.indent < ci {
+			break
+		}
+		if style == yaml.FoldedStyle && l.indent > ci {
+			p.fail("more-indented lines fold differently")
+			return nil
+		}
+		parts = append(parts, p.src[l.start+ci:l.end])
+		last = j
+	}
+	parts = parts[:last-i]
+	if !p.lines[last].nl {
+		p.fail("block scalar at EOF without newline")
+		return nil
+	}
+	var b strings.Builder
+	for n, s := range parts {
+		if n > 0 {
+			switch {
+			case style == yaml.LiteralStyle:
+				b.WriteByte('\n')
+			case s == "":
+				b.WriteByte('\n')
+			case parts[n-1] != "":
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(s)
+	}
+	if !strip {
+		b.WriteByte('\n')
+	}
+	p.i = last + 1
+	return p.node(yaml.ScalarNode, "!!str", b.String(), style, i, at)
+}
