@@ -107,6 +107,7 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		return nil
 	}
 
+	oneProc()
 	ctx, cancel := context.WithCancel(context.Background())
 	simDone := make(chan error, 1)
 	go func() {
