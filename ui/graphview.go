@@ -28,6 +28,8 @@ type graphView struct {
 	// visible lists the rows (indexes into layout.order) that pass the filter.
 	visible []int
 	follow  bool
+	// placed is set once the first state has chosen the selection.
+	placed bool
 	// exec is the set of executable atom ids.
 	exec map[string]bool
 	// lay is the layered drawing, shown when it fits (else this list).
@@ -49,6 +51,14 @@ func (g *graphView) setState(st *model.State, f *model.Facts) *layoutJob {
 	g.refilter()
 	if g.follow {
 		g.followInProgress()
+	}
+	if !g.placed && len(st.Atoms) > 0 {
+		// Opened on a running loop, start where the work is rather than
+		// at its first, long-resolved atom.
+		g.placed = true
+		if id := g.frontier(); id != "" && g.sel == "" {
+			g.sel = id
+		}
 	}
 	if _, ok := f.Index[g.sel]; !ok || g.sel == "" {
 		if g.lay.gv == nil || g.lay.gv.Layout() == nil || !g.isLayered() {
@@ -246,6 +256,20 @@ func (g *graphView) toDependent() bool {
 	}
 	g.follow = false
 	return g.selectID(g.layout.sortedIDs(g.facts.Dependents[a.ID])[0])
+}
+
+// frontier is the first in-progress atom in display order, else the first
+// atom of the next batch, else "".
+func (g *graphView) frontier() string {
+	for _, r := range g.visible {
+		if a := &g.st.Atoms[g.layout.order[r]]; a.Status == model.StatusInProgress {
+			return a.ID
+		}
+	}
+	if len(g.facts.NextBatch) > 0 {
+		return g.facts.NextBatch[0]
+	}
+	return ""
 }
 
 // followInProgress selects the first in-progress atom in display order.

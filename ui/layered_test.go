@@ -47,8 +47,12 @@ func TestDrawingFallsBackWhenItCannotFit(t *testing.T) {
 
 func TestDrawingKeys(t *testing.T) {
 	m := loadedModel(t, "rich.md", 160, 40)
+	if m.graph.sel != "A4" {
+		t.Fatalf("selection %q, want the in-progress A4", m.graph.sel)
+	}
+	press(m, "g")
 	if m.graph.sel != "A1" {
-		t.Fatalf("selection %q", m.graph.sel)
+		t.Fatalf("g should go to the first layer: %q", m.graph.sel)
 	}
 	press(m, "j")
 	if m.graph.sel == "A1" || m.graph.sel == "" {

@@ -115,8 +115,8 @@ func TestViewsGolden(t *testing.T) {
 		keys []string
 	}{
 		{"graph", nil},
-		{"graph-selected", []string{"j", "j", "j", "j", "j"}},
-		{"details", []string{"j", "j", "j", "j", "j", "enter"}},
+		{"graph-selected", []string{"g", "j", "j", "j", "j", "j"}},
+		{"details", []string{"g", "j", "j", "j", "j", "j", "enter"}},
 		{"bindings", []string{"2"}},
 		{"trail", []string{"3"}},
 		{"corrections", []string{"4"}},
@@ -174,8 +174,12 @@ func TestEscapeSequencesNeverEmitted(t *testing.T) {
 
 func TestSelectionNavigation(t *testing.T) {
 	m := loadedModel(t, "rich.md", 100, 30)
+	if m.graph.sel != "A4" {
+		t.Fatalf("initial selection %q, want the in-progress A4", m.graph.sel)
+	}
+	press(m, "g")
 	if m.graph.sel != "A1" {
-		t.Fatalf("initial selection %q", m.graph.sel)
+		t.Fatalf("after g: %q", m.graph.sel)
 	}
 	press(m, "j")
 	if m.graph.sel != "A2" {

@@ -205,7 +205,7 @@ func TestE2EAddAtomFromTheTUI(t *testing.T) {
 	replaceInFile(t, path, "redirect_requested: true", "redirect_requested: false", true)
 	s := startTmux(t, 100, 32, []string{"NO_COLOR=1"}, bin, "-f", path)
 	s.waitFor("Define the billing schema")
-	s.send("j", "a")
+	s.send("g", "j", "a") // g: the first atom (A1), j: A2
 	s.waitFor("┃ Description")
 	waitFileContains(t, path, "redirect_requested: true") // opening a form pauses the loop
 	s.send("-l", "Write the runbook")
