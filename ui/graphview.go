@@ -28,8 +28,10 @@ type graphView struct {
 	// visible lists the rows (indexes into layout.order) that pass the filter.
 	visible []int
 	follow  bool
-	// placed is set once the first state has chosen the selection.
-	placed bool
+	// placed is set once the first state has chosen the selection;
+	// settle asks the next scroll to put it a third of the way down, so
+	// the work ahead of it shows too.
+	placed, settle bool
 	// exec is the set of executable atom ids.
 	exec map[string]bool
 	// lay is the layered drawing, shown when it fits (else this list).
@@ -57,7 +59,7 @@ func (g *graphView) setState(st *model.State, f *model.Facts) *layoutJob {
 		// at its first, long-resolved atom.
 		g.placed = true
 		if id := g.frontier(); id != "" && g.sel == "" {
-			g.sel = id
+			g.sel, g.settle, g.lay.center = id, true, true
 		}
 	}
 	if _, ok := f.Index[g.sel]; !ok || g.sel == "" {
@@ -68,7 +70,7 @@ func (g *graphView) setState(st *model.State, f *model.Facts) *layoutJob {
 	g.scrollToSel()
 	job := g.lay.refresh(st, f, g.nodeWidth())
 	if g.lay.gv.Layout() != nil && g.sel != "" {
-		g.lay.gv.Select(g.sel)
+		g.lay.selectNode(g.sel)
 	}
 	return job
 }
@@ -138,6 +140,9 @@ func (g *graphView) setSize(w, h int) {
 	g.scrollToSel()
 	if g.lay.gv != nil {
 		g.lay.gv.SetSize(w, max(1, h-1))
+		if g.lay.center && g.lay.gv.Layout() != nil && g.sel != "" {
+			g.lay.selectNode(g.sel)
+		}
 	}
 }
 
@@ -312,6 +317,10 @@ func (g *graphView) scrollToSel() {
 	if k < 0 {
 		g.top = min(g.top, max0(len(g.visible)-h))
 		return
+	}
+	if g.settle {
+		g.settle = false
+		g.top = k - h/3
 	}
 	margin := min(2, (h-1)/2)
 	if k < g.top+margin {

@@ -43,6 +43,10 @@ type layered struct {
 	followDeps, followDependents int
 	// hideMinimap turns the minimap off (m).
 	hideMinimap bool
+	// center keeps the view centred on the selection from the first
+	// placement (where there is no earlier view to keep) through the
+	// relayouts and resizes that follow it, until the person moves.
+	center bool
 	// sizedFor is the pane width the node width was chosen for; shrinks
 	// counts the narrower relayouts tried for it.
 	sizedFor, shrinks int
@@ -130,8 +134,16 @@ func (l *layered) install(msg layoutMsg, sel string) {
 	l.key = msg.job.key
 	l.gv.Install(msg.nl, l.g, msg.job.opt)
 	if sel != "" {
-		l.gv.Select(sel)
+		l.selectNode(sel)
 	}
+}
+
+// selectNode selects id in the drawing, centred while center is set.
+func (l *layered) selectNode(id string) {
+	if l.center && l.gv.Center(id) {
+		return
+	}
+	l.gv.Select(id)
 }
 
 // graphStyler maps the drawing's classes to the theme.
@@ -207,7 +219,7 @@ func (l *layered) view(w, h int, st graph.Styler, s Styles) string {
 		ind += " · " + strings.Join(opts, ", ")
 	}
 	if lay := l.gv.Layout(); lay != nil && !l.hideMinimap {
-		lines = overlayMinimap(lines, lay, l.gv.Viewport(), w, st, s)
+		lines = overlayMinimap(lines, lay, l.gv.Viewport(), l.gv.Selected(), w, st, s)
 	}
 	lines = append(lines, s.Muted.Render(padTo(truncate(termtext.Line(ind), w), w)))
 	for i := range lines {
@@ -221,8 +233,10 @@ func (l *layered) view(w, h int, st graph.Styler, s Styles) string {
 
 // overlayMinimap draws a framed minimap of the whole layout in the
 // bottom-right corner of the drawing when the layout is bigger than the
-// view (and the pane has room for it).
-func overlayMinimap(lines []string, lay *graph.Layout, vp graph.Viewport, w int, st graph.Styler, s Styles) []string {
+// view (and the pane has room for it) — bottom-left or top-right when the
+// selected node is under that corner, and not at all when it is under
+// every one of them.
+func overlayMinimap(lines []string, lay *graph.Layout, vp graph.Viewport, sel string, w int, st graph.Styler, s Styles) []string {
 	b := lay.Bounds()
 	h := len(lines)
 	if (b.W <= vp.W && b.H <= vp.H) || w < 60 || h < 14 {
@@ -236,13 +250,34 @@ func overlayMinimap(lines []string, lay *graph.Layout, vp graph.Viewport, w int,
 		box = append(box, s.Border.Render("│")+l+s.Border.Render("│"))
 	}
 	box = append(box, s.Border.Render("└"+strings.Repeat("─", mw-2)+"┘"))
-	x := w - mw
+	x, y0, ok := minimapCorner(lay, vp, sel, w, h, mw, len(box))
+	if !ok {
+		return lines
+	}
 	for i, bl := range box {
-		y := h - len(box) + i
-		if y < 0 {
+		y := y0 + i
+		if y < 0 || y >= h {
 			continue
 		}
-		lines[y] = ansi.Cut(padTo(lines[y], w), 0, x) + bl
+		line := padTo(lines[y], w)
+		lines[y] = ansi.Cut(line, 0, x) + bl + ansi.Cut(line, x+mw, w)
 	}
 	return lines
+}
+
+// minimapCorner picks where a mw×mh minimap goes in a w×h drawing: the
+// first corner of bottom-right, bottom-left and top-right that does not
+// cover the selected node.
+func minimapCorner(lay *graph.Layout, vp graph.Viewport, sel string, w, h, mw, mh int) (x, y int, ok bool) {
+	r, found := lay.Node(sel)
+	for _, c := range [][2]int{{w - mw, h - mh}, {0, h - mh}, {w - mw, 0}} {
+		if !found || !overlaps(r.X-vp.X, r.Y-vp.Y, r.W, r.H, c[0], c[1], mw, mh) {
+			return c[0], c[1], true
+		}
+	}
+	return 0, 0, false
+}
+
+func overlaps(ax, ay, aw, ah, bx, by, bw, bh int) bool {
+	return ax < bx+bw && bx < ax+aw && ay < by+bh && by < ay+ah
 }

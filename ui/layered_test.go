@@ -1,11 +1,17 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/sim/gen"
+	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/graph"
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestDrawingShownInWidePanesListInNarrow(t *testing.T) {
@@ -109,5 +115,130 @@ func TestStatusChangeKeepsTheLayout(t *testing.T) {
 	m.Update(stateMsg{ev: ev})
 	if m.graph.lay.gv.Layout() != before {
 		t.Fatal("a status change must not lay the graph out again")
+	}
+}
+
+// generatedModel opens the TUI on a generated loop of n atoms, some of them
+// in progress well down the graph.
+func generatedModel(t *testing.T, n, w, h int) *Model {
+	t.Helper()
+	data := gen.Generate(gen.Options{Atoms: n, Seed: 5, Resolved: 0.6, ORGroups: n / 25, Decompositions: n / 40})
+	doc, err := statefile.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Target: statefile.Target{Path: "gen.md", Kind: statefile.KindAoT}, NoColor: true,
+		Now: func() time.Time { return fixedNow }, SyncLayout: true})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), At: fixedNow}})
+	return m
+}
+
+// drawingPane is the screen cut to the graph pane (the details pane beside
+// it names the selected atom too).
+func drawingPane(m *Model) string {
+	lines := strings.Split(screen(m), "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Cut(l, 0, m.graph.width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// idShown reports whether the atom id appears on the screen as a whole
+// word (A15 is not A150).
+func idShown(out, id string) bool {
+	return regexp.MustCompile(`(^|[^A-Za-z0-9])` + id + `([^0-9]|$)`).MatchString(out)
+}
+
+// Opened on a running loop, the drawing selects the first in-progress atom
+// and centres the view on it, clear of the minimap.
+func TestDrawingOpensCentredOnTheFrontier(t *testing.T) {
+	m := generatedModel(t, 300, 150, 44)
+	if !m.graph.isLayered() {
+		t.Fatal("a 300-atom graph in 150 columns should be drawn")
+	}
+	a := m.graph.selected()
+	if a == nil || a.Status != model.StatusInProgress {
+		t.Fatalf("selected %+v, want an in-progress atom", a)
+	}
+	for _, b := range m.st.Atoms[:m.facts.Index[a.ID]] {
+		if b.Status == model.StatusInProgress && m.graph.layout.row[b.ID] < m.graph.layout.row[a.ID] {
+			t.Fatalf("%s is in progress and comes before %s", b.ID, a.ID)
+		}
+	}
+	vp := m.graph.lay.gv.Viewport()
+	r, _ := m.graph.lay.gv.Layout().Node(a.ID)
+	b := m.graph.lay.gv.Layout().Bounds()
+	// On each axis the node is in the middle third, or the view is against
+	// the layout's edge (it cannot scroll further to centre it).
+	centred := func(c, v0, vn, b0, bn int) bool {
+		return (c-v0 >= vn/3 && c-v0 <= vn*2/3) || v0 == b0 || v0+vn == b0+bn
+	}
+	if !centred(r.X+r.W/2, vp.X, vp.W, b.X, b.W) || !centred(r.Y+r.H/2, vp.Y, vp.H, b.Y, b.H) {
+		t.Errorf("node %s %+v is not centred in the view %+v (layout %+v)", a.ID, r, vp, b)
+	}
+	if vp.X == b.X || vp.X+vp.W == b.X+b.W {
+		t.Fatalf("the view %+v is against a side of the layout %+v: pick a node in the middle", vp, b)
+	}
+	if out := drawingPane(m); !idShown(out, a.ID) {
+		t.Fatalf("%s is not on the screen:\n%s", a.ID, out)
+	}
+	// Once the person moves, selections scroll as little as possible.
+	press(m, "j")
+	if m.graph.lay.center {
+		t.Fatal("a key press should end the centring")
+	}
+}
+
+// Wherever the selection goes, the minimap never covers it.
+func TestMinimapNeverCoversTheSelection(t *testing.T) {
+	m := generatedModel(t, 300, 120, 36)
+	press(m, "g")
+	moved := 0
+	for i, k := range strings.Split(strings.Repeat("jjjlllljjjlllljjjhhhjjjlllllljjj", 2), "") {
+		before := m.graph.sel
+		press(m, k)
+		if m.graph.sel != before {
+			moved++
+		}
+		out := drawingPane(m)
+		if !strings.Contains(out, "┌──────") {
+			t.Fatalf("step %d: no minimap on a graph larger than the pane:\n%s", i, out)
+		}
+		if !idShown(out, m.graph.sel) {
+			t.Fatalf("step %d (%s): the selected %s is not visible:\n%s", i, k, m.graph.sel, out)
+		}
+	}
+	if moved < 20 {
+		t.Fatalf("the walk moved the selection only %d times", moved)
+	}
+}
+
+func TestMinimapCorner(t *testing.T) {
+	g := graph.Graph{Nodes: []graph.Node{{ID: "A1"}}}
+	lay := graph.NewLayout(g, graph.Options{NodeWidth: 16})
+	r, _ := lay.Node("A1")
+	w, h, mw, mh := 100, 30, 28, 7
+	for _, tt := range []struct {
+		name   string
+		vx, vy int
+		x, y   int
+		ok     bool
+	}{
+		{"node top-left: bottom-right", r.X, r.Y, w - mw, h - mh, true},
+		{"node bottom-right: bottom-left", r.X - (w - r.W), r.Y - (h - r.H), 0, h - mh, true},
+		{"node bottom-left: bottom-right", r.X, r.Y - (h - r.H), w - mw, h - mh, true},
+	} {
+		vp := graph.Viewport{X: tt.vx, Y: tt.vy, W: w, H: h}
+		x, y, ok := minimapCorner(lay, vp, "A1", w, h, mw, mh)
+		if x != tt.x || y != tt.y || ok != tt.ok {
+			t.Errorf("%s: got %d,%d,%v, want %d,%d,%v", tt.name, x, y, ok, tt.x, tt.y, tt.ok)
+		}
+	}
+	// A node as wide as the pane on the bottom rows leaves only the top.
+	big := graph.NewLayout(g, graph.Options{NodeWidth: w})
+	rb, _ := big.Node("A1")
+	if x, y, ok := minimapCorner(big, graph.Viewport{X: rb.X, Y: rb.Y - (h - rb.H), W: w, H: h}, "A1", w, h, mw, mh); !ok || y != 0 || x != w-mw {
+		t.Errorf("wide node at the bottom: %d,%d,%v", x, y, ok)
 	}
 }

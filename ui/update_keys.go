@@ -207,6 +207,7 @@ func (m *Model) graphKeys(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	g := &m.graph
 	prev := g.sel
+	g.lay.center = false // the person has taken over the view
 	// Keys of the drawing that apply in both layouts.
 	relayout := func(what string) tea.Cmd {
 		if !g.isLayered() {
@@ -448,6 +449,7 @@ func (m *Model) phaseKeys(msg tea.KeyPressMsg) {
 
 // onWheel scrolls what is under the pointer (the current view).
 func (m *Model) onWheel(msg tea.MouseWheelMsg) {
+	m.graph.lay.center = false
 	d := 0
 	switch msg.Button {
 	case tea.MouseWheelUp:

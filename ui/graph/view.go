@@ -106,6 +106,21 @@ func (v *View) Select(id string) bool {
 	return true
 }
 
+// Center selects id like Select and scrolls so its node sits in the
+// middle of the view (as far as the layout's edges allow).
+func (v *View) Center(id string) bool {
+	if !v.Select(id) {
+		return false
+	}
+	if r, ok := v.layout.Node(v.selected); ok {
+		v.vp.X = r.X + r.W/2 - v.vp.W/2
+		v.vp.Y = r.Y + r.H/2 - v.vp.H/2
+		v.vp = v.vp.Clamp(v.layout)
+		v.ensureVisible()
+	}
+	return true
+}
+
 // Move selects the nearest node in direction d (h/j/k/l).
 func (v *View) Move(d Direction) bool {
 	if v.layout == nil {
