@@ -178,6 +178,17 @@ func setFlag(path string, size int64, v bool) flagMsg {
 	return msg
 }
 
+// menuCancel is the menu's cancel entry; an empty value would make huh
+// start the cursor on it.
+const menuCancel = "cancel"
+
+// menuKeys are the letters the menu shows beside its entries: each opens
+// its form at once, as it does from the graph.
+var menuKeys = map[string]string{
+	"a": formAddAtom, "d": formDeleteAtom, "o": formForceOR, "c": formConstraints,
+	"e": formObjective, "b": formBinding, "S": formStop,
+}
+
 // openMenu shows the redirect menu.
 func (m *Model) openMenu() tea.Cmd {
 	if cmd, ok := m.canRedirect(); !ok {
@@ -195,7 +206,7 @@ func (m *Model) openMenu() tea.Cmd {
 			huh.NewOption("e  change the objective", formObjective),
 			huh.NewOption("b  override a binding", formBinding),
 			huh.NewOption("S  stop the loop", formStop),
-			huh.NewOption("   cancel", ""),
+			huh.NewOption("   cancel", menuCancel),
 		).Value(&r.menuChoice))).WithShowHelp(false).WithTheme(m.formTheme())
 	r.menu.WithWidth(m.dialogWidth() - 4)
 	r.dlg = dlgMenu
@@ -325,6 +336,9 @@ func (m *Model) onDialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		if msg.String() == "esc" {
 			return m.closeDialog(false)
 		}
+		if kind, ok := menuKeys[msg.String()]; ok {
+			return m.openForm(kind, nil)
+		}
 		var cmd tea.Cmd
 		fm, cmd := r.menu.Update(msg)
 		r.menu = fm.(*huh.Form)
@@ -361,7 +375,7 @@ func (m *Model) afterMenu() tea.Cmd {
 	r := &m.redirect
 	switch r.menu.State {
 	case huh.StateCompleted:
-		if r.menuChoice == "" {
+		if r.menuChoice == "" || r.menuChoice == menuCancel {
 			return m.closeDialog(false)
 		}
 		return m.openForm(r.menuChoice, nil)

@@ -184,6 +184,41 @@ func TestFormCancelClearsFlag(t *testing.T) {
 	}
 }
 
+// The redirect menu (r) starts on its first entry, its letters open their
+// forms at once, and closing it leaves the file as it was.
+func TestRedirectMenu(t *testing.T) {
+	f := startRedirectFlow(t)
+	before := f.file()
+	f.keys("r")
+	f.waitFor("Redirect the loop", "> a  add an atom")
+	f.keys("o")
+	f.waitFor("Force an OR choice")
+	f.keys("esc")
+	f.waitFor("cancelled")
+	f.waitFile("cleared redirect_requested", flagIs("false"))
+	f.keys("r")
+	f.waitFor("> a  add an atom")
+	f.keys("down", "enter") // the second entry
+	f.waitFor("Delete an atom")
+	f.keys("esc")
+	f.waitFor("cancelled")
+	f.keys("r")
+	f.waitFor("> a  add an atom")
+	f.keys("down", "down", "down", "down", "down", "down", "down")
+	f.waitFor(">    cancel")
+	f.keys("enter")
+	for deadline := time.Now().Add(10 * time.Second); strings.Contains(f.screen(), "Redirect the loop"); {
+		if time.Now().After(deadline) {
+			t.Fatal("cancel did not close the menu")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	got := f.waitFile("cleared redirect_requested", flagIs("false"))
+	if !bytes.Equal(got, before) {
+		t.Fatalf("the menu should leave the file as it was:\n%s", lineDiffForTest(before, got))
+	}
+}
+
 func TestQuitWithFormOpenClearsFlag(t *testing.T) {
 	f := startRedirectFlow(t)
 	before := f.file()
