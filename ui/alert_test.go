@@ -2,6 +2,7 @@ package ui
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,5 +126,26 @@ func TestStallAlertAtMaxMinusOne(t *testing.T) {
 	m.Update(tea.BlurMsg{})
 	if raw := rawOf(m.onState(loadEvent(t, path))); !strings.Contains(raw, "stall 2/3: one more stalled iteration stops the loop") {
 		t.Fatalf("alert %q", raw)
+	}
+}
+
+func TestLoopNames(t *testing.T) {
+	tests := []struct {
+		paths, want []string
+	}{
+		{[]string{"/w/api/.claude/aot-loop-state.md"}, []string{"api"}},
+		{[]string{"/w/api/.claude/aot-loop-state.md", "/w/web/.claude/aot-loop-state.md"}, []string{"api", "web"}},
+		// two projects called api: their parents tell them apart
+		{[]string{"/a/api/.claude/aot-loop-state.md", "/b/api/.claude/aot-loop-state.md", "/w/web/.claude/x.md"},
+			[]string{"a/api", "b/api", "web"}},
+		// two files in one directory: their names do
+		{[]string{"/w/testdata/rich.md", "/w/testdata/seed-phase-loop.json"},
+			[]string{"testdata/rich.md", "testdata/seed-phase-loop.json"}},
+		{[]string{"/x/.claude/aot-loop-state.md", "/y/x/.claude/aot-loop-state.md"}, []string{"x", "y/x"}},
+	}
+	for _, tt := range tests {
+		if got := loopNames(tt.paths); !slices.Equal(got, tt.want) {
+			t.Errorf("loopNames(%q) = %q, want %q", tt.paths, got, tt.want)
+		}
 	}
 }

@@ -74,8 +74,10 @@ type (
 // loop is everything the TUI keeps per watched loop. The root model embeds
 // the current one, so switching loops (< and >) swaps one pointer.
 type loop struct {
-	idx     int
-	target  statefile.Target
+	idx    int
+	target statefile.Target
+	// name tells the loop apart from the others watched (loopNames).
+	name    string
 	events  chan statefile.Event
 	watcher *statefile.Watcher
 
@@ -193,6 +195,13 @@ func New(opts Options) *Model {
 		m.loops = append(m.loops, l)
 		m.loop = l
 		m.setupTables()
+	}
+	paths := make([]string, len(m.loops))
+	for i, l := range m.loops {
+		paths[i] = l.target.Path
+	}
+	for i, name := range loopNames(paths) {
+		m.loops[i].name = name
 	}
 	m.loop = m.loops[0]
 	ti := textinput.New()
@@ -675,7 +684,7 @@ func (m *Model) renderLoopBar() string {
 		case l.phase != nil:
 			status, glyph = l.phase.Phase, "▶"
 		}
-		label := fmt.Sprintf("%d %s %s %s", l.idx+1, termtext.Line(loopName(l.target.Path)), glyph, termtext.Line(status))
+		label := fmt.Sprintf("%d %s %s %s", l.idx+1, termtext.Line(l.name), glyph, termtext.Line(status))
 		if l.unseen {
 			label += " •"
 		}

@@ -129,7 +129,7 @@ func (m *Model) alertOn(prev, cur *model.State) tea.Cmd {
 	}
 	name := m.opts.LoopName
 	if name == "" {
-		name = loopName(m.target.Path)
+		name = m.loop.name
 	}
 	title := sanitizeOSC("aot-tui: " + name)
 	body := sanitizeOSC(why)
@@ -159,17 +159,53 @@ func alertReason(prev, cur *model.State) string {
 	return ""
 }
 
-// loopName names a loop by its project directory.
-func loopName(statePath string) string {
-	abs, err := filepath.Abs(statePath)
-	if err != nil {
-		return statePath
+// loopNames names each loop by its project directory (the directory that
+// holds .claude/, else the file's own), with as many parent directories as
+// it takes to tell two projects of the same name apart, and the file name
+// when two files share a directory.
+func loopNames(paths []string) []string {
+	dirs := make([][]string, len(paths))
+	files := make([]string, len(paths))
+	for i, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		dir := filepath.Dir(abs)
+		if filepath.Base(dir) == ".claude" {
+			dir = filepath.Dir(dir)
+		}
+		dirs[i] = strings.FieldsFunc(filepath.ToSlash(dir), func(r rune) bool { return r == '/' })
+		files[i] = filepath.Base(abs)
 	}
-	dir := filepath.Dir(abs)
-	if filepath.Base(dir) == ".claude" {
-		dir = filepath.Dir(dir)
+	names := make([]string, len(paths))
+	for i := range paths {
+		for n := 1; ; n++ {
+			names[i] = lastParts(dirs[i], n)
+			clash, sameDir := false, false
+			for j := range paths {
+				if j != i && lastParts(dirs[j], n) == names[i] {
+					clash = true
+					sameDir = sameDir || strings.Join(dirs[j], "/") == strings.Join(dirs[i], "/")
+				}
+			}
+			if !clash || n >= len(dirs[i]) || sameDir {
+				if sameDir {
+					names[i] += "/" + files[i]
+				}
+				break
+			}
+		}
 	}
-	return filepath.Base(dir)
+	return names
+}
+
+// lastParts joins the last n elements of parts with "/" ("/" for none).
+func lastParts(parts []string, n int) string {
+	if len(parts) == 0 {
+		return "/"
+	}
+	return strings.Join(parts[max(0, len(parts)-n):], "/")
 }
 
 // describeFileError words a parse error for the banner: the line first,
