@@ -231,7 +231,9 @@ func (m *Model) Close() {
 	for _, l := range m.loops {
 		if l.redirect.flagOurs {
 			l.redirect.flagOurs = false
-			setFlag(l.target.Path, m.opts.Watch.MaxSize, false)
+			fw := l.redirect.flagWriter()
+			fw.want.Store(false)
+			fw.write(l.target.Path, m.opts.Watch.MaxSize) // writes still in flight will find false too
 		}
 		if l.watcher != nil {
 			l.watcher.Stop()

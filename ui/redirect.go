@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -51,11 +53,35 @@ type redirectState struct {
 	ours [][]byte
 	// applied maps a correction (timestamp + type) to the iteration it was
 	// applied at, for "loop has run N iterations since".
-	applied      map[string]int
-	staleOffered bool
-	// flagPending is true while a handshake write is in flight; an apply
-	// asked for meanwhile waits for it (applyQueued).
-	flagPending, applyQueued bool
+	applied map[string]int
+	// staleOffered is set once the stale-flag offer was made; flagTouched
+	// once this session wrote the flag itself, after which a true flag is
+	// ours (seen late through the watcher) or someone's live /redirect,
+	// never a leftover to offer clearing.
+	staleOffered, flagTouched bool
+	// flagPending counts handshake writes in flight; an apply asked for
+	// meanwhile waits for them (applyQueued).
+	flagPending int
+	applyQueued bool
+	// flag orders this session's writes of redirect_requested.
+	flag *flagWriter
+}
+
+// flagWriter orders the handshake writes of one loop. Each write runs on a
+// goroutine of its own (a tea.Cmd), so two of them — a form opened and
+// cancelled at once — could land in either order and leave the flag set,
+// pausing the loop. Instead every write takes the lock and writes the
+// value wanted *then*: whichever runs last writes the last value asked for.
+type flagWriter struct {
+	mu   sync.Mutex
+	want atomic.Bool
+}
+
+// write sets redirect_requested to the latest wanted value.
+func (fw *flagWriter) write(path string, size int64) flagMsg {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	return setFlag(path, size, fw.want.Load())
 }
 
 type preview struct {
@@ -150,13 +176,24 @@ func (m *Model) path() string { return m.target.Path }
 
 // setFlagCmd writes redirect_requested (the /redirect handshake).
 func (m *Model) setFlagCmd(v bool) tea.Cmd {
-	m.redirect.flagPending = true
+	r := &m.redirect
+	r.flagPending++
+	r.flagTouched = true
+	fw := r.flagWriter()
+	fw.want.Store(v)
 	path, size, idx := m.path(), m.opts.Watch.MaxSize, m.loop.idx
 	return func() tea.Msg {
-		msg := setFlag(path, size, v)
+		msg := fw.write(path, size)
 		msg.idx = idx
 		return msg
 	}
+}
+
+func (r *redirectState) flagWriter() *flagWriter {
+	if r.flag == nil {
+		r.flag = &flagWriter{}
+	}
+	return r.flag
 }
 
 func setFlag(path string, size int64, v bool) flagMsg {
@@ -435,7 +472,7 @@ func (m *Model) apply() tea.Cmd {
 	if err != nil || p == nil {
 		return nil
 	}
-	if r.flagPending {
+	if r.flagPending > 0 {
 		r.applyQueued = true
 		return nil
 	}
@@ -523,7 +560,7 @@ func (m *Model) onRedirectLoopMsg(msg tea.Msg) (tea.Cmd, bool) {
 	r := &m.redirect
 	switch msg := msg.(type) {
 	case flagMsg:
-		r.flagPending = false
+		r.flagPending--
 		r.remember(msg.data)
 		if msg.err != nil {
 			m.setStatus("could not write redirect_requested: "+termtext.Line(msg.err.Error()), statusLong)
@@ -531,7 +568,7 @@ func (m *Model) onRedirectLoopMsg(msg tea.Msg) (tea.Cmd, bool) {
 				r.flagOurs = false
 			}
 		}
-		if r.applyQueued && r.dlg == dlgPreview {
+		if r.applyQueued && r.flagPending == 0 && r.dlg == dlgPreview {
 			r.applyQueued = false
 			return m.apply(), true
 		}

@@ -219,6 +219,25 @@ func TestRedirectMenu(t *testing.T) {
 	}
 }
 
+// A form opened and cancelled at once sends two handshake writes (true,
+// then false) from two goroutines; the file must end with the flag
+// cleared, never paused by a true that landed last.
+func TestFormOpenedAndCancelledAtOnceClearsFlag(t *testing.T) {
+	f := startRedirectFlow(t)
+	before := f.file()
+	for i := range 10 {
+		f.keys("c", "esc")
+		f.waitFor("correction cancelled")
+		f.waitFile("came back to the original bytes", func(b []byte) bool { return bytes.Equal(b, before) })
+		// A write still in flight would land within a few milliseconds.
+		time.Sleep(150 * time.Millisecond)
+		if got := f.file(); !bytes.Equal(got, before) {
+			t.Fatalf("round %d: the file changed after the cancel:\n%s", i, lineDiffForTest(before, got))
+		}
+		f.keys("1") // a key that clears the status line for the next round
+	}
+}
+
 func TestQuitWithFormOpenClearsFlag(t *testing.T) {
 	f := startRedirectFlow(t)
 	before := f.file()

@@ -231,7 +231,7 @@ func describeFileError(err error) string {
 // of this session set (a previous run may have died with a form open).
 func (m *Model) offerStaleFlag() {
 	r := &m.redirect
-	if r.staleOffered || m.readOnly || r.flagOurs || r.dlg != dlgNone || !m.st.Control.RedirectRequested {
+	if r.staleOffered || r.flagTouched || m.readOnly || r.flagOurs || r.dlg != dlgNone || !m.st.Control.RedirectRequested {
 		return
 	}
 	r.staleOffered = true
