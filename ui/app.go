@@ -5,6 +5,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"os"
 	"strings"
 	"time"
@@ -565,17 +566,33 @@ type bodyKey struct {
 }
 
 func (m *Model) renderBodyNow(h int) []string {
+	lines := m.renderContent(h)
+	if m.redirect.dlg == dlgNone {
+		return lines
+	}
+	// The dialog box, centred across the body, over the view dimmed (so
+	// the graph a form talks about stays in sight).
+	box := m.renderDialog(h)
+	x, w := max0((m.width-m.dialogWidth())/2), m.dialogWidth()
+	for i, l := range lines {
+		under := padTo(ansi.Strip(l), m.width)
+		if i >= len(box) {
+			lines[i] = m.styles.Muted.Render(under)
+			continue
+		}
+		// A blank column each side keeps the view's text off the border.
+		left, right := ansi.Cut(under, 0, max0(x-1)), ansi.Cut(under, x+w+1, m.width)
+		lines[i] = m.styles.Muted.Render(left) + strings.Repeat(" ", x-ansi.StringWidth(left)) + box[i] +
+			padTo("", min(1, max0(m.width-x-w))) + m.styles.Muted.Render(right)
+	}
+	return lines
+}
+
+// renderContent renders the current view's body, h lines tall.
+func (m *Model) renderContent(h int) []string {
 	s := m.styles
 	var body string
 	switch {
-	case m.redirect.dlg != dlgNone:
-		// The dialog box, centred in the body.
-		pad := strings.Repeat(" ", max0((m.width-m.dialogWidth())/2))
-		box := m.renderDialog(h)
-		for i := range box {
-			box[i] = pad + box[i]
-		}
-		body = strings.Join(box, "\n")
 	case m.phase != nil:
 		body = m.phaseText.view()
 	case m.st == nil:

@@ -686,7 +686,7 @@ func (m *Model) renderDialog(h int) []string {
 				lines = append(lines, s.Danger.Render(l))
 			}
 		}
-		lines = append(lines, strings.Split(r.form.View(), "\n")...)
+		lines = append(lines, collapseBlankRuns(strings.Split(r.form.View(), "\n"))...)
 		lines = append(lines, s.Muted.Render("esc cancels · nothing is written before the preview"))
 	case dlgPreview:
 		title = "preview: " + formTitles[r.kind]
@@ -730,6 +730,20 @@ func (m *Model) renderDialog(h int) []string {
 		lines = append(lines, "", s.Key.Render("y clear it · n leave it (default)"))
 	}
 	return boxed(lines, title, w, h, s)
+}
+
+// collapseBlankRuns keeps one blank line of each run: huh pads a form to
+// the height it is given (so that long pages scroll inside the body), which
+// left short pages floating in an empty box.
+func collapseBlankRuns(lines []string) []string {
+	out := lines[:0:0]
+	for i, l := range lines {
+		if strings.TrimSpace(ansi.Strip(l)) == "" && i > 0 && strings.TrimSpace(ansi.Strip(lines[i-1])) == "" {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // boxed frames lines in a rounded box of width w, at most h lines tall.

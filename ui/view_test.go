@@ -292,3 +292,34 @@ func TestResizeNeverOverflows(t *testing.T) {
 		}
 	}
 }
+
+// A redirect dialog sits over the view, which stays in sight (dimmed)
+// around it, and nothing drawn crosses the pane's edge.
+func TestDialogOverTheView(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{60, 20}, {100, 30}, {160, 40}} {
+		m := loadedModel(t, "rich.md", sz.w, sz.h)
+		press(m, "c")
+		out := screen(m)
+		checkFits(t, out, sz.w, sz.h)
+		if !strings.Contains(out, "Change constraints") {
+			t.Fatalf("%dx%d: no dialog:\n%s", sz.w, sz.h, out)
+		}
+		left := (sz.w - m.dialogWidth()) / 2
+		seen := false
+		rows := strings.Split(out, "\n")
+		for _, l := range rows[4 : len(rows)-1] { // the body: below the tabs, above the footer
+			if strings.TrimSpace(ansi.Cut(l, 0, max(0, left-1))) != "" {
+				seen = true
+			}
+			if b := ansi.Cut(l, left, left+1); b != "╭" && b != "│" && b != "╰" {
+				continue // below the dialog
+			}
+			if c := ansi.Cut(l, left-1, left); left > 0 && c != " " && c != "" {
+				t.Fatalf("%dx%d: the view touches the dialog's left border: %q", sz.w, sz.h, l)
+			}
+		}
+		if sz.w >= 100 && !seen {
+			t.Fatalf("%dx%d: the view is not visible beside the dialog:\n%s", sz.w, sz.h, out)
+		}
+	}
+}
