@@ -248,21 +248,32 @@ func keyTag(key string) string {
 	return "!!str"
 }
 
+// openBlock starts a block collection at the current line (nil past the
+// depth limit) and returns the mark its children are pushed after.
+func (p *fastParser) openBlock(kind yaml.Kind, tag string, depth int) (*yaml.Node, int) {
+	if depth > fastMaxDepth {
+		p.fail("too deep")
+		return nil, 0
+	}
+	first := p.lines[p.i]
+	return p.node(kind, tag, "", 0, p.i, first.start+first.indent), len(p.stack)
+}
+
+// within moves past blank lines and reports whether the next line belongs
+// to the collection at indent (it is not indented less), while all is well.
+func (p *fastParser) within(indent int) bool {
+	if p.bad {
+		return false
+	}
+	p.skipBlank()
+	return p.i < len(p.lines) && p.lines[p.i].indent >= indent
+}
+
 // blockMapping parses the block mapping whose keys start at column
 // indent, beginning at the current line.
 func (p *fastParser) blockMapping(indent, depth int) *yaml.Node {
-	if depth > fastMaxDepth {
-		p.fail("too deep")
-		return nil
-	}
-	first := p.lines[p.i]
-	m := p.node(yaml.MappingNode, "!!map", "", 0, p.i, first.start+first.indent)
-	mark := len(p.stack)
-	for !p.bad {
-		p.skipBlank()
-		if p.i >= len(p.lines) || p.lines[p.i].indent < indent {
-			break
-		}
+	m, mark := p.openBlock(yaml.MappingNode, "!!map", depth)
+	for m != nil && p.within(indent) {
 		l := p.lines[p.i]
 		t := p.text(p.i)
 		k := keyEnd(t)
@@ -275,25 +286,17 @@ func (p *fastParser) blockMapping(indent, depth int) *yaml.Node {
 		v := p.value(l.start+l.indent+k+1, indent, true, depth)
 		p.stack = append(p.stack, v)
 	}
-	p.content(m, mark)
+	if m != nil {
+		p.content(m, mark)
+	}
 	return m
 }
 
 // blockSequence parses the block sequence whose dashes are at column
 // indent, beginning at the current line.
 func (p *fastParser) blockSequence(indent, depth int) *yaml.Node {
-	if depth > fastMaxDepth {
-		p.fail("too deep")
-		return nil
-	}
-	first := p.lines[p.i]
-	s := p.node(yaml.SequenceNode, "!!seq", "", 0, p.i, first.start+first.indent)
-	mark := len(p.stack)
-	for !p.bad {
-		p.skipBlank()
-		if p.i >= len(p.lines) || p.lines[p.i].indent < indent {
-			break
-		}
+	s, mark := p.openBlock(yaml.SequenceNode, "!!seq", depth)
+	for s != nil && p.within(indent) {
 		l := p.lines[p.i]
 		if l.indent > indent {
 			p.fail("more indented than the sequence")
@@ -304,7 +307,9 @@ func (p *fastParser) blockSequence(indent, depth int) *yaml.Node {
 		}
 		p.stack = append(p.stack, p.value(l.start+l.indent+1, indent, false, depth))
 	}
-	p.content(s, mark)
+	if s != nil {
+		p.content(s, mark)
+	}
 	return s
 }
 
