@@ -225,7 +225,7 @@ func keyEnd(t string) int {
 		}
 		break
 	}
-	if k == 0 || k >= len(t) || t[k] != ':' || (k+1 < len(t) && t[k+1] != ' ') {
+	if k == 0 || k >= len(t) || t[k] != ':' || (k+1 < len(t) && t[k+1] != ' ') || k > maxKeyLen {
 		return -1
 	}
 	if digits {
@@ -239,6 +239,10 @@ func keyEnd(t string) int {
 	}
 	return k
 }
+
+// maxKeyLen keeps keys well under yaml.v3's limit: the ':' of a simple key
+// must come within 1024 characters of the key's start.
+const maxKeyLen = 1000
 
 // keyTag is the tag of a key keyEnd accepted.
 func keyTag(key string) string {
@@ -439,7 +443,7 @@ func plainTag(s string, flow bool) (string, bool) {
 	if strings.Contains(s, ": ") || s[len(s)-1] == ':' {
 		return "", false
 	}
-	if flow && strings.ContainsAny(s, ",[]{}#:") {
+	if flow && strings.ContainsAny(s, ",[]{}#:?") { // '?' is a key indicator in a flow
 		return "", false
 	}
 	if c := s[0]; c >= '0' && c <= '9' {
@@ -615,8 +619,9 @@ func (p *fastParser) flow(at int) *yaml.Node {
 		}
 		afterComma, needComma = false, true
 		if kind == yaml.MappingNode {
+			start := k
 			key := p.flowScalar(&k, end, ':')
-			if p.bad || k+1 >= end || p.src[k] != ':' || p.src[k+1] != ' ' {
+			if p.bad || k+1 >= end || p.src[k] != ':' || p.src[k+1] != ' ' || k-start > maxKeyLen {
 				p.fail("flow: not key: value")
 				break
 			}

@@ -131,6 +131,14 @@ func TestFastParseConstructs(t *testing.T) {
 		{"not a key", "a:x\n", false},
 		{"wrong indent", "a:\n  b: 1\n c: 2\n", false},
 		{"null key", "null: 1\n", false},
+		// found by review: '?' ends a plain scalar in a flow; yaml.v3 caps keys
+		{"question mark in flow", "a: [what?, ok]\n", false},
+		{"question mark in flow key", "a: {k?: v}\n", false},
+		{"question mark in block", "a: why?\nb:\n  - how?\n", true},
+		{"long key", strings.Repeat("k", 1025) + ": 1\n", false},
+		{"long compact key", "a:\n- " + strings.Repeat("k", 1025) + ": 1\n", false},
+		{"long flow key", "a: {\"" + strings.Repeat("k", 1023) + "\": 1}\n", false},
+		{"long value", "a: " + strings.Repeat("v", 1100) + "\n", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -193,7 +201,7 @@ var randomScalars = []string{
 	"2026-11-22", "2026-11-22T10:00:00Z", "true", "False", "yes", "null", "~", "NULL", "<<",
 	"é ü", "a: b", "x:", "-x", "- x", "? x", "!x", "&a", "*a", "%x", "@x", "`x", "=", "|", ">",
 	`"q"`, `"a \"b\" \\ c"`, `"\u00e9\t\n"`, `"\x41"`, `"\/"`, `"unterminated`, `'it''s'`, `'a\b'`, `''`, `""`,
-	"[]", "{}", "[a, b]", "[ a , 'b' ,\"c\" ]", "[a, ]", "[a,,b]", "[a, [b]]", "{a: 1, b: x}", "{a: [1]}", "{1: x}", "{a:1}",
+	"why?", "[what?, ok]", "{k?: v}", "[]", "{}", "[a, b]", "[ a , 'b' ,\"c\" ]", "[a, ]", "[a,,b]", "[a, [b]]", "{a: 1, b: x}", "{a: [1]}", "{1: x}", "{a:1}",
 	"x   ", "x \t", "",
 }
 
