@@ -3,6 +3,8 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -185,7 +187,7 @@ func buildForm(kind string, v *formValues, stateFn func() *model.State, width in
 	st := stateFn()
 	// Option labels must fit on one line (huh wraps them otherwise).
 	optW := max(20, width-8)
-	note := huh.NewText().Title("Note").Description("added to the correction's description").Value(&v.Note).Lines(2)
+	note := editorOrNot(huh.NewText().Title("Note").Description("added to the correction's description").Value(&v.Note).Lines(2))
 	var groups []*huh.Group
 	switch kind {
 	case formAddAtom:
@@ -324,7 +326,7 @@ func buildForm(kind string, v *formValues, stateFn func() *model.State, width in
 					huh.NewOption("redo: drop the binding, send it and its dependents back to pending", "redo")).Value(&v.Mode),
 			),
 			huh.NewGroup(
-				huh.NewText().Title("Summary").Value(&v.Summary).Lines(3),
+				editorOrNot(huh.NewText().Title("Summary").Value(&v.Summary).Lines(3)),
 				huh.NewInput().Title("Artifacts").Description("comma-separated paths").Value(&v.Artifacts),
 			).WithHideFunc(func() bool { return v.Mode == "redo" }),
 			huh.NewGroup(note),
@@ -411,4 +413,17 @@ func atomLabel(st *model.State, id string) string {
 		return termtext.Line(id)
 	}
 	return termtext.Line(a.ID) + " " + AtomGlyph(a.Status) + " " + ansi.Truncate(termtext.Line(a.Description), 60, "…")
+}
+
+// editorOrNot offers huh's ctrl+e (edit in $EDITOR, else nano) only when
+// that editor can be found: launching a missing one left the screen blank.
+func editorOrNot(t *huh.Text) *huh.Text {
+	cmd := "nano"
+	if f := strings.Fields(os.Getenv("EDITOR")); len(f) > 0 {
+		cmd = f[0]
+	}
+	if _, err := exec.LookPath(cmd); err != nil {
+		return t.ExternalEditor(false)
+	}
+	return t
 }
