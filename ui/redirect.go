@@ -314,9 +314,10 @@ func (m *Model) openForm(kind string, values *formValues) tea.Cmd {
 	if !r.flagOurs && !m.st.Control.RedirectRequested {
 		r.flagOurs = true
 		cmds = append(cmds, m.setFlagCmd(true))
-	} else if m.st.Control.RedirectRequested {
-		r.flagOurs = true
 	}
+	// A flag already set by someone else (or left set when the person
+	// answered "leave it") stays theirs: cancel, apply and undo leave it as
+	// they found it.
 	return tea.Batch(cmds...)
 }
 
@@ -450,10 +451,10 @@ func (m *Model) afterForm() tea.Cmd {
 
 // previewCmd plans the correction on the file as it is now and diffs it.
 func (m *Model) previewCmd(req model.Request, note string, replanned bool) tea.Cmd {
-	path, size, now, idx := m.path(), m.opts.Watch.MaxSize, m.opts.Now(), m.loop.idx
+	path, size, now, idx, clearFlag := m.path(), m.opts.Watch.MaxSize, m.opts.Now(), m.loop.idx, m.redirect.flagOurs
 	return func() tea.Msg {
 		var plan *model.Plan
-		res, err := statefile.Update(path, statefile.UpdateOptions{MaxSize: size, DryRun: true}, planFunc(req, note, now, true, &plan))
+		res, err := statefile.Update(path, statefile.UpdateOptions{MaxSize: size, DryRun: true}, planFunc(req, note, now, clearFlag, &plan))
 		if err != nil {
 			return previewMsg{idx: idx, err: err}
 		}
@@ -478,21 +479,22 @@ func (m *Model) apply() tea.Cmd {
 	}
 	r.dlg = dlgBusy
 	path, size, now, note, idx := m.path(), m.opts.Watch.MaxSize, m.opts.Now(), r.values.Note, m.loop.idx
+	clearFlag := r.flagOurs
 	base := p.base
 	ours := append([][]byte(nil), r.ours...)
 	return func() tea.Msg {
 		var plan *model.Plan
-		res, err := statefile.Update(path, statefile.UpdateOptions{MaxSize: size, Expect: base}, planFunc(req, note, now, true, &plan))
+		res, err := statefile.Update(path, statefile.UpdateOptions{MaxSize: size, Expect: base}, planFunc(req, note, now, clearFlag, &plan))
 		if errors.Is(err, statefile.ErrStale) {
 			// Our own handshake write landing after the preview is not the
 			// loop moving on: plan again on it and write.
 			if cur, rerr := statefile.ReadFile(path, size); rerr == nil && isOneOf(cur, ours) {
-				res, err = statefile.Update(path, statefile.UpdateOptions{MaxSize: size, Expect: cur}, planFunc(req, note, now, true, &plan))
+				res, err = statefile.Update(path, statefile.UpdateOptions{MaxSize: size, Expect: cur}, planFunc(req, note, now, clearFlag, &plan))
 			}
 		}
 		if errors.Is(err, statefile.ErrStale) {
 			var plan2 *model.Plan
-			res2, err2 := statefile.Update(path, statefile.UpdateOptions{MaxSize: size, DryRun: true}, planFunc(req, note, now, true, &plan2))
+			res2, err2 := statefile.Update(path, statefile.UpdateOptions{MaxSize: size, DryRun: true}, planFunc(req, note, now, clearFlag, &plan2))
 			if err2 != nil {
 				return previewMsg{idx: idx, err: err2}
 			}
@@ -503,9 +505,9 @@ func (m *Model) apply() tea.Cmd {
 			return appliedMsg{idx: idx, err: err}
 		}
 		// Undo restores the file as it was before the form opened: the
-		// bytes we planned on, with the handshake flag cleared again.
+		// bytes we planned on, with our handshake flag cleared again.
 		restore := res.Before
-		if doc, perr := statefile.Parse(res.Before); perr == nil && doc.State.Control.RedirectRequested {
+		if doc, perr := statefile.Parse(res.Before); clearFlag && perr == nil && doc.State.Control.RedirectRequested {
 			if fp, ferr := model.PlanCorrection(doc.State, model.SetRedirect{Requested: false}, model.PlanContext{}); ferr == nil {
 				if out, aerr := statefile.ApplyEdits(doc, fp.Edits); aerr == nil {
 					restore = out

@@ -270,6 +270,44 @@ func TestStaleFlagOffered(t *testing.T) {
 	g.waitFile("cleared the stale flag", flagIs("false"))
 }
 
+// A redirect_requested someone else set (the person answered "leave it")
+// stays set through a cancelled form, an applied correction and its undo.
+func TestForeignFlagIsLeftAlone(t *testing.T) {
+	f := startRedirectFlow(t)
+	f.rewrite("redirect_requested: false", "redirect_requested: true", false)
+	f.waitFor("redirect_requested is set", "n leave it")
+	f.keys("n")
+	f.waitFor("left as it is")
+	flagged := f.file()
+
+	f.keys("a")
+	f.waitFor("Add an atom")
+	f.keys("esc")
+	f.waitFor("correction cancelled")
+	time.Sleep(150 * time.Millisecond) // a write, were one sent, lands within milliseconds
+	if got := f.file(); !bytes.Equal(got, flagged) {
+		t.Fatalf("cancel changed the file:\n%s", lineDiffForTest(flagged, got))
+	}
+
+	for _, sc := range formScripts {
+		if sc.name == "constraints" {
+			sc.run(f) // max_iterations 30
+		}
+	}
+	f.waitFor("preview:", "enter apply")
+	f.keys("enter")
+	got := f.waitFile("got the correction", func(b []byte) bool { return bytes.Contains(b, []byte("max_iterations: 30")) })
+	if !flagIs("true")(got) {
+		t.Fatalf("apply cleared a flag that was not ours:\n%s", lineDiffForTest(flagged, got))
+	}
+	f.waitFor("recorded in corrections")
+	f.keys("u")
+	f.waitFor("undone")
+	if got := f.waitFile("came back", func(b []byte) bool { return bytes.Equal(b, flagged) }); !bytes.Equal(got, flagged) {
+		t.Fatal("unreachable")
+	}
+}
+
 func TestConflictAtomResolvedUnderOpenForm(t *testing.T) {
 	f := startRedirectFlow(t)
 	f.jump("A8")
