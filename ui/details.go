@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/aot-loop/aot-tui/model"
@@ -196,10 +197,38 @@ type scrollText struct {
 	lines         []string
 	top           int
 	width, height int
+	// all is the whole text; with a filter, lines holds the lines of it
+	// that contain filter (ignoring case and colours).
+	all    []string
+	filter string
 }
 
 func (t *scrollText) set(lines []string) {
-	t.lines = lines
+	t.all = lines
+	t.refilter()
+}
+
+// setFilter shows only the lines containing f (all of them for "").
+func (t *scrollText) setFilter(f string) {
+	t.filter = f
+	t.top = 0
+	t.refilter()
+}
+
+func (t *scrollText) refilter() {
+	t.lines = t.all
+	if t.filter != "" {
+		want := strings.ToLower(t.filter)
+		t.lines = nil
+		for _, l := range t.all {
+			if strings.Contains(strings.ToLower(ansi.Strip(l)), want) {
+				t.lines = append(t.lines, l)
+			}
+		}
+		if len(t.lines) == 0 {
+			t.lines = []string{"  no line contains " + strconv.Quote(t.filter) + " (esc clears the filter)"}
+		}
+	}
 	t.clamp()
 }
 

@@ -200,6 +200,10 @@ func (m *Model) applyFilter(f string) {
 		m.trail.setFilter(f)
 	case viewCorrections:
 		m.corrections.setFilter(f)
+	case viewObjective:
+		m.objective.setFilter(f)
+	case viewPrompt:
+		m.prompt.setFilter(f)
 	}
 }
 

@@ -323,3 +323,43 @@ func TestDialogOverTheView(t *testing.T) {
 		}
 	}
 }
+
+// In the objective and prompt views, / keeps the lines that contain the
+// text; esc brings the whole text back.
+func TestFilterInTextViews(t *testing.T) {
+	m := loadedModel(t, "rich.md", 100, 30)
+	for _, tt := range []struct{ view, text string }{{"5", "docs"}, {"6", "finance"}} {
+		press(m, tt.view, "/")
+		press(m, strings.Split(tt.text, "")...)
+		press(m, "enter")
+		body := strings.Split(screen(m), "\n")
+		body = body[4 : len(body)-1]
+		n := 0
+		for _, l := range body {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			n++
+			if !strings.Contains(strings.ToLower(l), tt.text) {
+				t.Fatalf("view %s, filter %q shows %q", tt.view, tt.text, l)
+			}
+		}
+		if n == 0 {
+			t.Fatalf("view %s: filter %q shows nothing:\n%s", tt.view, tt.text, screen(m))
+		}
+		press(m, "esc")
+		others := 0
+		for _, l := range strings.Split(screen(m), "\n")[4:] {
+			if strings.TrimSpace(l) != "" && !strings.Contains(strings.ToLower(l), tt.text) {
+				others++
+			}
+		}
+		if m.filters[m.view] != "" || others < 3 {
+			t.Fatalf("esc should bring the whole text back:\n%s", screen(m))
+		}
+	}
+	press(m, "/", "z", "q", "x", "enter")
+	if out := screen(m); !strings.Contains(out, `no line contains "zqx"`) {
+		t.Fatalf("no match should say so:\n%s", out)
+	}
+}
