@@ -392,10 +392,20 @@ func (m *Model) chromeHeight() int {
 	if len(m.loops) > 1 {
 		h++ // the loop bar
 	}
-	if m.banner != "" && (m.st != nil || m.phase != nil) {
-		h++
+	return h + len(m.bannerLines())
+}
+
+// bannerLines is the file-problem banner over the last good state,
+// wrapped (up to three lines) so that its ending — what to do — shows.
+func (m *Model) bannerLines() []string {
+	if m.banner == "" || (m.st == nil && m.phase == nil) {
+		return nil
 	}
-	return h
+	lines := wrap(m.banner, max(20, m.width-1))
+	if len(lines) > 3 {
+		lines = append(lines[:2], truncate(strings.Join(lines[2:], " "), m.width))
+	}
+	return lines
 }
 
 func (m *Model) bodyHeight() int { return max0(m.height - m.chromeHeight()) }
@@ -493,12 +503,12 @@ func (m *Model) render() string {
 	default:
 		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(m.target.Path, m.width)), "")
 	}
-	if m.banner != "" && (m.st != nil || m.phase != nil) {
+	for _, l := range m.bannerLines() {
 		st := s.Banner
 		if m.bannerBad {
 			st = s.BannerBad
 		}
-		lines = append(lines, st.Render(padTo(m.banner, m.width)))
+		lines = append(lines, st.Render(padTo(l, m.width)))
 	}
 	lines = append(lines, m.renderTabs())
 	body := m.renderBody()
@@ -676,7 +686,11 @@ func (m *Model) renderFooter() string {
 	case m.status != "":
 		left = s.Accent.Render(m.status)
 	case m.redirect.dlg != dlgNone && m.redirect.dlg != dlgStaleFlag:
-		left = s.Warn.Render("redirect in progress: the loop pauses until you apply or cancel (esc)")
+		msg := "redirect in progress: the loop pauses until you apply or cancel (esc)"
+		if lipgloss.Width(msg) > room {
+			msg = "loop paused until you apply or cancel (esc)"
+		}
+		left = s.Warn.Render(msg)
 	default:
 		left = m.shortHelp(room)
 	}

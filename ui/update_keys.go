@@ -587,7 +587,9 @@ func (m *Model) renderHelp() string {
 	}
 	lines = append(lines, "")
 	if m.view == viewGraph && m.phase == nil {
-		lines = append(lines, s.Muted.Render("J/K scroll the details pane · pgup/pgdn and H/L pan the drawing · mouse wheel scrolls · 1–6 switch views"))
+		for _, l := range wrap("J/K scroll the details pane · pgup/pgdn and H/L pan the drawing · mouse wheel scrolls · 1–6 switch views", max(20, m.width-1)) {
+			lines = append(lines, s.Muted.Render(l))
+		}
 	}
 	lines = append(lines, s.Muted.Render("? or esc closes this help · j/k scroll"))
 	m.helpText.set(lines)

@@ -363,3 +363,20 @@ func TestFilterInTextViews(t *testing.T) {
 		t.Fatalf("no match should say so:\n%s", out)
 	}
 }
+
+// A file problem over the last good state wraps, so what to do about it
+// shows at every width.
+func TestBannerWrapsToTheHint(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{60, 20}, {100, 30}} {
+		m := loadedModel(t, "rich.md", sz.w, sz.h)
+		err := &statefile.Error{Path: "rich.md", Line: 57, Msg: "YAML syntax error: did not find expected ',' or ']'",
+			Hint: "fix the YAML syntax on that line"}
+		m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventInvalid, Err: err}})
+		out := screen(m)
+		checkFits(t, out, sz.w, sz.h)
+		flat := strings.Join(strings.Fields(out), " ")
+		if !strings.Contains(flat, "fix the YAML syntax on that line") || !strings.Contains(flat, "line 57") {
+			t.Fatalf("%dx%d: the banner lost its hint:\n%s", sz.w, sz.h, out)
+		}
+	}
+}
