@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // alertFor loads rich.md, applies change to a second copy of the state and
@@ -146,6 +148,23 @@ func TestLoopNames(t *testing.T) {
 	for _, tt := range tests {
 		if got := loopNames(tt.paths); !slices.Equal(got, tt.want) {
 			t.Errorf("loopNames(%q) = %q, want %q", tt.paths, got, tt.want)
+		}
+	}
+}
+
+// The loop bar always shows the loop on screen, however many are watched.
+func TestLoopBarShowsTheCurrentLoop(t *testing.T) {
+	var targets []statefile.Target
+	for _, name := range []string{"payments-service", "billing-frontend", "audit-log-pipeline", "docs-site"} {
+		targets = append(targets, statefile.Target{Path: filepath.Join("/w", name, ".claude", "aot-loop-state.md"), Kind: statefile.KindAoT})
+	}
+	m := New(Options{Targets: targets, NoColor: true})
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	for i, name := range []string{"payments-service", "billing-frontend", "audit-log-pipeline", "docs-site"} {
+		m.switchLoop(i)
+		bar := ansi.Strip(m.renderLoopBar())
+		if !strings.Contains(bar, fmt.Sprintf("%d %s", i+1, name)) || ansi.StringWidth(bar) > 60 {
+			t.Errorf("loop %d: bar %q", i+1, bar)
 		}
 	}
 }

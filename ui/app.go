@@ -727,7 +727,23 @@ func (m *Model) renderLoopBar() string {
 			parts = append(parts, s.Tab.Render(label))
 		}
 	}
-	return truncate(s.Muted.Render("loops < > ")+strings.Join(parts, s.Muted.Render(" │ ")), m.width)
+	prefix, sep := s.Muted.Render("loops < > "), s.Muted.Render(" │ ")
+	// When they do not all fit, drop loops from the left until the one
+	// shown does: the bar must always say which loop is on screen.
+	for first := 0; first < m.loop.idx; first++ {
+		lead := prefix
+		if first > 0 {
+			lead += s.Muted.Render("… ")
+		}
+		if lipgloss.Width(lead+strings.Join(parts[first:m.loop.idx+1], sep)) <= m.width {
+			return truncate(lead+strings.Join(parts[first:], sep), m.width)
+		}
+	}
+	lead := prefix
+	if m.loop.idx > 0 {
+		lead += s.Muted.Render("… ")
+	}
+	return truncate(lead+strings.Join(parts[m.loop.idx:], sep), m.width)
 }
 
 // relayout asks for a new layered layout when the pane's size changed the
