@@ -325,7 +325,15 @@ func (m *Model) dialogWidth() int { return max(30, min(m.width-4, 90)) }
 
 func (m *Model) formTheme() huh.Theme {
 	if m.opts.NoColor {
-		return huh.ThemeFunc(huh.ThemeBase)
+		// The base theme tells the chosen button only by its colours:
+		// without them, bracket it.
+		return huh.ThemeFunc(func(isDark bool) *huh.Styles {
+			t := huh.ThemeBase(isDark)
+			t.Focused.FocusedButton = t.Focused.FocusedButton.Transform(func(s string) string { return "[" + s + "]" })
+			t.Focused.BlurredButton = t.Focused.BlurredButton.Transform(func(s string) string { return " " + s + " " })
+			t.Blurred.FocusedButton, t.Blurred.BlurredButton = t.Focused.FocusedButton, t.Focused.BlurredButton
+			return t
+		})
 	}
 	return huh.ThemeFunc(huh.ThemeCharm)
 }
