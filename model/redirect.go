@@ -853,6 +853,64 @@ func (r ChangeObjective) plan(p *planner) error {
 	return nil
 }
 
+// CheckEditTarget checks that a base_case edit op ("set", "add" or
+// "remove") can act at pos in s — an existing check to set, a group or
+// any_of to add under (or the top level of a checklist), an item to remove
+// — and returns the refusal when it cannot. The forms check a position with
+// it as soon as it is typed; PlanCorrection applies the same rules.
+func CheckEditTarget(s *State, op string, pos ChecklistPath) error {
+	_, _, err := checkEditTarget(s, op, pos)
+	return err
+}
+
+// checkEditTarget is CheckEditTarget returning the item (nil for the top
+// level or a legacy base_case) and its document path.
+func checkEditTarget(s *State, op string, pos ChecklistPath) (*ChecklistItem, Path, error) {
+	bc := s.Objective.BaseCase
+	if len(pos) == 0 {
+		switch op {
+		case "set":
+			if bc.IsChecklist || !s.Objective.Lines.Has("base_case") {
+				return nil, nil, refuse(RuleChecklist, "the base_case is a checklist: name the item to set, such as --check 1.2")
+			}
+			return nil, nil, nil
+		case "add":
+			if !bc.IsChecklist {
+				return nil, nil, refuse(RuleChecklist, "the base_case uses the legacy {type, value} format; items can be added to a checklist only")
+			}
+			return nil, nil, nil
+		}
+	}
+	item, path, err := checklistItem(bc, pos)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch op {
+	case "set":
+		if item.Check == nil {
+			return nil, nil, refuse(RuleChecklist, "checklist item %s (%q) is a %s, not a check", pos, item.Item, item.Kind())
+		}
+	case "add":
+		if !item.IsGroup && !item.IsAnyOf {
+			return nil, nil, refuse(RuleChecklist, "checklist item %s (%q) is not a group or any_of; add to its parent instead", pos, item.Item)
+		}
+	case "remove":
+		if len(pos) == 1 && len(bc.Checklist) == 1 {
+			return nil, nil, refuse(RuleChecklist, "checklist item %s is the last one; the loop could never verify completion without it", pos)
+		}
+		if len(pos) > 1 {
+			// An empty any_of can never pass (a validation error).
+			parentPath := pos[:len(pos)-1]
+			if parent, _, _ := checklistItem(bc, parentPath); parent.IsAnyOf && len(parent.AnyOf) == 1 {
+				return nil, nil, refuse(RuleChecklist, "checklist item %s is the only choice of any_of %s; no choice could pass without it (remove item %s instead)", pos, parentPath, parentPath)
+			}
+		}
+	default:
+		return nil, nil, refuse(RuleChecklist, "unknown base_case edit %q (set, add or remove)", op)
+	}
+	return item, path, nil
+}
+
 func (p *planner) checkEdit(ce CheckEdit) (string, error) {
 	bc := p.s.Objective.BaseCase
 	if ce.Type != "" && !ce.Type.Known() {
@@ -861,22 +919,16 @@ func (p *planner) checkEdit(ce CheckEdit) (string, error) {
 	base := P("objective", "base_case")
 	switch ce.Op {
 	case "set":
-		if len(ce.Path) == 0 {
-			if bc.IsChecklist || !p.s.Objective.Lines.Has("base_case") {
-				return "", refuse(RuleChecklist, "the base_case is a checklist: name the item to set, such as --check 1.2")
-			}
+		item, path, err := checkEditTarget(p.s, ce.Op, ce.Path)
+		if err != nil {
+			return "", err
+		}
+		if item == nil {
 			lines := Lines{}
 			if bc.Legacy != nil {
 				lines = bc.Legacy.Lines
 			}
 			return p.setCheck(base, lines, bc.Legacy, ce, "base_case")
-		}
-		item, path, err := p.checklistItem(ce.Path)
-		if err != nil {
-			return "", err
-		}
-		if item.Check == nil {
-			return "", refuse(RuleChecklist, "checklist item %s (%q) is a %s, not a check", ce.Path, item.Item, item.Kind())
 		}
 		if ce.Item != "" && ce.Item != item.Item {
 			p.edit(Replace(path.Child("item"), ce.Item))
@@ -893,40 +945,23 @@ func (p *planner) checkEdit(ce CheckEdit) (string, error) {
 			return "", refuse(RuleEmpty, "a %s check needs a value", ce.Type)
 		}
 		newItem := Map{{"item", ce.Item}, {"check", newCheck(ce)}}
-		if len(ce.Path) == 0 {
-			if !bc.IsChecklist {
-				return "", refuse(RuleChecklist, "the base_case uses the legacy {type, value} format; items can be added to a checklist only")
-			}
+		item, path, err := checkEditTarget(p.s, ce.Op, ce.Path)
+		switch {
+		case err != nil:
+			return "", err
+		case item == nil:
 			p.edit(Append(base.Child("checklist"), newItem))
 			return fmt.Sprintf("base_case item %q added (%s)", ce.Item, ce.Type), nil
-		}
-		item, path, err := p.checklistItem(ce.Path)
-		if err != nil {
-			return "", err
-		}
-		switch {
 		case item.IsGroup:
 			p.edit(Append(path.Child("group"), newItem))
-		case item.IsAnyOf:
-			p.edit(Append(path.Child("any_of"), newItem))
 		default:
-			return "", refuse(RuleChecklist, "checklist item %s (%q) is not a group or any_of; add to its parent instead", ce.Path, item.Item)
+			p.edit(Append(path.Child("any_of"), newItem))
 		}
 		return fmt.Sprintf("base_case item %q added under %s (%s)", ce.Item, ce.Path, ce.Type), nil
 	case "remove":
-		item, path, err := p.checklistItem(ce.Path)
+		item, path, err := checkEditTarget(p.s, ce.Op, ce.Path)
 		if err != nil {
 			return "", err
-		}
-		if len(ce.Path) == 1 && len(bc.Checklist) == 1 {
-			return "", refuse(RuleChecklist, "checklist item %s is the last one; the loop could never verify completion without it", ce.Path)
-		}
-		if len(ce.Path) > 1 {
-			// An empty any_of can never pass (a validation error).
-			parentPath := ce.Path[:len(ce.Path)-1]
-			if parent, _, _ := p.checklistItem(parentPath); parent.IsAnyOf && len(parent.AnyOf) == 1 {
-				return "", refuse(RuleChecklist, "checklist item %s is the only choice of any_of %s; no choice could pass without it (remove item %s instead)", ce.Path, parentPath, parentPath)
-			}
 		}
 		p.removeOnce(path)
 		return fmt.Sprintf("base_case item %s (%q) removed", ce.Path, item.Item), nil
@@ -981,8 +1016,7 @@ func (p *planner) setCheck(path Path, lines Lines, cur *Check, ce CheckEdit, wha
 }
 
 // checklistItem finds the item at cp and its document path.
-func (p *planner) checklistItem(cp ChecklistPath) (*ChecklistItem, Path, error) {
-	bc := p.s.Objective.BaseCase
+func checklistItem(bc BaseCase, cp ChecklistPath) (*ChecklistItem, Path, error) {
 	if !bc.IsChecklist {
 		return nil, nil, refuse(RuleChecklist, "the base_case has no checklist")
 	}

@@ -308,7 +308,7 @@ func buildForm(kind string, v *formValues, stateFn func() *model.State, width in
 						huh.NewOption("add an item", "add"), huh.NewOption("remove an item", "remove")).Value(&v.CheckOp),
 				huh.NewInput().Title("Item position").
 					Description("set/remove: the item (e.g. 1.2; empty: a legacy base_case) · add: the group to add under (empty: top level)").
-					Value(&v.CheckPos),
+					Value(&v.CheckPos).Validate(func(s string) error { return checkPosition(stateFn(), v.CheckOp, s) }),
 			),
 			huh.NewGroup(
 				huh.NewInput().Title("Item name").Description("for a new item, or to rename the one set").Value(&v.CheckItem),
@@ -426,4 +426,28 @@ func editorOrNot(t *huh.Text) *huh.Text {
 		return t.ExternalEditor(false)
 	}
 	return t
+}
+
+// checkPosition refuses a base_case position the edit cannot act at, on
+// the page where it is typed rather than after the last one.
+func checkPosition(st *model.State, op, pos string) error {
+	if op == "none" || op == "" || st == nil {
+		return nil
+	}
+	var cp model.ChecklistPath
+	if strings.TrimSpace(pos) != "" {
+		p, err := model.ParseChecklistPath(pos)
+		if err != nil {
+			return err
+		}
+		cp = p
+	}
+	if err := model.CheckEditTarget(st, op, cp); err != nil {
+		var ref *model.Refusal
+		if errors.As(err, &ref) {
+			return errors.New(ref.Reason)
+		}
+		return err
+	}
+	return nil
 }

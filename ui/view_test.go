@@ -380,3 +380,24 @@ func TestBannerWrapsToTheHint(t *testing.T) {
 		}
 	}
 }
+
+// The objective form refuses a base_case position on its own page.
+func TestCheckPosition(t *testing.T) {
+	m := loadedModel(t, "rich.md", 100, 30)
+	for _, tt := range []struct {
+		op, pos string
+		ok      bool
+	}{
+		{"none", "9.9", true}, {"set", "1.1", true}, {"set", "1", false}, {"set", "", false},
+		{"add", "2", true}, {"add", "", true}, {"add", "3", false},
+		{"remove", "2.1", true}, {"remove", "9.9", false}, {"remove", "x", false},
+	} {
+		err := checkPosition(m.st, tt.op, tt.pos)
+		if (err == nil) != tt.ok {
+			t.Errorf("%s %q: %v", tt.op, tt.pos, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "rule:") {
+			t.Errorf("%s %q: the message should read as a sentence: %v", tt.op, tt.pos, err)
+		}
+	}
+}
