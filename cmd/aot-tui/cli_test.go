@@ -449,3 +449,49 @@ func TestTerminalSafety(t *testing.T) {
 		}
 	}
 }
+
+// Usage errors are one line that names the command, what it takes and
+// where its help is, and exit 2; nothing is written.
+func TestUsageErrorsNameTheCommand(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "s.md", mustRead(t, testdata("seed-complete.md")))
+	before := mustRead(t, path)
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"redirect", "bogus"}, []string{`redirect: unknown command "bogus"`, "add-atom", "see aot-tui redirect --help"}},
+		{[]string{"redirect"}, []string{"redirect needs a command", "override-binding"}},
+		{[]string{"validate", "--bogus"}, []string{"aot-tui: validate: unknown flag: --bogus (see aot-tui validate --help)"}},
+		{[]string{"redirect", "add-atom", "-f", path}, []string{"redirect add-atom: requires at least 1 arg", "usage: aot-tui redirect add-atom DESCRIPTION", "see aot-tui redirect add-atom --help"}},
+		{[]string{"redirect", "constraints", "-f", path}, []string{"give at least one of --max-iterations"}},
+		{[]string{"status", "a", "b"}, []string{"status: accepts at most 1 arg", "usage: aot-tui status [PATH]"}},
+	} {
+		code, _, stderr := cli(t, tt.args...)
+		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || strings.Count(stderr, "aot-tui:") != 1 {
+			t.Errorf("%v: exit %d, stderr %q", tt.args, code, stderr)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr %q lacks %q", tt.args, stderr, w)
+			}
+		}
+	}
+	if got := mustRead(t, path); got != before {
+		t.Fatal("a usage error changed the file")
+	}
+	// stop takes the state file as PATH too, like status.
+	code, stdout, stderr := cli(t, "stop", path, "--dry-run")
+	if code != exitOK || !strings.Contains(stdout, "+  stop_requested: true") {
+		t.Fatalf("stop PATH --dry-run: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}

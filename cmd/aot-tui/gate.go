@@ -15,7 +15,7 @@ func newGateCmd(g *globalFlags) *cobra.Command {
 	var ff fileFlag
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "gate [-f PATH] [--json]",
+		Use:   "gate [PATH] [-f PATH] [--json]",
 		Short: "Check the /enter-recursion preconditions",
 		Long: `Checks what /enter-recursion needs before it starts the loop: objective.goal,
 base_case, background_intent, deliverables and definition_of_done present and not

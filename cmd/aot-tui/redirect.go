@@ -43,6 +43,19 @@ quoting, key order and the Markdown body stay byte-identical. Writes are atomic
 
 Exit codes: 0 written, 1 refused (the one-line reason names the rule it would
 break; the file is untouched), 2 usage or I/O error, 3 the file kept changing.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var names []string
+			for _, c := range cmd.Commands() {
+				if c.IsAvailableCommand() {
+					names = append(names, c.Name())
+				}
+			}
+			if len(args) > 0 {
+				return fail(exitUsage, "redirect: unknown command %q — one of %s (see aot-tui redirect --help)", args[0], strings.Join(names, ", "))
+			}
+			return fail(exitUsage, "redirect needs a command: one of %s (see aot-tui redirect --help)", strings.Join(names, ", "))
+		},
 	}
 	cmd.AddCommand(newAddAtomCmd(g), newDeleteAtomCmd(g), newForceORCmd(g), newConstraintsCmd(g),
 		newObjectiveCmd(g), newOverrideBindingCmd(g))
@@ -140,6 +153,9 @@ func newConstraintsCmd(g *globalFlags) *cobra.Command {
 			}
 			if cmd.Flags().Changed("max-stall-count") {
 				req.MaxStallCount = &stalls
+			}
+			if req.MaxIterations == nil && req.MaxParallelAgents == nil && req.MaxStallCount == nil {
+				return fail(exitUsage, "redirect constraints: give at least one of --max-iterations, --max-parallel-agents, --max-stall-count")
 			}
 			return runCorrection(cmd, g, &w, req)
 		},
@@ -293,13 +309,22 @@ func newStopCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var reason string
 	cmd := &cobra.Command{
-		Use:   "stop [-f PATH] [--reason TEXT]",
+		Use:   "stop [PATH] [-f PATH] [--reason TEXT]",
 		Short: "Ask the loop to stop (/exit-recursion)",
 		Long: `Sets control.stop_requested: true and control.stop_reason, as /exit-recursion
 does. The loop's stop hook stops it at its next decision. No correction entry is
-recorded.`,
-		Args: cobra.NoArgs,
+recorded.
+
+Exit codes: 0 written, 1 refused (the loop has already ended; the file is
+untouched), 2 usage or I/O error, 3 the file kept changing.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			ff := fileFlag{path: w.file}
+			path, err := ff.resolve(args)
+			if err != nil {
+				return err
+			}
+			w.file = path
 			return runCorrection(cmd, g, &w, model.Stop{Reason: reason})
 		},
 	}

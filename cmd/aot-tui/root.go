@@ -62,7 +62,7 @@ Several PATHs watch several loops: < and > switch between them.`,
 	root.SetErr(stderr)
 	root.PersistentFlags().Int64Var(&g.maxSize, "max-size", 16<<20, "refuse state files larger than this many bytes")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return fail(exitUsage, "%s: %v (see %s --help)", c.CommandPath(), err, c.CommandPath())
+		return fail(exitUsage, "%s%v (see %s --help)", subcommand(c), err, c.CommandPath())
 	})
 	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g), newDemoCmd(g))
 	return root
@@ -72,7 +72,7 @@ Several PATHs watch several loops: < and > switch between them.`,
 func run(args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
 	}
@@ -83,9 +83,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return ee.code
 	}
-	// Cobra's own errors (unknown command, bad arguments) are usage errors.
-	fmt.Fprintln(stderr, "aot-tui: "+oneLine(err.Error())+" (see aot-tui --help)")
+	// Cobra's own errors (unknown command, bad arguments) are usage errors;
+	// they name neither the command nor what it takes, so say both.
+	msg := subcommand(cmd) + oneLine(err.Error())
+	if cmd != nil && cmd != root {
+		msg += " — usage: " + cmd.UseLine()
+	}
+	path := "aot-tui"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	fmt.Fprintln(stderr, "aot-tui: "+msg+" (see "+path+" --help)")
 	return exitUsage
+}
+
+// subcommand is "redirect add-atom: " for that command ("" for the root),
+// to start an error line that already begins with "aot-tui: ".
+func subcommand(c *cobra.Command) string {
+	if c == nil || !c.HasParent() {
+		return ""
+	}
+	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ") + ": "
 }
 
 func oneLine(s string) string {

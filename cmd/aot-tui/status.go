@@ -17,7 +17,7 @@ func newStatusCmd(g *globalFlags) *cobra.Command {
 	var ff fileFlag
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "status [-f PATH] [--json]",
+		Use:   "status [PATH] [-f PATH] [--json]",
 		Short: "One-shot summary of a loop: status, goal, iteration, stall, progress, next batch",
 		Long: `Prints a one-shot summary of the loop's state file.
 

@@ -13,7 +13,7 @@ func newValidateCmd(g *globalFlags) *cobra.Command {
 	var ff fileFlag
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "validate [-f PATH] [--json]",
+		Use:   "validate [PATH] [-f PATH] [--json]",
 		Short: "Check a state file against the schema's invariants",
 		Long: `Checks the state file: frontmatter and YAML syntax, required sections, value types,
 enum values, unique atom ids, dependencies that exist, no cycles (the cycle's path
