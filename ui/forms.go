@@ -269,7 +269,10 @@ func buildForm(kind string, v *formValues, stateFn func() *model.State, width in
 	case formConstraints:
 		positive := func(s string) error {
 			n, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || n <= 0 {
+			switch {
+			case errors.Is(err, strconv.ErrRange), err == nil && n > 1_000_000:
+				return errors.New("too large: at most 1000000")
+			case err != nil || n <= 0:
 				return errors.New("a positive integer, please")
 			}
 			return nil
@@ -364,7 +367,11 @@ func detachDescription(st *model.State, id string) string {
 	f := model.Derive(st)
 	var why []string
 	if d := f.Dependents[id]; len(d) > 0 {
-		why = append(why, termtext.Line(strings.Join(d, ", "))+" depend on it: detaching drops it from their depends_on")
+		verb := " depend on it"
+		if len(d) == 1 {
+			verb = " depends on it"
+		}
+		why = append(why, termtext.Line(strings.Join(d, ", "))+verb+": detaching drops it from their depends_on")
 	}
 	for _, g := range st.ORGroups {
 		if g.Selected == id {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -79,6 +80,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.phase != nil {
+		if _, ok := m.matchWriteKey(msg); ok || key.Matches(msg, k.Redirect) || key.Matches(msg, k.Undo) {
+			m.setStatus("phase loops are read-only: the seed defines no redirect for them", statusShort)
+			return nil
+		}
 		m.phaseKeys(msg)
 		return nil
 	}
@@ -250,6 +255,16 @@ func (m *Model) graphKeys(msg tea.KeyPressMsg) tea.Cmd {
 		return relayout("collapse")
 	case key.Matches(msg, k.Minimap):
 		g.lay.hideMinimap = !g.lay.hideMinimap
+		switch {
+		case g.lay.hideMinimap:
+			m.setStatus("minimap off", statusShort)
+		case !g.isLayered():
+			m.setStatus("minimap on — it shows on the graph drawing (v)", statusShort)
+		case g.width < 60 || g.height < 14:
+			m.setStatus(fmt.Sprintf("minimap on — it needs a drawing of at least 60×14; this one is %d×%d", g.width, g.height), statusShort)
+		default:
+			m.setStatus("minimap on — it shows while the graph is larger than the pane", statusShort)
+		}
 		return nil
 	case key.Matches(msg, k.Jump):
 		m.jumping = true

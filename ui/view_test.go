@@ -401,3 +401,24 @@ func TestCheckPosition(t *testing.T) {
 		}
 	}
 }
+
+// Keys that cannot act say why instead of doing nothing.
+func TestKeysThatCannotActSaySo(t *testing.T) {
+	p := loadedModel(t, "seed-phase-loop.json", 100, 30)
+	for _, k := range []string{"a", "r", "S", "u"} {
+		p.status = ""
+		press(p, k)
+		if !strings.Contains(p.status, "read-only") {
+			t.Errorf("%s on a phase loop: status %q", k, p.status)
+		}
+	}
+	m := loadedModel(t, "rich.md", 100, 30) // the graph pane is 58 columns wide beside the details
+	press(m, "m", "m")
+	if !m.graph.isLayered() && !strings.Contains(m.status, "graph drawing (v)") {
+		t.Errorf("m over the list: status %q", m.status)
+	}
+	press(m, "v", "m", "m")
+	if m.graph.isLayered() && !strings.Contains(m.status, "at least 60×14") {
+		t.Errorf("m in a small drawing: status %q", m.status)
+	}
+}
