@@ -600,7 +600,7 @@ func (m *Model) onRedirectLoopMsg(msg tea.Msg) (tea.Cmd, bool) {
 		r.moved = false
 		r.dlg = dlgPreview
 		r.diff = scrollText{width: m.dialogWidth() - 4, height: max(3, m.bodyHeight()-8)}
-		r.diff.set(m.colorDiff(msg.p.diff))
+		r.diff.set(m.colorDiff(msg.p.diff, r.diff.width))
 		return nil, true
 	case appliedMsg:
 		if msg.err != nil {
@@ -650,23 +650,38 @@ func (m *Model) onRedirectLoopMsg(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// colorDiff colours a unified diff for the preview.
-func (m *Model) colorDiff(d string) []string {
+// colorDiff colours a unified diff and wraps lines wider than width: a
+// continuation starts with the line's own +/- and ↪, so nothing the
+// correction writes is hidden past the dialog's edge.
+func (m *Model) colorDiff(d string, width int) []string {
 	s := m.styles
 	var out []string
 	for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
 		l = termtext.Line(l)
+		st := s.Muted
 		switch {
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-			out = append(out, s.Bold.Render(l))
+			st = s.Bold
 		case strings.HasPrefix(l, "@@"):
-			out = append(out, s.Accent.Render(l))
+			st = s.Accent
 		case strings.HasPrefix(l, "+"):
-			out = append(out, s.OK.Render(l))
+			st = s.OK
 		case strings.HasPrefix(l, "-"):
-			out = append(out, s.Danger.Render(l))
-		default:
-			out = append(out, s.Muted.Render(l))
+			st = s.Danger
+		}
+		if width < 8 || ansi.StringWidth(l) <= width {
+			out = append(out, st.Render(l))
+			continue
+		}
+		mark := " "
+		if l != "" && (l[0] == '+' || l[0] == '-') {
+			mark = l[:1]
+		}
+		for i, part := range strings.Split(ansi.Hardwrap(l, width-2, false), "\n") {
+			if i > 0 {
+				part = mark + "↪" + part
+			}
+			out = append(out, st.Render(part))
 		}
 	}
 	return out

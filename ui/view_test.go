@@ -422,3 +422,26 @@ func TestKeysThatCannotActSaySo(t *testing.T) {
 		t.Errorf("m in a small drawing: status %q", m.status)
 	}
 }
+
+// The preview wraps long diff lines rather than cutting what gets written.
+func TestPreviewWrapsLongDiffLines(t *testing.T) {
+	m := loadedModel(t, "rich.md", 100, 30)
+	long := `+    reason: "added A9 \"Add rate limiting to the payment client so that retries do not hammer the provider\""`
+	out := m.colorDiff("--- a\n+++ b\n@@ -1 +1 @@\n"+long+"\n-x\n", 40)
+	var joined strings.Builder
+	for i, l := range out {
+		l = ansi.Strip(l)
+		if ansi.StringWidth(l) > 40 {
+			t.Fatalf("line %d is %d wide: %q", i, ansi.StringWidth(l), l)
+		}
+		if i > 3 && i < len(out)-1 && !strings.HasPrefix(l, "+↪") {
+			t.Fatalf("continuation %d lacks its mark: %q", i, l)
+		}
+		if i >= 3 && i < len(out)-1 {
+			joined.WriteString(strings.TrimPrefix(l, "+↪"))
+		}
+	}
+	if joined.String() != long {
+		t.Fatalf("wrapped text differs:\n%s\n%s", joined.String(), long)
+	}
+}
