@@ -779,9 +779,12 @@ func boxed(lines []string, title string, w, h int, s Styles) []string {
 	top += strings.Repeat("─", max0(w-1-ansi.StringWidth(top))) + "╮"
 	out := []string{s.Border.Render(top)}
 	maxBody := max0(h - 2)
-	if len(lines) > maxBody && maxBody > 1 {
+	switch {
+	case len(lines) > maxBody && maxBody > 1:
 		// Keep the top (titles, warnings) and the last line (the key hint).
 		lines = append(append([]string{}, lines[:maxBody-1]...), lines[len(lines)-1])
+	case len(lines) > maxBody:
+		lines = lines[len(lines)-maxBody:] // a tiny pane: the hint, or only the frame
 	}
 	for _, l := range lines {
 		out = append(out, s.Border.Render("│ ")+padTo(ansi.Truncate(l, inner, "…"), inner)+s.Border.Render(" │"))

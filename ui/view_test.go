@@ -445,3 +445,16 @@ func TestPreviewWrapsLongDiffLines(t *testing.T) {
 		t.Fatalf("wrapped text differs:\n%s\n%s", joined.String(), long)
 	}
 }
+
+// Even in a tiny pane a dialog is a closed box within the body.
+func TestDialogInATinyPane(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{30, 8}, {40, 9}, {60, 12}} {
+		m := loadedModel(t, "rich.md", sz.w, sz.h)
+		press(m, "c")
+		out := screen(m)
+		checkFits(t, out, sz.w, sz.h)
+		if strings.Count(out, "╭") != strings.Count(out, "╰") {
+			t.Errorf("%dx%d: the dialog box is not closed:\n%s", sz.w, sz.h, out)
+		}
+	}
+}
