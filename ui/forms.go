@@ -183,10 +183,14 @@ func refusalFor(st *model.State, req model.Request, rules ...string) error {
 // buildForm makes the huh form of a redirect kind, with inline validation
 // from the model's rules. stateFn returns the state as it is now (it may
 // move on while the form is open).
-func buildForm(kind string, v *formValues, stateFn func() *model.State, width int) *huh.Form {
+func buildForm(kind string, v *formValues, stateFn func() *model.State, width, height int) *huh.Form {
 	st := stateFn()
 	// Option labels must fit on one line (huh wraps them otherwise).
 	optW := max(20, width-8)
+	// Pickers show every atom the body has room for (their height counts
+	// their title and description; the key hints and the frame take the
+	// rest).
+	listH := max(6, min(len(st.Atoms)+3, height-6))
 	note := editorOrNot(huh.NewText().Title("Note").Description("added to the correction's description").Value(&v.Note).Lines(2))
 	var groups []*huh.Group
 	switch kind {
@@ -207,12 +211,12 @@ func buildForm(kind string, v *formValues, stateFn func() *model.State, width in
 			),
 			huh.NewGroup(
 				huh.NewMultiSelect[string]().Title("Depends on").Description("x or space toggles · / filters").
-					Options(atomOptions(st, optW, nil)...).Value(&v.DependsOn).Filterable(true).Height(8),
+					Options(atomOptions(st, optW, nil)...).Value(&v.DependsOn).Filterable(true).Height(listH),
 			),
 			huh.NewGroup(
 				huh.NewMultiSelect[string]().Title("Required by").Description("unresolved atoms that will depend on the new one").
 					Options(atomOptions(st, optW, func(a model.Atom) bool { return a.Status.Unresolved() })...).
-					Value(&v.RequiredBy).Filterable(true).Height(8).
+					Value(&v.RequiredBy).Filterable(true).Height(listH).
 					Validate(func(ids []string) error {
 						return refusalFor(stateFn(), model.AddAtom{ID: v.ID, Description: "x", DependsOn: v.DependsOn, RequiredBy: ids},
 							model.RuleCycle, model.RuleResolved)
@@ -255,7 +259,7 @@ func buildForm(kind string, v *formValues, stateFn func() *model.State, width in
 			huh.NewGroup(
 				huh.NewSelect[string]().Title("Select which choice").
 					Description("★ selected now · ✗ failed before").
-					Options(allChoiceOptions(st, optW)...).Value(&v.Choice).Height(10).
+					Options(allChoiceOptions(st, optW)...).Value(&v.Choice).Height(listH).
 					Validate(func(c string) error {
 						g, ch := splitChoice(c)
 						return refusalFor(stateFn(), model.ForceOR{Group: g, Choice: ch}, model.RuleORMember, model.RuleNoChange)

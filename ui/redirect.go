@@ -307,7 +307,7 @@ func (m *Model) openForm(kind string, values *formValues) tea.Cmd {
 		}
 	}
 	r.kind, r.values = kind, values
-	r.form = buildForm(kind, values, func() *model.State { return m.st }, m.dialogWidth()-4).WithTheme(m.formTheme())
+	r.form = buildForm(kind, values, func() *model.State { return m.st }, m.dialogWidth()-4, m.bodyHeight()-5).WithTheme(m.formTheme())
 	r.form.WithWidth(m.dialogWidth() - 4).WithHeight(max(6, m.bodyHeight()-5))
 	r.dlg = dlgForm
 	cmds := []tea.Cmd{r.form.Init()}
