@@ -242,3 +242,26 @@ func TestMinimapCorner(t *testing.T) {
 		t.Errorf("wide node at the bottom: %d,%d,%v", x, y, ok)
 	}
 }
+
+// A selection made in the drawing is in view when the list comes back.
+func TestListFollowsTheDrawingsSelection(t *testing.T) {
+	m := generatedModel(t, 300, 150, 44)
+	for _, k := range []string{"g", "G"} {
+		press(m, k)
+		sel := m.graph.sel
+		press(m, "v") // the list
+		if m.graph.isLayered() {
+			t.Fatal("v should show the list")
+		}
+		found := false
+		for _, l := range strings.Split(drawingPane(m), "\n") {
+			if strings.HasPrefix(l, "›") && idShown(l, sel) {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("after %s then v, %s is not the selected row on screen:\n%s", k, sel, screen(m))
+		}
+		press(m, "v") // back to the drawing
+	}
+}

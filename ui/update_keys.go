@@ -229,6 +229,8 @@ func (m *Model) graphKeys(msg tea.KeyPressMsg) tea.Cmd {
 		g.toggleLayered()
 		if g.isLayered() && g.sel != "" {
 			g.lay.gv.Select(g.sel)
+		} else {
+			g.scrollToSel() // the selection may have moved in the drawing
 		}
 		return m.layoutCmd(g.forcedJob())
 	case key.Matches(msg, k.Orientation):
