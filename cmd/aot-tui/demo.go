@@ -120,7 +120,12 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		LoopName: "demo",
 	})
 	p := tea.NewProgram(m, tea.WithOutput(out))
+	stopHangup := onHangup(p)
 	_, runErr := p.Run()
+	stopHangup()
+	if errors.Is(runErr, tea.ErrProgramKilled) {
+		runErr = nil
+	}
 	m.Close()
 	cancel()
 	simErr := <-simDone

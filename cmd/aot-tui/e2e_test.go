@@ -297,3 +297,19 @@ func waitFileContains(t *testing.T, path, want string) {
 	}
 	t.Fatalf("%s never contained %q", path, want)
 }
+
+// Closing the terminal (tmux kill-session sends SIGHUP) with a form open
+// still clears the redirect_requested the form set: the loop must not stay
+// paused by a session that is gone.
+func TestE2EHangupWithFormOpenClearsFlag(t *testing.T) {
+	bin := binary(t)
+	path := copyFixture(t, "rich.md")
+	replaceInFile(t, path, "redirect_requested: true", "redirect_requested: false", true)
+	s := startTmux(t, 100, 32, []string{"NO_COLOR=1"}, bin, "-f", path)
+	s.waitFor("Define the billing schema")
+	s.send("c")
+	s.waitFor("Change constraints")
+	waitFileContains(t, path, "redirect_requested: true")
+	s.tmux("kill-session", "-t", "e2e")
+	waitFileContains(t, path, "redirect_requested: false")
+}

@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
+	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -73,8 +75,31 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithOutput(cmd.OutOrStdout()))
-	if _, err := p.Run(); err != nil {
+	defer onHangup(p)()
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fail(exitUsage, "the terminal UI failed: %v", err)
 	}
 	return nil
+}
+
+// onHangup ends the program when its terminal goes away (SIGHUP: the pane
+// or window closed), so that the deferred Close still runs and clears a
+// redirect_requested a form of this session set; by default the signal
+// kills the process on the spot and leaves the loop paused. It returns the
+// function that stops listening.
+func onHangup(p *tea.Program) func() {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-hup:
+			p.Kill() // the terminal is gone: no last frame to draw
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(hup)
+		close(done)
+	}
 }
