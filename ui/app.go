@@ -127,6 +127,8 @@ type Model struct {
 	keys   KeyMap
 	styles Styles
 	isDark bool
+	// laidOutDialogOnly is dialogOnly() as of the last layout.
+	laidOutDialogOnly bool
 	// gstyler colours the layered graph (nil: plain).
 	gstyler graph.Styler
 	// jumping is the ':' prompt (jump to an atom by id).
@@ -270,6 +272,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, tick := msg.(tickMsg); !tick {
 		m.bodyGen++ // anything but the clock may change the body
 	}
+	model, cmd := m.update(msg)
+	if m.laidOutDialogOnly != m.dialogOnly() {
+		m.layout() // a dialog opened or closed in a short pane: the body's height changed
+	}
+	return model, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -343,6 +353,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // layout computes the geometry once per resize and hands each part its size.
 func (m *Model) layout() {
+	m.laidOutDialogOnly = m.dialogOnly()
 	m.wide = m.width >= 100
 	bodyH := m.bodyHeight()
 	w := m.width
@@ -366,10 +377,14 @@ func (m *Model) layout() {
 	m.filterInput.SetWidth(max0(w - 20))
 	m.jumpInput.SetWidth(max0(w - 20))
 	if r := &m.redirect; r.form != nil {
-		r.form.WithWidth(m.dialogWidth() - 4).WithHeight(max(6, bodyH-5))
+		r.form.WithWidth(m.dialogWidth() - 4).WithHeight(m.formHeight())
 	}
 	if r := &m.redirect; r.preview != nil {
-		r.diff.width, r.diff.height = m.dialogWidth()-4, max(3, bodyH-8)
+		if w := m.dialogWidth() - 4; w != r.diff.width {
+			r.diff.width = w
+			r.diff.set(m.colorDiff(r.preview.diff, w)) // wrapped for the new width
+		}
+		r.diff.height = max(3, bodyH-8)
 		r.diff.clamp()
 	}
 	m.refreshText()
@@ -387,7 +402,14 @@ func (m *Model) graphWidth() int {
 }
 
 // chromeHeight is what the header, tabs, banner and footer take.
+// dialogOnly is true when a redirect dialog is open in a pane too short
+// for it beside the header: the dialog gets every row but the footer.
+func (m *Model) dialogOnly() bool { return m.redirect.dlg != dlgNone && m.height < 20 }
+
 func (m *Model) chromeHeight() int {
+	if m.dialogOnly() {
+		return 1 // the footer
+	}
 	h := 3 + 1 + 1 // header (2) + outlook, tabs, footer
 	if len(m.loops) > 1 {
 		h++ // the loop bar
@@ -489,12 +511,19 @@ func (m *Model) render() string {
 	}
 	s := m.styles
 	var lines []string
-	if len(m.loops) > 1 && !m.showHelp {
+	if len(m.loops) > 1 && !m.showHelp && !m.dialogOnly() {
 		lines = append(lines, m.renderLoopBar())
 	}
 	switch {
 	case m.showHelp:
 		return m.renderHelp()
+	case m.dialogOnly():
+		lines = append(lines, m.renderBody()...)
+		lines = append(lines, m.renderFooter())
+		for i := range lines {
+			lines[i] = padTo(lines[i], m.width)
+		}
+		return strings.Join(lines[:m.height], "\n")
 	case m.phase != nil:
 		lines = append(lines, renderPhaseHeader(m.phase, m.changed, m.now, m.width, s)...)
 	case m.st != nil:

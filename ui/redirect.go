@@ -308,7 +308,7 @@ func (m *Model) openForm(kind string, values *formValues) tea.Cmd {
 	}
 	r.kind, r.values = kind, values
 	r.form = buildForm(kind, values, func() *model.State { return m.st }, m.dialogWidth()-4, m.bodyHeight()-5).WithTheme(m.formTheme())
-	r.form.WithWidth(m.dialogWidth() - 4).WithHeight(max(6, m.bodyHeight()-5))
+	r.form.WithWidth(m.dialogWidth() - 4).WithHeight(m.formHeight())
 	r.dlg = dlgForm
 	cmds := []tea.Cmd{r.form.Init()}
 	if !r.flagOurs && !m.st.Control.RedirectRequested {
@@ -321,7 +321,25 @@ func (m *Model) openForm(kind string, values *formValues) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) dialogWidth() int { return max(30, min(m.width-4, 90)) }
+// formHeight is what a form may use of the body: all but the dialog's
+// frame, its closing hint and room for a warning or a refusal, so that huh
+// scrolls to the focused field rather than the box cutting it off.
+func (m *Model) formHeight() int {
+	h := m.bodyHeight() - 3
+	if m.redirect.refusal != "" || m.redirect.moved {
+		h -= 2
+	}
+	return max(3, h)
+}
+
+// dialogWidth is 90 columns, less in narrower panes (never wider than the
+// pane: under 34 columns the dialog takes all of it).
+func (m *Model) dialogWidth() int {
+	if w := min(m.width-4, 90); w >= 30 {
+		return w
+	}
+	return max(10, min(m.width, 30))
+}
 
 func (m *Model) formTheme() huh.Theme {
 	if m.opts.NoColor {

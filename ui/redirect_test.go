@@ -414,3 +414,18 @@ func (f *flow) jump(id string) {
 	f.keys("enter")
 	f.waitFor(id + "  ")
 }
+
+// In a short pane the dialog takes the rows the header had, and the form
+// scrolls to the focused field: it is never typed into blind.
+func TestDialogInAShortPaneShowsTheFocusedField(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{30, 8}, {40, 12}} {
+		f := startFlow(t, "rich.md", sz.w, sz.h, Options{})
+		f.waitFor("Idempotency keys") // the state is loaded
+		f.keys("e")
+		f.waitFor("Goal")
+		f.keys("enter") // to the second field
+		f.waitFor("Background intent", "audit trail")
+		f.keys("esc")
+		f.waitFor("1 Graph")
+	}
+}
