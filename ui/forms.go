@@ -255,11 +255,12 @@ func buildForm(kind string, v *formValues, stateFn func() *model.State, width, h
 	case formForceOR:
 		// One list of every group's choices: no option list depends on
 		// another field (see formDeleteAtom).
+		choices := allChoiceOptions(st, optW)
 		groups = append(groups,
 			huh.NewGroup(
 				huh.NewSelect[string]().Title("Select which choice").
 					Description("★ selected now · ✗ failed before").
-					Options(allChoiceOptions(st, optW)...).Value(&v.Choice).Height(listH).
+					Options(choices...).Value(&v.Choice).Height(min(listH, len(choices)+2)).
 					Validate(func(c string) error {
 						g, ch := splitChoice(c)
 						return refusalFor(stateFn(), model.ForceOR{Group: g, Choice: ch}, model.RuleORMember, model.RuleNoChange)

@@ -307,6 +307,7 @@ func (m *Model) openForm(kind string, values *formValues) tea.Cmd {
 		}
 	}
 	r.kind, r.values = kind, values
+	m.status = "" // a refusal from the menu or the graph is not about this form
 	r.form = buildForm(kind, values, func() *model.State { return m.st }, m.dialogWidth()-4, m.bodyHeight()-5).WithTheme(m.formTheme())
 	r.form.WithWidth(m.dialogWidth() - 4).WithHeight(m.formHeight())
 	r.dlg = dlgForm
@@ -373,6 +374,8 @@ func (m *Model) onDialogKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch r.dlg {
 	case dlgStaleFlag:
 		switch msg.String() {
+		case "q", "ctrl+c":
+			return m.quit()
 		case "y", "Y":
 			r.dlg = dlgNone
 			m.setStatus("clearing redirect_requested", statusShort)

@@ -452,3 +452,22 @@ func TestPreviewWrapsLongDiffLines(t *testing.T) {
 		t.Fatalf("wrapped text differs:\n%s\n%s", joined.String(), long)
 	}
 }
+
+// q quits from the stale-flag question too (it used to take only y or n).
+func TestQuitFromTheStaleFlagQuestion(t *testing.T) {
+	path := filepath.Join("..", "testdata", "rich.md") // redirect_requested: true
+	m := New(Options{Target: statefile.Target{Path: path, Kind: statefile.KindAoT, Exists: true}, NoColor: true,
+		Now: func() time.Time { return fixedNow }, SyncLayout: true})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.Update(stateMsg{ev: loadEvent(t, path)})
+	if m.redirect.dlg != dlgStaleFlag {
+		t.Fatal("rich.md should raise the stale-flag question")
+	}
+	_, cmd := m.Update(keyMsg("q"))
+	if cmd == nil {
+		t.Fatal("q did nothing")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("q should quit")
+	}
+}
