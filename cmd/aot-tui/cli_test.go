@@ -466,6 +466,7 @@ func TestUsageErrorsNameTheCommand(t *testing.T) {
 		{[]string{"redirect", "add-atom", "-f", path}, []string{"redirect add-atom: requires at least 1 arg", "usage: aot-tui redirect add-atom DESCRIPTION", "see aot-tui redirect add-atom --help"}},
 		{[]string{"redirect", "constraints", "-f", path}, []string{"give at least one of --max-iterations"}},
 		{[]string{"status", "a", "b"}, []string{"status: accepts at most 1 arg", "usage: aot-tui status [PATH]"}},
+		{[]string{"redirect", "constraints", path}, []string{"redirect constraints: takes no arguments", "give the state file with -f PATH"}},
 	} {
 		code, _, stderr := cli(t, tt.args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || strings.Count(stderr, "aot-tui:") != 1 {

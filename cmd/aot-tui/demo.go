@@ -42,7 +42,7 @@ and watch the simulated loop obey. On exit the directory is removed unless
 --headless runs only the simulator (in --dir, which it creates), for tests and
 for watching with a second aot-tui in another pane. --atoms N plays a random
 loop on a generated graph of N atoms instead of the script.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDemo(cmd, g, &d)
 		},

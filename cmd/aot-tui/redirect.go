@@ -142,7 +142,7 @@ func newConstraintsCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "constraints [--max-iterations N] [--max-parallel-agents N] [--max-stall-count N]",
 		Short: "Change the loop's limits (constraint_change)",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var req model.ChangeConstraints
 			if cmd.Flags().Changed("max-iterations") {
@@ -184,7 +184,7 @@ shows them: 2 is the second item, 1.2 the second child of the first item's group
   --remove-item POS                              remove an item
 
 An objective change is essentially a restart: the trail is cleared.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var req model.ChangeObjective
 			set := func(flag string, v *string) *string {

@@ -109,3 +109,16 @@ func subcommand(c *cobra.Command) string {
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
+
+// noArgs refuses positional arguments with a hint: cobra's own message
+// ('unknown command "s.md"') reads as if a subcommand were meant.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	hint := ""
+	if cmd.Flags().Lookup("file") != nil {
+		hint = "; give the state file with -f PATH"
+	}
+	return fail(exitUsage, "%stakes no arguments, got %q%s (see %s --help)", subcommand(cmd), args[0], hint, cmd.CommandPath())
+}
