@@ -757,6 +757,9 @@ func (m *Model) renderDialog(h int) []string {
 		} else {
 			lines = append(lines, s.Bold.Render(termtext.Line(p.plan.Summary))+s.Muted.Render(" (no corrections[] entry)"))
 		}
+		if r.flagOurs && bytes.Contains(p.after, []byte("redirect_requested: false")) && !bytes.Equal(p.base, p.after) {
+			lines = append(lines, s.Muted.Render("  and redirect_requested back to false: the loop resumes"))
+		}
 		lines = append(lines, "")
 		d := r.diff
 		d.height = max(3, h-2-len(lines)-2)
