@@ -120,10 +120,10 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		LoopName: "demo",
 	})
 	p := tea.NewProgram(m, tea.WithOutput(out))
-	stopHangup := onHangup(p)
+	stopHangup, hungUp := onHangup(p)
 	_, runErr := p.Run()
 	stopHangup()
-	if errors.Is(runErr, tea.ErrProgramKilled) {
+	if hungUp() {
 		runErr = nil
 	}
 	m.Close()

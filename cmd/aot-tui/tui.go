@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"sync/atomic"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
@@ -75,8 +76,9 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithOutput(cmd.OutOrStdout()))
-	defer onHangup(p)()
-	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+	stop, hungUp := onHangup(p)
+	defer stop()
+	if _, err := p.Run(); err != nil && !hungUp() {
 		return fail(exitUsage, "the terminal UI failed: %v", err)
 	}
 	return nil
@@ -86,14 +88,18 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 // or window closed), so that the deferred Close still runs and clears a
 // redirect_requested a form of this session set; by default the signal
 // kills the process on the spot and leaves the loop paused. It returns the
-// function that stops listening.
-func onHangup(p *tea.Program) func() {
+// function that stops listening, and one that says whether the hangup is
+// what ended the program (then Run's ErrProgramKilled is expected; any
+// other error, a panic included, is still reported).
+func onHangup(p *tea.Program) (stop func(), hungUp func() bool) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	done := make(chan struct{})
+	var got atomic.Bool
 	go func() {
 		select {
 		case <-hup:
+			got.Store(true)
 			p.Kill() // the terminal is gone: no last frame to draw
 		case <-done:
 		}
@@ -101,5 +107,5 @@ func onHangup(p *tea.Program) func() {
 	return func() {
 		signal.Stop(hup)
 		close(done)
-	}
+	}, got.Load
 }
