@@ -144,6 +144,8 @@ func TestLoopNames(t *testing.T) {
 		{[]string{"/w/testdata/rich.md", "/w/testdata/seed-phase-loop.json"},
 			[]string{"testdata/rich.md", "testdata/seed-phase-loop.json"}},
 		{[]string{"/x/.claude/aot-loop-state.md", "/y/x/.claude/aot-loop-state.md"}, []string{"x", "y/x"}},
+		// the same project and file name, in and out of .claude: whole paths
+		{[]string{"/x/p/.claude/aot-loop-state.md", "/x/p/aot-loop-state.md"}, []string{"/x/p/.claude/aot-loop-state.md", "/x/p/aot-loop-state.md"}},
 	}
 	for _, tt := range tests {
 		if got := loopNames(tt.paths); !slices.Equal(got, tt.want) {

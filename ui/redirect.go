@@ -312,7 +312,14 @@ func (m *Model) openForm(kind string, values *formValues) tea.Cmd {
 	r.form.WithWidth(m.dialogWidth() - 4).WithHeight(m.formHeight())
 	r.dlg = dlgForm
 	cmds := []tea.Cmd{r.form.Init()}
-	if !r.flagOurs && !m.st.Control.RedirectRequested {
+	// While one of our flag writes is in flight the file is about to hold
+	// what we last asked for, whatever the watcher last reported (a cancel
+	// still clearing the flag must not read as a flag already set).
+	flagged := m.st.Control.RedirectRequested
+	if r.flagPending > 0 && r.flag != nil {
+		flagged = r.flag.want.Load()
+	}
+	if !r.flagOurs && !flagged {
 		r.flagOurs = true
 		cmds = append(cmds, m.setFlagCmd(true))
 	}
@@ -361,6 +368,7 @@ func (m *Model) formTheme() huh.Theme {
 func (m *Model) closeDialog(clear bool) tea.Cmd {
 	r := &m.redirect
 	r.dlg, r.form, r.menu, r.preview, r.refusal, r.moved = dlgNone, nil, nil, nil, "", false
+	r.applyQueued = false
 	if clear && r.flagOurs {
 		r.flagOurs = false
 		return m.setFlagCmd(false)

@@ -429,3 +429,22 @@ func TestDialogInAShortPaneShowsTheFocusedField(t *testing.T) {
 		f.waitFor("1 Graph")
 	}
 }
+
+// A form reopened right after a cancel, before the watcher reports the
+// cleared flag, must still pause the loop (found by review: it read our
+// own true, still on screen, as the flag already set, and sent nothing).
+func TestFormReopenedAfterCancelPausesTheLoop(t *testing.T) {
+	f := startRedirectFlow(t)
+	f.keys("c")
+	f.waitFor("Change constraints")
+	f.waitFile("set redirect_requested", flagIs("true"))
+	time.Sleep(300 * time.Millisecond) // the watcher has reported our true
+	f.keys("esc", "c")
+	f.waitFor("Change constraints")
+	time.Sleep(300 * time.Millisecond) // both writes have landed
+	if !flagIs("true")(f.file()) {
+		t.Fatal("a form is open but redirect_requested is false: the loop is not paused")
+	}
+	f.keys("esc")
+	f.waitFile("cleared redirect_requested", flagIs("false"))
+}

@@ -197,6 +197,17 @@ func loopNames(paths []string) []string {
 			}
 		}
 	}
+	// Two files of one project with the same name (p/.claude/x.md and
+	// p/x.md): only the whole path tells them apart.
+	count := map[string]int{}
+	for _, n := range names {
+		count[n]++
+	}
+	for i, n := range names {
+		if count[n] > 1 {
+			names[i] = filepath.Clean(paths[i])
+		}
+	}
 	return names
 }
 
