@@ -199,12 +199,20 @@ func TestE2EEscapeSequencesStayEscaped(t *testing.T) {
 	}
 }
 
-func TestE2EAddAtomFromTheTUI(t *testing.T) {
+// startRichTUI opens the TUI in tmux on a copy of rich.md with the
+// handshake flag clear, and waits for its graph.
+func startRichTUI(t *testing.T) (*tmuxSession, string) {
+	t.Helper()
 	bin := binary(t)
 	path := copyFixture(t, "rich.md")
 	replaceInFile(t, path, "redirect_requested: true", "redirect_requested: false", true)
 	s := startTmux(t, 100, 32, []string{"NO_COLOR=1"}, bin, "-f", path)
 	s.waitFor("Define the billing schema")
+	return s, path
+}
+
+func TestE2EAddAtomFromTheTUI(t *testing.T) {
+	s, path := startRichTUI(t)
 	s.send("g", "j", "a") // g: the first atom (A1), j: A2
 	s.waitFor("┃ Description")
 	waitFileContains(t, path, "redirect_requested: true") // opening a form pauses the loop
@@ -302,11 +310,7 @@ func waitFileContains(t *testing.T, path, want string) {
 // still clears the redirect_requested the form set: the loop must not stay
 // paused by a session that is gone.
 func TestE2EHangupWithFormOpenClearsFlag(t *testing.T) {
-	bin := binary(t)
-	path := copyFixture(t, "rich.md")
-	replaceInFile(t, path, "redirect_requested: true", "redirect_requested: false", true)
-	s := startTmux(t, 100, 32, []string{"NO_COLOR=1"}, bin, "-f", path)
-	s.waitFor("Define the billing schema")
+	s, path := startRichTUI(t)
 	s.send("c")
 	s.waitFor("Change constraints")
 	waitFileContains(t, path, "redirect_requested: true")
