@@ -3,6 +3,7 @@ package statefile
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -195,4 +196,44 @@ func TestWatchIgnoresSiblings(t *testing.T) {
 		}
 	}
 	log.none(t, 400*time.Millisecond)
+}
+
+// A writer that truncates and rewrites in place more slowly than the 2 ms
+// debounce is caught mid-write; the watcher reads again before calling the
+// file invalid, so the person sees the new state and no error banner.
+func TestWatchSlowInPlaceWriterIsNotInvalid(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "aot-loop-state.md")
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := newEventLog()
+	w := StartWatch(Target{Path: path, Kind: KindAoT}, WatchOptions{}, log.emit) // the default debounce
+	defer w.Stop()
+	if ev := log.next(t); ev.Kind != EventLoaded {
+		t.Fatalf("first: %v", ev.Kind)
+	}
+	for i := 2; i <= 6; i++ {
+		doc := docWithIter(strconv.Itoa(i))
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		half := len(doc) / 2
+		if _, err := f.Write(doc[:half]); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(15 * time.Millisecond) // well past the debounce: the half is read
+		if _, err := f.Write(doc[half:]); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		ev := log.next(t)
+		for ev.Kind == EventLoaded && ev.Doc.State.Control.Iteration != i {
+			ev = log.next(t) // a half that happened to parse (cut in the body)
+		}
+		if ev.Kind != EventLoaded {
+			t.Fatalf("write %d: %v %v (a half-written file was reported)", i, ev.Kind, ev.Err)
+		}
+	}
 }
