@@ -376,6 +376,9 @@ func (m *Model) layout() {
 	m.helpText.width, m.helpText.height = w, max0(m.height-1)
 	m.filterInput.SetWidth(max0(w - 20))
 	m.jumpInput.SetWidth(max0(w - 20))
+	if r := &m.redirect; r.menu != nil {
+		r.menu.WithWidth(m.menuWidth() - 4).WithHeight(m.menuHeight())
+	}
 	if r := &m.redirect; r.form != nil {
 		r.form.WithWidth(m.dialogWidth() - 4).WithHeight(m.formHeight())
 	}
@@ -612,7 +615,11 @@ func (m *Model) renderBodyNow(h int) []string {
 	// The dialog box, centred across the body, over the view dimmed (so
 	// the graph a form talks about stays in sight).
 	box := m.renderDialog(h)
-	x, w := max0((m.width-m.dialogWidth())/2), m.dialogWidth()
+	w := m.dialogWidth()
+	if len(box) > 0 {
+		w = ansi.StringWidth(box[0])
+	}
+	x := max0((m.width - w) / 2)
 	for i, l := range lines {
 		under := padTo(ansi.Strip(l), m.width)
 		if i >= len(box) {

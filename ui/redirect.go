@@ -234,7 +234,7 @@ func (m *Model) openMenu() tea.Cmd {
 	r := &m.redirect
 	r.menuChoice = ""
 	r.menu = huh.NewForm(huh.NewGroup(huh.NewSelect[string]().Title("Redirect the loop").
-		Description("the loop pauses while a redirect form is open").
+		Description("the loop pauses while a form is open").
 		Options(
 			huh.NewOption("a  add an atom", formAddAtom),
 			huh.NewOption("d  delete an atom", formDeleteAtom),
@@ -244,9 +244,9 @@ func (m *Model) openMenu() tea.Cmd {
 			huh.NewOption("b  override a binding", formBinding),
 			huh.NewOption("S  stop the loop", formStop),
 			huh.NewOption("   cancel", menuCancel),
-		).Value(&r.menuChoice))).WithShowHelp(false).WithTheme(m.formTheme())
-	r.menu.WithWidth(m.dialogWidth() - 4)
+		).Height(10).Value(&r.menuChoice))).WithShowHelp(false).WithTheme(m.formTheme()) // title, description, 8 entries
 	r.dlg = dlgMenu
+	r.menu.WithWidth(m.menuWidth() - 4).WithHeight(m.menuHeight())
 	return r.menu.Init()
 }
 
@@ -328,6 +328,13 @@ func (m *Model) openForm(kind string, values *formValues) tea.Cmd {
 	// they found it.
 	return tea.Batch(cmds...)
 }
+
+// menuWidth is the redirect menu's: its entries are short.
+func (m *Model) menuWidth() int { return min(m.dialogWidth(), 48) }
+
+// menuHeight fits the menu's ten rows where the body allows, else what it
+// allows (huh then scrolls to the cursor).
+func (m *Model) menuHeight() int { return min(m.formHeight(), 10) }
 
 // formHeight is what a form may use of the body: all but the dialog's
 // frame, its closing hint and room for a warning or a refusal, so that huh
@@ -721,12 +728,15 @@ func (m *Model) renderDialog(h int) []string {
 	r := &m.redirect
 	s := m.styles
 	w := m.dialogWidth()
+	if r.dlg == dlgMenu {
+		w = m.menuWidth()
+	}
 	var lines []string
 	title := ""
 	switch r.dlg {
 	case dlgMenu:
 		title = "redirect"
-		lines = strings.Split(r.menu.View(), "\n")
+		lines = collapseBlankRuns(strings.Split(r.menu.View(), "\n"))
 		lines = append(lines, "", s.Muted.Render("enter choose · esc close"))
 	case dlgForm:
 		title = formTitles[r.kind]
