@@ -19,9 +19,16 @@ type probe struct{ *Model }
 
 type snapshotReq struct{ reply chan string }
 
+// pendingReq asks how many handshake writes are in flight.
+type pendingReq struct{ reply chan int }
+
 func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if r, ok := msg.(snapshotReq); ok {
 		r.reply <- ansi.Strip(p.Model.render())
+		return p, nil
+	}
+	if r, ok := msg.(pendingReq); ok {
+		r.reply <- p.Model.redirect.flagPending
 		return p, nil
 	}
 	_, cmd := p.Model.Update(msg)
@@ -78,6 +85,27 @@ func (f *flow) screen() string {
 		f.t.Fatal("the program did not answer")
 	}
 	return ""
+}
+
+// settle waits until no handshake write of the current loop is in flight
+// (a liveness bound): after it, the file holds what the session last asked.
+func (f *flow) settle() {
+	f.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		reply := make(chan int, 1)
+		f.tm.Send(pendingReq{reply: reply})
+		select {
+		case n := <-reply:
+			if n == 0 {
+				return
+			}
+		case <-time.After(5 * time.Second):
+			f.t.Fatal("the program did not answer")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	f.t.Fatal("handshake writes never settled")
 }
 
 // waitFor polls the screen until it contains every want (a liveness bound,

@@ -228,9 +228,7 @@ func TestFormOpenedAndCancelledAtOnceClearsFlag(t *testing.T) {
 	for i := range 10 {
 		f.keys("c", "esc")
 		f.waitFor("correction cancelled")
-		f.waitFile("came back to the original bytes", func(b []byte) bool { return bytes.Equal(b, before) })
-		// A write still in flight would land within a few milliseconds.
-		time.Sleep(150 * time.Millisecond)
+		f.settle()
 		if got := f.file(); !bytes.Equal(got, before) {
 			t.Fatalf("round %d: the file changed after the cancel:\n%s", i, lineDiffForTest(before, got))
 		}
@@ -284,7 +282,7 @@ func TestForeignFlagIsLeftAlone(t *testing.T) {
 	f.waitFor("Add an atom")
 	f.keys("esc")
 	f.waitFor("correction cancelled")
-	time.Sleep(150 * time.Millisecond) // a write, were one sent, lands within milliseconds
+	f.settle()
 	if got := f.file(); !bytes.Equal(got, flagged) {
 		t.Fatalf("cancel changed the file:\n%s", lineDiffForTest(flagged, got))
 	}
@@ -441,7 +439,7 @@ func TestFormReopenedAfterCancelPausesTheLoop(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // the watcher has reported our true
 	f.keys("esc", "c")
 	f.waitFor("Change constraints")
-	time.Sleep(300 * time.Millisecond) // both writes have landed
+	f.settle() // both writes have landed
 	if !flagIs("true")(f.file()) {
 		t.Fatal("a form is open but redirect_requested is false: the loop is not paused")
 	}
