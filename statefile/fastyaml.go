@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -26,13 +27,14 @@ import (
 // comments, which nothing reads. FuzzParse and TestFastParseRandom check
 // this against yaml.v3.
 func fastParse(yml []byte) *yaml.Node {
-	root, _ := fastParseWhy(yml)
+	root, _ := fastParseWhy(yml, newLineMap(yml, 0))
 	return root
 }
 
-// fastParseWhy is fastParse that also says why it gave up, with the line.
-func fastParseWhy(yml []byte) (*yaml.Node, string) {
-	if !fastSafeText(yml) {
+// fastParseWhy is fastParse that also says why it gave up, with the line;
+// lines is yml's lineMap, which Parse has already made.
+func fastParseWhy(yml []byte, lines lineMap) (*yaml.Node, string) {
+	if lines.lines != nil || !fastSafeText(yml) {
 		return nil, "characters or lines outside the subset"
 	}
 	p := &fastParser{src: string(yml)}
@@ -79,34 +81,20 @@ type fastParser struct {
 }
 
 // fastSafeText reports whether yml has only what the fast parser handles
-// at the character level: UTF-8 text without tabs, CRs, control or
-// special characters (BOM, NEL, LS, PS, non-characters), CR only before
-// LF, and no directive or document marker lines.
+// at the character level: text yaml.v3 accepts (badYAMLChar), no tab and
+// no BOM, and no directive or document marker lines. (Line breaks other
+// than LF and CRLF show in the lineMap: see fastParseWhy.)
 func fastSafeText(yml []byte) bool {
-	lineStart := true
-	for i := 0; i < len(yml); {
-		c := yml[i]
-		if lineStart && (c == '-' || c == '.' || c == '%') {
-			rest := yml[i:]
-			if c == '%' || (len(rest) >= 3 && rest[1] == c && rest[2] == c) {
-				return false
-			}
-		}
-		lineStart = c == '\n'
-		if c < 0x80 {
-			if (c < 0x20 && c != '\n' && c != '\r') || c == 0x7f || (c == '\r' && (i+1 == len(yml) || yml[i+1] != '\n')) {
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(yml[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1,
-			r < 0xA0, r == 0x2028, r == 0x2029, r == 0xFEFF, r == 0xFFFE, r == 0xFFFF:
+	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) || badYAMLChar(yml) >= 0 {
+		return false
+	}
+	if isMarkerLine(yml) {
+		return false
+	}
+	for _, m := range []string{"\n---", "\n...", "\n%"} { // isMarkerLine on every other line
+		if bytes.Contains(yml, []byte(m)) {
 			return false
 		}
-		i += size
 	}
 	return true
 }
@@ -205,10 +193,6 @@ func (p *fastParser) content(n *yaml.Node, mark int) {
 	p.stack = p.stack[:mark]
 }
 
-// isDash reports whether t (a line from its indentation on) starts a block
-// sequence entry.
-func isDash(t string) bool { return t != "" && t[0] == '-' && (len(t) == 1 || t[1] == ' ') }
-
 // keyEnd returns the length of the plain key t starts with when t is
 // "key:" followed by a space or the end of the line, else -1. Keys are
 // kept to names (a letter or _, then letters, digits, _ . -) that yaml.v3
@@ -306,7 +290,7 @@ func (p *fastParser) blockSequence(indent, depth int) *yaml.Node {
 			p.fail("more indented than the sequence")
 			break
 		}
-		if !isDash(p.text(p.i)) {
+		if !isDashEntry(p.text(p.i)) {
 			break // the next key of the mapping around an indentless sequence
 		}
 		p.stack = append(p.stack, p.value(l.start+l.indent+1, indent, false, depth))
@@ -340,14 +324,14 @@ func (p *fastParser) value(pos, indent int, inMap bool, depth int) *yaml.Node {
 			nl := p.lines[p.i]
 			t := p.text(p.i)
 			switch {
-			case nl.indent > indent && isDash(t):
+			case nl.indent > indent && isDashEntry(t):
 				return p.blockSequence(nl.indent, depth+1)
 			case nl.indent > indent && keyEnd(t) > 0:
 				return p.blockMapping(nl.indent, depth+1)
 			case nl.indent > indent:
 				p.fail("a scalar on its own lines")
 				return nil
-			case inMap && nl.indent == indent && isDash(t):
+			case inMap && nl.indent == indent && isDashEntry(t):
 				return p.blockSequence(indent, depth+1) // indentless
 			}
 		}
@@ -361,9 +345,9 @@ func (p *fastParser) value(pos, indent int, inMap bool, depth int) *yaml.Node {
 	if !inMap {
 		// "- key: value" opens a mapping at the key's column; "- - x" a
 		// sequence at the inner dash. Treat the dash as indentation.
-		if keyEnd(rest) > 0 || isDash(rest) {
+		if keyEnd(rest) > 0 || isDashEntry(rest) {
 			p.lines[i].indent = at - l.start
-			if isDash(rest) {
+			if isDashEntry(rest) {
 				return p.blockSequence(at-l.start, depth+1)
 			}
 			return p.blockMapping(at-l.start, depth+1)

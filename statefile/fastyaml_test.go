@@ -53,7 +53,7 @@ func TestFastParseTakesStateFiles(t *testing.T) {
 		if checkFast(t, fm.YAML(data)) {
 			taken++
 		} else {
-			_, why := fastParseWhy(fm.YAML(data))
+			_, why := fastParseWhy(fm.YAML(data), newLineMap(fm.YAML(data), 0))
 			t.Logf("%s: left to yaml.v3: %s", f, why)
 		}
 	}

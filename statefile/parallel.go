@@ -14,9 +14,10 @@ import (
 const parallelMin = 256 << 10
 
 // parseYAML parses the frontmatter and returns its root node (nil when the
-// frontmatter holds no document).
-func parseYAML(yml []byte) (*yaml.Node, error) {
-	if root := fastParse(yml); root != nil {
+// frontmatter holds no document): with the fast parser when it can (lines
+// is yml's lineMap), else in pieces or whole with yaml.v3.
+func parseYAML(yml []byte, lines lineMap) (*yaml.Node, error) {
+	if root, _ := fastParseWhy(yml, lines); root != nil {
 		return root, nil
 	}
 	if len(yml) >= parallelMin && runtime.GOMAXPROCS(0) > 1 {
@@ -151,7 +152,7 @@ func findCut(yml []byte) (section, cut, next int, ok bool) {
 	for pos := 0; pos < len(yml); {
 		end, nl := lineBounds(yml, pos)
 		line := yml[pos:end]
-		if bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) || bytes.HasPrefix(line, []byte("%")) {
+		if isMarkerLine(line) {
 			return 0, 0, 0, false
 		}
 		if isTopKeyLine(line) {
@@ -236,8 +237,15 @@ func allSpaces(b []byte) bool {
 
 // isDashEntry reports whether t (a line from its indentation on) starts a
 // block sequence entry.
-func isDashEntry(t []byte) bool {
+func isDashEntry[T string | []byte](t T) bool {
 	return len(t) > 0 && t[0] == '-' && (len(t) == 1 || t[1] == ' ' || t[1] == '\r')
+}
+
+// isMarkerLine reports whether line is a directive (%) or a document marker
+// (--- or ...): text no state file's frontmatter holds, and which a cut or
+// the fast parser must leave to yaml.v3.
+func isMarkerLine(line []byte) bool {
+	return bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) || bytes.HasPrefix(line, []byte("%"))
 }
 
 // isTopKeyLine reports whether line (from its indentation on) starts with

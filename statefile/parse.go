@@ -59,7 +59,7 @@ func Parse(data []byte) (doc *Document, err error) {
 	}
 	yml := fm.YAML(data)
 	lines := newLineMap(yml, fm.FirstLine-1)
-	root, err := parseYAML(yml)
+	root, err := parseYAML(yml, lines)
 	if err != nil {
 		return nil, yamlError(err, yml, lines)
 	}
@@ -174,6 +174,13 @@ func isReaderError(msg string) bool {
 // or -1.
 func badYAMLChar(b []byte) int {
 	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf { // ASCII, most of any state file
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+				return i
+			}
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(b[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
