@@ -54,18 +54,21 @@ type redirectState struct {
 	// applied maps a correction (timestamp + type) to the iteration it was
 	// applied at, for "loop has run N iterations since".
 	applied map[string]int
-	// staleOffered is set once the stale-flag offer was made; flagTouched
-	// once this session wrote the flag itself, after which a true flag is
-	// ours (seen late through the watcher) or someone's live /redirect,
-	// never a leftover to offer clearing.
-	staleOffered, flagTouched bool
+	// staleOffered is set once the stale-flag offer was made.
+	staleOffered bool
 	// flagPending counts handshake writes in flight; an apply asked for
 	// meanwhile waits for them (applyQueued).
 	flagPending int
 	applyQueued bool
-	// flag orders this session's writes of redirect_requested.
+	// flag orders this session's writes of redirect_requested; it exists
+	// once the session has written the flag (see touchedFlag).
 	flag *flagWriter
 }
+
+// touchedFlag reports whether this session has written the flag itself:
+// after that a true flag is ours (seen late through the watcher) or
+// someone's live /redirect, never a leftover to offer clearing.
+func (r *redirectState) touchedFlag() bool { return r.flag != nil }
 
 // flagWriter orders the handshake writes of one loop. Each write runs on a
 // goroutine of its own (a tea.Cmd), so two of them — a form opened and
@@ -162,10 +165,10 @@ func planFunc(req model.Request, note string, now time.Time, clearFlag bool, out
 			*out = p
 			edits = append(edits, p.Edits...)
 		}
-		if clearFlag && doc.State.Control.RedirectRequested {
-			f, err := model.PlanCorrection(doc.State, model.SetRedirect{Requested: false}, model.PlanContext{Now: now})
+		if clearFlag {
+			f, err := flagEdits(doc.State, false)
 			if err == nil {
-				edits = append(edits, f.Edits...)
+				edits = append(edits, f...)
 			}
 		}
 		return edits, nil
@@ -178,7 +181,6 @@ func (m *Model) path() string { return m.target.Path }
 func (m *Model) setFlagCmd(v bool) tea.Cmd {
 	r := &m.redirect
 	r.flagPending++
-	r.flagTouched = true
 	fw := r.flagWriter()
 	fw.want.Store(v)
 	path, size, idx := m.path(), m.opts.Watch.MaxSize, m.loop.idx
@@ -196,17 +198,23 @@ func (r *redirectState) flagWriter() *flagWriter {
 	return r.flag
 }
 
+// flagEdits are the edits that set redirect_requested to v in st (none
+// when it already is v).
+func flagEdits(st *model.State, v bool) ([]model.Edit, error) {
+	p, err := model.PlanCorrection(st, model.SetRedirect{Requested: v}, model.PlanContext{})
+	var ref *model.Refusal
+	if errors.As(err, &ref) && ref.Rule == model.RuleNoChange {
+		return nil, nil // already as wanted
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p.Edits, nil
+}
+
 func setFlag(path string, size int64, v bool) flagMsg {
 	res, err := statefile.Update(path, statefile.UpdateOptions{MaxSize: size}, func(doc *statefile.Document) ([]model.Edit, error) {
-		p, err := model.PlanCorrection(doc.State, model.SetRedirect{Requested: v}, model.PlanContext{})
-		var ref *model.Refusal
-		if errors.As(err, &ref) && ref.Rule == model.RuleNoChange {
-			return nil, nil // already as wanted
-		}
-		if err != nil {
-			return nil, err
-		}
-		return p.Edits, nil
+		return flagEdits(doc.State, v)
 	})
 	msg := flagMsg{set: v, err: err}
 	if res != nil && res.Wrote {
@@ -551,9 +559,9 @@ func (m *Model) apply() tea.Cmd {
 		// Undo restores the file as it was before the form opened: the
 		// bytes we planned on, with our handshake flag cleared again.
 		restore := res.Before
-		if doc, perr := statefile.Parse(res.Before); clearFlag && perr == nil && doc.State.Control.RedirectRequested {
-			if fp, ferr := model.PlanCorrection(doc.State, model.SetRedirect{Requested: false}, model.PlanContext{}); ferr == nil {
-				if out, aerr := statefile.ApplyEdits(doc, fp.Edits); aerr == nil {
+		if clearFlag && res.Doc != nil {
+			if edits, ferr := flagEdits(res.Doc.State, false); ferr == nil && edits != nil {
+				if out, aerr := statefile.ApplyEdits(res.Doc, edits); aerr == nil {
 					restore = out
 				}
 			}

@@ -242,7 +242,7 @@ func describeFileError(err error) string {
 // of this session set (a previous run may have died with a form open).
 func (m *Model) offerStaleFlag() {
 	r := &m.redirect
-	if r.staleOffered || r.flagTouched || m.readOnly || r.flagOurs || r.dlg != dlgNone || !m.st.Control.RedirectRequested {
+	if r.staleOffered || r.touchedFlag() || m.readOnly || r.flagOurs || r.dlg != dlgNone || !m.st.Control.RedirectRequested {
 		return
 	}
 	r.staleOffered = true
