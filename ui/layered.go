@@ -271,13 +271,9 @@ func overlayMinimap(lines []string, lay *graph.Layout, vp graph.Viewport, sel st
 func minimapCorner(lay *graph.Layout, vp graph.Viewport, sel string, w, h, mw, mh int) (x, y int, ok bool) {
 	r, found := lay.Node(sel)
 	for _, c := range [][2]int{{w - mw, h - mh}, {0, h - mh}, {w - mw, 0}} {
-		if !found || !overlaps(r.X-vp.X, r.Y-vp.Y, r.W, r.H, c[0], c[1], mw, mh) {
+		if !found || !r.Intersects(graph.Rect{X: vp.X + c[0], Y: vp.Y + c[1], W: mw, H: mh}) {
 			return c[0], c[1], true
 		}
 	}
 	return 0, 0, false
-}
-
-func overlaps(ax, ay, aw, ah, bx, by, bw, bh int) bool {
-	return ax < bx+bw && bx < ax+aw && ay < by+bh && by < ay+ah
 }
