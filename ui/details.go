@@ -198,7 +198,7 @@ type scrollText struct {
 	top           int
 	width, height int
 	// all is the whole text; with a filter, lines holds the lines of it
-	// that contain filter (ignoring case and colours).
+	// that contain its every word (containsWords, ignoring colours).
 	all    []string
 	filter string
 }
@@ -208,7 +208,7 @@ func (t *scrollText) set(lines []string) {
 	t.refilter()
 }
 
-// setFilter shows only the lines containing f (all of them for "").
+// setFilter shows only the lines holding every word of f (all for "").
 func (t *scrollText) setFilter(f string) {
 	t.filter = f
 	t.top = 0
@@ -218,10 +218,9 @@ func (t *scrollText) setFilter(f string) {
 func (t *scrollText) refilter() {
 	t.lines = t.all
 	if t.filter != "" {
-		want := strings.ToLower(t.filter)
 		t.lines = nil
 		for _, l := range t.all {
-			if strings.Contains(strings.ToLower(ansi.Strip(l)), want) {
+			if containsWords(ansi.Strip(l), t.filter) {
 				t.lines = append(t.lines, l)
 			}
 		}

@@ -10,19 +10,23 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// containsWords reports whether text holds every word of filter, ignoring
+// case: the rule of / in the tables and the text views.
+func containsWords(text, filter string) bool {
+	hay := strings.ToLower(text)
+	for _, w := range strings.Fields(strings.ToLower(filter)) {
+		if !strings.Contains(hay, w) {
+			return false
+		}
+	}
+	return true
+}
+
 // setupTables wires the bindings, trail and corrections tables to the
 // current state; cells are produced on demand for visible rows only.
 func (m *Model) setupTables() {
 	match := func(fields func(r int) []string) func(int, string) bool {
-		return func(r int, filter string) bool {
-			hay := strings.ToLower(strings.Join(fields(r), " "))
-			for _, w := range strings.Fields(strings.ToLower(filter)) {
-				if !strings.Contains(hay, w) {
-					return false
-				}
-			}
-			return true
-		}
+		return func(r int, filter string) bool { return containsWords(strings.Join(fields(r), " "), filter) }
 	}
 
 	m.bindings = tableView{
