@@ -62,7 +62,7 @@ Several PATHs watch several loops: < and > switch between them.`,
 	root.SetErr(stderr)
 	root.PersistentFlags().Int64Var(&g.maxSize, "max-size", 16<<20, "refuse state files larger than this many bytes")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return fail(exitUsage, "%s%v (see %s --help)", subcommand(c), err, c.CommandPath())
+		return fail(exitUsage, "%s%s (see %s --help)", subcommand(c), flagErrorText(err), c.CommandPath())
 	})
 	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g), newDemoCmd(g))
 	return root
