@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes (DESIGN.md §4).
@@ -68,24 +70,44 @@ Several PATHs watch several loops: < and > switch between them.`,
 	return root
 }
 
-// run executes the CLI and returns the process exit code.
+// run executes the CLI and returns the process exit code. An error is one
+// line on stderr; when the command that ran was given --json, it is also
+// one JSON object on stdout (jsonError), unless the command already printed
+// its result there.
 func run(args []string, stdout, stderr io.Writer) int {
-	root := newRootCmd(stdout, stderr)
+	return execute(newRootCmd(stdout, stderr), args, stdout, stderr)
+}
+
+// execute runs root (built by newRootCmd on stdout and stderr) as run does.
+func execute(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
+	out := &watchedWriter{w: stdout}
+	watchJSONCommands(root, out)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
 	}
+	code, msg := describe(err, cmd, root)
+	if msg == "" {
+		return code // silent: the command has printed its report
+	}
+	fmt.Fprintln(stderr, "aot-tui: "+msg)
+	if !out.wrote && wantsJSON(cmd, args) {
+		writeJSON(stdout, jsonError{Error: msg, ExitCode: code, Kind: errorKind(code)})
+	}
+	return code
+}
+
+// describe is err's exit code and its one-line message, without the
+// leading "aot-tui: " ("" for an error whose report is already printed).
+func describe(err error, cmd, root *cobra.Command) (code int, msg string) {
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.msg != "" {
-			fmt.Fprintln(stderr, "aot-tui: "+oneLine(ee.msg))
-		}
-		return ee.code
+		return ee.code, oneLine(ee.msg)
 	}
 	// Cobra's own errors (unknown command, bad arguments) are usage errors;
 	// they name neither the command nor what it takes, so say both.
-	msg := subcommand(cmd) + oneLine(err.Error())
+	msg = subcommand(cmd) + oneLine(err.Error())
 	if cmd != nil && cmd != root {
 		msg += " — usage: " + cmd.UseLine()
 	}
@@ -93,8 +115,101 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmd != nil {
 		path = cmd.CommandPath()
 	}
-	fmt.Fprintln(stderr, "aot-tui: "+msg+" (see "+path+" --help)")
-	return exitUsage
+	return exitUsage, msg + " (see " + path + " --help)"
+}
+
+// jsonError is an error as --json reports it on stdout.
+type jsonError struct {
+	Error    string `json:"error"`
+	ExitCode int    `json:"exit_code"`
+	Kind     string `json:"kind"`
+}
+
+func errorKind(code int) string {
+	switch code {
+	case exitInvalid:
+		return "invalid"
+	case exitConflict:
+		return "conflict"
+	}
+	return "usage"
+}
+
+// watchedWriter notes whether anything was written: a command that printed
+// its JSON result and then failed gets no second object after it.
+// Only the commands with --json write through it (watchJSONCommands): the
+// TUI needs the terminal itself as its output.
+type watchedWriter struct {
+	w     io.Writer
+	wrote bool
+}
+
+func (w *watchedWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		w.wrote = true
+	}
+	return w.w.Write(p)
+}
+
+// watchJSONCommands makes every command under c that has a --json flag
+// print through out.
+func watchJSONCommands(c *cobra.Command, out *watchedWriter) {
+	if c.Flags().Lookup("json") != nil {
+		c.SetOut(out)
+	}
+	for _, sub := range c.Commands() {
+		watchJSONCommands(sub, out)
+	}
+}
+
+// wantsJSON says whether cmd has a --json flag and it was given. The parsed
+// flags say so, unless parsing stopped at a bad flag before reaching
+// --json: then args are scanned again with cmd's flags, unknown flags
+// skipped and no value checked.
+func wantsJSON(cmd *cobra.Command, args []string) bool {
+	if cmd == nil {
+		return false
+	}
+	f := cmd.Flags().Lookup("json")
+	if f == nil || f.Value.Type() != "bool" {
+		return false
+	}
+	if f.Changed {
+		return f.Value.String() == "true"
+	}
+	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.ParseErrorsAllowlist.UnknownFlags = true
+	var asJSON lenientBool
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		var v pflag.Value = anyValue(f.Value.Type())
+		if f.Name == "json" {
+			v = &asJSON
+		}
+		fs.VarPF(v, f.Name, f.Shorthand, "").NoOptDefVal = f.NoOptDefVal
+	})
+	_ = fs.Parse(args)
+	return bool(asJSON)
+}
+
+// anyValue takes any value: the rescan in wantsJSON only needs to know
+// which flags consume the next argument.
+type anyValue string
+
+func (v anyValue) String() string   { return "" }
+func (v anyValue) Set(string) error { return nil }
+func (v anyValue) Type() string     { return string(v) }
+
+// lenientBool is --json in the rescan: a value that is not a boolean
+// counts as false rather than stopping the scan.
+type lenientBool bool
+
+func (b *lenientBool) String() string { return strconv.FormatBool(bool(*b)) }
+func (b *lenientBool) Type() string   { return "bool" }
+func (b *lenientBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	*b = lenientBool(v && err == nil)
+	return nil
 }
 
 // subcommand is "redirect add-atom: " for that command ("" for the root),

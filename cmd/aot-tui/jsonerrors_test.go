@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// decodeOnly decodes stdout as exactly one JSON object: nothing before or
+// after it.
+func decodeOnly(t *testing.T, stdout string) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("stdout is not a JSON object: %v\n%s", err, stdout)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		t.Fatalf("stdout holds more than one JSON value:\n%s", stdout)
+	}
+	return m
+}
+
+// checkJSONError: an error under --json is one line on stderr and the same
+// message as one JSON object on stdout, with the exit code and its kind.
+func checkJSONError(t *testing.T, code int, stdout, stderr string, wantCode int, wantKind, wantMsg string) {
+	t.Helper()
+	if code != wantCode {
+		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, wantCode, stdout, stderr)
+	}
+	line, ok := strings.CutPrefix(stderr, "aot-tui: ")
+	if !ok || strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") {
+		t.Fatalf("stderr should be one line starting with aot-tui:, got %q", stderr)
+	}
+	line = strings.TrimSuffix(line, "\n")
+	if !strings.Contains(line, wantMsg) {
+		t.Errorf("stderr %q lacks %q", stderr, wantMsg)
+	}
+	m := decodeOnly(t, stdout)
+	sameKeys(t, "error object", m, "error", "exit_code", "kind")
+	if m["error"] != line || m["exit_code"] != float64(wantCode) || m["kind"] != wantKind {
+		t.Errorf("error object = %v, want error %q, exit_code %d, kind %q", m, line, wantCode, wantKind)
+	}
+}
+
+func TestJSONErrors(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope.md")
+	empty := t.TempDir()
+	valid, phase := testdata("seed-complete.md"), testdata("seed-phase-loop.json")
+	loop := loopFixture(t)
+	stopped := loopFixture(t)
+	if code, _, stderr := cli(t, "stop", "-f", stopped); code != 0 {
+		t.Fatalf("stop: exit %d %s", code, stderr)
+	}
+	notFound := "point -f at a state file or a project directory"
+	tests := []struct {
+		name string
+		args []string
+		code int
+		kind string
+		msg  string
+	}{
+		{"status missing path", []string{"status", "--json", "-f", missing}, 2, "usage", missing + " does not exist — " + notFound},
+		{"validate missing path", []string{"validate", missing, "--json"}, 2, "usage", notFound},
+		{"gate missing path", []string{"gate", "--json", missing}, 2, "usage", notFound},
+		{"redirect missing path", []string{"redirect", "add-atom", "x", "--json", "-f", missing}, 2, "usage", notFound},
+		{"stop missing path", []string{"stop", "--json", "-f", missing}, 2, "usage", notFound},
+
+		{"status dir without a state file", []string{"status", "--json", "-f", empty}, 2, "usage", "no .claude/aot-loop-state.md or .claude/autonomous-loop.json in " + empty},
+		{"validate dir without a state file", []string{"validate", "--json", empty}, 2, "usage", empty},
+		{"gate dir without a state file", []string{"gate", "--json", "-f", empty}, 2, "usage", empty},
+		{"redirect dir without a state file", []string{"redirect", "constraints", "--max-iterations", "5", "--json", "-f", empty}, 2, "usage", empty},
+		{"stop dir without a state file", []string{"stop", empty, "--json"}, 2, "usage", empty},
+
+		{"redirect refused", []string{"redirect", "add-atom", "x", "--depends-on", "A99", "--json", "-f", loop}, 1, "invalid", "A99 does not exist"},
+		{"redirect refused, --json=true", []string{"redirect", "delete-atom", "A1", "--json=true", "-f", loop}, 1, "invalid", "resolved"},
+		{"stop refused", []string{"stop", "--json", "-f", stopped}, 1, "invalid", "already requested"},
+
+		{"status unknown flag after --json", []string{"status", "--json", "--bogus", valid}, 2, "usage", "status: unknown flag: --bogus"},
+		{"status unknown flag before --json", []string{"status", "--bogus", "--json", valid}, 2, "usage", "status: unknown flag: --bogus"},
+		{"validate unknown shorthand", []string{"validate", "-x", "--json", valid}, 2, "usage", "validate: unknown shorthand flag: 'x' in -x"},
+		{"gate unknown flag", []string{"gate", "--ready", "--json"}, 2, "usage", "gate: unknown flag: --ready"},
+		{"redirect unknown flag", []string{"redirect", "force-or", "g", "A1", "--force", "--json", "-f", loop}, 2, "usage", "redirect force-or: unknown flag: --force"},
+		{"stop unknown flag", []string{"stop", "--why", "x", "--json", "-f", loop}, 2, "usage", "stop: unknown flag: --why"},
+
+		{"status two paths", []string{"status", "--json", valid, phase}, 2, "usage", "status: accepts at most 1 arg"},
+		{"gate on a phase loop", []string{"gate", "--json", phase}, 2, "usage", "is a phase loop"},
+		{"validate -f and another path", []string{"validate", "--json", "-f", valid, phase}, 2, "usage", "not both"},
+		{"redirect without a description", []string{"redirect", "add-atom", "--json", "-f", loop}, 2, "usage", "redirect add-atom: requires at least 1 arg"},
+		{"redirect constraints without a limit", []string{"redirect", "constraints", "--json", "-f", loop}, 2, "usage", "give at least one of"},
+		{"redirect bad number", []string{"redirect", "constraints", "--json", "--max-iterations", "abc", "-f", loop}, 2, "usage", `--max-iterations takes a whole number, not "abc"`},
+		{"status bad --max-size before --json", []string{"status", "--max-size", "big", "--json", valid}, 2, "usage", `--max-size takes a whole number, not "big"`},
+		{"validate over --max-size", []string{"validate", "--json", "--max-size", "100", valid}, 2, "usage", valid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := cli(t, tt.args...)
+			checkJSONError(t, code, stdout, stderr, tt.code, tt.kind, tt.msg)
+		})
+	}
+
+	// Without --json (or with --json=false, or -f taking "--json" as its
+	// value) an error stays on stderr only.
+	for _, args := range [][]string{
+		{"status", "-f", missing},
+		{"status", "--json=false", "-f", missing},
+		{"status", "--bogus"},
+		{"status", "-f", "--json"},
+		{"redirect", "add-atom", "x", "--note", "--json", "-f", missing},
+		{"redirect", "constraints", "--max-iterations", "abc"},
+	} {
+		code, stdout, stderr := cli(t, args...)
+		if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+
+	// A result is not an error: validate, gate and status print their one
+	// object and exit 1, with nothing added.
+	for _, args := range [][]string{
+		{"validate", "--json", testdata("invalid/cycle.md")},
+		{"validate", "--json", testdata("invalid/syntax-error.md")},
+		{"gate", "--json", valid},
+		{"status", "--json", testdata("invalid/syntax-error.md")},
+	} {
+		code, stdout, stderr := cli(t, args...)
+		if code != exitInvalid || stderr != "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+		if m := decodeOnly(t, stdout); m["exit_code"] != nil || m["kind"] == "invalid" {
+			t.Errorf("%v: the result has an error object's keys: %v", args, m)
+		}
+	}
+}
+
+// TestJSONErrorOnce: a command that has printed its JSON result and then
+// fails gets no second object; a conflict's kind is "conflict".
+func TestJSONErrorOnce(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		printed bool
+		code    int
+		kind    string
+	}{
+		{"failed after its result", true, exitInvalid, ""},
+		{"conflict", false, exitConflict, "conflict"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			root := newRootCmd(&stdout, &stderr)
+			var asJSON bool
+			probe := &cobra.Command{Use: "probe", RunE: func(cmd *cobra.Command, _ []string) error {
+				if tt.printed {
+					writeJSON(cmd.OutOrStdout(), map[string]any{"ok": false})
+				}
+				return fail(tt.code, "it went wrong")
+			}}
+			probe.Flags().BoolVar(&asJSON, "json", false, "")
+			root.AddCommand(probe)
+			code := execute(root, []string{"probe", "--json"}, &stdout, &stderr)
+			if tt.printed {
+				if m := decodeOnly(t, stdout.String()); m["ok"] != false || len(m) != 1 {
+					t.Errorf("stdout = %s", stdout.String())
+				}
+				if code != tt.code || stderr.String() != "aot-tui: it went wrong\n" {
+					t.Errorf("exit %d, stderr %q", code, stderr.String())
+				}
+				return
+			}
+			checkJSONError(t, code, stdout.String(), stderr.String(), tt.code, tt.kind, "it went wrong")
+		})
+	}
+}
