@@ -111,6 +111,7 @@ type fileStamp struct {
 	size    int64
 	modTime time.Time
 	ino     uint64
+	ctime   time.Time
 }
 
 func stampOf(path string) fileStamp {
@@ -118,7 +119,7 @@ func stampOf(path string) fileStamp {
 	if err != nil {
 		return fileStamp{}
 	}
-	return fileStamp{exists: true, size: fi.Size(), modTime: fi.ModTime(), ino: inode(fi)}
+	return fileStamp{exists: true, size: fi.Size(), modTime: fi.ModTime(), ino: inode(fi), ctime: ctime(fi)}
 }
 
 func (w *watch) run(ctx context.Context) error {
