@@ -1,0 +1,111 @@
+package correction
+
+import (
+	"errors"
+	"time"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// guard watches the file after a correction was written, for Run: a loop
+// writer that read the file before the write and writes after it undoes
+// the correction (it is applied again); one that had opened the file the
+// write replaced writes into that file (its change is merged in).
+type guard struct {
+	path string
+	opts Options
+	pl   *planner
+	last *statefile.UpdateResult
+
+	displaced []*statefile.Displaced
+	stamp     statefile.Stamp
+	reapplied int
+	merged    int
+}
+
+// run looks at the file every few milliseconds for d (more often at first,
+// when the loop's scripts that overlapped the write finish).
+func (g *guard) run(d time.Duration) error {
+	defer g.close()
+	start := time.Now()
+	for {
+		if err := g.look(); err != nil {
+			return err
+		}
+		since := time.Since(start)
+		if since >= d {
+			return nil
+		}
+		wait := 2 * time.Millisecond
+		if since > 250*time.Millisecond {
+			wait = 10 * time.Millisecond
+		}
+		time.Sleep(min(wait, d-since))
+	}
+}
+
+func (g *guard) close() {
+	for _, d := range g.displaced {
+		d.Close()
+	}
+	g.displaced = nil
+}
+
+// look checks the replaced files and the file once.
+func (g *guard) look() error {
+	for _, d := range g.displaced {
+		if data, changed := d.Changed(); changed && d.Foreign() {
+			if _, err := statefile.Merge(g.path, d.Base(), data, g.opts.MaxSize); err != nil {
+				return err
+			}
+			g.merged++
+		}
+	}
+	st := statefile.StampOf(g.path)
+	if st == g.stamp {
+		return nil
+	}
+	g.stamp = st
+	data, err := statefile.ReadFile(g.path, g.opts.MaxSize)
+	if err != nil {
+		return nil // gone or unreadable for now: look again
+	}
+	doc, err := statefile.Parse(data)
+	if err != nil || g.pl.carried(doc) {
+		return nil // half written (look again), or the correction is there
+	}
+	return g.reapply()
+}
+
+// reapply writes the correction again on what the file holds now.
+func (g *guard) reapply() error {
+	if g.reapplied >= maxReapply {
+		return &LostError{Summary: g.summary(), Reason: "the loop wrote over it again each time it was applied"}
+	}
+	g.reapplied++
+	res, err := statefile.Update(g.path, statefile.UpdateOptions{MaxSize: g.opts.MaxSize, Carried: g.pl.carried,
+		KeepDisplaced: true}, g.pl.planFunc())
+	if err != nil {
+		var ref *model.Refusal
+		if errors.As(err, &ref) {
+			return &LostError{Summary: g.summary(), Reason: ref.Reason}
+		}
+		return err
+	}
+	if res.Wrote {
+		g.last = res
+	}
+	g.merged += res.Merged
+	if res.Displaced != nil {
+		g.displaced = append(g.displaced, res.Displaced)
+	}
+	return nil
+}
+
+func (g *guard) summary() string {
+	if g.pl.plan != nil {
+		return g.pl.plan.Summary
+	}
+	return g.pl.req.Kind()
+}

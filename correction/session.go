@@ -1,0 +1,535 @@
+package correction
+
+import (
+	"bytes"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// Session is one person's corrections of one loop in the TUI. Its methods
+// are called on the UI goroutine and never block: those that read or write
+// the file return a Job, which the caller runs elsewhere (a tea.Cmd) and
+// whose Result it hands back to the UI. The session runs its jobs' file
+// work one at a time in the order the jobs were made, whatever order the
+// caller runs them in: a form opened and cancelled at once writes the flag
+// true, then false, never the other way round.
+type Session struct {
+	path string
+	opts Options
+	// FlagGuard is how long after this session clears redirect_requested a
+	// flag seen true again counts as our clear undone by a loop write (it
+	// is cleared again) rather than someone's new /redirect.
+	FlagGuard time.Duration
+	// Grace is how long files our writes replaced are watched for late
+	// in-place loop writes (see statefile.Displaced).
+	Grace time.Duration
+
+	q queue
+
+	mu sync.Mutex // guards what follows
+	// flagWant is the value this session last asked redirect_requested
+	// to have; flagOurs is true while a true flag is this session's (a
+	// form of ours is open); flagTouched once it has written the flag.
+	flagWant, flagOurs, flagTouched bool
+	flagClearedAt                   time.Time
+	flagFixes                       int
+	// ours are the last contents this session wrote, to tell its own
+	// writes from the loop's when the watcher reports them.
+	ours    [][]byte
+	undo    *undoEntry
+	guarded []*guarded
+	closed  bool
+}
+
+// undoEntry is the last correction, as undo restores it.
+type undoEntry struct {
+	g              *guarded
+	wrote, restore []byte
+}
+
+// guarded is a correction this session applied, watched for as long as
+// the session lives.
+type guarded struct {
+	pl      *planner
+	summary string
+	// busy is set while a job re-applies it.
+	busy      bool
+	reapplied int
+	lost      bool
+}
+
+// NewSession starts the session of the state file at path.
+func NewSession(path string, opts Options) *Session {
+	s := &Session{path: path, opts: opts, FlagGuard: 3 * time.Second, Grace: 2 * time.Second}
+	s.q.init()
+	return s
+}
+
+// A Job does the file work of a session step; run it off the UI goroutine
+// and give its Result to the UI.
+type Job func() Result
+
+// Result is what a Job did: one of FlagResult, PreviewResult, ApplyResult,
+// UndoResult, GuardResult.
+type Result interface{ isResult() }
+
+// FlagResult is a write of redirect_requested.
+type FlagResult struct {
+	// Set is the value written.
+	Set bool
+	Err error
+}
+
+// PreviewResult is a correction planned on the file as it is.
+type PreviewResult struct {
+	Preview *Preview
+	// Err is a *model.Refusal when the correction breaks a rule on the
+	// file as it is, or why the file could not be read.
+	Err error
+}
+
+// ApplyResult is an apply.
+type ApplyResult struct {
+	// Plan is the correction written (nil when not written).
+	Plan *model.Plan
+	// Replanned is set when the loop wrote the file since the preview:
+	// nothing was written, and this is the correction planned again on
+	// what the loop wrote, to show instead.
+	Replanned *Preview
+	// Merged counts loop writes that landed in the instant before ours
+	// and were kept.
+	Merged int
+	Err    error
+	// Follow, when set, watches the file the write replaced for late loop
+	// writes (see Session.Grace); run it like any Job.
+	Follow Job
+}
+
+// UndoResult is an undo.
+type UndoResult struct {
+	Summary string
+	// Restored is what the file holds now.
+	Restored []byte
+	Err      error
+}
+
+// GuardResult is the guard's work after a loop write: a correction
+// applied again, a late loop write merged in, the flag set again — or a
+// correction lost.
+type GuardResult struct {
+	// Summary names the correction.
+	Summary string
+	// Reapplied: the loop wrote over the correction; it was applied again.
+	Reapplied bool
+	// Merged: a loop write into a file ours had replaced was merged in.
+	Merged int
+	// Flag: redirect_requested was written again (Set).
+	Flag, Set bool
+	// Err wraps ErrLost when the correction is gone for good.
+	Err error
+}
+
+func (FlagResult) isResult()    {}
+func (PreviewResult) isResult() {}
+func (ApplyResult) isResult()   {}
+func (UndoResult) isResult()    {}
+func (GuardResult) isResult()   {}
+
+// Preview is a correction planned once on the bytes the person sees.
+type Preview struct {
+	// Plan is the correction.
+	Plan *model.Plan
+	// Base is what the file held when it was planned, After what the
+	// write makes of it; Diff the unified diff between them.
+	Base, After []byte
+	Diff        string
+	// Replanned is set on a preview planned again because the loop wrote
+	// the file since the last one.
+	Replanned bool
+	// ClearsFlag: the write also sets redirect_requested back to false
+	// (this session set it); the loop resumes.
+	ClearsFlag bool
+
+	pl  *planner
+	res *statefile.UpdateResult
+}
+
+// Pending is how many jobs are made and not finished (tests wait for 0).
+func (s *Session) Pending() int { return s.q.pending() }
+
+// FlagOurs reports whether redirect_requested is true because of this
+// session (a form of ours is open).
+func (s *Session) FlagOurs() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.flagOurs
+}
+
+// FlagTouched reports whether this session has written the flag: a true
+// flag is then ours, or someone's live /redirect — never a leftover.
+func (s *Session) FlagTouched() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.flagTouched
+}
+
+// CanUndo reports whether there is a correction of this session to undo.
+func (s *Session) CanUndo() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.undo != nil
+}
+
+// IsOurs reports whether data is what one of this session's writes left.
+func (s *Session) IsOurs(data []byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.ours {
+		if bytes.Equal(d, data) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Session) remember(data []byte) {
+	if data == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ours = append(s.ours, data)
+	if len(s.ours) > 6 {
+		s.ours = s.ours[len(s.ours)-6:]
+	}
+}
+
+// Begin is called when a form opens on st: unless the flag is already set
+// (by us, or by someone else — then it stays theirs), it sets
+// redirect_requested so that the loop's stop hook pauses the loop.
+func (s *Session) Begin(st *model.State) Job {
+	s.mu.Lock()
+	flagged := st.Control.RedirectRequested
+	if s.q.pending() > 0 && s.flagTouched {
+		// One of our flag writes is on its way: the file is about to
+		// hold what we last asked for, whatever was last read.
+		flagged = s.flagWant
+	}
+	if s.flagOurs || flagged {
+		s.mu.Unlock()
+		return nil
+	}
+	s.flagOurs, s.flagWant, s.flagTouched = true, true, true
+	s.mu.Unlock()
+	return s.flagJob()
+}
+
+// End is called when a form closes without a write (cancel, quit, a
+// failure): a flag this session set is cleared; anyone else's is left.
+func (s *Session) End() Job {
+	s.mu.Lock()
+	if !s.flagOurs {
+		s.mu.Unlock()
+		return nil
+	}
+	s.flagOurs, s.flagWant, s.flagClearedAt = false, false, time.Now()
+	s.mu.Unlock()
+	return s.flagJob()
+}
+
+// ClearForeignFlag clears a redirect_requested this session did not set
+// (a leftover the person chose to clear).
+func (s *Session) ClearForeignFlag() Job {
+	s.mu.Lock()
+	s.flagOurs, s.flagWant, s.flagTouched, s.flagClearedAt = false, false, true, time.Now()
+	s.mu.Unlock()
+	return s.flagJob()
+}
+
+// flagJob writes redirect_requested: the value last asked for when the job
+// runs (earlier asks are superseded).
+func (s *Session) flagJob() Job {
+	return s.q.add(func() Result {
+		s.mu.Lock()
+		v := s.flagWant
+		s.mu.Unlock()
+		return s.writeFlag(v)
+	})
+}
+
+func (s *Session) writeFlag(v bool) FlagResult {
+	carried := func(doc *statefile.Document) bool { return doc.State.Control.RedirectRequested == v }
+	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Carried: carried},
+		func(doc *statefile.Document) ([]model.Edit, error) { return flagEdits(doc.State, v) })
+	if err != nil {
+		s.mu.Lock()
+		if v && s.flagWant {
+			s.flagOurs = false // the loop was not paused: nothing of ours to clear
+		}
+		s.mu.Unlock()
+		return FlagResult{Set: v, Err: err}
+	}
+	if res.Wrote {
+		s.remember(res.After)
+	}
+	return FlagResult{Set: v}
+}
+
+// Preview plans req on the file as it is now, once: what the person sees
+// is what Apply writes. The write also clears the flag when this session
+// set it.
+func (s *Session) Preview(req model.Request, note string) Job {
+	now := s.opts.now()
+	return s.q.add(func() Result {
+		p, err := s.preview(req, note, now, false)
+		return PreviewResult{Preview: p, Err: err}
+	})
+}
+
+func (s *Session) preview(req model.Request, note string, now time.Time, replanned bool) (*Preview, error) {
+	s.mu.Lock()
+	clear := s.flagOurs
+	s.mu.Unlock()
+	pl := &planner{req: req, ctx: model.PlanContext{Now: now, Note: note}, clearFlag: clear}
+	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, DryRun: true}, pl.planFunc())
+	if err != nil {
+		return nil, err
+	}
+	return &Preview{Plan: pl.plan, Base: res.Before, After: res.After, Diff: statefile.UnifiedDiff(s.path, res.Before, res.After),
+		Replanned: replanned, ClearsFlag: pl.flagCleared, pl: pl, res: res}, nil
+}
+
+// Apply writes exactly the previewed bytes when the file still holds what
+// the preview was planned on. When the loop wrote it meanwhile, nothing is
+// written: the result carries the correction planned again on the new
+// bytes (Replanned), for the person to look at again.
+func (s *Session) Apply(p *Preview) Job {
+	return s.q.add(func() Result { return s.apply(p) })
+}
+
+func (s *Session) apply(p *Preview) ApplyResult {
+	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Prepared: p.res,
+		Carried: p.pl.carried, KeepDisplaced: true}, p.pl.planFunc())
+	if errors.Is(err, statefile.ErrStale) {
+		again, err := s.preview(p.pl.req, p.pl.ctx.Note, p.pl.ctx.Now, true)
+		if err != nil {
+			return ApplyResult{Err: err}
+		}
+		return ApplyResult{Replanned: again}
+	}
+	if err != nil {
+		return ApplyResult{Err: err}
+	}
+	s.remember(res.After)
+	g := &guarded{pl: p.pl, summary: p.Plan.Summary}
+	// Undo restores the file as it was before the form opened: the bytes
+	// the correction was planned on, with our flag cleared again.
+	restore := res.Before
+	if p.ClearsFlag && res.Doc != nil {
+		if edits, ferr := flagEdits(res.Doc.State, false); ferr == nil && edits != nil {
+			if out, aerr := statefile.ApplyEdits(res.Doc, edits); aerr == nil {
+				restore = out
+			}
+		}
+	}
+	s.mu.Lock()
+	if p.ClearsFlag {
+		s.flagOurs, s.flagWant, s.flagClearedAt = false, false, time.Now()
+	}
+	s.undo = &undoEntry{g: g, wrote: res.After, restore: restore}
+	s.guarded = append(s.guarded, g)
+	s.mu.Unlock()
+	out := ApplyResult{Plan: p.pl.plan, Merged: res.Merged}
+	if res.Displaced != nil {
+		out.Follow = s.watchDisplaced(res.Displaced, g.summary)
+	}
+	return out
+}
+
+// watchDisplaced watches a file our write replaced for Grace: a loop
+// script that had opened it before our write writes into it, and that
+// write is merged into the file.
+func (s *Session) watchDisplaced(d *statefile.Displaced, summary string) Job {
+	return func() Result {
+		defer d.Close()
+		merged := 0
+		var err error
+		for end := time.Now().Add(s.Grace); time.Now().Before(end) && !s.isClosed(); time.Sleep(5 * time.Millisecond) {
+			data, changed := d.Changed()
+			if !changed || !d.Foreign() {
+				continue
+			}
+			r := s.q.add(func() Result {
+				final, err := statefile.Merge(s.path, d.Base(), data, s.opts.MaxSize)
+				s.remember(final)
+				return GuardResult{Summary: summary, Merged: 1, Err: err}
+			})().(GuardResult)
+			merged += r.Merged
+			if r.Err != nil {
+				err = r.Err
+				break
+			}
+		}
+		return GuardResult{Summary: summary, Merged: merged, Err: err}
+	}
+}
+
+func (s *Session) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// Undo restores the file as it was before the last correction of this
+// session, only while the file is still exactly what that correction
+// wrote (statefile.ErrStale otherwise). nil when there is nothing to undo.
+func (s *Session) Undo() Job {
+	s.mu.Lock()
+	u := s.undo
+	s.mu.Unlock()
+	if u == nil {
+		return nil
+	}
+	return s.q.add(func() Result {
+		s.mu.Lock()
+		cur := s.undo
+		s.mu.Unlock()
+		if cur != u {
+			u = cur // re-applied meanwhile: undo what is there now
+		}
+		if u == nil {
+			return UndoResult{Err: statefile.ErrStale}
+		}
+		err := statefile.Restore(s.path, u.wrote, u.restore, s.opts.MaxSize)
+		if err != nil {
+			return UndoResult{Summary: u.g.summary, Err: err}
+		}
+		s.remember(u.restore)
+		s.mu.Lock()
+		s.undo = nil
+		for i, g := range s.guarded {
+			if g == u.g {
+				s.guarded = append(s.guarded[:i], s.guarded[i+1:]...)
+				break
+			}
+		}
+		s.mu.Unlock()
+		return UndoResult{Summary: u.g.summary, Restored: u.restore}
+	})
+}
+
+// Check is called with each new state of the file the UI sees. It
+// returns the jobs that keep this session's corrections in the file: one
+// undone by a loop writer that read the file before our write is applied
+// again on what it wrote (or reported lost); our flag, undone the same
+// way, is written again.
+func (s *Session) Check(doc *statefile.Document) []Job {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	var jobs []Job
+	for _, g := range s.guarded {
+		if g.busy || g.lost || g.pl.carried(doc) {
+			continue
+		}
+		g.busy = true
+		jobs = append(jobs, s.q.add(func() Result { return s.reapply(g) }))
+	}
+	if j := s.checkFlag(doc.State); j != nil {
+		jobs = append(jobs, j)
+	}
+	return jobs
+}
+
+// checkFlag (s.mu held) writes the flag again when a loop write undid
+// ours: while a form of ours is open it must stay true (the loop pauses);
+// just after we cleared it, a true comes from a loop write that read the
+// file before our clear (after FlagGuard, it is someone's /redirect).
+func (s *Session) checkFlag(st *model.State) Job {
+	if !s.flagTouched || s.q.pending() > 0 || s.flagFixes >= maxReapply {
+		return nil
+	}
+	on := st.Control.RedirectRequested
+	switch {
+	case s.flagOurs && s.flagWant && !on:
+	case !s.flagOurs && !s.flagWant && on && time.Since(s.flagClearedAt) < s.FlagGuard:
+	default:
+		return nil
+	}
+	s.flagFixes++
+	want := s.flagWant
+	return s.q.add(func() Result {
+		r := s.writeFlag(want)
+		return GuardResult{Summary: "redirect_requested", Flag: true, Set: want, Err: r.Err}
+	})
+}
+
+// reapply applies a guarded correction again if the file still lacks it.
+func (s *Session) reapply(g *guarded) Result {
+	defer func() {
+		s.mu.Lock()
+		g.busy = false
+		s.mu.Unlock()
+	}()
+	s.mu.Lock()
+	still := false
+	for _, x := range s.guarded {
+		still = still || x == g
+	}
+	s.mu.Unlock()
+	if !still {
+		return GuardResult{Summary: g.summary} // undone meanwhile
+	}
+	if g.reapplied >= maxReapply {
+		return s.lose(g, "the loop wrote over it again each time it was applied")
+	}
+	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Carried: g.pl.carried},
+		g.pl.planFunc())
+	if err != nil {
+		var ref *model.Refusal
+		if errors.As(err, &ref) {
+			return s.lose(g, ref.Reason)
+		}
+		return GuardResult{Summary: g.summary, Err: err}
+	}
+	if !res.Wrote {
+		return GuardResult{Summary: g.summary} // the file carries it again
+	}
+	g.reapplied++
+	s.remember(res.After)
+	s.mu.Lock()
+	if s.undo != nil && s.undo.g == g {
+		s.undo.wrote, s.undo.restore = res.After, res.Before
+	}
+	s.mu.Unlock()
+	return GuardResult{Summary: g.summary, Reapplied: true, Merged: res.Merged}
+}
+
+func (s *Session) lose(g *guarded, reason string) GuardResult {
+	s.mu.Lock()
+	g.lost = true
+	if s.undo != nil && s.undo.g == g {
+		s.undo = nil
+	}
+	s.mu.Unlock()
+	return GuardResult{Summary: g.summary, Err: &LostError{Summary: g.summary, Reason: reason}}
+}
+
+// Close ends the session when the TUI exits: a flag this session set is
+// cleared (waiting for the write, and for the writes before it), and the
+// session's work stops.
+func (s *Session) Close() {
+	if j := s.End(); j != nil {
+		j()
+	}
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.q.close()
+}

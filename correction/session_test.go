@@ -1,0 +1,508 @@
+package correction
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+var testNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// fixture writes testdata/rich.md (its flag clear unless flagged) into a
+// fresh project and returns the state file's path.
+func fixture(t *testing.T, flagged bool) string {
+	t.Helper()
+	data, err := os.ReadFile("../testdata/rich.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !flagged {
+		data = bytes.Replace(data, []byte("redirect_requested: true"), []byte("redirect_requested: false"), 1)
+	}
+	dir := filepath.Join(t.TempDir(), ".claude")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "aot-loop-state.md")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func newSession(path string) *Session {
+	return NewSession(path, Options{Now: func() time.Time { return testNow }})
+}
+
+func load(t *testing.T, path string) *statefile.Document {
+	t.Helper()
+	doc, err := statefile.Load(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func run(t *testing.T, j Job) Result {
+	t.Helper()
+	if j == nil {
+		t.Fatal("no job")
+	}
+	done := make(chan Result, 1)
+	go func() { done <- j() }()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(20 * time.Second):
+		t.Fatal("the job never finished")
+	}
+	return nil
+}
+
+func flagOf(t *testing.T, path string) bool { return load(t, path).State.Control.RedirectRequested }
+
+var addRunbook = model.AddAtom{Description: "Write the runbook", DependsOn: []string{"A2"}}
+
+func hasEntry(st *model.State, substr string) bool {
+	for _, c := range st.Corrections {
+		if strings.Contains(c.Description, substr) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopWrite writes data as the loop's scripts do: in place.
+func loopWrite(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func withBinding(data []byte, name string) []byte {
+	return bytes.Replace(data, []byte("\nbindings:\n"), []byte("\nbindings:\n  "+name+":\n    summary: \"loop write\"\n    artifacts: []\n"), 1)
+}
+
+func TestBeginSetsTheFlagAndEndClearsIt(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	if r := run(t, s.Begin(load(t, path).State)).(FlagResult); r.Err != nil || !r.Set || !flagOf(t, path) || !s.FlagOurs() {
+		t.Fatalf("Begin: %+v; the flag must be set and ours", r)
+	}
+	if s.Begin(load(t, path).State) != nil {
+		t.Fatal("a second Begin wrote the flag again")
+	}
+	if r := run(t, s.End()).(FlagResult); r.Err != nil || r.Set || flagOf(t, path) || s.FlagOurs() {
+		t.Fatalf("End: %+v; the flag must be clear", r)
+	}
+	if s.End() != nil {
+		t.Fatal("End without a flag of ours wrote")
+	}
+}
+
+func TestForeignFlagIsLeftAlone(t *testing.T) {
+	path := fixture(t, true) // someone's /redirect set it
+	s := newSession(path)
+	if s.Begin(load(t, path).State) != nil || s.FlagOurs() {
+		t.Fatal("Begin took over someone else's flag")
+	}
+	if s.End() != nil || !flagOf(t, path) {
+		t.Fatal("End cleared someone else's flag")
+	}
+}
+
+func TestFlagWritesKeepTheirOrder(t *testing.T) {
+	// A form opened and cancelled at once: the jobs are run in the
+	// opposite order; the file ends with the flag clear.
+	path := fixture(t, false)
+	s := newSession(path)
+	begin := s.Begin(load(t, path).State)
+	end := s.End()
+	run(t, end)
+	run(t, begin)
+	for s.Pending() > 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if flagOf(t, path) {
+		t.Fatal("the flag is left set: the loop stays paused")
+	}
+}
+
+func TestFlagThatCannotBeWritten(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes read-only directories")
+	}
+	path := fixture(t, false)
+	dir := filepath.Dir(path)
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	s := newSession(path)
+	r := run(t, s.Begin(load(t, path).State)).(FlagResult)
+	if r.Err == nil || s.FlagOurs() {
+		t.Fatalf("%+v: want the error, and no flag of ours to clear", r)
+	}
+}
+
+func TestFlagWriteOnAVanishedFile(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	st := load(t, path).State
+	os.Remove(path)
+	r := run(t, s.Begin(st)).(FlagResult)
+	if r.Err == nil || s.FlagOurs() {
+		t.Fatalf("%+v: want the error, and no flag of ours to clear", r)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("the flag write created the file")
+	}
+}
+
+func TestPreviewApplyClearsTheFlagInTheSameWrite(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	run(t, s.Begin(load(t, path).State))
+	pr := run(t, s.Preview(addRunbook, "a note")).(PreviewResult)
+	if pr.Err != nil || !pr.Preview.ClearsFlag || !strings.Contains(pr.Preview.Diff, `+    description: "Write the runbook"`) {
+		t.Fatalf("preview: %+v", pr)
+	}
+	before, _ := os.ReadFile(path)
+	if !bytes.Equal(before, pr.Preview.Base) {
+		t.Fatal("the preview was not planned on the file as it is")
+	}
+	ar := run(t, s.Apply(pr.Preview)).(ApplyResult)
+	if ar.Err != nil || ar.Plan == nil || ar.Replanned != nil {
+		t.Fatalf("apply: %+v", ar)
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(after, pr.Preview.After) {
+		t.Fatal("what was written is not what was previewed")
+	}
+	st := load(t, path).State
+	if st.Control.RedirectRequested || s.FlagOurs() || !hasEntry(st, "a note") {
+		t.Fatal("the flag is still set, or the correction is missing")
+	}
+	if !s.IsOurs(after) || !s.CanUndo() {
+		t.Fatal("the write is not known as ours / cannot be undone")
+	}
+	if ar.Follow != nil {
+		s.Grace = 10 * time.Millisecond
+	}
+}
+
+func TestPreviewRefused(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	r := run(t, s.Preview(model.DeleteAtom{ID: "A1"}, "")).(PreviewResult)
+	var ref *model.Refusal
+	if !errors.As(r.Err, &ref) || r.Preview != nil {
+		t.Fatalf("%+v: want the refusal", r)
+	}
+}
+
+func TestPreviewOnAnInvalidFile(t *testing.T) {
+	path := fixture(t, false)
+	os.WriteFile(path, []byte("---\nobjective: [\n---\n"), 0o644)
+	s := newSession(path)
+	r := run(t, s.Preview(addRunbook, "")).(PreviewResult)
+	if _, ok := statefile.ParseError(r.Err); !ok {
+		t.Fatalf("%+v: want the parse error", r)
+	}
+}
+
+func TestApplyAfterTheLoopWroteReplans(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
+	data, _ := os.ReadFile(path)
+	loopWrite(t, path, withBinding(data, "W1"))
+	ar := run(t, s.Apply(pr.Preview)).(ApplyResult)
+	if ar.Err != nil || ar.Plan != nil || ar.Replanned == nil || !ar.Replanned.Replanned {
+		t.Fatalf("%+v: want a new preview and nothing written", ar)
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, withBinding(data, "W1")) {
+		t.Fatal("a stale preview was written")
+	}
+	if !bytes.Contains(ar.Replanned.Base, []byte("  W1:\n")) {
+		t.Fatal("the new preview is not planned on the loop's write")
+	}
+	if r := run(t, s.Apply(ar.Replanned)).(ApplyResult); r.Err != nil || r.Plan == nil {
+		t.Fatalf("apply of the new preview: %+v", r)
+	}
+	st := load(t, path).State
+	if _, ok := st.Binding("W1"); !ok || !hasEntry(st, "Write the runbook") {
+		t.Fatal("the loop's write or the correction is missing")
+	}
+}
+
+func TestApplyNoLongerPossible(t *testing.T) {
+	// The atom the preview deletes is resolved by the loop before apply.
+	path := fixture(t, false)
+	s := newSession(path)
+	pr := run(t, s.Preview(model.DeleteAtom{ID: "A8"}, "")).(PreviewResult)
+	if pr.Err != nil {
+		t.Fatal(pr.Err)
+	}
+	data, _ := os.ReadFile(path)
+	doc, _ := statefile.Parse(data)
+	i := model.Derive(doc.State).Index["A8"]
+	out, err := statefile.ApplyEdits(doc, []model.Edit{model.Replace(model.P("atoms", i, "status"), "resolved")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loopWrite(t, path, out)
+	ar := run(t, s.Apply(pr.Preview)).(ApplyResult)
+	var ref *model.Refusal
+	if !errors.As(ar.Err, &ref) || ar.Plan != nil {
+		t.Fatalf("%+v: want the refusal on the new state", ar)
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, out) {
+		t.Fatal("the file changed")
+	}
+}
+
+func TestApplyThatCannotWrite(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes read-only directories")
+	}
+	path := fixture(t, false)
+	s := newSession(path)
+	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
+	os.Chmod(filepath.Dir(path), 0o555)
+	defer os.Chmod(filepath.Dir(path), 0o755)
+	if ar := run(t, s.Apply(pr.Preview)).(ApplyResult); ar.Err == nil || s.CanUndo() {
+		t.Fatalf("%+v: want the error and nothing to undo", ar)
+	}
+}
+
+func TestGuardReappliesAfterALoopWriteUndoesTheCorrection(t *testing.T) {
+	// A loop script read the file before our write and writes after it:
+	// its own change plus what it read, without the correction.
+	path := fixture(t, false)
+	s := newSession(path)
+	stale, _ := os.ReadFile(path)
+	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
+	run(t, s.Apply(pr.Preview))
+	loopWrite(t, path, withBinding(stale, "W2"))
+	jobs := s.Check(load(t, path))
+	if len(jobs) != 1 {
+		t.Fatalf("%d jobs; want one re-apply", len(jobs))
+	}
+	r := run(t, jobs[0]).(GuardResult)
+	if r.Err != nil || !r.Reapplied {
+		t.Fatalf("%+v: want the correction re-applied", r)
+	}
+	st := load(t, path).State
+	if _, ok := st.Binding("W2"); !ok || !hasEntry(st, "Write the runbook") || len(st.Corrections) != 3 {
+		t.Fatalf("the loop's write or the correction is missing (%d corrections)", len(st.Corrections))
+	}
+	if jobs := s.Check(load(t, path)); len(jobs) != 0 {
+		t.Fatal("the guard acts on a file that carries the correction")
+	}
+	// Undo now undoes the re-applied correction.
+	u := run(t, s.Undo()).(UndoResult)
+	if u.Err != nil || hasEntry(load(t, path).State, "Write the runbook") {
+		t.Fatalf("undo after a re-apply: %+v", u)
+	}
+	if jobs := s.Check(load(t, path)); len(jobs) != 0 {
+		t.Fatal("the guard re-applies a correction the person undid")
+	}
+}
+
+func TestGuardReportsACorrectionThatCanNoLongerBeApplied(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	stale, _ := os.ReadFile(path)
+	pr := run(t, s.Preview(model.DeleteAtom{ID: "A8"}, "")).(PreviewResult)
+	run(t, s.Apply(pr.Preview))
+	// The loop's write brings A8 back, resolved.
+	doc, _ := statefile.Parse(stale)
+	i := model.Derive(doc.State).Index["A8"]
+	out, _ := statefile.ApplyEdits(doc, []model.Edit{model.Replace(model.P("atoms", i, "status"), "resolved")})
+	loopWrite(t, path, out)
+	r := run(t, s.Check(load(t, path))[0]).(GuardResult)
+	var lost *LostError
+	if !errors.As(r.Err, &lost) || !errors.Is(r.Err, ErrLost) || !strings.Contains(r.Err.Error(), "deleted A8") {
+		t.Fatalf("%+v: want the correction reported lost", r)
+	}
+	if s.CanUndo() {
+		t.Fatal("a lost correction can still be undone")
+	}
+	if jobs := s.Check(load(t, path)); len(jobs) != 0 {
+		t.Fatal("the guard keeps trying a lost correction")
+	}
+}
+
+func TestGuardGivesUpOnALoopThatKeepsUndoingIt(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	stale, _ := os.ReadFile(path)
+	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
+	run(t, s.Apply(pr.Preview))
+	var last GuardResult
+	for i := 0; i <= maxReapply; i++ {
+		loopWrite(t, path, stale)
+		jobs := s.Check(load(t, path))
+		if len(jobs) != 1 {
+			t.Fatalf("round %d: %d jobs", i, len(jobs))
+		}
+		last = run(t, jobs[0]).(GuardResult)
+	}
+	if !errors.Is(last.Err, ErrLost) {
+		t.Fatalf("%+v: want lost after %d re-applies", last, maxReapply)
+	}
+}
+
+func TestFlagGuard(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	stale, _ := os.ReadFile(path)
+	run(t, s.Begin(load(t, path).State))
+	// A loop write from before the form opened clears our flag: it is set
+	// again (the loop must stay paused while the form is open).
+	loopWrite(t, path, stale)
+	jobs := s.Check(load(t, path))
+	if len(jobs) != 1 {
+		t.Fatalf("%d jobs; want the flag set again", len(jobs))
+	}
+	if r := run(t, jobs[0]).(GuardResult); r.Err != nil || !r.Flag || !r.Set || !flagOf(t, path) {
+		t.Fatalf("%+v", r)
+	}
+	flagged, _ := os.ReadFile(path)
+	run(t, s.End())
+	// Just after the cancel, a loop write from before it sets the flag
+	// again: cleared again (else the loop stays paused).
+	loopWrite(t, path, flagged)
+	jobs = s.Check(load(t, path))
+	if len(jobs) != 1 {
+		t.Fatalf("%d jobs; want the flag cleared again", len(jobs))
+	}
+	if r := run(t, jobs[0]).(GuardResult); r.Err != nil || r.Set || flagOf(t, path) {
+		t.Fatalf("%+v", r)
+	}
+	// Later, a true flag is someone's /redirect: left alone.
+	s.FlagGuard = 0
+	loopWrite(t, path, flagged)
+	if jobs := s.Check(load(t, path)); len(jobs) != 0 {
+		t.Fatal("the session cleared a flag someone set later")
+	}
+}
+
+func TestUndoRefusedAfterTheLoopMovedOn(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	if s.Undo() != nil {
+		t.Fatal("undo with nothing to undo")
+	}
+	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
+	run(t, s.Apply(pr.Preview))
+	data, _ := os.ReadFile(path)
+	loopWrite(t, path, withBinding(data, "W3"))
+	u := run(t, s.Undo()).(UndoResult)
+	if !errors.Is(u.Err, statefile.ErrStale) {
+		t.Fatalf("%+v: want ErrStale", u)
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, withBinding(data, "W3")) {
+		t.Fatal("undo wrote over the loop's write")
+	}
+}
+
+func TestUndoRestoresTheFileWithTheFlagCleared(t *testing.T) {
+	path := fixture(t, false)
+	before, _ := os.ReadFile(path)
+	s := newSession(path)
+	run(t, s.Begin(load(t, path).State))
+	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
+	run(t, s.Apply(pr.Preview))
+	u := run(t, s.Undo()).(UndoResult)
+	if u.Err != nil {
+		t.Fatal(u.Err)
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, before) || !bytes.Equal(u.Restored, before) {
+		t.Fatal("undo did not restore the file as it was before the form opened")
+	}
+}
+
+func TestCloseClearsOurFlag(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	s.Begin(load(t, path).State) // not even run: Close still orders it
+	s.Close()
+	if flagOf(t, path) {
+		t.Fatal("the flag is left set after Close")
+	}
+}
+
+func TestRun(t *testing.T) {
+	t.Run("written", func(t *testing.T) {
+		path := fixture(t, false)
+		out, err := Run(path, addRunbook, RunOptions{Options: Options{Now: func() time.Time { return testNow }}})
+		if err != nil || !out.Result.Wrote || !hasEntry(load(t, path).State, "Write the runbook") {
+			t.Fatalf("%v %+v", err, out)
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		path := fixture(t, false)
+		_, err := Run(path, model.DeleteAtom{ID: "A1"}, RunOptions{})
+		var ref *model.Refusal
+		if !errors.As(err, &ref) {
+			t.Fatalf("err %v", err)
+		}
+	})
+	t.Run("dry run", func(t *testing.T) {
+		path := fixture(t, false)
+		before, _ := os.ReadFile(path)
+		out, err := Run(path, addRunbook, RunOptions{DryRun: true, Guard: time.Second})
+		if now, _ := os.ReadFile(path); err != nil || out.Result.Wrote || !bytes.Equal(now, before) {
+			t.Fatal("a dry run wrote")
+		}
+	})
+	t.Run("guard re-applies", func(t *testing.T) {
+		path := fixture(t, false)
+		stale, _ := os.ReadFile(path)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			// Wait for the correction, then write over it from the stale read.
+			for !bytes.Contains(must(os.ReadFile(path)), []byte("Write the runbook")) {
+				time.Sleep(time.Millisecond)
+			}
+			loopWrite(t, path, withBinding(stale, "W4"))
+		}()
+		out, err := Run(path, addRunbook, RunOptions{Guard: 300 * time.Millisecond})
+		<-done
+		if err != nil || out.Reapplied != 1 {
+			t.Fatalf("err %v, re-applied %d", err, out.Reapplied)
+		}
+		st := load(t, path).State
+		if _, ok := st.Binding("W4"); !ok || !hasEntry(st, "Write the runbook") {
+			t.Fatal("the loop's write or the correction is missing")
+		}
+	})
+	t.Run("guard reports lost", func(t *testing.T) {
+		path := fixture(t, false)
+		stale, _ := os.ReadFile(path)
+		doc, _ := statefile.Parse(stale)
+		i := model.Derive(doc.State).Index["A8"]
+		resolved, _ := statefile.ApplyEdits(doc, []model.Edit{model.Replace(model.P("atoms", i, "status"), "resolved")})
+		go func() {
+			for bytes.Contains(must(os.ReadFile(path)), []byte("  - id: A8\n")) {
+				time.Sleep(time.Millisecond)
+			}
+			loopWrite(t, path, resolved)
+		}()
+		_, err := Run(path, model.DeleteAtom{ID: "A8"}, RunOptions{Guard: 300 * time.Millisecond})
+		if !errors.Is(err, ErrLost) {
+			t.Fatalf("err %v; want ErrLost", err)
+		}
+	})
+}
+
+func must(b []byte, _ error) []byte { return b }
