@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/termtext"
@@ -20,6 +21,7 @@ type writeFlags struct {
 	note   string
 	dryRun bool
 	json   bool
+	guard  time.Duration
 }
 
 func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
@@ -29,6 +31,8 @@ func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
 	}
 	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print a unified diff of the change and write nothing")
 	cmd.Flags().BoolVar(&w.json, "json", false, "print the correction and the resulting summary as JSON")
+	cmd.Flags().DurationVar(&w.guard, "guard", correction.DefaultGuard,
+		"after writing, watch the file this long and apply the correction again if a loop write undoes it (0: do not wait)")
 }
 
 func newRedirectCmd(g *globalFlags) *cobra.Command {
@@ -333,7 +337,8 @@ untouched), 2 usage or I/O error, 3 the file kept changing.`,
 	return cmd
 }
 
-// runCorrection plans req on the file, writes it safely and reports.
+// runCorrection plans req on the file, writes it safely, guards it and
+// reports.
 func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.Request) error {
 	target, err := statefile.Discover(w.file)
 	if err != nil {
@@ -342,20 +347,18 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	if target.Kind == statefile.KindPhaseLoop {
 		return fail(exitUsage, "%s is a phase loop; corrections apply to AoT loops only", target.Path)
 	}
-	now := clockNow()
-	var plan *model.Plan
-	res, err := statefile.Update(target.Path, statefile.UpdateOptions{MaxSize: g.maxSize, DryRun: w.dryRun},
-		func(doc *statefile.Document) ([]model.Edit, error) {
-			p, err := model.PlanCorrection(doc.State, req, model.PlanContext{Now: now, Note: w.note})
-			if err != nil {
-				return nil, err
-			}
-			plan = p
-			return p.Edits, nil
-		})
+	if w.guard < 0 {
+		return fail(exitUsage, "--guard must be 0 or more, not %v", w.guard)
+	}
+	out, err := correction.Run(target.Path, req, correction.RunOptions{
+		Options: correction.Options{MaxSize: g.maxSize, Now: clockNow},
+		Note:    w.note, DryRun: w.dryRun, Guard: w.guard,
+	})
 	if err != nil {
 		var ref *model.Refusal
 		switch {
+		case errors.Is(err, correction.ErrLost):
+			return fail(exitConflict, "%v (%s)", err, target.Path)
 		case errors.As(err, &ref):
 			return fail(exitInvalid, "refused: %s — %s is unchanged", err, target.Path)
 		case errors.Is(err, statefile.ErrConflict):
@@ -366,21 +369,23 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 		}
 		return fail(exitUsage, "%v", err)
 	}
-	out := cmd.OutOrStdout()
+	res := out.Result
+	stdout := cmd.OutOrStdout()
 	if w.json {
-		writeJSON(out, correctionJSON(target, plan, res, w.dryRun))
+		writeJSON(stdout, correctionJSON(target, out, w.dryRun))
 		return nil
 	}
 	if w.dryRun {
-		fmt.Fprint(out, termtext.Block(statefile.UnifiedDiff(target.Path, res.Before, res.After)))
-		fmt.Fprintf(out, "(dry run: %s is unchanged)\n", target.Path)
+		fmt.Fprint(stdout, termtext.Block(statefile.UnifiedDiff(target.Path, res.Before, res.After)))
+		fmt.Fprintf(stdout, "(dry run: %s is unchanged)\n", target.Path)
 		return nil
 	}
-	printCorrection(out, target.Path, plan, res)
+	printCorrection(stdout, target.Path, out)
 	return nil
 }
 
-func printCorrection(w io.Writer, path string, plan *model.Plan, res *statefile.UpdateResult) {
+func printCorrection(w io.Writer, path string, out *correction.Outcome) {
+	plan, res := out.Plan, out.Result
 	what := plan.Summary
 	if plan.Correction != nil {
 		fmt.Fprintf(w, "%s: %s — recorded in corrections (%s)\n", plan.Correction.Type, termtext.Line(what), termtext.Line(path))
@@ -390,6 +395,12 @@ func printCorrection(w io.Writer, path string, plan *model.Plan, res *statefile.
 	if res.Attempts > 1 {
 		fmt.Fprintf(w, "the file changed while writing; re-planned on the new state (%d attempts)\n", res.Attempts)
 	}
+	if out.Merged > 0 {
+		fmt.Fprintf(w, "the loop wrote the file at the same moment; its write was kept (%d)\n", out.Merged)
+	}
+	if out.Reapplied > 0 {
+		fmt.Fprintf(w, "re-applied after the loop overwrote it (%d×)\n", out.Reapplied)
+	}
 }
 
 type correctionOut struct {
@@ -397,6 +408,8 @@ type correctionOut struct {
 	DryRun     bool              `json:"dry_run"`
 	Written    bool              `json:"written"`
 	Attempts   int               `json:"attempts"`
+	Reapplied  int               `json:"reapplied"`
+	Merged     int               `json:"merged"`
 	Plan       *model.Plan       `json:"plan"`
 	Correction map[string]any    `json:"correction"`
 	TrailEntry map[string]any    `json:"trail_entry"`
@@ -405,8 +418,10 @@ type correctionOut struct {
 	Extra      map[string]string `json:"-"`
 }
 
-func correctionJSON(t statefile.Target, plan *model.Plan, res *statefile.UpdateResult, dry bool) correctionOut {
-	out := correctionOut{Path: t.Path, DryRun: dry, Written: res.Wrote, Attempts: res.Attempts, Plan: plan}
+func correctionJSON(t statefile.Target, o *correction.Outcome, dry bool) correctionOut {
+	plan, res := o.Plan, o.Result
+	out := correctionOut{Path: t.Path, DryRun: dry, Written: res.Wrote || o.Reapplied > 0, Attempts: res.Attempts,
+		Reapplied: o.Reapplied, Merged: o.Merged, Plan: plan}
 	if c := plan.Correction; c != nil {
 		out.Correction = map[string]any{"timestamp": c.Timestamp, "type": c.Type, "description": c.Description, "trail_cleared": c.TrailCleared}
 	}
