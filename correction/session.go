@@ -55,6 +55,7 @@ type undoEntry struct {
 // the session lives.
 type guarded struct {
 	pl      *planner
+	first   *model.Plan
 	summary string
 	// busy is set while a job re-applies it.
 	busy      bool
@@ -123,6 +124,9 @@ type UndoResult struct {
 type GuardResult struct {
 	// Summary names the correction.
 	Summary string
+	// Plan is the correction as now written, Was as first applied (they
+	// differ when it was planned again on a loop write).
+	Plan, Was *model.Plan
 	// Reapplied: the loop wrote over the correction; it was applied again.
 	Reapplied bool
 	// Merged: a loop write into a file ours had replaced was merged in.
@@ -325,7 +329,7 @@ func (s *Session) apply(p *Preview) ApplyResult {
 		return ApplyResult{Err: err}
 	}
 	s.remember(res.After)
-	g := &guarded{pl: p.pl, summary: p.Plan.Summary}
+	g := &guarded{pl: p.pl, first: p.Plan, summary: p.Plan.Summary}
 	// Undo restores the file as it was before the form opened: the bytes
 	// the correction was planned on, with our flag cleared again.
 	restore := res.Before
@@ -508,7 +512,7 @@ func (s *Session) reapply(g *guarded) Result {
 		s.undo.wrote, s.undo.restore = res.After, res.Before
 	}
 	s.mu.Unlock()
-	return GuardResult{Summary: g.summary, Reapplied: true, Merged: res.Merged}
+	return GuardResult{Summary: g.summary, Plan: g.pl.plan, Was: g.first, Reapplied: true, Merged: res.Merged}
 }
 
 func (s *Session) lose(g *guarded, reason string) GuardResult {

@@ -61,6 +61,10 @@ type Event struct {
 	// Phase is set for a loaded phase loop file.
 	Phase *model.PhaseLoop
 	Err   error
+	// NotWritable says why corrections could not be written to the file
+	// (it or its directory is read-only); nil when they can. Checked with
+	// every Loaded event, off the UI goroutine.
+	NotWritable error
 	// At is when the change was observed; ModTime is the file's own.
 	At      time.Time
 	ModTime time.Time
@@ -249,6 +253,7 @@ func (w *watch) parse(data []byte) Event {
 		return ev
 	}
 	ev.Kind, ev.Doc, ev.Facts = EventLoaded, doc, model.Derive(doc.State)
+	ev.NotWritable = Writable(w.t.Path)
 	return ev
 }
 

@@ -33,7 +33,7 @@ func alertFor(t *testing.T, opts Options, blur bool, change func(*model.State)) 
 	ev.Facts = model.Derive(ev.Doc.State)
 	// onState, not Update: Update also re-arms the watcher listener, a
 	// command that blocks until the next file event.
-	return rawOf(m.onState(ev))
+	return rawOf(m.onState(m.cur, ev))
 }
 
 // rawOf runs a command (and batches) and returns the raw terminal output
@@ -126,7 +126,7 @@ func TestStallAlertAtMaxMinusOne(t *testing.T) {
 	ev.Doc.State.Control.StallCount = 1
 	m.Update(stateMsg{ev: ev})
 	m.Update(tea.BlurMsg{})
-	if raw := rawOf(m.onState(loadEvent(t, path))); !strings.Contains(raw, "stall 2/3: one more stalled iteration stops the loop") {
+	if raw := rawOf(m.onState(m.cur, loadEvent(t, path))); !strings.Contains(raw, "stall 2/3: one more stalled iteration stops the loop") {
 		t.Fatalf("alert %q", raw)
 	}
 }

@@ -28,7 +28,7 @@ func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return p, nil
 	}
 	if r, ok := msg.(pendingReq); ok {
-		r.reply <- p.Model.redirect.flagPending
+		r.reply <- p.Model.cur.session.Pending()
 		return p, nil
 	}
 	_, cmd := p.Model.Update(msg)

@@ -3,8 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -183,176 +181,230 @@ func refusalFor(st *model.State, req model.Request, rules ...string) error {
 // buildForm makes the huh form of a redirect kind, with inline validation
 // from the model's rules. stateFn returns the state as it is now (it may
 // move on while the form is open).
-func buildForm(kind string, v *formValues, stateFn func() *model.State, width, height int) *huh.Form {
+func buildForm(kind string, v *formValues, stateFn func() *model.State, width, height int, editor bool) *huh.Form {
 	st := stateFn()
-	// Option labels must fit on one line (huh wraps them otherwise).
-	optW := max(20, width-8)
-	// Pickers show every atom the body has room for (their height counts
-	// their title and description; the key hints and the frame take the
-	// rest).
-	listH := max(6, min(len(st.Atoms)+3, height-6))
-	note := editorOrNot(huh.NewText().Title("Note").Description("added to the correction's description").Value(&v.Note).Lines(2))
+	b := &formBuilder{v: v, stateFn: stateFn, st: st, editor: editor,
+		// Option labels must fit on one line (huh wraps them otherwise).
+		optW: max(20, width-8),
+		// Pickers show every atom the body has room for (their height
+		// counts their title and description; the key hints and the frame
+		// take the rest).
+		listH: max(6, min(len(st.Atoms)+3, height-6)),
+		note:  editorOrNot(editor, huh.NewText().Title("Note").Description("added to the correction's description").Value(&v.Note).Lines(2)),
+	}
 	var groups []*huh.Group
 	switch kind {
 	case formAddAtom:
-		groups = append(groups,
-			huh.NewGroup(
-				huh.NewInput().Title("Description").Value(&v.Description).
-					Validate(func(s string) error {
-						if strings.TrimSpace(s) == "" {
-							return errors.New("the new atom needs a description")
-						}
-						return nil
-					}),
-				huh.NewInput().Title("Id").Placeholder(model.NextAtomID(st)+" (next free id)").Value(&v.ID).
-					Validate(func(s string) error {
-						return refusalFor(stateFn(), model.AddAtom{ID: strings.TrimSpace(s), Description: "x"}, model.RuleDuplicateID, model.RuleBadID)
-					}),
-			),
-			huh.NewGroup(
-				huh.NewMultiSelect[string]().Title("Depends on").Description("x or space toggles · / filters").
-					Options(atomOptions(st, optW, nil)...).Value(&v.DependsOn).Filterable(true).Height(listH),
-			),
-			huh.NewGroup(
-				huh.NewMultiSelect[string]().Title("Required by").Description("unresolved atoms that will depend on the new one").
-					Options(atomOptions(st, optW, func(a model.Atom) bool { return a.Status.Unresolved() })...).
-					Value(&v.RequiredBy).Filterable(true).Height(listH).
-					Validate(func(ids []string) error {
-						return refusalFor(stateFn(), model.AddAtom{ID: v.ID, Description: "x", DependsOn: v.DependsOn, RequiredBy: ids},
-							model.RuleCycle, model.RuleResolved)
-					}),
-			),
-		)
-		if len(st.ORGroups) > 0 {
-			opts := []huh.Option[string]{huh.NewOption("(none)", "")}
-			for _, g := range st.ORGroups {
-				opts = append(opts, huh.NewOption(termtext.Line(g.Name), g.Name))
-			}
-			groups = append(groups, huh.NewGroup(huh.NewSelect[string]().Title("OR group").
-				Description("join an OR group as one more choice").Options(opts...).Value(&v.ORGroup)))
-		}
-		groups = append(groups, huh.NewGroup(note))
+		groups = b.addAtom()
 	case formDeleteAtom:
-		// The form deletes one atom, fixed when it opens: dynamic titles in
-		// huh are computed on other goroutines and would race the values.
-		if needsDetach(st, v.ID) {
-			groups = append(groups, huh.NewGroup(
-				huh.NewConfirm().Title("Detach "+termtext.Line(v.ID)+"?").Description(detachDescription(st, v.ID)).
-					Affirmative("Detach").Negative("No").Value(&v.Detach),
-			))
-		}
-		groups = append(groups, huh.NewGroup(
-			note,
-			huh.NewConfirm().Title("Delete "+termtext.Line(v.ID)+"?").Description(atomLabel(st, v.ID)).
-				Affirmative("Delete").Negative("No").Value(&v.Confirm).
-				Validate(func(b bool) error {
-					if !b {
-						return errors.New("choose Delete to go on, or press esc to cancel")
-					}
-					return refusalFor(stateFn(), model.DeleteAtom{ID: v.ID, Detach: v.Detach})
-				}),
-		))
+		groups = b.deleteAtom()
 	case formForceOR:
-		// One list of every group's choices: no option list depends on
-		// another field (see formDeleteAtom).
-		choices := allChoiceOptions(st, optW)
-		groups = append(groups,
-			huh.NewGroup(
-				huh.NewSelect[string]().Title("Select which choice").
-					Description("★ selected now · ✗ failed before").
-					Options(choices...).Value(&v.Choice).Height(min(listH, len(choices)+2)).
-					Validate(func(c string) error {
-						g, ch := splitChoice(c)
-						return refusalFor(stateFn(), model.ForceOR{Group: g, Choice: ch}, model.RuleORMember, model.RuleNoChange)
-					}),
-			),
-			huh.NewGroup(
-				huh.NewInput().Title("Reason").Description("recorded in the trail").Value(&v.Reason),
-				note,
-			),
-		)
+		groups = b.forceOR()
 	case formConstraints:
-		positive := func(s string) error {
-			n, err := strconv.Atoi(strings.TrimSpace(s))
-			switch {
-			case errors.Is(err, strconv.ErrRange), err == nil && n > 1_000_000:
-				return errors.New("too large: at most 1000000")
-			case err != nil || n <= 0:
-				return errors.New("a positive integer, please")
-			}
-			return nil
-		}
-		groups = append(groups,
-			huh.NewGroup(
-				huh.NewInput().Title("max_iterations").Value(&v.MaxIter).Validate(positive),
-				huh.NewInput().Title("max_parallel_agents").Value(&v.MaxAgents).Validate(positive),
-				huh.NewInput().Title("max_stall_count").Value(&v.MaxStall).Validate(positive),
-			),
-			huh.NewGroup(note),
-		)
+		groups = b.constraints()
 	case formObjective:
-		nonEmpty := func(s string) error {
-			if strings.TrimSpace(s) == "" {
-				return errors.New("cannot be empty")
-			}
-			return nil
-		}
-		typeOpts := []huh.Option[string]{}
-		for _, t := range model.CheckTypes {
-			typeOpts = append(typeOpts, huh.NewOption(string(t), string(t)))
-		}
-		groups = append(groups,
-			huh.NewGroup(
-				huh.NewInput().Title("Goal").Value(&v.Goal).Validate(nonEmpty),
-				huh.NewInput().Title("Background intent").Value(&v.Background).Validate(nonEmpty),
-			),
-			huh.NewGroup(
-				huh.NewInput().Title("Deliverables").Value(&v.Deliverables).Validate(nonEmpty),
-				huh.NewInput().Title("Definition of done").Value(&v.DoD).Validate(nonEmpty),
-			),
-			huh.NewGroup(
-				huh.NewSelect[string]().Title("base_case").Description("positions as the objective view (5) shows them").
-					Options(huh.NewOption("keep as is", "none"), huh.NewOption("set a check", "set"),
-						huh.NewOption("add an item", "add"), huh.NewOption("remove an item", "remove")).Value(&v.CheckOp),
-				huh.NewInput().Title("Item position").
-					Description("set/remove: the item (e.g. 1.2; empty: a legacy base_case) · add: the group to add under (empty: top level)").
-					Value(&v.CheckPos).Validate(func(s string) error { return checkPosition(stateFn(), v.CheckOp, s) }),
-			),
-			huh.NewGroup(
-				huh.NewInput().Title("Item name").Description("for a new item, or to rename the one set").Value(&v.CheckItem),
-				huh.NewSelect[string]().Title("Check type").Options(typeOpts...).Value(&v.CheckType),
-				huh.NewInput().Title("Value").Description("command, path or condition; criteria for quality").Value(&v.CheckValue),
-			).WithHideFunc(func() bool { return v.CheckOp == "none" || v.CheckOp == "remove" }),
-			huh.NewGroup(note,
-				huh.NewNote().Title("An objective change clears the trail").Description("it is essentially a restart of the alignment")),
-		)
+		groups = b.objective()
 	case formBinding:
-		groups = append(groups,
-			huh.NewGroup(
-				huh.NewSelect[string]().Title("How").Description(atomLabel(st, v.ID)).Options(
-					huh.NewOption("amend the summary and artifacts", "amend"),
-					huh.NewOption("redo: drop the binding, send it and its dependents back to pending", "redo")).Value(&v.Mode),
-			),
-			huh.NewGroup(
-				editorOrNot(huh.NewText().Title("Summary").Value(&v.Summary).Lines(3)),
-				huh.NewInput().Title("Artifacts").Description("comma-separated paths").Value(&v.Artifacts),
-			).WithHideFunc(func() bool { return v.Mode == "redo" }),
-			huh.NewGroup(note),
-		)
+		groups = b.binding()
 	case formStop:
-		groups = append(groups, huh.NewGroup(
-			huh.NewInput().Title("Reason").Description("recorded as control.stop_reason").Value(&v.Reason),
-			huh.NewConfirm().Title("Stop the loop?").Description("the stop hook stops it at its next decision").
-				Affirmative("Stop").Negative("No").Value(&v.Confirm).
-				Validate(func(b bool) error {
-					if !b {
-						return errors.New("choose Stop to go on, or press esc to cancel")
+		groups = b.stop()
+	}
+	return huh.NewForm(groups...).WithShowHelp(true).WithShowErrors(true)
+}
+
+// formBuilder holds what every form's pages are built from.
+type formBuilder struct {
+	v           *formValues
+	stateFn     func() *model.State
+	st          *model.State
+	optW, listH int
+	note        *huh.Text
+	editor      bool
+}
+
+func (b *formBuilder) addAtom() []*huh.Group {
+	var groups []*huh.Group
+	groups = append(groups,
+		huh.NewGroup(
+			huh.NewInput().Title("Description").Value(&b.v.Description).
+				Validate(func(s string) error {
+					if strings.TrimSpace(s) == "" {
+						return errors.New("the new atom needs a description")
 					}
 					return nil
 				}),
+			huh.NewInput().Title("Id").Placeholder(model.NextAtomID(b.st)+" (next free id)").Value(&b.v.ID).
+				Validate(func(s string) error {
+					return refusalFor(b.stateFn(), model.AddAtom{ID: strings.TrimSpace(s), Description: "x"}, model.RuleDuplicateID, model.RuleBadID)
+				}),
+		),
+		huh.NewGroup(
+			huh.NewMultiSelect[string]().Title("Depends on").Description("x or space toggles · / filters").
+				Options(atomOptions(b.st, b.optW, nil)...).Value(&b.v.DependsOn).Filterable(true).Height(b.listH),
+		),
+		huh.NewGroup(
+			huh.NewMultiSelect[string]().Title("Required by").Description("unresolved atoms that will depend on the new one").
+				Options(atomOptions(b.st, b.optW, func(a model.Atom) bool { return a.Status.Unresolved() })...).
+				Value(&b.v.RequiredBy).Filterable(true).Height(b.listH).
+				Validate(func(ids []string) error {
+					return refusalFor(b.stateFn(), model.AddAtom{ID: b.v.ID, Description: "x", DependsOn: b.v.DependsOn, RequiredBy: ids},
+						model.RuleCycle, model.RuleResolved)
+				}),
+		),
+	)
+	if len(b.st.ORGroups) > 0 {
+		opts := []huh.Option[string]{huh.NewOption("(none)", "")}
+		for _, g := range b.st.ORGroups {
+			opts = append(opts, huh.NewOption(termtext.Line(g.Name), g.Name))
+		}
+		groups = append(groups, huh.NewGroup(huh.NewSelect[string]().Title("OR group").
+			Description("join an OR group as one more choice").Options(opts...).Value(&b.v.ORGroup)))
+	}
+	groups = append(groups, huh.NewGroup(b.note))
+	return groups
+}
+
+func (b *formBuilder) deleteAtom() []*huh.Group {
+	var groups []*huh.Group
+	// The form deletes one atom, fixed when it opens: dynamic titles in
+	// huh are computed on other goroutines and would race the values.
+	if needsDetach(b.st, b.v.ID) {
+		groups = append(groups, huh.NewGroup(
+			huh.NewConfirm().Title("Detach "+termtext.Line(b.v.ID)+"?").Description(detachDescription(b.st, b.v.ID)).
+				Affirmative("Detach").Negative("No").Value(&b.v.Detach),
 		))
 	}
-	return huh.NewForm(groups...).WithShowHelp(true).WithShowErrors(true)
+	groups = append(groups, huh.NewGroup(
+		b.note,
+		huh.NewConfirm().Title("Delete "+termtext.Line(b.v.ID)+"?").Description(atomLabel(b.st, b.v.ID)).
+			Affirmative("Delete").Negative("No").Value(&b.v.Confirm).
+			Validate(func(ok bool) error {
+				if !ok {
+					return errors.New("choose Delete to go on, or press esc to cancel")
+				}
+				return refusalFor(b.stateFn(), model.DeleteAtom{ID: b.v.ID, Detach: b.v.Detach})
+			}),
+	))
+	return groups
+}
+
+func (b *formBuilder) forceOR() []*huh.Group {
+	var groups []*huh.Group
+	// One list of every group's choices: no option list depends on
+	// another field (see formDeleteAtom).
+	choices := allChoiceOptions(b.st, b.optW)
+	groups = append(groups,
+		huh.NewGroup(
+			huh.NewSelect[string]().Title("Select which choice").
+				Description("★ selected now · ✗ failed before").
+				Options(choices...).Value(&b.v.Choice).Height(min(b.listH, len(choices)+2)).
+				Validate(func(c string) error {
+					g, ch := splitChoice(c)
+					return refusalFor(b.stateFn(), model.ForceOR{Group: g, Choice: ch}, model.RuleORMember, model.RuleNoChange)
+				}),
+		),
+		huh.NewGroup(
+			huh.NewInput().Title("Reason").Description("recorded in the trail").Value(&b.v.Reason),
+			b.note,
+		),
+	)
+	return groups
+}
+
+func (b *formBuilder) constraints() []*huh.Group {
+	var groups []*huh.Group
+	positive := func(s string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		switch {
+		case errors.Is(err, strconv.ErrRange), err == nil && n > 1_000_000:
+			return errors.New("too large: at most 1000000")
+		case err != nil || n <= 0:
+			return errors.New("a positive integer, please")
+		}
+		return nil
+	}
+	groups = append(groups,
+		huh.NewGroup(
+			huh.NewInput().Title("max_iterations").Value(&b.v.MaxIter).Validate(positive),
+			huh.NewInput().Title("max_parallel_agents").Value(&b.v.MaxAgents).Validate(positive),
+			huh.NewInput().Title("max_stall_count").Value(&b.v.MaxStall).Validate(positive),
+		),
+		huh.NewGroup(b.note),
+	)
+	return groups
+}
+
+func (b *formBuilder) objective() []*huh.Group {
+	var groups []*huh.Group
+	nonEmpty := func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("cannot be empty")
+		}
+		return nil
+	}
+	typeOpts := []huh.Option[string]{}
+	for _, t := range model.CheckTypes {
+		typeOpts = append(typeOpts, huh.NewOption(string(t), string(t)))
+	}
+	groups = append(groups,
+		huh.NewGroup(
+			huh.NewInput().Title("Goal").Value(&b.v.Goal).Validate(nonEmpty),
+			huh.NewInput().Title("Background intent").Value(&b.v.Background).Validate(nonEmpty),
+		),
+		huh.NewGroup(
+			huh.NewInput().Title("Deliverables").Value(&b.v.Deliverables).Validate(nonEmpty),
+			huh.NewInput().Title("Definition of done").Value(&b.v.DoD).Validate(nonEmpty),
+		),
+		huh.NewGroup(
+			huh.NewSelect[string]().Title("base_case").Description("positions as the objective view (5) shows them").
+				Options(huh.NewOption("keep as is", "none"), huh.NewOption("set a check", "set"),
+					huh.NewOption("add an item", "add"), huh.NewOption("remove an item", "remove")).Value(&b.v.CheckOp),
+			huh.NewInput().Title("Item position").
+				Description("set/remove: the item (e.g. 1.2; empty: a legacy base_case) · add: the group to add under (empty: top level)").
+				Value(&b.v.CheckPos).Validate(func(s string) error { return checkPosition(b.stateFn(), b.v.CheckOp, s) }),
+		),
+		huh.NewGroup(
+			huh.NewInput().Title("Item name").Description("for a new item, or to rename the one set").Value(&b.v.CheckItem),
+			huh.NewSelect[string]().Title("Check type").Options(typeOpts...).Value(&b.v.CheckType),
+			huh.NewInput().Title("Value").Description("command, path or condition; criteria for quality").Value(&b.v.CheckValue),
+		).WithHideFunc(func() bool { return b.v.CheckOp == "none" || b.v.CheckOp == "remove" }),
+		huh.NewGroup(b.note,
+			huh.NewNote().Title("An objective change clears the trail").Description("it is essentially a restart of the alignment")),
+	)
+	return groups
+}
+
+func (b *formBuilder) binding() []*huh.Group {
+	var groups []*huh.Group
+	groups = append(groups,
+		huh.NewGroup(
+			huh.NewSelect[string]().Title("How").Description(atomLabel(b.st, b.v.ID)).Options(
+				huh.NewOption("amend the summary and artifacts", "amend"),
+				huh.NewOption("redo: drop the binding, send it and its dependents back to pending", "redo")).Value(&b.v.Mode),
+		),
+		huh.NewGroup(
+			editorOrNot(b.editor, huh.NewText().Title("Summary").Value(&b.v.Summary).Lines(3)),
+			huh.NewInput().Title("Artifacts").Description("comma-separated paths").Value(&b.v.Artifacts),
+		).WithHideFunc(func() bool { return b.v.Mode == "redo" }),
+		huh.NewGroup(b.note),
+	)
+	return groups
+}
+
+func (b *formBuilder) stop() []*huh.Group {
+	var groups []*huh.Group
+	groups = append(groups, huh.NewGroup(
+		huh.NewInput().Title("Reason").Description("recorded as control.stop_reason").Value(&b.v.Reason),
+		huh.NewConfirm().Title("Stop the loop?").Description("the stop hook stops it at its next decision").
+			Affirmative("Stop").Negative("No").Value(&b.v.Confirm).
+			Validate(func(ok bool) error {
+				if !ok {
+					return errors.New("choose Stop to go on, or press esc to cancel")
+				}
+				return nil
+			}),
+	))
+	return groups
 }
 
 func needsDetach(st *model.State, id string) bool {
@@ -428,13 +480,10 @@ func atomLabel(st *model.State, id string) string {
 }
 
 // editorOrNot offers huh's ctrl+e (edit in $EDITOR, else nano) only when
-// that editor can be found: launching a missing one left the screen blank.
-func editorOrNot(t *huh.Text) *huh.Text {
-	cmd := "nano"
-	if f := strings.Fields(os.Getenv("EDITOR")); len(f) > 0 {
-		cmd = f[0]
-	}
-	if _, err := exec.LookPath(cmd); err != nil {
+// that editor can be found (editorAvailable, looked up once): launching a
+// missing one left the screen blank.
+func editorOrNot(editor bool, t *huh.Text) *huh.Text {
+	if !editor {
 		return t.ExternalEditor(false)
 	}
 	return t

@@ -2,71 +2,96 @@ package ui
 
 import (
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
-// KeyMap is every key binding of the TUI. Keys follow k9s/lazygit habits.
+// KeyMap is every key binding of the TUI, in one place: the views, the
+// dialogs and the help are built from it, and a keys file can rebind any
+// of it (LoadKeyMap). Keys follow k9s/lazygit habits.
 type KeyMap struct {
-	Quit, Help, NextView, PrevView, Filter, Back key.Binding
+	Quit, ForceQuit, Help, NextView, PrevView, Filter, Back, Submit key.Binding
 	// NextLoop and PrevLoop switch between watched loops.
 	NextLoop, PrevLoop key.Binding
 	Views              [6]key.Binding
 
 	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right key.Binding
 	Dependency, Dependent, Details, Follow               key.Binding
+	// DetailsDown/Up scroll the details pane beside the graph; PanLeft and
+	// PanRight pan the drawing by half a pane.
+	DetailsDown, DetailsUp, PanLeft, PanRight key.Binding
 
 	// Graph layout keys.
 	Orientation, Collapse, CollapseResolved, Jump, ToggleLayout, Minimap key.Binding
 
 	// Write keys: disabled (greyed in help) when read-only.
 	Redirect, AddAtom, DeleteAtom, ForceOR, Constraints, Objective, Binding, Stop, Undo key.Binding
+
+	// Dialog keys: the preview's apply, edit and cancel; the stale-flag
+	// question's yes and no.
+	Apply, Edit, Cancel, Yes, No key.Binding
 }
 
 // DefaultKeyMap returns the key bindings.
 func DefaultKeyMap() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
 	k := KeyMap{
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		NextView: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next view")),
-		PrevView: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
-		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back / clear filter")),
-		NextLoop: key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "next loop")),
-		PrevLoop: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "previous loop")),
+		Quit:      b("q", "quit", "q"),
+		ForceQuit: b("ctrl+c", "quit from anywhere", "ctrl+c"),
+		Help:      b("?", "help", "?"),
+		NextView:  b("tab", "next view", "tab"),
+		PrevView:  b("shift+tab", "previous view", "shift+tab"),
+		Filter:    b("/", "filter", "/"),
+		Back:      b("esc", "back / clear filter", "esc"),
+		Submit:    b("enter", "done (filter, jump)", "enter"),
+		NextLoop:  b(">", "next loop", ">"),
+		PrevLoop:  b("<", "previous loop", "<"),
 
-		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:     key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown:   key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		Top:        key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:     key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		Left:       key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "left (pans the list)")),
-		Right:      key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "right (pans the list)")),
-		Dependency: key.NewBinding(key.WithKeys("[", "shift+up"), key.WithHelp("[", "to a dependency")),
-		Dependent:  key.NewBinding(key.WithKeys("]", "shift+down"), key.WithHelp("]", "to a dependent")),
-		Details:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
-		Follow:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow in-progress")),
+		Up:          b("↑/k", "up", "up", "k"),
+		Down:        b("↓/j", "down", "down", "j"),
+		PageUp:      b("pgup", "page up", "pgup", "ctrl+u"),
+		PageDown:    b("pgdn", "page down", "pgdown", "ctrl+d"),
+		Top:         b("g", "top", "g", "home"),
+		Bottom:      b("G", "bottom", "G", "end"),
+		Left:        b("←/h", "left (pans the list)", "left", "h"),
+		Right:       b("→/l", "right (pans the list)", "right", "l"),
+		Dependency:  b("[", "to a dependency", "[", "shift+up"),
+		Dependent:   b("]", "to a dependent", "]", "shift+down"),
+		Details:     b("enter", "details", "enter"),
+		Follow:      b("f", "follow in-progress", "f"),
+		DetailsDown: b("J", "scroll details down", "J"),
+		DetailsUp:   b("K", "scroll details up", "K"),
+		PanLeft:     b("H", "pan the drawing left", "H"),
+		PanRight:    b("L", "pan the drawing right", "L"),
 
-		Orientation:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "top-down / left-right")),
-		Collapse:         key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "collapse decomposition")),
-		CollapseResolved: key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "collapse resolved")),
-		Jump:             key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "jump to atom")),
-		ToggleLayout:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "graph drawing / list")),
-		Minimap:          key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "minimap on/off")),
+		Orientation:      b("t", "top-down / left-right", "t"),
+		Collapse:         b("space", "collapse decomposition", "space"),
+		CollapseResolved: b("z", "collapse resolved", "z"),
+		Jump:             b(":", "jump to atom", ":"),
+		ToggleLayout:     b("v", "graph drawing / list", "v"),
+		Minimap:          b("m", "minimap on/off", "m"),
 
-		Redirect:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "redirect menu")),
-		AddAtom:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add atom")),
-		DeleteAtom:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete atom")),
-		ForceOR:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "force OR choice")),
-		Constraints: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "constraints")),
-		Objective:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "objective")),
-		Binding:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "override binding")),
-		Stop:        key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "stop loop")),
-		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last correction")),
+		Redirect:    b("r", "redirect menu", "r"),
+		AddAtom:     b("a", "add atom", "a"),
+		DeleteAtom:  b("d", "delete atom", "d"),
+		ForceOR:     b("o", "force OR choice", "o"),
+		Constraints: b("c", "constraints", "c"),
+		Objective:   b("e", "objective", "e"),
+		Binding:     b("b", "override binding", "b"),
+		Stop:        b("S", "stop loop", "S"),
+		Undo:        b("u", "undo last correction", "u"),
+
+		Apply:  b("enter", "apply", "enter", "y", "a"),
+		Edit:   b("e", "edit", "e"),
+		Cancel: b("esc", "cancel", "esc", "n", "c", "q"),
+		Yes:    b("y", "yes", "y", "Y"),
+		No:     b("n", "no (default)", "n", "N", "esc", "enter"),
 	}
 	names := []string{"graph", "bindings", "trail", "corrections", "objective", "prompt"}
 	for i := range k.Views {
 		d := string(rune('1' + i))
-		k.Views[i] = key.NewBinding(key.WithKeys(d), key.WithHelp(d, names[i]))
+		k.Views[i] = b(d, names[i], d)
 	}
 	return k
 }
@@ -74,6 +99,34 @@ func DefaultKeyMap() KeyMap {
 // writeKeys are the bindings that change the file.
 func (k KeyMap) writeKeys() []key.Binding {
 	return []key.Binding{k.Redirect, k.AddAtom, k.DeleteAtom, k.ForceOR, k.Constraints, k.Objective, k.Binding, k.Stop, k.Undo}
+}
+
+// isWriteKey reports whether msg is one of the write keys.
+func isWriteKey(k KeyMap, msg tea.KeyPressMsg) bool {
+	return key.Matches(msg, k.writeKeys()...)
+}
+
+// isWriteBinding reports whether b is one of the write keys.
+func isWriteBinding(k KeyMap, b key.Binding) bool {
+	for _, w := range k.writeKeys() {
+		if sameKeys(w, b) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameKeys(a, b key.Binding) bool {
+	ak, bk := a.Keys(), b.Keys()
+	if len(ak) != len(bk) {
+		return false
+	}
+	for i := range ak {
+		if ak[i] != bk[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // helpGroup is one titled column of the help screen.
@@ -84,43 +137,59 @@ type helpGroup struct {
 	Write bool
 }
 
-// helpFor returns the help groups for a view.
-func (k KeyMap) helpFor(v viewID, phase, multi bool) []helpGroup {
-	groups := k.helpForView(v, phase)
-	if multi {
+// viewKeys are the keys that apply in one view: a help.KeyMap, so that ?
+// and the footer show what works here.
+type viewKeys struct {
+	k     KeyMap
+	view  viewID
+	phase bool
+	multi bool
+}
+
+// ShortHelp is the footer's hint line for the view (help.KeyMap).
+func (v viewKeys) ShortHelp() []key.Binding {
+	k := v.k
+	if v.phase {
+		return []key.Binding{k.Up, k.Down, k.Help, k.Quit}
+	}
+	if v.view == viewGraph {
+		return []key.Binding{k.Details, k.Filter, k.Redirect, k.Help, k.Quit, k.Follow, k.AddAtom, k.Stop, k.NextView}
+	}
+	return []key.Binding{k.Filter, k.Redirect, k.Help, k.Quit, k.Up, k.Down, k.NextView}
+}
+
+// FullHelp is the help screen's columns (help.KeyMap).
+func (v viewKeys) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, g := range v.groups() {
+		out = append(out, g.Keys)
+	}
+	return out
+}
+
+// groups are FullHelp's columns with their titles.
+func (v viewKeys) groups() []helpGroup {
+	k := v.k
+	nav := helpGroup{Title: "move", Keys: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
+	general := helpGroup{Title: "general", Keys: []key.Binding{k.NextView, k.PrevView, k.Views[0], k.Filter, k.Back, k.Help, k.Quit}}
+	var groups []helpGroup
+	switch {
+	case v.phase:
+		groups = []helpGroup{nav, {Title: "general", Keys: []key.Binding{k.Help, k.Quit}}}
+	case v.view == viewGraph:
+		groups = append(groups,
+			helpGroup{Title: "graph", Keys: []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Dependency, k.Dependent, k.Top, k.Bottom, k.Details, k.Follow, k.Jump}},
+			helpGroup{Title: "drawing", Keys: []key.Binding{k.ToggleLayout, k.Orientation, k.Collapse, k.CollapseResolved, k.Minimap}},
+			helpGroup{Title: "redirect", Keys: k.writeKeys(), Write: true}, general)
+	default:
+		groups = append(groups, nav, helpGroup{Title: "redirect", Keys: []key.Binding{k.Redirect, k.Constraints, k.Objective, k.Stop, k.Undo}, Write: true}, general)
+	}
+	if v.multi {
 		groups = append(groups, helpGroup{Title: "loops", Keys: []key.Binding{k.NextLoop, k.PrevLoop}})
 	}
 	return groups
 }
 
-func (k KeyMap) helpForView(v viewID, phase bool) []helpGroup {
-	nav := helpGroup{Title: "move", Keys: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
-	general := helpGroup{Title: "general", Keys: []key.Binding{k.NextView, k.PrevView, k.Views[0], k.Filter, k.Back, k.Help, k.Quit}}
-	if phase {
-		return []helpGroup{{Title: "move", Keys: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
-			{Title: "general", Keys: []key.Binding{k.Help, k.Quit}}}
-	}
-	var groups []helpGroup
-	switch v {
-	case viewGraph:
-		groups = append(groups,
-			helpGroup{Title: "graph", Keys: []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Dependency, k.Dependent, k.Top, k.Bottom, k.Details, k.Follow, k.Jump}},
-			helpGroup{Title: "drawing", Keys: []key.Binding{k.ToggleLayout, k.Orientation, k.Collapse, k.CollapseResolved, k.Minimap}},
-			helpGroup{Title: "redirect", Keys: k.writeKeys(), Write: true})
-	default:
-		groups = append(groups, nav, helpGroup{Title: "redirect", Keys: []key.Binding{k.Redirect, k.Constraints, k.Objective, k.Stop, k.Undo}, Write: true})
-	}
-	return append(groups, general)
-}
-
-// shortHelp is the footer's hint line for a view.
-func (k KeyMap) shortHelp(v viewID, phase bool) []key.Binding {
-	if phase {
-		return []key.Binding{k.Up, k.Down, k.Help, k.Quit}
-	}
-	switch v {
-	case viewGraph:
-		return []key.Binding{k.Details, k.Filter, k.Redirect, k.Help, k.Quit, k.Follow, k.AddAtom, k.Stop, k.NextView}
-	}
-	return []key.Binding{k.Filter, k.Redirect, k.Help, k.Quit, k.Up, k.Down, k.NextView}
+func (m *Model) viewKeys() viewKeys {
+	return viewKeys{k: m.keys, view: m.cur.view, phase: m.cur.phase != nil, multi: len(m.loops) > 1}
 }

@@ -16,23 +16,23 @@ import (
 
 func TestDrawingShownInWidePanesListInNarrow(t *testing.T) {
 	wide := loadedModel(t, "rich.md", 160, 40)
-	if !wide.graph.isLayered() || !strings.Contains(screen(wide), "╭") {
+	if !wide.cur.graph.isLayered() || !strings.Contains(screen(wide), "╭") {
 		t.Fatalf("a 160-column screen should draw the graph:\n%s", screen(wide))
 	}
 	press(wide, "v")
-	if wide.graph.isLayered() {
+	if wide.cur.graph.isLayered() {
 		t.Fatal("v in a wide pane should show the list")
 	}
 	narrow := loadedModel(t, "rich.md", 60, 20)
-	if narrow.graph.isLayered() {
+	if narrow.cur.graph.isLayered() {
 		t.Fatal("a 60-column pane should start with the list")
 	}
 	press(narrow, "v")
-	if !narrow.graph.isLayered() || !strings.Contains(screen(narrow), "╭") {
+	if !narrow.cur.graph.isLayered() || !strings.Contains(screen(narrow), "╭") {
 		t.Fatalf("v should draw the graph:\n%s", screen(narrow))
 	}
 	press(narrow, "v")
-	if narrow.graph.isLayered() {
+	if narrow.cur.graph.isLayered() {
 		t.Fatal("v again should show the list")
 	}
 }
@@ -40,12 +40,12 @@ func TestDrawingShownInWidePanesListInNarrow(t *testing.T) {
 func TestDrawingFallsBackWhenItCannotFit(t *testing.T) {
 	m := loadedModel(t, "rich.md", 160, 40)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 11})
-	if m.graph.isLayered() {
+	if m.cur.graph.isLayered() {
 		t.Fatal("a 120×11 screen cannot hold the drawing")
 	}
 	press(m, "v", "v") // ask for the drawing explicitly
 	out := screen(m)
-	if m.graph.isLayered() || !strings.Contains(out, "graph needs at least") {
+	if m.cur.graph.isLayered() || !strings.Contains(out, "graph needs at least") {
 		t.Fatalf("the fallback should say why:\n%s", out)
 	}
 	checkFits(t, out, 120, 11)
@@ -53,55 +53,55 @@ func TestDrawingFallsBackWhenItCannotFit(t *testing.T) {
 
 func TestDrawingKeys(t *testing.T) {
 	m := loadedModel(t, "rich.md", 160, 40)
-	if m.graph.sel != "A4" {
-		t.Fatalf("selection %q, want the in-progress A4", m.graph.sel)
+	if m.cur.graph.sel != "A4" {
+		t.Fatalf("selection %q, want the in-progress A4", m.cur.graph.sel)
 	}
 	press(m, "g")
-	if m.graph.sel != "A1" {
-		t.Fatalf("g should go to the first layer: %q", m.graph.sel)
+	if m.cur.graph.sel != "A1" {
+		t.Fatalf("g should go to the first layer: %q", m.cur.graph.sel)
 	}
 	press(m, "j")
-	if m.graph.sel == "A1" || m.graph.sel == "" {
+	if m.cur.graph.sel == "A1" || m.cur.graph.sel == "" {
 		t.Fatal("j should move down the drawing")
 	}
 	press(m, "G")
-	if m.graph.sel != "A8" {
-		t.Fatalf("G should go to the last layer: %q", m.graph.sel)
+	if m.cur.graph.sel != "A8" {
+		t.Fatalf("G should go to the last layer: %q", m.cur.graph.sel)
 	}
 	press(m, "[")
-	if m.graph.sel != "A7" {
-		t.Fatalf("[ from A8 should go to its dependency A7: %q", m.graph.sel)
+	if m.cur.graph.sel != "A7" {
+		t.Fatalf("[ from A8 should go to its dependency A7: %q", m.cur.graph.sel)
 	}
 	press(m, "]")
-	if m.graph.sel != "A8" {
-		t.Fatalf("] from A7 should go to its dependent A8: %q", m.graph.sel)
+	if m.cur.graph.sel != "A8" {
+		t.Fatalf("] from A7 should go to its dependent A8: %q", m.cur.graph.sel)
 	}
 	press(m, "g")
-	if m.graph.sel != "A1" {
-		t.Fatalf("g should go to the first layer: %q", m.graph.sel)
+	if m.cur.graph.sel != "A1" {
+		t.Fatalf("g should go to the first layer: %q", m.cur.graph.sel)
 	}
 	press(m, ":", "a", "5", "enter")
-	if m.graph.sel != "A5" || !strings.Contains(screen(m), "A5  ○ pending") {
-		t.Fatalf(":a5 should jump to A5 (case-insensitive): %q", m.graph.sel)
+	if m.cur.graph.sel != "A5" || !strings.Contains(screen(m), "A5  ○ pending") {
+		t.Fatalf(":a5 should jump to A5 (case-insensitive): %q", m.cur.graph.sel)
 	}
 	press(m, ":", "Z", "9", "enter")
 	if !strings.Contains(screen(m), "no atom Z9") {
 		t.Fatal("an unknown id should say so")
 	}
-	before := m.graph.lay.gv.Layout()
+	before := m.cur.graph.lay.gv.Layout()
 	press(m, "t")
-	if m.graph.lay.opt.Orientation != graph.LeftRight || m.graph.lay.gv.Layout() == before {
+	if m.cur.graph.lay.opt.Orientation != graph.LeftRight || m.cur.graph.lay.gv.Layout() == before {
 		t.Fatal("t should lay the graph out left to right")
 	}
 	if !strings.Contains(screen(m), "left-right") {
 		t.Fatal("the position line should say left-right")
 	}
 	press(m, "t", "z")
-	if !m.graph.lay.opt.CollapseResolved || !strings.Contains(screen(m), "resolved collapsed") {
+	if !m.cur.graph.lay.opt.CollapseResolved || !strings.Contains(screen(m), "resolved collapsed") {
 		t.Fatal("z should collapse the resolved history")
 	}
 	press(m, "z", ":", "A", "2", "enter", "space")
-	if !m.graph.lay.opt.Collapsed["A2"] {
+	if !m.cur.graph.lay.opt.Collapsed["A2"] {
 		t.Fatal("space on the decomposed A2 should collapse it")
 	}
 	checkFits(t, screen(m), 160, 40)
@@ -109,11 +109,11 @@ func TestDrawingKeys(t *testing.T) {
 
 func TestStatusChangeKeepsTheLayout(t *testing.T) {
 	m := loadedModel(t, "rich.md", 160, 40)
-	before := m.graph.lay.gv.Layout()
+	before := m.cur.graph.lay.gv.Layout()
 	ev := loadEvent(t, "../testdata/rich.md")
 	ev.Doc.State.Atoms[3].Status = "resolved"
 	m.Update(stateMsg{ev: ev})
-	if m.graph.lay.gv.Layout() != before {
+	if m.cur.graph.lay.gv.Layout() != before {
 		t.Fatal("a status change must not lay the graph out again")
 	}
 }
@@ -139,7 +139,7 @@ func generatedModel(t *testing.T, n, w, h int) *Model {
 func drawingPane(m *Model) string {
 	lines := strings.Split(screen(m), "\n")
 	for i, l := range lines {
-		lines[i] = ansi.Cut(l, 0, m.graph.width)
+		lines[i] = ansi.Cut(l, 0, m.cur.graph.width)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -154,21 +154,21 @@ func idShown(out, id string) bool {
 // and centres the view on it, clear of the minimap.
 func TestDrawingOpensCentredOnTheFrontier(t *testing.T) {
 	m := generatedModel(t, 300, 150, 44)
-	if !m.graph.isLayered() {
+	if !m.cur.graph.isLayered() {
 		t.Fatal("a 300-atom graph in 150 columns should be drawn")
 	}
-	a := m.graph.selected()
+	a := m.cur.graph.selected()
 	if a == nil || a.Status != model.StatusInProgress {
 		t.Fatalf("selected %+v, want an in-progress atom", a)
 	}
-	for _, b := range m.st.Atoms[:m.facts.Index[a.ID]] {
-		if b.Status == model.StatusInProgress && m.graph.layout.row[b.ID] < m.graph.layout.row[a.ID] {
+	for _, b := range m.cur.st.Atoms[:m.cur.facts.Index[a.ID]] {
+		if b.Status == model.StatusInProgress && m.cur.graph.layout.row[b.ID] < m.cur.graph.layout.row[a.ID] {
 			t.Fatalf("%s is in progress and comes before %s", b.ID, a.ID)
 		}
 	}
-	vp := m.graph.lay.gv.Viewport()
-	r, _ := m.graph.lay.gv.Layout().Node(a.ID)
-	b := m.graph.lay.gv.Layout().Bounds()
+	vp := m.cur.graph.lay.gv.Viewport()
+	r, _ := m.cur.graph.lay.gv.Layout().Node(a.ID)
+	b := m.cur.graph.lay.gv.Layout().Bounds()
 	// On each axis the node is in the middle third, or the view is against
 	// the layout's edge (it cannot scroll further to centre it).
 	centred := func(c, v0, vn, b0, bn int) bool {
@@ -185,7 +185,7 @@ func TestDrawingOpensCentredOnTheFrontier(t *testing.T) {
 	}
 	// Once the person moves, selections scroll as little as possible.
 	press(m, "j")
-	if m.graph.lay.center {
+	if m.cur.graph.lay.center {
 		t.Fatal("a key press should end the centring")
 	}
 }
@@ -196,17 +196,17 @@ func TestMinimapNeverCoversTheSelection(t *testing.T) {
 	press(m, "g")
 	moved := 0
 	for i, k := range strings.Split(strings.Repeat("jjjlllljjjlllljjjhhhjjjlllllljjj", 2), "") {
-		before := m.graph.sel
+		before := m.cur.graph.sel
 		press(m, k)
-		if m.graph.sel != before {
+		if m.cur.graph.sel != before {
 			moved++
 		}
 		out := drawingPane(m)
 		if !strings.Contains(out, "┌──────") {
 			t.Fatalf("step %d: no minimap on a graph larger than the pane:\n%s", i, out)
 		}
-		if !idShown(out, m.graph.sel) {
-			t.Fatalf("step %d (%s): the selected %s is not visible:\n%s", i, k, m.graph.sel, out)
+		if !idShown(out, m.cur.graph.sel) {
+			t.Fatalf("step %d (%s): the selected %s is not visible:\n%s", i, k, m.cur.graph.sel, out)
 		}
 	}
 	if moved < 20 {
@@ -248,9 +248,9 @@ func TestListFollowsTheDrawingsSelection(t *testing.T) {
 	m := generatedModel(t, 300, 150, 44)
 	for _, k := range []string{"g", "G"} {
 		press(m, k)
-		sel := m.graph.sel
+		sel := m.cur.graph.sel
 		press(m, "v") // the list
-		if m.graph.isLayered() {
+		if m.cur.graph.isLayered() {
 			t.Fatal("v should show the list")
 		}
 		found := false

@@ -13,100 +13,110 @@ import (
 	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
-// onState applies a watch event: a new good state replaces the old one; a
-// parse error, removal or wait keeps the last good state under a banner.
-func (m *Model) onState(ev statefile.Event) tea.Cmd {
+// onState applies a watch event to loop l: a new good state replaces the
+// old one; a parse error, removal or wait keeps the last good state under
+// a banner. Each new state is checked by the loop's correction session
+// (its guard), which may answer with jobs.
+func (m *Model) onState(l *loop, ev statefile.Event) tea.Cmd {
 	switch ev.Kind {
 	case statefile.EventLoaded:
-		m.banner, m.bannerBad = "", false
-		if ev.Data != nil && m.redirect.isOurs(ev.Data) {
-			// Our own write coming back through the watcher.
-		} else {
-			m.noteChange(ev.At)
-			if m.redirect.dlg != dlgNone && m.st != nil {
-				m.redirect.moved = true
-			}
-		}
-		var cmd tea.Cmd
-		if ev.Phase != nil {
-			m.phase = ev.Phase
-			m.st, m.facts, m.doc = nil, nil, nil
-		} else {
-			prev := m.st
-			m.doc, m.st, m.facts = ev.Doc, ev.Doc.State, ev.Facts
-			m.outlook = model.PredictOutlook(m.st, m.facts)
-			cmd = tea.Batch(cmd, m.layoutCmd(m.graph.setState(m.st, m.facts)))
-			m.bindings.setRows(len(m.st.Bindings))
-			m.trail.setRows(len(m.st.Trail))
-			m.corrections.setRows(len(m.st.Corrections))
-			cmd = tea.Batch(cmd, m.alertOn(prev, m.st))
-		}
-		if !m.opts.ReadOnly && m.target.Kind == statefile.KindAoT {
-			if err := statefile.Writable(m.target.Path); err != nil {
-				m.readOnly, m.readOnlyWhy = true, err.Error()
-			} else {
-				m.readOnly, m.readOnlyWhy = false, ""
-			}
-		}
-		if m.st != nil {
-			m.offerStaleFlag()
-		}
-		m.layout()
-		return cmd
+		return m.onLoaded(l, ev)
 	case statefile.EventInvalid:
-		m.bannerBad = true
+		l.bannerBad = true
 		what := "the file is invalid or mid-write"
 		if ev.Err != nil {
 			what = describeFileError(ev.Err)
 		}
-		if m.st != nil || m.phase != nil {
+		if l.st != nil || l.phase != nil {
 			what = "last good state shown — " + what
 		}
-		m.banner = "⚠ " + termtext.Line(what)
+		l.banner = "⚠ " + termtext.Line(what)
 	case statefile.EventRemoved:
-		m.bannerBad = true
-		m.banner = "⚠ " + termtext.Line(m.target.Path) + " was removed — showing the last state; waiting for it to return"
+		l.bannerBad = true
+		l.banner = "⚠ " + termtext.Line(l.target.Path) + " was removed — showing the last state; waiting for it to return"
 	case statefile.EventWaiting:
-		m.bannerBad = false
+		l.bannerBad = false
 		hint := "start the loop with /align-goal"
-		if m.target.Kind == statefile.KindPhaseLoop {
+		if l.target.Kind == statefile.KindPhaseLoop {
 			hint = "start the phase loop"
 		}
-		m.banner = "… waiting for " + termtext.Line(m.target.Path) + " — " + hint
+		l.banner = "… waiting for " + termtext.Line(l.target.Path) + " — " + hint
 	case statefile.EventError:
-		m.bannerBad = true
-		m.banner = "⚠ " + termtext.Line(fmt.Sprint(ev.Err))
+		l.bannerBad = true
+		l.banner = "⚠ " + termtext.Line(fmt.Sprint(ev.Err))
 	}
-	m.layout()
+	m.layoutLoop(l)
 	return nil
 }
 
+func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
+	l.banner, l.bannerBad = "", false
+	if ev.Data == nil || !l.session.IsOurs(ev.Data) {
+		// Not our own write coming back through the watcher.
+		m.noteChange(l, ev.At)
+		if l.st != nil {
+			for _, d := range l.dialogs {
+				markMoved(d)
+			}
+		}
+	}
+	var cmds []tea.Cmd
+	if ev.Phase != nil {
+		l.phase = ev.Phase
+		l.st, l.facts, l.doc = nil, nil, nil
+	} else {
+		prev := l.st
+		l.doc, l.st, l.facts = ev.Doc, ev.Doc.State, ev.Facts
+		l.outlook = model.PredictOutlook(l.st, l.facts)
+		cmds = append(cmds, m.layoutCmd(l, l.graph.setState(l.st, l.facts)))
+		l.bindings.setRows(len(l.st.Bindings))
+		l.trail.setRows(len(l.st.Trail))
+		l.corrections.setRows(len(l.st.Corrections))
+		cmds = append(cmds, m.alertOn(l, prev, l.st))
+		for _, job := range l.session.Check(ev.Doc) {
+			cmds = append(cmds, m.runJob(l, nil, job))
+		}
+	}
+	if !m.opts.ReadOnly && l.target.Kind == statefile.KindAoT {
+		if ev.NotWritable != nil {
+			l.readOnly, l.readOnlyWhy = true, ev.NotWritable.Error()
+		} else {
+			l.readOnly, l.readOnlyWhy = false, ""
+		}
+	}
+	if l.st != nil {
+		m.offerStaleFlag(l)
+	}
+	m.layoutLoop(l)
+	return tea.Batch(cmds...)
+}
+
 // noteChange records when the file's content changed, for the pace meter.
-func (m *Model) noteChange(at time.Time) {
+func (m *Model) noteChange(l *loop, at time.Time) {
 	if at.IsZero() {
 		at = m.opts.Now()
 	}
-	m.changed = at
-	m.changeTimes = append(m.changeTimes, at)
-	if len(m.changeTimes) > 12 {
-		m.changeTimes = m.changeTimes[len(m.changeTimes)-12:]
+	l.changed = at
+	l.changeTimes = append(l.changeTimes, at)
+	if len(l.changeTimes) > 12 {
+		l.changeTimes = l.changeTimes[len(l.changeTimes)-12:]
 	}
 }
 
 // pace compares the quiet time with the loop's own recent pace: amber when
 // quiet for over twice its median gap between changes, red for over four
 // times (and at least 10 s / 30 s, so a fast loop is not flagged at once).
-func (m *Model) pace() paceLevel {
-	if m.st == nil || m.st.Control.Status != model.LoopRunning || len(m.changeTimes) < 3 {
+func (m *Model) pace(l *loop) paceLevel {
+	if l.st == nil || l.st.Control.Status != model.LoopRunning || len(l.changeTimes) < 3 {
 		return paceNormal
 	}
-	gaps := make([]time.Duration, 0, len(m.changeTimes)-1)
-	for i := 1; i < len(m.changeTimes); i++ {
-		gaps = append(gaps, m.changeTimes[i].Sub(m.changeTimes[i-1]))
+	gaps := make([]time.Duration, 0, len(l.changeTimes)-1)
+	for i := 1; i < len(l.changeTimes); i++ {
+		gaps = append(gaps, l.changeTimes[i].Sub(l.changeTimes[i-1]))
 	}
 	sort.Slice(gaps, func(i, j int) bool { return gaps[i] < gaps[j] })
 	median := gaps[len(gaps)/2]
-	quiet := m.now.Sub(m.changed)
+	quiet := m.now.Sub(l.changed)
 	switch {
 	case quiet > 4*median && quiet > 30*time.Second:
 		return paceStuck
@@ -119,7 +129,7 @@ func (m *Model) pace() paceLevel {
 // alertOn rings the bell and sends a desktop notification (OSC 9 and OSC
 // 777) when the loop's status changes, its stall count reaches MAX-1, or it
 // completes or stops — only while the pane is unfocused, and not --quiet.
-func (m *Model) alertOn(prev, cur *model.State) tea.Cmd {
+func (m *Model) alertOn(l *loop, prev, cur *model.State) tea.Cmd {
 	if prev == nil || m.opts.Quiet || m.focused {
 		return nil
 	}
@@ -129,7 +139,7 @@ func (m *Model) alertOn(prev, cur *model.State) tea.Cmd {
 	}
 	name := m.opts.LoopName
 	if name == "" {
-		name = m.loop.name
+		name = l.name
 	}
 	title := sanitizeOSC("aot-tui: " + name)
 	body := sanitizeOSC(why)
@@ -240,11 +250,11 @@ func describeFileError(err error) string {
 
 // offerStaleFlag offers, once, to clear a redirect_requested that no dialog
 // of this session set (a previous run may have died with a form open).
-func (m *Model) offerStaleFlag() {
-	r := &m.redirect
-	if r.staleOffered || r.touchedFlag() || m.readOnly || r.flagOurs || r.dlg != dlgNone || !m.st.Control.RedirectRequested {
+func (m *Model) offerStaleFlag(l *loop) {
+	if l.staleOffered || l.session.FlagTouched() || l.readOnly || l.topDialog() != nil || !l.st.Control.RedirectRequested {
 		return
 	}
-	r.staleOffered = true
-	r.dlg = dlgStaleFlag
+	l.staleOffered = true
+	l.dialogs = append(l.dialogs, staleFlagDialog{})
+	m.refocus()
 }

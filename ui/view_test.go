@@ -25,7 +25,7 @@ func loadedModel(t testing.TB, fixture string, w, h int) *Model {
 		Now: func() time.Time { return fixedNow }, SyncLayout: true})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m.Update(stateMsg{ev: loadEvent(t, path)})
-	if m.redirect.dlg == dlgStaleFlag {
+	if isStale(m.cur.topDialog()) {
 		press(m, "n") // rich.md has redirect_requested: true
 		m.status = ""
 	}
@@ -174,39 +174,39 @@ func TestEscapeSequencesNeverEmitted(t *testing.T) {
 
 func TestSelectionNavigation(t *testing.T) {
 	m := loadedModel(t, "rich.md", 100, 30)
-	if m.graph.sel != "A4" {
-		t.Fatalf("initial selection %q, want the in-progress A4", m.graph.sel)
+	if m.cur.graph.sel != "A4" {
+		t.Fatalf("initial selection %q, want the in-progress A4", m.cur.graph.sel)
 	}
 	press(m, "g")
-	if m.graph.sel != "A1" {
-		t.Fatalf("after g: %q", m.graph.sel)
+	if m.cur.graph.sel != "A1" {
+		t.Fatalf("after g: %q", m.cur.graph.sel)
 	}
 	press(m, "j")
-	if m.graph.sel != "A2" {
-		t.Fatalf("after j: %q", m.graph.sel)
+	if m.cur.graph.sel != "A2" {
+		t.Fatalf("after j: %q", m.cur.graph.sel)
 	}
 	press(m, "]")
-	if m.graph.sel != "A7" {
-		t.Fatalf("after ] from A2: %q (A7 depends on A2)", m.graph.sel)
+	if m.cur.graph.sel != "A7" {
+		t.Fatalf("after ] from A2: %q (A7 depends on A2)", m.cur.graph.sel)
 	}
 	press(m, "[")
-	if got := m.graph.sel; got != "A5" && got != "A2" {
+	if got := m.cur.graph.sel; got != "A5" && got != "A2" {
 		t.Fatalf("after [ from A7: %q, want one of its dependencies", got)
 	}
 	press(m, "G")
-	if m.graph.sel != "A8" {
-		t.Fatalf("after G: %q", m.graph.sel)
+	if m.cur.graph.sel != "A8" {
+		t.Fatalf("after G: %q", m.cur.graph.sel)
 	}
 	press(m, "g")
-	if m.graph.sel != "A1" {
-		t.Fatalf("after g: %q", m.graph.sel)
+	if m.cur.graph.sel != "A1" {
+		t.Fatalf("after g: %q", m.cur.graph.sel)
 	}
 	press(m, "f")
-	if m.graph.sel != "A4" || !m.graph.follow {
-		t.Fatalf("follow should select the in-progress atom A4, got %q", m.graph.sel)
+	if m.cur.graph.sel != "A4" || !m.cur.graph.follow {
+		t.Fatalf("follow should select the in-progress atom A4, got %q", m.cur.graph.sel)
 	}
 	press(m, "j")
-	if m.graph.follow {
+	if m.cur.graph.follow {
 		t.Fatal("moving by hand should turn follow off")
 	}
 }
@@ -220,8 +220,8 @@ func TestFollowTracksNewState(t *testing.T) {
 	st.Atoms[6].Status = model.StatusInProgress // A7
 	ev.Facts = model.Derive(st)
 	m.Update(stateMsg{ev: ev})
-	if m.graph.sel != "A7" {
-		t.Fatalf("follow should move to A7, got %q", m.graph.sel)
+	if m.cur.graph.sel != "A7" {
+		t.Fatalf("follow should move to A7, got %q", m.cur.graph.sel)
 	}
 }
 
@@ -237,7 +237,7 @@ func TestFilterByStatusAndText(t *testing.T) {
 		t.Fatalf("filter resolved:\n%s", out)
 	}
 	press(m, "esc")
-	if m.filters[viewGraph] != "" || !strings.Contains(screen(m), "A7") {
+	if m.cur.filters[viewGraph] != "" || !strings.Contains(screen(m), "A7") {
 		t.Fatal("esc should clear the filter")
 	}
 }
@@ -361,7 +361,7 @@ func TestFilterInTextViews(t *testing.T) {
 				others++
 			}
 		}
-		if m.filters[m.view] != "" || others < 3 {
+		if m.cur.filters[m.cur.view] != "" || others < 3 {
 			t.Fatalf("esc should bring the whole text back:\n%s", screen(m))
 		}
 	}
@@ -399,7 +399,7 @@ func TestCheckPosition(t *testing.T) {
 		{"add", "2", true}, {"add", "", true}, {"add", "3", false},
 		{"remove", "2.1", true}, {"remove", "9.9", false}, {"remove", "x", false},
 	} {
-		err := checkPosition(m.st, tt.op, tt.pos)
+		err := checkPosition(m.cur.st, tt.op, tt.pos)
 		if (err == nil) != tt.ok {
 			t.Errorf("%s %q: %v", tt.op, tt.pos, err)
 		}
@@ -421,11 +421,11 @@ func TestKeysThatCannotActSaySo(t *testing.T) {
 	}
 	m := loadedModel(t, "rich.md", 100, 30) // the graph pane is 58 columns wide beside the details
 	press(m, "m", "m")
-	if !m.graph.isLayered() && !strings.Contains(m.status, "graph drawing (v)") {
+	if !m.cur.graph.isLayered() && !strings.Contains(m.status, "graph drawing (v)") {
 		t.Errorf("m over the list: status %q", m.status)
 	}
 	press(m, "v", "m", "m")
-	if m.graph.isLayered() && !strings.Contains(m.status, "at least 60×14") {
+	if m.cur.graph.isLayered() && !strings.Contains(m.status, "at least 60×14") {
 		t.Errorf("m in a small drawing: status %q", m.status)
 	}
 }
@@ -460,7 +460,7 @@ func TestQuitFromTheStaleFlagQuestion(t *testing.T) {
 		Now: func() time.Time { return fixedNow }, SyncLayout: true})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.Update(stateMsg{ev: loadEvent(t, path)})
-	if m.redirect.dlg != dlgStaleFlag {
+	if !isStale(m.cur.topDialog()) {
 		t.Fatal("rich.md should raise the stale-flag question")
 	}
 	_, cmd := m.Update(keyMsg("q"))
@@ -471,3 +471,5 @@ func TestQuitFromTheStaleFlagQuestion(t *testing.T) {
 		t.Fatal("q should quit")
 	}
 }
+
+func isStale(d dialog) bool { _, ok := d.(staleFlagDialog); return ok }

@@ -24,16 +24,16 @@ func containsWords(text, filter string) bool {
 
 // setupTables wires the bindings, trail and corrections tables to the
 // current state; cells are produced on demand for visible rows only.
-func (m *Model) setupTables() {
+func (m *Model) setupTables(l *loop) {
 	match := func(fields func(r int) []string) func(int, string) bool {
 		return func(r int, filter string) bool { return containsWords(strings.Join(fields(r), " "), filter) }
 	}
 
-	m.bindings = tableView{
+	l.bindings = tableView{
 		cols:  []column{{Title: "atom", Width: 8}, {Title: "summary", MinWidth: 10}, {Title: "artifacts", MinWidth: 12}},
 		empty: "no bindings yet: an atom gets one when it resolves",
 		cell: func(r, c int) string {
-			b := m.st.Bindings[r]
+			b := l.st.Bindings[r]
 			switch c {
 			case 0:
 				return b.AtomID
@@ -43,8 +43,8 @@ func (m *Model) setupTables() {
 			return strings.Join(b.Artifacts, ", ")
 		},
 		preview: func(r, w int) []string {
-			b := m.st.Bindings[r]
-			out := []string{m.styles.Bold.Render(termtext.Line(b.AtomID)) + " " + m.atomTitle(b.AtomID)}
+			b := l.st.Bindings[r]
+			out := []string{m.styles.Bold.Render(termtext.Line(b.AtomID)) + " " + m.atomTitle(l, b.AtomID)}
 			out = append(out, wrap(b.Summary, w)...)
 			if len(b.Artifacts) > 0 {
 				out = append(out, m.styles.Muted.Render("artifacts: ")+termtext.Line(strings.Join(b.Artifacts, ", ")))
@@ -52,17 +52,17 @@ func (m *Model) setupTables() {
 			return out
 		},
 	}
-	m.bindings.match = match(func(r int) []string {
-		b := m.st.Bindings[r]
+	l.bindings.match = match(func(r int) []string {
+		b := l.st.Bindings[r]
 		return append([]string{b.AtomID, b.Summary}, b.Artifacts...)
 	})
 
-	m.trail = tableView{
+	l.trail = tableView{
 		cols: []column{{Title: "#", Width: 3, Optional: true}, {Title: "when", Width: 16}, {Title: "ago", Width: 8, Optional: true},
 			{Title: "what", Width: 22}, {Title: "reason", MinWidth: 12}},
 		empty: "the trail is empty: OR selections and corrections appear here",
 		cell: func(r, c int) string {
-			t := m.st.Trail[r]
+			t := l.st.Trail[r]
 			switch c {
 			case 0:
 				return fmt.Sprint(r + 1)
@@ -83,23 +83,23 @@ func (m *Model) setupTables() {
 			return firstLine(t.Reason)
 		},
 		preview: func(r, w int) []string {
-			t := m.st.Trail[r]
+			t := l.st.Trail[r]
 			out := []string{m.styles.Muted.Render(fmt.Sprintf("#%d  %s  %s", r+1, termtext.Line(t.Timestamp), relTime(t.Timestamp, m.now)))}
 			out = append(out, wrap(trailWhat(t), w)...)
 			return out
 		},
 	}
-	m.trail.match = match(func(r int) []string {
-		t := m.st.Trail[r]
+	l.trail.match = match(func(r int) []string {
+		t := l.st.Trail[r]
 		return []string{t.Type, t.ORGroup, t.Selected, t.Reason, t.Timestamp}
 	})
 
-	m.corrections = tableView{
+	l.corrections = tableView{
 		cols: []column{{Title: "when", Width: 16}, {Title: "type", Width: 17}, {Title: "trail", Width: 7, Optional: true},
 			{Title: "picked up", Width: 12, Optional: true}, {Title: "description", MinWidth: 16}},
 		empty: "no corrections: redirects made with r, a, d, o, c, e, b appear here",
 		cell: func(r, c int) string {
-			x := m.st.Corrections[r]
+			x := l.st.Corrections[r]
 			switch c {
 			case 0:
 				return shortTime(x.Timestamp)
@@ -111,34 +111,34 @@ func (m *Model) setupTables() {
 				}
 				return "kept"
 			case 3:
-				short, _ := m.pickedUp(x)
+				short, _ := m.pickedUp(l, x)
 				return short
 			}
 			return firstLine(x.Description)
 		},
 		preview: func(r, w int) []string {
-			x := m.st.Corrections[r]
+			x := l.st.Corrections[r]
 			head := fmt.Sprintf("%s  %s  %s", termtext.Line(string(x.Type)), termtext.Line(x.Timestamp), relTime(x.Timestamp, m.now))
 			out := []string{m.styles.Muted.Render(head)}
-			if _, long := m.pickedUp(x); long != "" {
+			if _, long := m.pickedUp(l, x); long != "" {
 				out = append(out, long)
 			}
 			return append(out, wrap(x.Description, w)...)
 		},
 	}
-	m.corrections.match = match(func(r int) []string {
-		x := m.st.Corrections[r]
+	l.corrections.match = match(func(r int) []string {
+		x := l.st.Corrections[r]
 		return []string{string(x.Type), x.Description, x.Timestamp}
 	})
 }
 
 // atomTitle is an atom's status glyph and description, for previews.
-func (m *Model) atomTitle(id string) string {
-	i, ok := m.facts.Index[id]
+func (m *Model) atomTitle(l *loop, id string) string {
+	i, ok := l.facts.Index[id]
 	if !ok {
 		return m.styles.Muted.Render("(not an atom)")
 	}
-	a := m.st.Atoms[i]
+	a := l.st.Atoms[i]
 	return m.styles.Atom(a.Status).Render(AtomGlyph(a.Status)) + " " + termtext.Line(a.Description)
 }
 
@@ -153,17 +153,23 @@ func truncate(s string, w int) string { return ansi.Truncate(s, max0(w), "…") 
 
 // pickedUp says whether the loop has acted on a correction applied from
 // this session: acknowledged once the iteration advances past the one it
-// was applied at. Corrections from elsewhere have no record ("").
-func (m *Model) pickedUp(c model.Correction) (short, long string) {
-	at, ok := m.redirect.applied[correctionKey(c)]
+// was applied at; and whether a loop write undid it and it was applied
+// again. Corrections from elsewhere have no record ("").
+func (m *Model) pickedUp(l *loop, c model.Correction) (short, long string) {
+	a, ok := l.applied[correctionKey(c)]
 	if !ok {
 		return "", ""
 	}
-	since := m.st.Control.Iteration - at
-	if since <= 0 {
-		return "waiting", fmt.Sprintf("applied at iteration %d · the loop has not run an iteration since", at)
+	at := a.iteration
+	again := ""
+	if a.reapplied > 0 {
+		again = fmt.Sprintf(" · re-applied %d× after the loop overwrote it", a.reapplied)
 	}
-	return fmt.Sprintf("✓ +%d it.", since), fmt.Sprintf("applied at iteration %d · loop has run %d iteration%s since", at, since, plural(since))
+	since := l.st.Control.Iteration - at
+	if since <= 0 {
+		return "waiting", fmt.Sprintf("applied at iteration %d%s · the loop has not run an iteration since", at, again)
+	}
+	return fmt.Sprintf("✓ +%d it.", since), fmt.Sprintf("applied at iteration %d%s · loop has run %d iteration%s since", at, again, since, plural(since))
 }
 
 func plural(n int) string {

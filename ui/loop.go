@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/aot-loop/aot-tui/correction"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// loop is everything the TUI keeps per watched loop. Handlers take the
+// loop they act on; the root keeps which one is on screen (Model.cur).
+type loop struct {
+	idx    int
+	target statefile.Target
+	// name tells the loop apart from the others watched (loopNames).
+	name    string
+	events  chan statefile.Event
+	watcher *statefile.Watcher
+
+	// The last good state and what was derived from it.
+	st    *model.State
+	facts *model.Facts
+	doc   *statefile.Document
+	phase *model.PhaseLoop
+	// outlook is the stop hook's next decision for st.
+	outlook model.Outlook
+
+	// banner explains a file problem (invalid, removed, waiting, error).
+	banner    string
+	bannerBad bool
+	// lost says which correction of this session a loop write undid for
+	// good; it stays up until the person dismisses it (esc).
+	lost string
+
+	changed     time.Time
+	changeTimes []time.Time
+	// unseen is true when the loop changed while another one was shown.
+	unseen bool
+
+	view        viewID
+	showDetails bool // narrow screens: details as an overlay
+	filters     [numViews]string
+	readOnly    bool
+	readOnlyWhy string
+
+	graph       graphView
+	details     scrollText
+	bindings    tableView
+	trail       tableView
+	corrections tableView
+	objective   scrollText
+	prompt      scrollText
+	phaseText   scrollText
+
+	// session does the file work of this loop's corrections.
+	session *correction.Session
+	// dialogs is the stack of boxes over the view (top last).
+	dialogs []dialog
+	// applied is what this session knows of the corrections it applied,
+	// by correctionKey: for "picked up" and the guard's account.
+	applied map[string]*appliedCorrection
+	// staleOffered is set once the stale-flag question was asked.
+	staleOffered bool
+}
+
+// appliedCorrection is a correction of this session, as the corrections
+// view tells it.
+type appliedCorrection struct {
+	// iteration is control.iteration when it was written.
+	iteration int
+	// reapplied counts how often a loop write undid it and it was written
+	// again.
+	reapplied int
+}
+
+func newLoop(idx int, t statefile.Target, opts Options) *loop {
+	l := &loop{idx: idx, target: t, events: make(chan statefile.Event, 16)}
+	l.readOnly = opts.ReadOnly
+	if opts.ReadOnly {
+		l.readOnlyWhy = "--read-only"
+	}
+	if t.Kind == statefile.KindPhaseLoop {
+		l.readOnly, l.readOnlyWhy = true, "phase loops are read-only"
+	}
+	l.session = correction.NewSession(t.Path, correction.Options{MaxSize: opts.Watch.MaxSize, Now: opts.Now})
+	return l
+}
+
+// topDialog is the dialog on top of the stack (nil when none is open).
+func (l *loop) topDialog() dialog {
+	if len(l.dialogs) == 0 {
+		return nil
+	}
+	return l.dialogs[len(l.dialogs)-1]
+}
+
+// correctionKey identifies a correction entry across reloads.
+func correctionKey(c model.Correction) string {
+	return c.Timestamp + "|" + string(c.Type) + "|" + c.Description
+}

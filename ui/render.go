@@ -1,0 +1,330 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// View renders the screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.ReportFocus = true
+	l := m.cur
+	switch {
+	case l.st != nil:
+		v.WindowTitle = "aot-tui " + windowTitle(l.st)
+		v.ProgressBar = progressBar(l.st)
+	case l.phase != nil:
+		v.WindowTitle = sanitizeOSC("aot-tui ▶ " + l.phase.Phase + " — " + l.phase.Feature)
+		v.ProgressBar = tea.NewProgressBar(tea.ProgressBarDefault, l.phase.GlobalIteration*100/max(1, l.phase.EffectiveMaxIterations()))
+	default:
+		v.WindowTitle = "aot-tui"
+	}
+	return v
+}
+
+// progressBar mirrors iteration progress in the terminal's progress bar.
+func progressBar(st *model.State) *tea.ProgressBar {
+	c := st.Control
+	maxIter := st.Objective.Constraints.EffectiveMaxIterations()
+	pct := c.Iteration * 100 / max(1, maxIter)
+	switch c.Status {
+	case model.LoopCompleted:
+		return tea.NewProgressBar(tea.ProgressBarDefault, 100)
+	case model.LoopStopped:
+		return tea.NewProgressBar(tea.ProgressBarError, pct)
+	case model.LoopPending:
+		return tea.NewProgressBar(tea.ProgressBarNone, 0)
+	}
+	if c.StallCount > 0 && c.StallCount >= st.Objective.Constraints.EffectiveMaxStallCount()-1 {
+		return tea.NewProgressBar(tea.ProgressBarWarning, pct)
+	}
+	return tea.NewProgressBar(tea.ProgressBarDefault, pct)
+}
+
+// render draws the whole screen as a string of exactly height lines.
+func (m *Model) render() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	if m.focus == focusHelp {
+		return m.renderHelp()
+	}
+	s := m.styles
+	l := m.cur
+	var lines []string
+	if len(m.loops) > 1 && !m.dialogOnly() {
+		lines = append(lines, m.renderLoopBar())
+	}
+	switch {
+	case m.dialogOnly():
+		lines = append(lines, m.renderBody()...)
+		lines = append(lines, m.renderFooter())
+		for i := range lines {
+			lines[i] = padTo(lines[i], m.width)
+		}
+		return strings.Join(lines[:m.height], "\n")
+	case l.phase != nil:
+		lines = append(lines, renderPhaseHeader(l.phase, l.changed, m.now, m.width, s)...)
+	case l.st != nil:
+		lines = append(lines, renderHeader(headerData{State: l.st, Facts: l.facts, Outlook: l.outlook,
+			Changed: l.changed, Now: m.now, Pace: m.pace(l)}, m.width, s)...)
+	default:
+		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(l.target.Path, m.width)), "")
+	}
+	for _, b := range m.banners(l) {
+		st := s.Banner
+		if b.bad {
+			st = s.BannerBad
+		}
+		for _, text := range b.lines {
+			lines = append(lines, st.Render(padTo(text, m.width)))
+		}
+	}
+	lines = append(lines, m.renderTabs())
+	lines = append(lines, m.renderBody()...)
+	lines = append(lines, m.renderFooter())
+	for i := range lines {
+		lines[i] = padTo(lines[i], m.width)
+	}
+	for len(lines) < m.height {
+		lines = append(lines[:len(lines)-1], strings.Repeat(" ", m.width), lines[len(lines)-1])
+	}
+	return strings.Join(lines[:m.height], "\n")
+}
+
+func (m *Model) renderTabs() string {
+	s := m.styles
+	l := m.cur
+	if l.phase != nil || l.target.Kind == statefile.KindPhaseLoop {
+		return s.TabActive.Render(" Phase loop ") + s.Muted.Render(" "+l.target.Path)
+	}
+	build := func(names [numViews]string) string {
+		var parts []string
+		for i := viewID(0); i < numViews; i++ {
+			label := string(rune('1'+i)) + " " + names[i]
+			if i == l.view {
+				parts = append(parts, s.TabActive.Render(label))
+			} else {
+				parts = append(parts, s.Tab.Render(label))
+			}
+		}
+		return " " + strings.Join(parts, "  ")
+	}
+	out := build(viewNames)
+	if lipgloss.Width(out) > m.width {
+		out = build(viewShort)
+	}
+	if lipgloss.Width(out) > m.width {
+		out = " " + s.TabActive.Render(string(rune('1'+l.view))+" "+viewNames[l.view]) + s.Muted.Render("  tab: next view")
+	}
+	return out
+}
+
+// renderBody draws the current view in exactly bodyHeight lines.
+func (m *Model) renderBody() []string {
+	h := m.bodyHeight()
+	if h <= 0 {
+		return nil
+	}
+	// The once-a-second clock only changes the header (and relative times
+	// in the trail and corrections): reuse the body rendered last time.
+	key := bodyKey{loop: m.cur, w: m.width, h: h, gen: m.bodyGen}
+	if m.bodyCache != nil && m.bodyCacheKey == key {
+		return m.bodyCache
+	}
+	lines := m.renderBodyNow(h)
+	m.bodyCache, m.bodyCacheKey = lines, key
+	return lines
+}
+
+// bodyKey identifies a rendered body: the loop shown, the size and a
+// generation bumped by every message but the clock's tick.
+type bodyKey struct {
+	loop *loop
+	w, h int
+	gen  uint64
+}
+
+func (m *Model) renderBodyNow(h int) []string {
+	lines := m.renderContent(h)
+	l := m.cur
+	if l.topDialog() == nil {
+		return lines
+	}
+	// The dialog box, centred across the body, over the view dimmed (so
+	// the graph a form talks about stays in sight).
+	box := m.renderDialog(l, h)
+	w := l.topDialog().width(m)
+	if len(box) > 0 {
+		w = ansi.StringWidth(box[0])
+	}
+	x := max0((m.width - w) / 2)
+	for i, line := range lines {
+		under := padTo(ansi.Strip(line), m.width)
+		if i >= len(box) {
+			lines[i] = m.styles.Muted.Render(under)
+			continue
+		}
+		// A blank column each side keeps the view's text off the border.
+		left, right := ansi.Cut(under, 0, max0(x-1)), ansi.Cut(under, x+w+1, m.width)
+		lines[i] = m.styles.Muted.Render(left) + strings.Repeat(" ", x-ansi.StringWidth(left)) + box[i] +
+			padTo("", min(1, max0(m.width-x-w))) + m.styles.Muted.Render(right)
+	}
+	return lines
+}
+
+// renderContent renders the current view's body, h lines tall.
+func (m *Model) renderContent(h int) []string {
+	s := m.styles
+	l := m.cur
+	var body string
+	switch {
+	case l.phase != nil:
+		body = l.phaseText.view()
+	case l.st == nil:
+		// Nothing to show yet: say why in full, wrapped, mid-screen.
+		msg := "reading " + l.target.Path + " …"
+		if l.banner != "" {
+			msg = l.banner
+		}
+		lines := wrap(msg, max(20, m.width-4))
+		pad := max0((h - len(lines)) / 2)
+		out := make([]string, pad, h)
+		for _, line := range lines {
+			out = append(out, "  "+line)
+		}
+		body = s.Muted.Render(strings.Join(out, "\n"))
+	case l.view == viewGraph && m.wide:
+		left := strings.Split(l.graph.view(s, m.gstyler), "\n")
+		right := strings.Split(l.details.view(), "\n")
+		sep := s.Border.Render("│")
+		var rows []string
+		for i := 0; i < h; i++ {
+			a, b := "", ""
+			if i < len(left) {
+				a = left[i]
+			}
+			if i < len(right) {
+				b = right[i]
+			}
+			rows = append(rows, padTo(a, l.graph.width)+sep+padTo(b, l.details.width))
+		}
+		body = strings.Join(rows, "\n")
+	case l.view == viewGraph && l.showDetails:
+		body = l.details.view()
+	case l.view == viewGraph:
+		body = l.graph.view(s, m.gstyler)
+	case l.view == viewBindings:
+		body = l.bindings.view(s)
+	case l.view == viewTrail:
+		body = l.trail.view(s)
+	case l.view == viewCorrections:
+		body = l.corrections.view(s)
+	case l.view == viewObjective:
+		body = l.objective.view()
+	case l.view == viewPrompt:
+		body = l.prompt.view()
+	}
+	lines := strings.Split(body, "\n")
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines[:h]
+}
+
+func (m *Model) renderFooter() string {
+	s := m.styles
+	l := m.cur
+	switch m.focus {
+	case focusFilter:
+		return m.filterInput.View()
+	case focusJump:
+		return m.jumpInput.View()
+	}
+	var right []string
+	if l.view == viewGraph && l.graph.follow {
+		right = append(right, s.Flag.Render(" FOLLOW "))
+	}
+	if l.view == viewGraph && l.st != nil {
+		if ok, why := l.graph.layeredWhy(); !ok && why != "" {
+			right = append(right, s.Muted.Render(truncate(why, m.width*2/3)))
+		}
+	}
+	if f := l.filters[l.view]; f != "" {
+		right = append(right, s.Accent.Render("filter: "+sanitizeOSC(f)))
+	}
+	if l.readOnly {
+		right = append(right, s.Muted.Render("read-only"))
+	}
+	r := strings.Join(right, " ")
+	room := m.width - lipgloss.Width(r) - 1
+	left := ""
+	_, stale := l.topDialog().(staleFlagDialog)
+	switch {
+	case m.status != "":
+		left = s.Accent.Render(m.status)
+	case l.topDialog() != nil && !stale:
+		msg := "redirect in progress: the loop pauses until you apply or cancel (esc)"
+		if lipgloss.Width(msg) > room {
+			msg = "loop paused until you apply or cancel (esc)"
+		}
+		left = s.Warn.Render(msg)
+	default:
+		left = m.shortHelp(room)
+	}
+	left = padTo(truncate(left, room), room)
+	return left + " " + r
+}
+
+// renderLoopBar lists the watched loops: number, project, status; the
+// current one highlighted, • on those that changed out of sight.
+func (m *Model) renderLoopBar() string {
+	s := m.styles
+	var parts []string
+	for _, l := range m.loops {
+		status, glyph := "waiting", "…"
+		switch {
+		case l.st != nil:
+			status, glyph = string(l.st.Control.Status), LoopGlyph(l.st.Control.Status)
+		case l.phase != nil:
+			status, glyph = l.phase.Phase, "▶"
+		}
+		label := fmt.Sprintf("%d %s %s %s", l.idx+1, termtext.Line(l.name), glyph, termtext.Line(status))
+		if l.unseen {
+			label += " •"
+		}
+		if l == m.cur {
+			parts = append(parts, s.TabActive.Render(label))
+		} else {
+			parts = append(parts, s.Tab.Render(label))
+		}
+	}
+	prefix, sep := s.Muted.Render("loops < > "), s.Muted.Render(" │ ")
+	idx := m.cur.idx
+	// When they do not all fit, drop loops from the left until the one
+	// shown does: the bar must always say which loop is on screen.
+	for first := 0; first < idx; first++ {
+		lead := prefix
+		if first > 0 {
+			lead += s.Muted.Render("… ")
+		}
+		if lipgloss.Width(lead+strings.Join(parts[first:idx+1], sep)) <= m.width {
+			return truncate(lead+strings.Join(parts[first:], sep), m.width)
+		}
+	}
+	lead := prefix
+	if idx > 0 {
+		lead += s.Muted.Render("… ")
+	}
+	return truncate(lead+strings.Join(parts[idx:], sep), m.width)
+}
