@@ -31,8 +31,13 @@ type Plan struct {
 	// Correction is the corrections[] entry the plan appends (nil for stop
 	// and the redirect handshake, which record none).
 	Correction *Correction `json:"-"`
-	// Trail is the trail entry the plan appends, if any.
+	// Trail is the trail entry the plan appends, if any: only a plan that
+	// changes an OR group's selection appends one (seed 000 §4.7, §5.3).
+	// When a plan appends more than one (deleting an atom that two groups
+	// select), Trail is the first and Trails holds them all.
 	Trail *TrailEntry `json:"-"`
+	// Trails lists every trail entry the plan appends, in order.
+	Trails []TrailEntry `json:"-"`
 	// TrailCleared is true when the plan clears the trail, in whole or in
 	// the affected scope.
 	TrailCleared bool `json:"trail_cleared"`
@@ -87,6 +92,7 @@ func PlanCorrection(s *State, req Request, ctx PlanContext) (*Plan, error) {
 	if err := req.plan(p); err != nil {
 		return nil, err
 	}
+	p.writeTrail()
 	p.plan.Affected = nonNilStrings(p.plan.Affected)
 	return p.plan, nil
 }
@@ -134,19 +140,39 @@ func (p *planner) record(typ CorrectionType, description string, trailCleared bo
 	p.appendTo("corrections", entry)
 }
 
-// appendTrail appends a user_correction trail entry.
-func (p *planner) appendTrail(reason, group, selected string) {
-	t := &TrailEntry{Type: "user_correction", ORGroup: group, Selected: selected, Reason: p.describe(reason), Timestamp: p.timestamp()}
-	p.plan.Trail = t
-	entry := Map{{"type", t.Type}}
-	if group != "" {
-		entry = append(entry, KV{"or_group", group})
+// appendTrail records a trail entry for an OR selection the plan makes:
+// the schema's four fields in its order (seed 000 §4.7: or_group,
+// selected, reason, timestamp) and nothing else, so the loop's tools read
+// it like one of their own. Only corrections that change a selection call
+// it; the corrections[] entry records every correction. PlanCorrection
+// writes the entries once the plan is complete (writeTrail).
+func (p *planner) appendTrail(group, selected, reason string) {
+	p.plan.Trails = append(p.plan.Trails, TrailEntry{ORGroup: group, Selected: selected, Reason: p.describe(reason), Timestamp: p.timestamp()})
+}
+
+// writeTrail plans the edits appending the recorded trail entries, adding
+// the section (once, with all of them) when the file lacks it.
+func (p *planner) writeTrail() {
+	if len(p.plan.Trails) == 0 {
+		return
 	}
-	if selected != "" {
-		entry = append(entry, KV{"selected", selected})
+	p.plan.Trail = &p.plan.Trails[0]
+	items := make([]any, len(p.plan.Trails))
+	for i, t := range p.plan.Trails {
+		items[i] = Map{
+			{"or_group", t.ORGroup},
+			{"selected", t.Selected},
+			{"reason", t.Reason},
+			{"timestamp", t.Timestamp},
+		}
 	}
-	entry = append(entry, KV{"reason", t.Reason}, KV{"timestamp", t.Timestamp})
-	p.appendTo("trail", entry)
+	if !p.s.Lines.Has("trail") {
+		p.edit(AddKey(nil, "trail", items))
+		return
+	}
+	for _, it := range items {
+		p.edit(Append(P("trail"), it))
+	}
 }
 
 // appendTo appends an item to a top-level sequence, adding the section when
@@ -331,6 +357,8 @@ func (p *planner) resetToPending(id string) string {
 // Add atom
 
 // AddAtom adds an atom (dag_adjustment). ID empty means the next free A<n>.
+// It writes no trail entry: the trail records OR selections (seed 000
+// §4.7), and the corrections[] entry records the addition.
 type AddAtom struct {
 	ID          string
 	Description string
@@ -452,7 +480,6 @@ func (r AddAtom) plan(p *planner) error {
 	if len(resets) > 0 {
 		desc0 += " (" + strings.Join(resets, ", ") + ")"
 	}
-	p.appendTrail(desc0, "", "")
 	p.record(CorrectionDAG, desc0, false)
 	p.plan.Summary = "added " + id
 	return nil
@@ -482,7 +509,9 @@ func dedupe(ids []string) []string {
 
 // DeleteAtom deletes an unresolved atom (dag_adjustment). Detach drops it
 // from its dependents' depends_on and allows deleting an OR group's
-// selected choice.
+// selected choice; the group then selects its next choice that has not
+// failed, and the trail records that selection (the only case in which a
+// delete writes a trail entry), or selects nothing when none is left.
 type DeleteAtom struct {
 	ID     string
 	Detach bool
@@ -562,6 +591,7 @@ func (r DeleteAtom) plan(p *planner) error {
 			} else {
 				p.edit(Replace(gp.Child("selected"), next))
 				notes = append(notes, "OR group "+g.Name+" now selects "+next)
+				p.appendTrail(g.Name, next, fmt.Sprintf("%s, the selected choice, was deleted; %s is the next choice that has not failed", a.ID, next))
 			}
 		}
 	}
@@ -590,7 +620,6 @@ func (r DeleteAtom) plan(p *planner) error {
 	if len(notes) > 0 {
 		desc += "; " + strings.Join(notes, "; ")
 	}
-	p.appendTrail(desc, "", "")
 	p.record(CorrectionDAG, desc, false)
 	p.plan.Summary = "deleted " + a.ID
 	return nil
@@ -601,7 +630,8 @@ func (r DeleteAtom) plan(p *planner) error {
 
 // ForceOR selects a choice of an OR group (dag_adjustment). The previous
 // selection goes back to pending when in progress, and is redone (binding
-// dropped, dependents reset) when resolved.
+// dropped, dependents reset) when resolved; the trail records the new
+// selection.
 type ForceOR struct {
 	Group  string
 	Choice string
@@ -660,7 +690,7 @@ func (r ForceOR) plan(p *planner) error {
 	if len(notes) > 0 {
 		desc += "; " + strings.Join(notes, ", ")
 	}
-	p.appendTrail(reason, g.Name, r.Choice)
+	p.appendTrail(g.Name, r.Choice, reason)
 	p.record(CorrectionDAG, desc+"; reason: "+reason, false)
 	p.plan.Summary = fmt.Sprintf("%s now selects %s", g.Name, r.Choice)
 	return nil

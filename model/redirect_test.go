@@ -314,23 +314,38 @@ func checkRecorded(t *testing.T, p *model.Plan, s *model.State, typ model.Correc
 }
 
 // checkTrailAppended checks that the trail is the old one plus the plan's
-// user_correction entry.
+// entry: an OR selection with the schema's four fields (seed 000 §4.7)
+// and no others.
 func checkTrailAppended(t *testing.T, p *model.Plan, old, s *model.State, group, selected, reason string) {
 	t.Helper()
 	tr := p.Trail
-	if tr == nil {
-		t.Fatal("the plan appends no trail entry")
+	if tr == nil || len(p.Trails) != 1 || !reflect.DeepEqual(p.Trails[0], *tr) {
+		t.Fatalf("the plan appends no trail entry, or more than one: %+v", p.Trails)
 	}
-	if tr.Type != "user_correction" || tr.ORGroup != group || tr.Selected != selected || tr.Timestamp != stamp || !strings.Contains(tr.Reason, reason) {
-		t.Fatalf("trail entry %+v; want user_correction, or_group %q, selected %q, reason containing %q at %s", *tr, group, selected, reason, stamp)
+	if tr.Type != "" || tr.ORGroup != group || tr.Selected != selected || tr.Timestamp != stamp || !strings.Contains(tr.Reason, reason) {
+		t.Fatalf("trail entry %+v; want no type, or_group %q, selected %q, reason containing %q at %s", *tr, group, selected, reason, stamp)
 	}
 	if len(s.Trail) != len(old.Trail)+1 {
 		t.Fatalf("trail has %d entries, want %d", len(s.Trail), len(old.Trail)+1)
 	}
 	last := s.Trail[len(s.Trail)-1]
-	if last.Type != tr.Type || last.ORGroup != tr.ORGroup || last.Selected != tr.Selected || last.Reason != tr.Reason || last.Timestamp != tr.Timestamp {
+	if last.Type != "" || len(last.Extra) != 0 || last.ORGroup != tr.ORGroup || last.Selected != tr.Selected || last.Reason != tr.Reason || last.Timestamp != tr.Timestamp {
 		t.Fatalf("the file's last trail entry %+v is not the plan's %+v", last, *tr)
 	}
+	checkTrailKept(t, old, s)
+}
+
+// checkNoTrail checks that the plan leaves the trail as it was.
+func checkNoTrail(t *testing.T, p *model.Plan, old, s *model.State) {
+	t.Helper()
+	if p.Trail != nil || len(p.Trails) != 0 || len(s.Trail) != len(old.Trail) {
+		t.Fatalf("the plan appends a trail entry (%+v); only a change of OR selection does", p.Trails)
+	}
+	checkTrailKept(t, old, s)
+}
+
+func checkTrailKept(t *testing.T, old, s *model.State) {
+	t.Helper()
 	for i := range old.Trail {
 		if s.Trail[i].Reason != old.Trail[i].Reason || s.Trail[i].Selected != old.Trail[i].Selected {
 			t.Fatalf("trail entry %d changed: %+v", i, s.Trail[i])
@@ -506,7 +521,7 @@ func TestAddAtom(t *testing.T) {
 		if p.Correction.Description != want {
 			t.Fatalf("description %q, want %q", p.Correction.Description, want)
 		}
-		checkTrailAppended(t, p, doc.State, s, "", "", want)
+		checkNoTrail(t, p, doc.State, s)
 		if !slices.Equal(p.Affected, []string{"A16"}) || p.Summary != "added A16" || p.Kind != "add-atom" {
 			t.Fatalf("plan %+v", *p)
 		}
@@ -556,7 +571,7 @@ func TestAddAtom(t *testing.T) {
 	t.Run("a file without atoms gets the section", func(t *testing.T) {
 		doc := parse(t, "---\nobjective:\n  goal: g\ncontrol:\n  status: running\n---\n")
 		s := apply(t, doc, planOK(t, doc, model.AddAtom{Description: "first"}, ctx))
-		if len(s.Atoms) != 1 || s.Atoms[0].ID != "A1" || len(s.Corrections) != 1 || len(s.Trail) != 1 {
+		if len(s.Atoms) != 1 || s.Atoms[0].ID != "A1" || len(s.Corrections) != 1 || len(s.Trail) != 0 || s.Lines.Has("trail") {
 			t.Fatalf("atoms %+v, corrections %d, trail %d", s.Atoms, len(s.Corrections), len(s.Trail))
 		}
 	})
@@ -579,7 +594,7 @@ func TestDeleteAtom(t *testing.T) {
 			t.Fatalf("%d atoms", len(s.Atoms))
 		}
 		checkRecorded(t, p, s, model.CorrectionDAG, `deleted A9 "Release" (was pending); detached from A10, A11, A12, A13`, false)
-		checkTrailAppended(t, p, doc.State, s, "", "", "deleted A9")
+		checkNoTrail(t, p, doc.State, s)
 		if !slices.Equal(p.Affected, []string{"A9", "A10", "A11", "A12", "A13"}) {
 			t.Fatalf("affected %v", p.Affected)
 		}
@@ -594,13 +609,18 @@ func TestDeleteAtom(t *testing.T) {
 			t.Fatalf("fmt is %+v", *g)
 		}
 		checkRecorded(t, p, s, model.CorrectionDAG, "OR group fmt now selects A12", false)
+		// The selection changed: the trail records it.
+		checkTrailAppended(t, p, doc.State, s, "fmt", "A12", "A10, the selected choice, was deleted; A12 is the next choice that has not failed")
 	})
 	t.Run("no choice left to select", func(t *testing.T) {
 		doc := parse(t, variant(t, "choices: [A10, A11, A12]", "choices: [A10, A11, A20]"))
-		s := apply(t, doc, planOK(t, doc, model.DeleteAtom{ID: "A10", Detach: true}, ctx))
+		p := planOK(t, doc, model.DeleteAtom{ID: "A10", Detach: true}, ctx)
+		s := apply(t, doc, p)
 		if g := group(t, s, "fmt"); g.Selected != "" || !slices.Equal(g.Choices, []string{"A11", "A20"}) {
 			t.Fatalf("fmt is %+v; A11 failed and A20 is no atom, so nothing is selected", *g)
 		}
+		// Nothing is selected instead: no selection to record.
+		checkNoTrail(t, p, doc.State, s)
 	})
 	t.Run("failed choice", func(t *testing.T) {
 		doc := parse(t, baseState)
@@ -934,7 +954,11 @@ func TestCorrectionEntryFields(t *testing.T) {
 		if c == nil || c.Timestamp != stamp || !c.Type.Known() || !strings.HasSuffix(c.Description, "; note: n") {
 			t.Fatalf("%s: correction %+v", req.Kind(), c)
 		}
-		if tr := p.Trail; tr != nil && (tr.Type != "user_correction" || tr.Timestamp != stamp || !strings.HasSuffix(tr.Reason, "; note: n")) {
+		// Only a change of OR selection writes a trail entry.
+		if (p.Trail != nil) != (req.Kind() == "force-or") {
+			t.Fatalf("%s: trail entry %+v", req.Kind(), p.Trail)
+		}
+		if tr := p.Trail; tr != nil && (tr.Type != "" || tr.ORGroup == "" || tr.Selected == "" || tr.Timestamp != stamp || !strings.HasSuffix(tr.Reason, "; note: n")) {
 			t.Fatalf("%s: trail entry %+v", req.Kind(), *tr)
 		}
 		out, err := statefile.ApplyEdits(doc, p.Edits)
