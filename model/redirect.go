@@ -628,10 +628,13 @@ func (r DeleteAtom) plan(p *planner) error {
 // ---------------------------------------------------------------------------
 // Force OR choice
 
-// ForceOR selects a choice of an OR group (dag_adjustment). The previous
-// selection goes back to pending when in progress, and is redone (binding
-// dropped, dependents reset) when resolved; the trail records the new
-// selection.
+// ForceOR selects a choice of an OR group (dag_adjustment), as the loop's
+// own backtrack switches one (seed 000 §6.3): atoms that depend on the
+// previous selection are moved onto the new choice (an unselected choice
+// never runs, so they could otherwise never run either), the previous
+// selection goes back to pending when in progress and is redone (binding
+// dropped, dependents reset) when resolved, and the trail records the new
+// selection. It is refused when moving a dependent would make a cycle.
 type ForceOR struct {
 	Group  string
 	Choice string
@@ -660,6 +663,13 @@ func (r ForceOR) plan(p *planner) error {
 	if reason == "" {
 		reason = "forced by user"
 	}
+	var rewired []string
+	if g.Selected != "" {
+		var err error
+		if rewired, err = p.rewire(g.Selected, r.Choice); err != nil {
+			return err
+		}
+	}
 	gp := P("or_groups", g.Name)
 	p.setKey(gp, g.Lines, "selected", r.Choice)
 	for k, f := range g.Failed {
@@ -682,11 +692,19 @@ func (r ForceOR) plan(p *planner) error {
 			}
 		}
 	}
+	p.affect(rewired...)
 	was := g.Selected
 	if was == "" {
 		was = "none"
 	}
 	desc := fmt.Sprintf("forced OR group %s to %s (was %s)", g.Name, r.Choice, was)
+	switch len(rewired) {
+	case 0:
+	case 1:
+		desc += fmt.Sprintf("; %s now depends on %s instead of %s", rewired[0], r.Choice, g.Selected)
+	default:
+		desc += fmt.Sprintf("; %s now depend on %s instead of %s", strings.Join(rewired, ", "), r.Choice, g.Selected)
+	}
 	if len(notes) > 0 {
 		desc += "; " + strings.Join(notes, ", ")
 	}
@@ -694,6 +712,59 @@ func (r ForceOR) plan(p *planner) error {
 	p.record(CorrectionDAG, desc+"; reason: "+reason, false)
 	p.plan.Summary = fmt.Sprintf("%s now selects %s", g.Name, r.Choice)
 	return nil
+}
+
+// rewire plans moving the dependents of OR choice old onto choice next, as
+// the loop's backtrack does: in each dependent's depends_on the entry old
+// becomes next, in place (the list stays in flow style), or goes when the
+// list already has next. It returns the dependents it moves, in file order,
+// and refuses when one of them is next itself or something next depends
+// on, transitively: the move would make a cycle.
+func (p *planner) rewire(old, next string) ([]string, error) {
+	deps := p.f.Dependents[old]
+	if len(deps) == 0 {
+		return nil, nil
+	}
+	// A cycle needs a path from next back to a dependent: next's
+	// dependency closure (next included) must contain none of them.
+	via := p.dependsClosure([]string{next})
+	for _, d := range deps {
+		if _, ok := via[d]; !ok {
+			continue
+		}
+		path := []string{d}
+		for x := via[d]; x != ""; x = via[x] {
+			path = append(path, x)
+		}
+		slices.Reverse(path) // next … d
+		cycle := append([]string{d}, path...)
+		return nil, refuse(RuleCycle, "%s depends on %s; making it depend on %s instead would make a cycle: %s",
+			d, old, next, strings.Join(cycle, " -> "))
+	}
+	moved := make([]string, 0, len(deps))
+	seen := make(map[string]bool, len(deps))
+	for _, d := range deps {
+		if seen[d] {
+			continue // a duplicate atom id (a validation error): its first atom only
+		}
+		seen[d] = true
+		moved = append(moved, d)
+		j := p.f.Index[d]
+		list := p.s.Atoms[j].DependsOn
+		has := slices.Contains(list, next)
+		for k, x := range list {
+			if x != old {
+				continue
+			}
+			if has {
+				p.removeOnce(P("atoms", j, "depends_on", k))
+			} else {
+				p.edit(Replace(P("atoms", j, "depends_on", k), next))
+				has = true
+			}
+		}
+	}
+	return moved, nil
 }
 
 // ---------------------------------------------------------------------------

@@ -533,6 +533,28 @@ func reflects(old *model.State, req model.Request, p *model.Plan, nw *model.Stat
 		}
 		expect.selections = append(expect.selections, model.TrailEntry{ORGroup: r.Group, Selected: r.Choice})
 		expect.affected[r.Choice] = true
+		// What depended on the previous selection depends on the new
+		// choice instead (once: a list that had both keeps only the new).
+		if g.Selected != "" {
+			for _, a := range old.Atoms {
+				if !slices.Contains(a.DependsOn, g.Selected) {
+					continue
+				}
+				var want []string
+				for _, d := range a.DependsOn {
+					if d == g.Selected {
+						d = r.Choice
+					}
+					if d != r.Choice || !slices.Contains(want, d) {
+						want = append(want, d)
+					}
+				}
+				if got := newAtoms[a.ID].DependsOn; !slices.Equal(got, want) {
+					return fmt.Errorf("%s depends on %v, want %v (moved from %s to %s)", a.ID, got, want, g.Selected, r.Choice)
+				}
+				expect.affected[a.ID] = true
+			}
+		}
 		if prev, ok := oldAtoms[g.Selected]; ok {
 			var scope []string
 			switch prev.Status {
