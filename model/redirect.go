@@ -112,6 +112,10 @@ type planner struct {
 	// removed tracks paths already removed so the same reference is not
 	// removed twice.
 	removed map[string]bool
+	// affected is the set of plan.Affected.
+	affected map[string]bool
+	// bound indexes the atoms with a binding (see hasBinding).
+	bound map[string]bool
 }
 
 func (p *planner) edit(e ...Edit) { p.plan.Edits = append(p.plan.Edits, e...) }
@@ -215,9 +219,15 @@ func (p *planner) removeOnce(path Path) {
 	p.edit(Remove(path))
 }
 
+// affect adds ids to the plan's affected atoms, each once (a set beside
+// the list keeps this linear when thousands are affected).
 func (p *planner) affect(ids ...string) {
+	if p.affected == nil {
+		p.affected = map[string]bool{}
+	}
 	for _, id := range ids {
-		if !slices.Contains(p.plan.Affected, id) {
+		if !p.affected[id] {
+			p.affected[id] = true
 			p.plan.Affected = append(p.plan.Affected, id)
 		}
 	}
@@ -337,6 +347,18 @@ func (p *planner) dependentsClosure(roots []string) []string {
 	return out
 }
 
+// hasBinding reports whether atom id has a binding, through an index built
+// on first use (a redo can reset thousands of atoms; State.Binding scans).
+func (p *planner) hasBinding(id string) bool {
+	if p.bound == nil {
+		p.bound = make(map[string]bool, len(p.s.Bindings))
+		for _, b := range p.s.Bindings {
+			p.bound[b.AtomID] = true
+		}
+	}
+	return p.bound[id]
+}
+
 // resetToPending plans status: pending for an atom and the removal of its
 // binding, returning a description fragment ("A5 resolved → pending").
 func (p *planner) resetToPending(id string) string {
@@ -346,7 +368,7 @@ func (p *planner) resetToPending(id string) string {
 		return ""
 	}
 	p.edit(Replace(P("atoms", i, "status"), string(StatusPending)))
-	if _, ok := p.s.Binding(id); ok {
+	if p.hasBinding(id) {
 		p.removeOnce(P("bindings", id))
 	}
 	p.affect(id)
@@ -1238,9 +1260,13 @@ func (r OverrideBinding) planRedo(p *planner, a Atom) error {
 		}
 	}
 	// Clear the trail entries of the affected scope.
+	inScope := make(map[string]bool, len(scope))
+	for _, id := range scope {
+		inScope[id] = true
+	}
 	cleared := 0
 	for k, t := range p.s.Trail {
-		if t.Selected != "" && slices.Contains(scope, t.Selected) {
+		if t.Selected != "" && inScope[t.Selected] {
 			p.removeOnce(P("trail", k))
 			cleared++
 		}
