@@ -509,8 +509,21 @@ func (v *validator) bindings() {
 }
 
 func (v *validator) trailAndCorrections() {
+	// A trail entry records an OR selection: or_group, selected, reason and
+	// timestamp are all required (seed 000 §4.7).
 	for i, t := range v.s.Trail {
 		p := fmt.Sprintf("trail[%d]", i)
+		switch {
+		case t.ORGroup == "" && t.Selected == "" && t.Type == "user_correction":
+			v.warnf(t.Line, p, "trail entry %d is a user_correction without or_group and selected (older aot-tui versions wrote these; the trail records OR selections, corrections[] the corrections)", i+1)
+		default:
+			if t.ORGroup == "" {
+				v.warnf(t.Line, p+".or_group", "trail entry %d has no or_group", i+1)
+			}
+			if t.Selected == "" {
+				v.warnf(t.Line, p+".selected", "trail entry %d has no selected", i+1)
+			}
+		}
 		if t.Reason == "" {
 			v.warnf(t.Line, p+".reason", "trail entry %d has no reason", i+1)
 		}
