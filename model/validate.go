@@ -97,6 +97,7 @@ func ValidateWith(s *State, f *Facts) Report {
 	v.atoms()
 	v.cycles()
 	v.orGroups()
+	v.orDeadEnds()
 	v.decompositions()
 	v.bindings()
 	v.trailAndCorrections()
@@ -452,6 +453,61 @@ func (v *validator) orGroups() {
 		for _, fl := range g.Failed {
 			if !contains(g.Choices, fl) {
 				v.warnf(g.Lines["failed"], p+".failed", "OR group %s lists failed choice %s, which is not among its choices", g.Name, fl)
+			}
+		}
+	}
+}
+
+// orDeadEnds warns about pending atoms that wait on an OR choice the group
+// does not select (a failed one or an unused alternative) and that is not
+// resolved: such a choice never runs, so neither can they. Forcing the
+// group to another choice moves them onto it; the loop's own backtrack
+// does the same. Unselected choices themselves are left out: they are not
+// expected to run.
+func (v *validator) orDeadEnds() {
+	if len(v.s.ORGroups) == 0 {
+		return
+	}
+	groups := make(map[string]*ORGroup, len(v.s.ORGroups))
+	for i := range v.s.ORGroups {
+		if g := &v.s.ORGroups[i]; groups[g.Name] == nil {
+			groups[g.Name] = g
+		}
+	}
+	// unselected returns the group of an unresolved OR choice it does not
+	// select.
+	unselected := func(id string) *ORGroup {
+		name, ok := v.f.ORGroupOf[id]
+		if !ok {
+			return nil
+		}
+		g := groups[name]
+		if g == nil || g.Selected == id {
+			return nil
+		}
+		if j, ok := v.f.Index[id]; !ok || v.s.Atoms[j].Status == StatusResolved {
+			return nil
+		}
+		return g
+	}
+	for i, a := range v.s.Atoms {
+		if a.Status != StatusPending || v.f.Index[a.ID] != i || unselected(a.ID) != nil {
+			continue
+		}
+		for _, d := range a.DependsOn {
+			g := unselected(d)
+			if g == nil {
+				continue
+			}
+			sel := g.Selected
+			if sel == "" {
+				sel = "nothing"
+			}
+			p := fmt.Sprintf("atoms[%d].depends_on", i)
+			if contains(g.Failed, d) {
+				v.warnf(a.Lines["depends_on"], p, "atom %s depends on %s, which failed in OR group %s (it selects %s): %s can never run", a.ID, d, g.Name, sel, a.ID)
+			} else {
+				v.warnf(a.Lines["depends_on"], p, "atom %s depends on %s, which OR group %s does not select (it selects %s): %s can never run", a.ID, d, g.Name, sel, a.ID)
 			}
 		}
 	}
