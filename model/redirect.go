@@ -10,6 +10,15 @@ import (
 
 // A Request is one correction a person asks for, in the terms of the
 // seed's /redirect flow (seed 003 §8.3) and /exit-recursion.
+//
+// Every correction but a stop records a corrections[] entry. The trail is
+// another matter: seed 003 §8.3 has DAG additions and deletions "append to
+// Trail", but the schema (seed 000 §4.7) defines a trail entry as an OR
+// selection, with or_group and selected required. So a correction appends
+// a trail entry only when it changes a selection (force-or; delete-atom of
+// a selected choice when another choice takes its place), with exactly the
+// schema's four fields; an objective change clears the trail and a redo
+// clears the entries of its scope.
 type Request interface {
 	// Kind names the request as the CLI does ("add-atom", "stop", …).
 	Kind() string
@@ -79,7 +88,9 @@ const (
 	RuleLastAtom         = "a loop has at least one atom"
 )
 
-// PlanCorrection plans req on s. It never modifies s.
+// PlanCorrection plans req on s. It never modifies s. Its cost is linear
+// in the size of s (it derives the facts once and plans on their indexes),
+// so it stays cheap on states of 10,000 atoms.
 func PlanCorrection(s *State, req Request, ctx PlanContext) (*Plan, error) {
 	if len(s.Problems) > 0 {
 		p := s.Problems[0]
