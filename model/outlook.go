@@ -36,7 +36,11 @@ type Outlook struct {
 // PredictOutlook follows the stop hook's rules in their order (seed 003
 // §2.4 and the hook script): completed; not running; redirect requested;
 // stop requested; iteration limit; progress against prev_pending_count and
-// the stall limit; an empty work graph; otherwise the next iteration.
+// the stall limit; an empty work graph; otherwise the next iteration. When
+// the hook would continue but nothing can run (work is left, none of it
+// executable, none in progress) the outlook says so, names what blocks it
+// and when the stall limit will stop the loop: the hook continues, but
+// only into stalled iterations.
 func PredictOutlook(s *State, f *Facts) Outlook {
 	c := s.Control
 	cons := s.Objective.Constraints
@@ -80,6 +84,15 @@ func PredictOutlook(s *State, f *Facts) Outlook {
 	}
 	o := Outlook{Decision: DecisionContinue, NextStall: next}
 	switch {
+	case f.Outstanding > 0 && f.Counts.InProgress == 0 && len(f.Executable) == 0:
+		// Deadlocked: the hook continues, but no worker can start, the
+		// unresolved count cannot change and every later iteration
+		// stalls, until the stall limit (or the iteration limit) stops
+		// the loop.
+		o.Warning = true
+		more := min(maxStall-next, maxIter-c.Iteration)
+		o.Text = fmt.Sprintf("stalls: nothing can run — %s; unless corrected, the loop stops after %s (stall %d/%d)",
+			deadlockCause(s, f), iterations(more), next, maxStall)
 	case c.PrevPendingCount < 0:
 		o.Text = fmt.Sprintf("continues: first iteration, unresolved %d", unresolved)
 	case next == 0:
@@ -96,4 +109,85 @@ func PredictOutlook(s *State, f *Facts) Outlook {
 		o.Warning = true
 	}
 	return o
+}
+
+func iterations(n int) string {
+	if n == 1 {
+		return "one more iteration"
+	}
+	return fmt.Sprintf("%d more iterations", n)
+}
+
+// deadlockCause says why nothing can run, for a state with outstanding
+// work, none of it executable and none in progress. It follows the first
+// outstanding pending atom down its unresolved dependencies (and a
+// decomposed parent's unresolved children) to what it waits on for good:
+// an OR choice its group does not select, an atom that does not exist or
+// has a status the loop does not know, or a dependency cycle.
+func deadlockCause(s *State, f *Facts) string {
+	groups := make(map[string]*ORGroup, len(s.ORGroups))
+	for i := range s.ORGroups {
+		if g := &s.ORGroups[i]; groups[g.Name] == nil {
+			groups[g.Name] = g
+		}
+	}
+	// deselected returns the group of an OR choice it does not select.
+	deselected := func(id string) string {
+		if name, ok := f.ORGroupOf[id]; ok && groups[name] != nil && groups[name].Selected != id {
+			return name
+		}
+		return ""
+	}
+	x := ""
+	for i, a := range s.Atoms {
+		if a.Status == StatusPending && f.Index[a.ID] == i && deselected(a.ID) == "" {
+			x = a.ID
+			break
+		}
+	}
+	seen := map[string]bool{}
+	for x != "" {
+		seen[x] = true
+		a := s.Atoms[f.Index[x]]
+		next := ""
+		for _, d := range a.DependsOn {
+			j, ok := f.Index[d]
+			switch {
+			case !ok:
+				return fmt.Sprintf("%s waits on %s, which does not exist", x, d)
+			case s.Atoms[j].Status == StatusResolved:
+				continue
+			case !s.Atoms[j].Status.Known():
+				return fmt.Sprintf("%s waits on %s, whose status %q the loop does not know", x, d, s.Atoms[j].Status)
+			}
+			if g := deselected(d); g != "" {
+				return fmt.Sprintf("%s waits on %s, which OR group %s does not select", x, d, g)
+			}
+			if next == "" {
+				next = d
+			}
+		}
+		if next == "" {
+			// A decomposed parent waits on its children.
+			for _, c := range f.ChildrenOf[x] {
+				j, ok := f.Index[c]
+				if !ok || s.Atoms[j].Status == StatusResolved {
+					continue
+				}
+				if !s.Atoms[j].Status.Known() {
+					return fmt.Sprintf("%s waits on its child %s, whose status %q the loop does not know", x, c, s.Atoms[j].Status)
+				}
+				if g := deselected(c); g != "" {
+					return fmt.Sprintf("%s waits on its child %s, which OR group %s does not select", x, c, g)
+				}
+				next = c
+				break
+			}
+		}
+		if next != "" && seen[next] {
+			return fmt.Sprintf("%s waits on %s, on a dependency cycle", x, next)
+		}
+		x = next
+	}
+	return "every pending atom waits on another"
 }

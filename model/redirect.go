@@ -10,6 +10,15 @@ import (
 
 // A Request is one correction a person asks for, in the terms of the
 // seed's /redirect flow (seed 003 §8.3) and /exit-recursion.
+//
+// Every correction but a stop records a corrections[] entry. The trail is
+// another matter: seed 003 §8.3 has DAG additions and deletions "append to
+// Trail", but the schema (seed 000 §4.7) defines a trail entry as an OR
+// selection, with or_group and selected required. So a correction appends
+// a trail entry only when it changes a selection (force-or; delete-atom of
+// a selected choice when another choice takes its place), with exactly the
+// schema's four fields; an objective change clears the trail and a redo
+// clears the entries of its scope.
 type Request interface {
 	// Kind names the request as the CLI does ("add-atom", "stop", …).
 	Kind() string
@@ -31,8 +40,13 @@ type Plan struct {
 	// Correction is the corrections[] entry the plan appends (nil for stop
 	// and the redirect handshake, which record none).
 	Correction *Correction `json:"-"`
-	// Trail is the trail entry the plan appends, if any.
+	// Trail is the trail entry the plan appends, if any: only a plan that
+	// changes an OR group's selection appends one (seed 000 §4.7, §5.3).
+	// When a plan appends more than one (deleting an atom that two groups
+	// select), Trail is the first and Trails holds them all.
 	Trail *TrailEntry `json:"-"`
+	// Trails lists every trail entry the plan appends, in order.
+	Trails []TrailEntry `json:"-"`
 	// TrailCleared is true when the plan clears the trail, in whole or in
 	// the affected scope.
 	TrailCleared bool `json:"trail_cleared"`
@@ -74,7 +88,9 @@ const (
 	RuleLastAtom         = "a loop has at least one atom"
 )
 
-// PlanCorrection plans req on s. It never modifies s.
+// PlanCorrection plans req on s. It never modifies s. Its cost is linear
+// in the size of s (it derives the facts once and plans on their indexes),
+// so it stays cheap on states of 10,000 atoms.
 func PlanCorrection(s *State, req Request, ctx PlanContext) (*Plan, error) {
 	if len(s.Problems) > 0 {
 		p := s.Problems[0]
@@ -87,6 +103,7 @@ func PlanCorrection(s *State, req Request, ctx PlanContext) (*Plan, error) {
 	if err := req.plan(p); err != nil {
 		return nil, err
 	}
+	p.writeTrail()
 	p.plan.Affected = nonNilStrings(p.plan.Affected)
 	return p.plan, nil
 }
@@ -106,6 +123,10 @@ type planner struct {
 	// removed tracks paths already removed so the same reference is not
 	// removed twice.
 	removed map[string]bool
+	// affected is the set of plan.Affected.
+	affected map[string]bool
+	// bound indexes the atoms with a binding (see hasBinding).
+	bound map[string]bool
 }
 
 func (p *planner) edit(e ...Edit) { p.plan.Edits = append(p.plan.Edits, e...) }
@@ -134,19 +155,39 @@ func (p *planner) record(typ CorrectionType, description string, trailCleared bo
 	p.appendTo("corrections", entry)
 }
 
-// appendTrail appends a user_correction trail entry.
-func (p *planner) appendTrail(reason, group, selected string) {
-	t := &TrailEntry{Type: "user_correction", ORGroup: group, Selected: selected, Reason: p.describe(reason), Timestamp: p.timestamp()}
-	p.plan.Trail = t
-	entry := Map{{"type", t.Type}}
-	if group != "" {
-		entry = append(entry, KV{"or_group", group})
+// appendTrail records a trail entry for an OR selection the plan makes:
+// the schema's four fields in its order (seed 000 §4.7: or_group,
+// selected, reason, timestamp) and nothing else, so the loop's tools read
+// it like one of their own. Only corrections that change a selection call
+// it; the corrections[] entry records every correction. PlanCorrection
+// writes the entries once the plan is complete (writeTrail).
+func (p *planner) appendTrail(group, selected, reason string) {
+	p.plan.Trails = append(p.plan.Trails, TrailEntry{ORGroup: group, Selected: selected, Reason: p.describe(reason), Timestamp: p.timestamp()})
+}
+
+// writeTrail plans the edits appending the recorded trail entries, adding
+// the section (once, with all of them) when the file lacks it.
+func (p *planner) writeTrail() {
+	if len(p.plan.Trails) == 0 {
+		return
 	}
-	if selected != "" {
-		entry = append(entry, KV{"selected", selected})
+	p.plan.Trail = &p.plan.Trails[0]
+	items := make([]any, len(p.plan.Trails))
+	for i, t := range p.plan.Trails {
+		items[i] = Map{
+			{"or_group", t.ORGroup},
+			{"selected", t.Selected},
+			{"reason", t.Reason},
+			{"timestamp", t.Timestamp},
+		}
 	}
-	entry = append(entry, KV{"reason", t.Reason}, KV{"timestamp", t.Timestamp})
-	p.appendTo("trail", entry)
+	if !p.s.Lines.Has("trail") {
+		p.edit(AddKey(nil, "trail", items))
+		return
+	}
+	for _, it := range items {
+		p.edit(Append(P("trail"), it))
+	}
 }
 
 // appendTo appends an item to a top-level sequence, adding the section when
@@ -189,9 +230,15 @@ func (p *planner) removeOnce(path Path) {
 	p.edit(Remove(path))
 }
 
+// affect adds ids to the plan's affected atoms, each once (a set beside
+// the list keeps this linear when thousands are affected).
 func (p *planner) affect(ids ...string) {
+	if p.affected == nil {
+		p.affected = map[string]bool{}
+	}
 	for _, id := range ids {
-		if !slices.Contains(p.plan.Affected, id) {
+		if !p.affected[id] {
+			p.affected[id] = true
 			p.plan.Affected = append(p.plan.Affected, id)
 		}
 	}
@@ -311,6 +358,18 @@ func (p *planner) dependentsClosure(roots []string) []string {
 	return out
 }
 
+// hasBinding reports whether atom id has a binding, through an index built
+// on first use (a redo can reset thousands of atoms; State.Binding scans).
+func (p *planner) hasBinding(id string) bool {
+	if p.bound == nil {
+		p.bound = make(map[string]bool, len(p.s.Bindings))
+		for _, b := range p.s.Bindings {
+			p.bound[b.AtomID] = true
+		}
+	}
+	return p.bound[id]
+}
+
 // resetToPending plans status: pending for an atom and the removal of its
 // binding, returning a description fragment ("A5 resolved → pending").
 func (p *planner) resetToPending(id string) string {
@@ -320,7 +379,7 @@ func (p *planner) resetToPending(id string) string {
 		return ""
 	}
 	p.edit(Replace(P("atoms", i, "status"), string(StatusPending)))
-	if _, ok := p.s.Binding(id); ok {
+	if p.hasBinding(id) {
 		p.removeOnce(P("bindings", id))
 	}
 	p.affect(id)
@@ -331,6 +390,8 @@ func (p *planner) resetToPending(id string) string {
 // Add atom
 
 // AddAtom adds an atom (dag_adjustment). ID empty means the next free A<n>.
+// It writes no trail entry: the trail records OR selections (seed 000
+// §4.7), and the corrections[] entry records the addition.
 type AddAtom struct {
 	ID          string
 	Description string
@@ -452,7 +513,6 @@ func (r AddAtom) plan(p *planner) error {
 	if len(resets) > 0 {
 		desc0 += " (" + strings.Join(resets, ", ") + ")"
 	}
-	p.appendTrail(desc0, "", "")
 	p.record(CorrectionDAG, desc0, false)
 	p.plan.Summary = "added " + id
 	return nil
@@ -482,7 +542,9 @@ func dedupe(ids []string) []string {
 
 // DeleteAtom deletes an unresolved atom (dag_adjustment). Detach drops it
 // from its dependents' depends_on and allows deleting an OR group's
-// selected choice.
+// selected choice; the group then selects its next choice that has not
+// failed, and the trail records that selection (the only case in which a
+// delete writes a trail entry), or selects nothing when none is left.
 type DeleteAtom struct {
 	ID     string
 	Detach bool
@@ -562,6 +624,7 @@ func (r DeleteAtom) plan(p *planner) error {
 			} else {
 				p.edit(Replace(gp.Child("selected"), next))
 				notes = append(notes, "OR group "+g.Name+" now selects "+next)
+				p.appendTrail(g.Name, next, fmt.Sprintf("%s, the selected choice, was deleted; %s is the next choice that has not failed", a.ID, next))
 			}
 		}
 	}
@@ -590,7 +653,6 @@ func (r DeleteAtom) plan(p *planner) error {
 	if len(notes) > 0 {
 		desc += "; " + strings.Join(notes, "; ")
 	}
-	p.appendTrail(desc, "", "")
 	p.record(CorrectionDAG, desc, false)
 	p.plan.Summary = "deleted " + a.ID
 	return nil
@@ -599,9 +661,13 @@ func (r DeleteAtom) plan(p *planner) error {
 // ---------------------------------------------------------------------------
 // Force OR choice
 
-// ForceOR selects a choice of an OR group (dag_adjustment). The previous
-// selection goes back to pending when in progress, and is redone (binding
-// dropped, dependents reset) when resolved.
+// ForceOR selects a choice of an OR group (dag_adjustment), as the loop's
+// own backtrack switches one (seed 000 §6.3): atoms that depend on the
+// previous selection are moved onto the new choice (an unselected choice
+// never runs, so they could otherwise never run either), the previous
+// selection goes back to pending when in progress and is redone (binding
+// dropped, dependents reset) when resolved, and the trail records the new
+// selection. It is refused when moving a dependent would make a cycle.
 type ForceOR struct {
 	Group  string
 	Choice string
@@ -630,6 +696,13 @@ func (r ForceOR) plan(p *planner) error {
 	if reason == "" {
 		reason = "forced by user"
 	}
+	var rewired []string
+	if g.Selected != "" {
+		var err error
+		if rewired, err = p.rewire(g.Selected, r.Choice); err != nil {
+			return err
+		}
+	}
 	gp := P("or_groups", g.Name)
 	p.setKey(gp, g.Lines, "selected", r.Choice)
 	for k, f := range g.Failed {
@@ -652,18 +725,79 @@ func (r ForceOR) plan(p *planner) error {
 			}
 		}
 	}
+	p.affect(rewired...)
 	was := g.Selected
 	if was == "" {
 		was = "none"
 	}
 	desc := fmt.Sprintf("forced OR group %s to %s (was %s)", g.Name, r.Choice, was)
+	switch len(rewired) {
+	case 0:
+	case 1:
+		desc += fmt.Sprintf("; %s now depends on %s instead of %s", rewired[0], r.Choice, g.Selected)
+	default:
+		desc += fmt.Sprintf("; %s now depend on %s instead of %s", strings.Join(rewired, ", "), r.Choice, g.Selected)
+	}
 	if len(notes) > 0 {
 		desc += "; " + strings.Join(notes, ", ")
 	}
-	p.appendTrail(reason, g.Name, r.Choice)
+	p.appendTrail(g.Name, r.Choice, reason)
 	p.record(CorrectionDAG, desc+"; reason: "+reason, false)
 	p.plan.Summary = fmt.Sprintf("%s now selects %s", g.Name, r.Choice)
 	return nil
+}
+
+// rewire plans moving the dependents of OR choice old onto choice next, as
+// the loop's backtrack does: in each dependent's depends_on the entry old
+// becomes next, in place (the list stays in flow style), or goes when the
+// list already has next. It returns the dependents it moves, in file order,
+// and refuses when one of them is next itself or something next depends
+// on, transitively: the move would make a cycle.
+func (p *planner) rewire(old, next string) ([]string, error) {
+	deps := p.f.Dependents[old]
+	if len(deps) == 0 {
+		return nil, nil
+	}
+	// A cycle needs a path from next back to a dependent: next's
+	// dependency closure (next included) must contain none of them.
+	via := p.dependsClosure([]string{next})
+	for _, d := range deps {
+		if _, ok := via[d]; !ok {
+			continue
+		}
+		path := []string{d}
+		for x := via[d]; x != ""; x = via[x] {
+			path = append(path, x)
+		}
+		slices.Reverse(path) // next … d
+		cycle := append([]string{d}, path...)
+		return nil, refuse(RuleCycle, "%s depends on %s; making it depend on %s instead would make a cycle: %s",
+			d, old, next, strings.Join(cycle, " -> "))
+	}
+	moved := make([]string, 0, len(deps))
+	seen := make(map[string]bool, len(deps))
+	for _, d := range deps {
+		if seen[d] {
+			continue // a duplicate atom id (a validation error): its first atom only
+		}
+		seen[d] = true
+		moved = append(moved, d)
+		j := p.f.Index[d]
+		list := p.s.Atoms[j].DependsOn
+		has := slices.Contains(list, next)
+		for k, x := range list {
+			if x != old {
+				continue
+			}
+			if has {
+				p.removeOnce(P("atoms", j, "depends_on", k))
+			} else {
+				p.edit(Replace(P("atoms", j, "depends_on", k), next))
+				has = true
+			}
+		}
+	}
+	return moved, nil
 }
 
 // ---------------------------------------------------------------------------
@@ -1137,9 +1271,13 @@ func (r OverrideBinding) planRedo(p *planner, a Atom) error {
 		}
 	}
 	// Clear the trail entries of the affected scope.
+	inScope := make(map[string]bool, len(scope))
+	for _, id := range scope {
+		inScope[id] = true
+	}
 	cleared := 0
 	for k, t := range p.s.Trail {
-		if t.Selected != "" && slices.Contains(scope, t.Selected) {
+		if t.Selected != "" && inScope[t.Selected] {
 			p.removeOnce(P("trail", k))
 			cleared++
 		}

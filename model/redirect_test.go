@@ -314,23 +314,38 @@ func checkRecorded(t *testing.T, p *model.Plan, s *model.State, typ model.Correc
 }
 
 // checkTrailAppended checks that the trail is the old one plus the plan's
-// user_correction entry.
+// entry: an OR selection with the schema's four fields (seed 000 §4.7)
+// and no others.
 func checkTrailAppended(t *testing.T, p *model.Plan, old, s *model.State, group, selected, reason string) {
 	t.Helper()
 	tr := p.Trail
-	if tr == nil {
-		t.Fatal("the plan appends no trail entry")
+	if tr == nil || len(p.Trails) != 1 || !reflect.DeepEqual(p.Trails[0], *tr) {
+		t.Fatalf("the plan appends no trail entry, or more than one: %+v", p.Trails)
 	}
-	if tr.Type != "user_correction" || tr.ORGroup != group || tr.Selected != selected || tr.Timestamp != stamp || !strings.Contains(tr.Reason, reason) {
-		t.Fatalf("trail entry %+v; want user_correction, or_group %q, selected %q, reason containing %q at %s", *tr, group, selected, reason, stamp)
+	if tr.Type != "" || tr.ORGroup != group || tr.Selected != selected || tr.Timestamp != stamp || !strings.Contains(tr.Reason, reason) {
+		t.Fatalf("trail entry %+v; want no type, or_group %q, selected %q, reason containing %q at %s", *tr, group, selected, reason, stamp)
 	}
 	if len(s.Trail) != len(old.Trail)+1 {
 		t.Fatalf("trail has %d entries, want %d", len(s.Trail), len(old.Trail)+1)
 	}
 	last := s.Trail[len(s.Trail)-1]
-	if last.Type != tr.Type || last.ORGroup != tr.ORGroup || last.Selected != tr.Selected || last.Reason != tr.Reason || last.Timestamp != tr.Timestamp {
+	if last.Type != "" || len(last.Extra) != 0 || last.ORGroup != tr.ORGroup || last.Selected != tr.Selected || last.Reason != tr.Reason || last.Timestamp != tr.Timestamp {
 		t.Fatalf("the file's last trail entry %+v is not the plan's %+v", last, *tr)
 	}
+	checkTrailKept(t, old, s)
+}
+
+// checkNoTrail checks that the plan leaves the trail as it was.
+func checkNoTrail(t *testing.T, p *model.Plan, old, s *model.State) {
+	t.Helper()
+	if p.Trail != nil || len(p.Trails) != 0 || len(s.Trail) != len(old.Trail) {
+		t.Fatalf("the plan appends a trail entry (%+v); only a change of OR selection does", p.Trails)
+	}
+	checkTrailKept(t, old, s)
+}
+
+func checkTrailKept(t *testing.T, old, s *model.State) {
+	t.Helper()
 	for i := range old.Trail {
 		if s.Trail[i].Reason != old.Trail[i].Reason || s.Trail[i].Selected != old.Trail[i].Selected {
 			t.Fatalf("trail entry %d changed: %+v", i, s.Trail[i])
@@ -378,6 +393,12 @@ func TestRefusals(t *testing.T) {
 		{"choice not a member", "", model.ForceOR{Group: "store", Choice: "A1"}, model.RuleORMember, "A1 is not one of OR group store's choices (A3, A4, A15)"},
 		{"choice not an atom", "", model.ForceOR{Group: "store", Choice: "A15"}, model.RuleORMember, "A15 is listed as a choice of store but no atom A15 exists"},
 		{"choice already selected", "", model.ForceOR{Group: "store", Choice: "A3"}, model.RuleNoChange, "OR group store already selects A3"},
+		// Forcing a choice moves the previous selection's dependents onto it.
+		{"moving a dependent makes a cycle", variant(t, "depends_on: [A9]\n    or_group: fmt\n\n  - id: A13", "depends_on: [A9, A13]\n    or_group: fmt\n\n  - id: A13",
+			"    depends_on: [A9]\n\ndecompositions", "    depends_on: [A9, A10]\n\ndecompositions"),
+			model.ForceOR{Group: "fmt", Choice: "A12"}, model.RuleCycle, "A13 depends on A10; making it depend on A12 instead would make a cycle: A13 -> A12 -> A13"},
+		{"the new choice depends on the old one", variant(t, "depends_on: [A9]\n    or_group: fmt\n\n  - id: A13", "depends_on: [A10]\n    or_group: fmt\n\n  - id: A13"),
+			model.ForceOR{Group: "fmt", Choice: "A12"}, model.RuleCycle, "A12 depends on A10; making it depend on A12 instead would make a cycle: A12 -> A12"},
 		// Limits.
 		{"zero limit", "", model.ChangeConstraints{MaxIterations: ptr(0)}, model.RulePositiveLimit, "max_iterations must be a positive integer, not 0"},
 		{"negative limit", "", model.ChangeConstraints{MaxIterations: ptr(30), MaxStallCount: ptr(-2)}, model.RulePositiveLimit, "max_stall_count must be a positive integer, not -2"},
@@ -506,7 +527,7 @@ func TestAddAtom(t *testing.T) {
 		if p.Correction.Description != want {
 			t.Fatalf("description %q, want %q", p.Correction.Description, want)
 		}
-		checkTrailAppended(t, p, doc.State, s, "", "", want)
+		checkNoTrail(t, p, doc.State, s)
 		if !slices.Equal(p.Affected, []string{"A16"}) || p.Summary != "added A16" || p.Kind != "add-atom" {
 			t.Fatalf("plan %+v", *p)
 		}
@@ -556,7 +577,7 @@ func TestAddAtom(t *testing.T) {
 	t.Run("a file without atoms gets the section", func(t *testing.T) {
 		doc := parse(t, "---\nobjective:\n  goal: g\ncontrol:\n  status: running\n---\n")
 		s := apply(t, doc, planOK(t, doc, model.AddAtom{Description: "first"}, ctx))
-		if len(s.Atoms) != 1 || s.Atoms[0].ID != "A1" || len(s.Corrections) != 1 || len(s.Trail) != 1 {
+		if len(s.Atoms) != 1 || s.Atoms[0].ID != "A1" || len(s.Corrections) != 1 || len(s.Trail) != 0 || s.Lines.Has("trail") {
 			t.Fatalf("atoms %+v, corrections %d, trail %d", s.Atoms, len(s.Corrections), len(s.Trail))
 		}
 	})
@@ -579,7 +600,7 @@ func TestDeleteAtom(t *testing.T) {
 			t.Fatalf("%d atoms", len(s.Atoms))
 		}
 		checkRecorded(t, p, s, model.CorrectionDAG, `deleted A9 "Release" (was pending); detached from A10, A11, A12, A13`, false)
-		checkTrailAppended(t, p, doc.State, s, "", "", "deleted A9")
+		checkNoTrail(t, p, doc.State, s)
 		if !slices.Equal(p.Affected, []string{"A9", "A10", "A11", "A12", "A13"}) {
 			t.Fatalf("affected %v", p.Affected)
 		}
@@ -594,13 +615,18 @@ func TestDeleteAtom(t *testing.T) {
 			t.Fatalf("fmt is %+v", *g)
 		}
 		checkRecorded(t, p, s, model.CorrectionDAG, "OR group fmt now selects A12", false)
+		// The selection changed: the trail records it.
+		checkTrailAppended(t, p, doc.State, s, "fmt", "A12", "A10, the selected choice, was deleted; A12 is the next choice that has not failed")
 	})
 	t.Run("no choice left to select", func(t *testing.T) {
 		doc := parse(t, variant(t, "choices: [A10, A11, A12]", "choices: [A10, A11, A20]"))
-		s := apply(t, doc, planOK(t, doc, model.DeleteAtom{ID: "A10", Detach: true}, ctx))
+		p := planOK(t, doc, model.DeleteAtom{ID: "A10", Detach: true}, ctx)
+		s := apply(t, doc, p)
 		if g := group(t, s, "fmt"); g.Selected != "" || !slices.Equal(g.Choices, []string{"A11", "A20"}) {
 			t.Fatalf("fmt is %+v; A11 failed and A20 is no atom, so nothing is selected", *g)
 		}
+		// Nothing is selected instead: no selection to record.
+		checkNoTrail(t, p, doc.State, s)
 	})
 	t.Run("failed choice", func(t *testing.T) {
 		doc := parse(t, baseState)
@@ -675,8 +701,12 @@ func TestForceOR(t *testing.T) {
 		if b := bound(s); !slices.Equal(b, []string{"A1"}) {
 			t.Errorf("bindings left: %v; the redone atoms' bindings must go", b)
 		}
+		// A5 depended on A3 and now depends on A4.
+		if d := atom(t, s, "A5").DependsOn; !slices.Equal(d, []string{"A4"}) {
+			t.Errorf("A5 depends on %v, want [A4]", d)
+		}
 		checkRecorded(t, p, s, model.CorrectionDAG,
-			"forced OR group store to A4 (was A3); A3 resolved → pending, A5 resolved → pending, A7 resolved → pending, A6 resolved → pending; reason: S3 has object lock now", false)
+			"forced OR group store to A4 (was A3); A5 now depends on A4 instead of A3; A3 resolved → pending, A5 resolved → pending, A7 resolved → pending, A6 resolved → pending; reason: S3 has object lock now", false)
 		checkTrailAppended(t, p, doc.State, s, "store", "A4", "S3 has object lock now")
 		if !slices.Equal(p.Affected, []string{"A4", "A3", "A5", "A7", "A6"}) {
 			t.Fatalf("affected %v", p.Affected)
@@ -693,7 +723,7 @@ func TestForceOR(t *testing.T) {
 		if got["A3"] != "pending" || got["A5"] != "pending" || got["A7"] != "resolved" || got["A6"] != "resolved" {
 			t.Fatalf("statuses %v; only A3 goes back to pending", got)
 		}
-		checkRecorded(t, p, s, model.CorrectionDAG, "forced OR group store to A4 (was A3); A3 in_progress → pending; reason: forced by user", false)
+		checkRecorded(t, p, s, model.CorrectionDAG, "forced OR group store to A4 (was A3); A5 now depends on A4 instead of A3; A3 in_progress → pending; reason: forced by user", false)
 		checkTrailAppended(t, p, doc.State, s, "store", "A4", "forced by user")
 	})
 	t.Run("pending previous selection stays", func(t *testing.T) {
@@ -708,6 +738,52 @@ func TestForceOR(t *testing.T) {
 		}
 		checkRecorded(t, p, s, model.CorrectionDAG, "forced OR group fmt to A11 (was A10); reason: HTML after all; note: per design review", false)
 		checkTrailAppended(t, p, doc.State, s, "fmt", "A11", "HTML after all; note: per design review")
+	})
+	t.Run("dependents of the previous selection move to the new one", func(t *testing.T) {
+		// A13 and A14 wait for the selected A10; A14 also lists A12.
+		text := variant(t, "    depends_on: [A9]\n\ndecompositions", `    depends_on: [A9, A10]
+
+  - id: A14
+    description: "Publish"
+    status: pending
+    depends_on: [A10, A1, A12, A10]
+
+decompositions`)
+		doc := parse(t, text)
+		p := planOK(t, doc, model.ForceOR{Group: "fmt", Choice: "A12"}, ctx)
+		out, err := statefile.ApplyEdits(doc, p.Edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := apply(t, doc, p)
+		// In place, in flow style (the loop's scripts read depends_on only
+		// so); a list that already has A12 loses A10 instead.
+		for _, want := range []string{
+			"  - id: A13\n    description: \"Announce\"\n    status: pending\n    depends_on: [A9, A12]\n",
+			"    depends_on: [A1, A12]\n",
+			// The trail entry: the schema's four fields, in its order.
+			"    timestamp: \"2026-01-01T10:00:00Z\"\n  - or_group: fmt\n    selected: A12\n    reason: \"forced by user\"\n    timestamp: \"" + stamp + "\"\n\ncorrections:",
+		} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("the corrected file lacks %q:\n%s", want, out)
+			}
+		}
+		if d := atom(t, s, "A14").DependsOn; !slices.Equal(d, []string{"A1", "A12"}) {
+			t.Errorf("A14 depends on %v", d)
+		}
+		if !reflect.DeepEqual(statuses(s), statuses(doc.State)) {
+			t.Fatal("statuses changed: A10 was pending, nothing is redone")
+		}
+		checkRecorded(t, p, s, model.CorrectionDAG, "forced OR group fmt to A12 (was A10); A13, A14 now depend on A12 instead of A10; reason: forced by user", false)
+		checkTrailAppended(t, p, doc.State, s, "fmt", "A12", "forced by user")
+		if !slices.Equal(p.Affected, []string{"A12", "A13", "A14"}) {
+			t.Fatalf("affected %v", p.Affected)
+		}
+		// Nothing waits on the deselected A10 any more.
+		f := model.Derive(s)
+		if len(f.Dependents["A10"]) != 0 {
+			t.Fatalf("%v still depend on A10", f.Dependents["A10"])
+		}
 	})
 	t.Run("group without selection", func(t *testing.T) {
 		doc := parse(t, variant(t, "    selected: A10\n", ""))
@@ -934,7 +1010,11 @@ func TestCorrectionEntryFields(t *testing.T) {
 		if c == nil || c.Timestamp != stamp || !c.Type.Known() || !strings.HasSuffix(c.Description, "; note: n") {
 			t.Fatalf("%s: correction %+v", req.Kind(), c)
 		}
-		if tr := p.Trail; tr != nil && (tr.Type != "user_correction" || tr.Timestamp != stamp || !strings.HasSuffix(tr.Reason, "; note: n")) {
+		// Only a change of OR selection writes a trail entry.
+		if (p.Trail != nil) != (req.Kind() == "force-or") {
+			t.Fatalf("%s: trail entry %+v", req.Kind(), p.Trail)
+		}
+		if tr := p.Trail; tr != nil && (tr.Type != "" || tr.ORGroup == "" || tr.Selected == "" || tr.Timestamp != stamp || !strings.HasSuffix(tr.Reason, "; note: n")) {
 			t.Fatalf("%s: trail entry %+v", req.Kind(), *tr)
 		}
 		out, err := statefile.ApplyEdits(doc, p.Edits)

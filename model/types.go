@@ -331,8 +331,13 @@ type Binding struct {
 	Lines     Lines
 }
 
-// TrailEntry is one entry of the trail: an OR selection or a user correction.
+// TrailEntry is one entry of the trail: an OR selection, with the schema's
+// fields or_group, selected, reason and timestamp (seed 000 §4.7).
 type TrailEntry struct {
+	// Type is not a schema field. Older versions of aot-tui wrote
+	// corrections into the trail as "type: user_correction" entries, often
+	// without or_group and selected; it is read so those still show as
+	// such. Corrections no longer write it.
 	Type      string
 	ORGroup   string
 	Selected  string

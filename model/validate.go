@@ -78,7 +78,12 @@ func (v *validator) warnf(line int, path, format string, args ...any) {
 }
 
 // Validate checks s against the schema's invariants. It is a superset of
-// the seed's validate_state.py; see DESIGN.md §3.3 for the list.
+// the seed's validate_state.py; see DESIGN.md §3.3 for the list. Beyond
+// it, Validate warns where the loop would get stuck (a pending atom that
+// waits on an OR choice its group does not select) and about trail entries
+// that lack one of the schema's fields (or_group, selected, reason,
+// timestamp), such as the user_correction entries older aot-tui versions
+// wrote.
 func Validate(s *State) Report {
 	return ValidateWith(s, Derive(s))
 }
@@ -97,6 +102,7 @@ func ValidateWith(s *State, f *Facts) Report {
 	v.atoms()
 	v.cycles()
 	v.orGroups()
+	v.orDeadEnds()
 	v.decompositions()
 	v.bindings()
 	v.trailAndCorrections()
@@ -457,6 +463,61 @@ func (v *validator) orGroups() {
 	}
 }
 
+// orDeadEnds warns about pending atoms that wait on an OR choice the group
+// does not select (a failed one or an unused alternative) and that is not
+// resolved: such a choice never runs, so neither can they. Forcing the
+// group to another choice moves them onto it; the loop's own backtrack
+// does the same. Unselected choices themselves are left out: they are not
+// expected to run.
+func (v *validator) orDeadEnds() {
+	if len(v.s.ORGroups) == 0 {
+		return
+	}
+	groups := make(map[string]*ORGroup, len(v.s.ORGroups))
+	for i := range v.s.ORGroups {
+		if g := &v.s.ORGroups[i]; groups[g.Name] == nil {
+			groups[g.Name] = g
+		}
+	}
+	// unselected returns the group of an unresolved OR choice it does not
+	// select.
+	unselected := func(id string) *ORGroup {
+		name, ok := v.f.ORGroupOf[id]
+		if !ok {
+			return nil
+		}
+		g := groups[name]
+		if g == nil || g.Selected == id {
+			return nil
+		}
+		if j, ok := v.f.Index[id]; !ok || v.s.Atoms[j].Status == StatusResolved {
+			return nil
+		}
+		return g
+	}
+	for i, a := range v.s.Atoms {
+		if a.Status != StatusPending || v.f.Index[a.ID] != i || unselected(a.ID) != nil {
+			continue
+		}
+		for _, d := range a.DependsOn {
+			g := unselected(d)
+			if g == nil {
+				continue
+			}
+			sel := g.Selected
+			if sel == "" {
+				sel = "nothing"
+			}
+			p := fmt.Sprintf("atoms[%d].depends_on", i)
+			if contains(g.Failed, d) {
+				v.warnf(a.Lines["depends_on"], p, "atom %s depends on %s, which failed in OR group %s (it selects %s): %s can never run", a.ID, d, g.Name, sel, a.ID)
+			} else {
+				v.warnf(a.Lines["depends_on"], p, "atom %s depends on %s, which OR group %s does not select (it selects %s): %s can never run", a.ID, d, g.Name, sel, a.ID)
+			}
+		}
+	}
+}
+
 func (v *validator) decompositions() {
 	for i, d := range v.s.Decompositions {
 		p := fmt.Sprintf("decompositions[%d]", i)
@@ -509,8 +570,21 @@ func (v *validator) bindings() {
 }
 
 func (v *validator) trailAndCorrections() {
+	// A trail entry records an OR selection: or_group, selected, reason and
+	// timestamp are all required (seed 000 §4.7).
 	for i, t := range v.s.Trail {
 		p := fmt.Sprintf("trail[%d]", i)
+		switch {
+		case t.ORGroup == "" && t.Selected == "" && t.Type == "user_correction":
+			v.warnf(t.Line, p, "trail entry %d is a user_correction without or_group and selected (older aot-tui versions wrote these; the trail records OR selections, corrections[] the corrections)", i+1)
+		default:
+			if t.ORGroup == "" {
+				v.warnf(t.Line, p+".or_group", "trail entry %d has no or_group", i+1)
+			}
+			if t.Selected == "" {
+				v.warnf(t.Line, p+".selected", "trail entry %d has no selected", i+1)
+			}
+		}
 		if t.Reason == "" {
 			v.warnf(t.Line, p+".reason", "trail entry %d has no reason", i+1)
 		}

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -197,4 +198,66 @@ func correct(t *testing.T, path string, req model.Request) *model.Plan {
 		t.Fatal(err)
 	}
 	return plan
+}
+
+// Forcing an OR group to another choice must not deadlock the loop: the
+// demo's A6 depends on A4, so forcing session_strategy to A5 right after
+// the start has to move A6 onto A5 (as the loop's own backtrack does), or
+// A6 and A7 can never run and the stop hook ends the loop on its stall
+// limit instead of completing it.
+func TestForceORAtStartCompletes(t *testing.T) {
+	path, err := Setup(t.TempDir(), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Result, 1)
+	var mu sync.Mutex
+	var whats []string
+	go func() {
+		res, _ := Run(context.Background(), Config{Path: path, Seed: 1, Speed: 100, Demo: true,
+			OnWrite: func(what string, data []byte) {
+				doc, err := statefile.Parse(data)
+				if err != nil {
+					t.Errorf("after %q the file does not parse: %v", what, err)
+				} else if r := model.Validate(doc.State); !r.Valid {
+					t.Errorf("after %q the file is invalid: %v", what, r.Errors)
+				}
+				mu.Lock()
+				whats = append(whats, what)
+				mu.Unlock()
+			}})
+		done <- res
+	}()
+	waitFor(t, path, "status: running")
+	plan := correct(t, path, model.ForceOR{Group: "session_strategy", Choice: "A5", Reason: "sessions work behind the proxy"})
+	if d := plan.Correction.Description; !strings.Contains(d, "A6 now depends on A5 instead of A4") {
+		t.Errorf("the correction does not say how A6 is rewired: %q", d)
+	}
+	var res Result
+	select {
+	case res = <-done:
+	case <-time.After(40 * time.Second):
+		t.Fatal("the loop did not finish")
+	}
+	if res.Status != model.LoopCompleted {
+		t.Fatalf("status %s (%s), want completed", res.Status, res.StopReason)
+	}
+	final, err := statefile.Load(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := final.State
+	if a, _ := st.Atom("A6"); a.Status != model.StatusResolved || !slices.Equal(a.DependsOn, []string{"A3", "A5"}) {
+		t.Fatalf("A6 is %s depending on %v; want resolved, depending on [A3 A5]", a.Status, a.DependsOn)
+	}
+	if a, _ := st.Atom("A4"); a.Status != model.StatusPending {
+		t.Fatalf("A4, no longer selected, is %s", a.Status)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, w := range whats {
+		if w == "start A4" || w == "backtrack A4" {
+			t.Fatalf("the loop worked on A4 after it was deselected: %v", whats)
+		}
+	}
 }

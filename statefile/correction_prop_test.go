@@ -18,6 +18,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
+	"gopkg.in/yaml.v3"
 )
 
 var correctionSeed = flag.Uint64("correction-seed", 0, "replay one state of TestCorrectionProperty (the seed it logs on failure)")
@@ -302,10 +303,40 @@ func checkCorrection(doc *Document, req model.Request, c model.PlanContext) (boo
 	if err := sameLayout(doc.Data, out); err != nil {
 		return true, err
 	}
+	if err := trailEntryKeys(nd, len(p.Trails)); err != nil {
+		return true, err
+	}
 	if err := reflects(doc.State, req, p, nd.State); err != nil {
 		return true, fmt.Errorf("%v\n%s", err, UnifiedDiff("state", doc.Data, out))
 	}
 	return true, nil
+}
+
+// trailEntryKeys checks that the last n trail entries of doc are written
+// with exactly the schema's keys, in its order (seed 000 §4.7).
+func trailEntryKeys(doc *Document, n int) error {
+	if n == 0 {
+		return nil
+	}
+	var trail *yaml.Node
+	for i := 0; i+1 < len(doc.Root.Content); i += 2 {
+		if doc.Root.Content[i].Value == "trail" {
+			trail = doc.Root.Content[i+1]
+		}
+	}
+	if trail == nil || len(trail.Content) < n {
+		return fmt.Errorf("the corrected file lacks the %d trail entries the plan appends", n)
+	}
+	for _, item := range trail.Content[len(trail.Content)-n:] {
+		var keys []string
+		for i := 0; i < len(item.Content); i += 2 {
+			keys = append(keys, item.Content[i].Value)
+		}
+		if want := []string{"or_group", "selected", "reason", "timestamp"}; !slices.Equal(keys, want) {
+			return fmt.Errorf("an appended trail entry has the keys %v, want %v", keys, want)
+		}
+	}
+	return nil
 }
 
 // sameLayout: the body is byte-identical and a CRLF file stays CRLF.
@@ -403,12 +434,6 @@ func reflects(old *model.State, req model.Request, p *model.Plan, nw *model.Stat
 		return err
 	}
 	expect := correctionExpect{trail: old.Trail, affected: map[string]bool{}, control: old.Control, objective: old.Objective}
-	if tr := p.Trail; tr != nil {
-		if tr.Type != "user_correction" || tr.Timestamp != "2026-02-03T04:05:06Z" || tr.Reason == "" {
-			return fmt.Errorf("trail entry %+v", *tr)
-		}
-		expect.trail = append(slices.Clone(old.Trail), *tr)
-	}
 
 	switch r := req.(type) {
 	case model.AddAtom:
@@ -482,6 +507,10 @@ func reflects(old *model.State, req model.Request, p *model.Plan, nw *model.Stat
 			if ng.Selected != sel {
 				return fmt.Errorf("OR group %s selects %q, want %q", g.Name, ng.Selected, sel)
 			}
+			// The selection moved to another choice: the trail records it.
+			if g.Selected == r.ID && sel != "" {
+				expect.selections = append(expect.selections, model.TrailEntry{ORGroup: g.Name, Selected: sel})
+			}
 		}
 		var wantDecomps []string
 		for _, d := range old.Decompositions {
@@ -502,10 +531,30 @@ func reflects(old *model.State, req model.Request, p *model.Plan, nw *model.Stat
 		if ng.Selected != r.Choice || slices.Contains(ng.Failed, r.Choice) || !slices.Equal(ng.Choices, g.Choices) {
 			return fmt.Errorf("OR group %s is %+v after forcing %s", r.Group, ng, r.Choice)
 		}
-		if tr := p.Trail; tr == nil || tr.ORGroup != r.Group || tr.Selected != r.Choice {
-			return fmt.Errorf("trail entry %+v", tr)
-		}
+		expect.selections = append(expect.selections, model.TrailEntry{ORGroup: r.Group, Selected: r.Choice})
 		expect.affected[r.Choice] = true
+		// What depended on the previous selection depends on the new
+		// choice instead (once: a list that had both keeps only the new).
+		if g.Selected != "" {
+			for _, a := range old.Atoms {
+				if !slices.Contains(a.DependsOn, g.Selected) {
+					continue
+				}
+				var want []string
+				for _, d := range a.DependsOn {
+					if d == g.Selected {
+						d = r.Choice
+					}
+					if d != r.Choice || !slices.Contains(want, d) {
+						want = append(want, d)
+					}
+				}
+				if got := newAtoms[a.ID].DependsOn; !slices.Equal(got, want) {
+					return fmt.Errorf("%s depends on %v, want %v (moved from %s to %s)", a.ID, got, want, g.Selected, r.Choice)
+				}
+				expect.affected[a.ID] = true
+			}
+		}
 		if prev, ok := oldAtoms[g.Selected]; ok {
 			var scope []string
 			switch prev.Status {
@@ -583,6 +632,20 @@ func reflects(old *model.State, req model.Request, p *model.Plan, nw *model.Stat
 		return fmt.Errorf("no oracle for %T", req)
 	}
 
+	// Trail: an entry appended for each OR selection the correction makes
+	// (seed 000 §4.7: or_group, selected, reason, timestamp), none for
+	// anything else.
+	if len(p.Trails) != len(expect.selections) || (p.Trail == nil) != (len(p.Trails) == 0) {
+		return fmt.Errorf("the plan appends trail entries %+v, want selections %+v", p.Trails, expect.selections)
+	}
+	for i, tr := range p.Trails {
+		w := expect.selections[i]
+		if tr.Type != "" || tr.ORGroup != w.ORGroup || tr.Selected != w.Selected || tr.Timestamp != "2026-02-03T04:05:06Z" || strings.TrimSpace(tr.Reason) == "" {
+			return fmt.Errorf("trail entry %+v, want or_group %s, selected %s, a reason and the plan's timestamp", tr, w.ORGroup, w.Selected)
+		}
+	}
+	expect.trail = append(slices.Clone(expect.trail), p.Trails...)
+
 	var gotAffected []string
 	for id := range expect.affected {
 		gotAffected = append(gotAffected, id)
@@ -603,10 +666,13 @@ func reflects(old *model.State, req model.Request, p *model.Plan, nw *model.Stat
 }
 
 type correctionExpect struct {
-	trail     []model.TrailEntry
-	affected  map[string]bool
-	control   model.Control
-	objective model.Objective
+	trail []model.TrailEntry
+	// selections are the trail entries (or_group and selected) the
+	// correction must append, in order.
+	selections []model.TrailEntry
+	affected   map[string]bool
+	control    model.Control
+	objective  model.Objective
 }
 
 // checklistReflects checks the one base_case edit of an objective change.
@@ -817,7 +883,7 @@ func sameTrail(want, got []model.TrailEntry) error {
 	}
 	for i := range want {
 		w, g := want[i], got[i]
-		if w.Type != g.Type || w.ORGroup != g.ORGroup || w.Selected != g.Selected || w.Reason != g.Reason || w.Timestamp != g.Timestamp {
+		if w.Type != g.Type || len(w.Extra) != len(g.Extra) || w.ORGroup != g.ORGroup || w.Selected != g.Selected || w.Reason != g.Reason || w.Timestamp != g.Timestamp {
 			return fmt.Errorf("trail[%d] is %+v, want %+v", i, g, w)
 		}
 	}
