@@ -25,6 +25,7 @@ type demoFlags struct {
 	speed    float64
 	atoms    int
 	quiet    bool
+	keys     string
 }
 
 func newDemoCmd(g *globalFlags) *cobra.Command {
@@ -55,6 +56,7 @@ loop on a generated graph of N atoms instead of the script.`,
 	f.Float64Var(&d.speed, "speed", 1, "time scale: 2 runs twice as fast")
 	f.IntVar(&d.atoms, "atoms", 0, "play a random loop on a generated graph of N atoms")
 	f.BoolVar(&d.quiet, "quiet", false, "headless: do not narrate the loop")
+	registerKeys(cmd, &d.keys)
 	return cmd
 }
 
@@ -67,6 +69,13 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 	}
 	if d.headless && d.dir == "" {
 		return fail(exitUsage, "--headless needs --dir DIR (watch it with aot-tui DIR in another pane)")
+	}
+	var keys *ui.KeyMap
+	if !d.headless {
+		var err error
+		if keys, err = loadKeys(d.keys); err != nil {
+			return err
+		}
 	}
 	dir := d.dir
 	made := false
@@ -118,6 +127,7 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		Target:   statefile.Target{Path: path, Kind: statefile.KindAoT, Exists: true},
 		Watch:    statefile.WatchOptions{MaxSize: g.maxSize},
 		LoopName: "demo",
+		Keys:     keys,
 	})
 	p := tea.NewProgram(m, tea.WithOutput(out))
 	stopHangup, hungUp := onHangup(p)

@@ -19,12 +19,39 @@ type tuiFlags struct {
 	file     string
 	readOnly bool
 	quiet    bool
+	keys     string
 }
 
 func (t *tuiFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&t.file, "file", "f", "", "state file or project directory (default: current directory)")
 	cmd.Flags().BoolVar(&t.readOnly, "read-only", false, "never write to the file: every write key is disabled")
 	cmd.Flags().BoolVar(&t.quiet, "quiet", false, "no bell and no desktop notifications")
+	registerKeys(cmd, &t.keys)
+}
+
+func registerKeys(cmd *cobra.Command, path *string) {
+	cmd.Flags().StringVar(path, "keys", "", "key bindings file (default: "+keysFileHint()+" when it exists; see aot-tui keys)")
+}
+
+func keysFileHint() string {
+	if p := ui.DefaultKeysPath(); p != "" {
+		return p
+	}
+	return "$XDG_CONFIG_HOME/aot-tui/keys.yaml"
+}
+
+// loadKeys reads the key bindings: the file given with --keys (it must
+// exist), else the default keys file when there is one.
+func loadKeys(path string) (*ui.KeyMap, error) {
+	required := path != ""
+	if !required {
+		path = ui.DefaultKeysPath()
+	}
+	k, err := ui.LoadKeyMap(path, required)
+	if err != nil {
+		return nil, fail(exitUsage, "%v", err)
+	}
+	return &k, nil
 }
 
 // oneProc runs the Go scheduler on one processor unless GOMAXPROCS says
@@ -67,12 +94,17 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 		seen[abs] = true
 		targets = append(targets, target)
 	}
+	keys, err := loadKeys(t.keys)
+	if err != nil {
+		return err
+	}
 	oneProc()
 	m := ui.New(ui.Options{
 		Targets:  targets,
 		ReadOnly: t.readOnly,
 		Quiet:    t.quiet,
 		Watch:    statefile.WatchOptions{MaxSize: g.maxSize},
+		Keys:     keys,
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithOutput(cmd.OutOrStdout()))
