@@ -31,8 +31,8 @@ func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
 	}
 	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print a unified diff of the change and write nothing")
 	cmd.Flags().BoolVar(&w.json, "json", false, "print the correction and the resulting summary as JSON")
-	cmd.Flags().DurationVar(&w.guard, "guard", correction.DefaultGuard,
-		"after writing, watch the file this long and apply the correction again if a loop write undoes it (0: do not wait)")
+	cmd.Flags().DurationVar(&w.guard, "guard", defaultGuard(),
+		"after writing, watch the file this long and apply the correction again if a loop write undoes it (0: do not wait; default from AOT_TUI_GUARD)")
 }
 
 func newRedirectCmd(g *globalFlags) *cobra.Command {
@@ -426,14 +426,8 @@ func correctionJSON(t statefile.Target, o *correction.Outcome, dry bool) correct
 		out.Correction = map[string]any{"timestamp": c.Timestamp, "type": c.Type, "description": c.Description, "trail_cleared": c.TrailCleared}
 	}
 	if tr := plan.Trail; tr != nil {
-		m := map[string]any{"type": tr.Type, "reason": tr.Reason, "timestamp": tr.Timestamp}
-		if tr.ORGroup != "" {
-			m["or_group"] = tr.ORGroup
-		}
-		if tr.Selected != "" {
-			m["selected"] = tr.Selected
-		}
-		out.TrailEntry = m
+		// The schema's four fields (seed 000 §4.7), as written.
+		out.TrailEntry = map[string]any{"or_group": tr.ORGroup, "selected": tr.Selected, "reason": tr.Reason, "timestamp": tr.Timestamp}
 	}
 	l := &loaded{Target: t, AoT: res.NewDoc, Facts: model.Derive(res.NewDoc.State)}
 	out.Summary = aotStatusJSON(l)
@@ -441,6 +435,15 @@ func correctionJSON(t statefile.Target, o *correction.Outcome, dry bool) correct
 		out.Diff = statefile.UnifiedDiff(t.Path, res.Before, res.After)
 	}
 	return out
+}
+
+// defaultGuard is --guard's default: AOT_TUI_GUARD (a duration) when set,
+// else correction.DefaultGuard.
+func defaultGuard() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("AOT_TUI_GUARD")); err == nil && d >= 0 {
+		return d
+	}
+	return correction.DefaultGuard
 }
 
 // clockNow is the time corrections are stamped with. AOT_TUI_NOW (RFC 3339)

@@ -180,3 +180,27 @@ func TestStopRecordsNoCorrection(t *testing.T) {
 		t.Fatalf("a second stop: exit %d %q", code, errs)
 	}
 }
+
+// The trail entry --json reports is the one written: the schema's four
+// fields (seed 000 §4.7), no type.
+func TestJSONTrailEntryHasTheSchemaFields(t *testing.T) {
+	path := loopFixture(t)
+	code, out, errs := runCLI(t, "redirect", "force-or", "audit_store", "A6", "--json", "--guard", "0", "-f", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var res struct {
+		TrailEntry map[string]any `json:"trail_entry"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range res.TrailEntry {
+		keys = append(keys, k)
+	}
+	if len(keys) != 4 || res.TrailEntry["or_group"] != "audit_store" || res.TrailEntry["selected"] != "A6" ||
+		res.TrailEntry["reason"] == "" || res.TrailEntry["timestamp"] == "" {
+		t.Fatalf("trail_entry %v", res.TrailEntry)
+	}
+}
