@@ -58,8 +58,11 @@ func SplitLines(s string) []string {
 // greedy forward search finds (it prefers deletions to insertions), the
 // same alignment as the usual O(ND) implementation, as long as that
 // search's trace fits in memory linear in the input size. Past that it
-// splits the problem at a middle snake (Myers' linear-space refinement),
-// which gives a diff just as small that may align differently.
+// first sets aside the lines that only one side has (they are changes in
+// every diff), then splits what is left at a middle snake (Myers'
+// linear-space refinement), again and again until the parts are small
+// enough for the greedy search. That gives a diff just as small that may
+// align differently.
 //
 // Memory is O(len(a)+len(b)) and time O((len(a)+len(b))·D), where D is
 // the number of deleted plus inserted lines. The common prefix and suffix
@@ -74,16 +77,50 @@ func Diff(a, b []string) []Op {
 	for suf < n-pre && suf < m-pre && a[n-1-suf] == b[m-1-suf] {
 		suf++
 	}
-	var e emitter
-	e.add(Equal, 0, pre, 0, pre)
-	if pre < n-suf || pre < m-suf {
-		am, bm := intern(a[pre:n-suf], b[pre:m-suf])
-		s := solver{a: am, b: bm, aOff: pre, bOff: pre, out: &e}
-		s.limit = maxTraceD(traceBudget(n + m))
-		s.solve(0, len(am), 0, len(bm), -1)
+	s := solver{
+		achg:  make([]bool, n-pre-suf),
+		bchg:  make([]bool, m-pre-suf),
+		limit: maxTraceD(traceBudget(n + m)),
 	}
-	e.add(Equal, n-suf, n, m-suf, m)
-	return e.finish()
+	s.a, s.b = intern(a[pre:n-suf], b[pre:m-suf])
+	s.run()
+
+	// Unchanged lines of a and b pair up in order.
+	var ops []Op
+	add := func(k Kind, a0, a1, b0, b1 int) {
+		if a0 < a1 || b0 < b1 {
+			ops = append(ops, Op{k, a0, a1, b0, b1})
+		}
+	}
+	i, j := 0, 0
+	for first := true; ; first = false {
+		i0, j0 := i, j
+		for i < len(s.achg) && j < len(s.bchg) && !s.achg[i] && !s.bchg[j] {
+			i++
+			j++
+		}
+		if first {
+			i0, j0 = -pre, -pre // the common prefix
+		}
+		if i == len(s.achg) && j == len(s.bchg) {
+			add(Equal, pre+i0, n, pre+j0, m) // and the suffix
+			break
+		}
+		add(Equal, pre+i0, pre+i, pre+j0, pre+j)
+		i0, j0 = i, j
+		for i < len(s.achg) && s.achg[i] {
+			i++
+		}
+		for j < len(s.bchg) && s.bchg[j] {
+			j++
+		}
+		if i == i0 && j == j0 {
+			panic("textdiff: unchanged lines do not pair up")
+		}
+		add(Delete, pre+i0, pre+i, pre+j0, pre+j0)
+		add(Insert, pre+i, pre+i, pre+j0, pre+j)
+	}
+	return ops
 }
 
 // traceBudget is how many int32 the greedy search may keep for its trace
@@ -111,96 +148,103 @@ func intern(a, b []string) (ai, bi []int32) {
 	return conv(a), conv(b)
 }
 
-// emitter collects Ops in order, joining runs of the same kind.
-type emitter struct {
-	ops []Op
-}
-
-func (e *emitter) add(k Kind, a0, a1, b0, b1 int) {
-	if a0 == a1 && b0 == b1 {
-		return
-	}
-	if n := len(e.ops); n > 0 && e.ops[n-1].Kind == k {
-		e.ops[n-1].A1, e.ops[n-1].B1 = a1, b1
-		return
-	}
-	e.ops = append(e.ops, Op{k, a0, a1, b0, b1})
-}
-
-// finish returns the Ops with each run of changes between Equal runs
-// rewritten as one Delete followed by one Insert. The divide-and-conquer
-// search can interleave them; the greedy search never does.
-func (e *emitter) finish() []Op {
-	ops := e.ops
-	out := ops[:0]
-	for i := 0; i < len(ops); {
-		if ops[i].Kind == Equal {
-			out = append(out, ops[i])
-			i++
-			continue
-		}
-		j := i
-		for j < len(ops) && ops[j].Kind != Equal {
-			j++
-		}
-		a0, b0 := ops[i].A0, ops[i].B0
-		a1, b1 := ops[j-1].A1, ops[j-1].B1
-		if a0 < a1 {
-			out = append(out, Op{Delete, a0, a1, b0, b0})
-		}
-		if b0 < b1 {
-			out = append(out, Op{Insert, a1, a1, b0, b1})
-		}
-		i = j
-	}
-	return out
-}
-
-// solver finds the edit path between a and b (interned lines) and passes
-// it to out, with aOff and bOff added to every position.
+// solver finds which lines of a and b (interned) a minimal diff changes.
 type solver struct {
 	a, b       []int32
-	aOff, bOff int
-	out        *emitter
+	achg, bchg []bool  // the lines of the original a and b that change
+	aIdx, bIdx []int32 // after discard: where a[i] and b[j] are in them
 	limit      int     // the largest D the greedy search may try
 	trace      []int32 // greedy search: layer d holds d+1 diagonals
-	path       []Op    // greedy backtrack, last Op first
 	fd, bd     []int   // middle snake: furthest x on each diagonal
 }
 
-// solve emits the diff of a[alo:ahi] and b[blo:bhi]. d is their edit
-// distance when the caller knows it, or -1.
+// run marks the changed lines of a and b.
+func (s *solver) run() {
+	n, m := len(s.a), len(s.b)
+	if n > 0 && m > 0 && s.greedy(0, n, 0, m, s.limit) {
+		return
+	}
+	s.discard()
+	s.solve(0, len(s.a), 0, len(s.b), -1)
+}
+
+// discard marks the lines of a that are nowhere in b as changed, and
+// those of b nowhere in a, and leaves the others in s.a and s.b. No
+// common subsequence has such lines, so a minimal diff of what is left
+// is one of the whole, and often a much smaller problem: when all lines
+// change their endings, nothing is left.
+func (s *solver) discard() {
+	var nids int32
+	for _, id := range s.a {
+		nids = max(nids, id+1)
+	}
+	for _, id := range s.b {
+		nids = max(nids, id+1)
+	}
+	inA, inB := make([]bool, nids), make([]bool, nids)
+	for _, id := range s.a {
+		inA[id] = true
+	}
+	for _, id := range s.b {
+		inB[id] = true
+	}
+	keep := func(lines []int32, in []bool, chg []bool) (kept, idx []int32) {
+		for i, id := range lines {
+			if in[id] {
+				kept = append(kept, id)
+				idx = append(idx, int32(i))
+			} else {
+				chg[i] = true
+			}
+		}
+		return kept, idx
+	}
+	s.a, s.aIdx = keep(s.a, inB, s.achg)
+	s.b, s.bIdx = keep(s.b, inA, s.bchg)
+}
+
+// changeA marks a[i] as changed, and changeB b[j].
+func (s *solver) changeA(i int) {
+	if s.aIdx != nil {
+		i = int(s.aIdx[i])
+	}
+	s.achg[i] = true
+}
+
+func (s *solver) changeB(j int) {
+	if s.bIdx != nil {
+		j = int(s.bIdx[j])
+	}
+	s.bchg[j] = true
+}
+
+// solve marks the changes between a[alo:ahi] and b[blo:bhi]. d is their
+// edit distance when the caller knows it, or -1.
 func (s *solver) solve(alo, ahi, blo, bhi, d int) {
-	pre := 0
-	for alo+pre < ahi && blo+pre < bhi && s.a[alo+pre] == s.b[blo+pre] {
-		pre++
+	for alo < ahi && blo < bhi && s.a[alo] == s.b[blo] {
+		alo++
+		blo++
 	}
-	s.emit(Equal, alo, alo+pre, blo, blo+pre)
-	alo, blo = alo+pre, blo+pre
-	suf := 0
-	for alo < ahi-suf && blo < bhi-suf && s.a[ahi-1-suf] == s.b[bhi-1-suf] {
-		suf++
+	for alo < ahi && blo < bhi && s.a[ahi-1] == s.b[bhi-1] {
+		ahi--
+		bhi--
 	}
-	ahi, bhi = ahi-suf, bhi-suf
 	switch {
 	case alo == ahi:
-		s.emit(Insert, alo, alo, blo, bhi)
-	case blo == bhi:
-		s.emit(Delete, alo, ahi, blo, blo)
-	default:
-		if (d < 0 || d <= s.limit) && s.greedy(alo, ahi, blo, bhi, s.limit) {
-			break
+		for j := blo; j < bhi; j++ {
+			s.changeB(j)
 		}
+	case blo == bhi:
+		for i := alo; i < ahi; i++ {
+			s.changeA(i)
+		}
+	case (d < 0 || d <= s.limit) && s.greedy(alo, ahi, blo, bhi, s.limit):
+	default:
 		x, y, dd := s.midSnake(alo, ahi, blo, bhi)
 		left := (dd + 1) / 2
 		s.solve(alo, x, blo, y, left)
 		s.solve(x, ahi, y, bhi, dd-left)
 	}
-	s.emit(Equal, ahi, ahi+suf, bhi, bhi+suf)
-}
-
-func (s *solver) emit(k Kind, a0, a1, b0, b1 int) {
-	s.out.add(k, a0+s.aOff, a1+s.aOff, b0+s.bOff, b1+s.bOff)
 }
 
 // maxTraceD is the largest D whose greedy trace, layers 0 to D holding
@@ -214,10 +258,12 @@ func maxTraceD(budget int) int {
 }
 
 // greedy runs Myers' forward search on a[alo:ahi], b[blo:bhi] keeping
-// every layer of furthest-reaching x values, and emits the path it finds
-// by walking them back. It gives up, emitting nothing, when the edit
-// distance is over limit. Its choices are those of the textbook
-// algorithm: on a tie it extends the diagonal below (a deletion).
+// every layer of furthest-reaching x values, walks them back from the
+// end and marks the changes on that path. It gives up, marking nothing,
+// when the edit distance is over limit. Its choices are those of the
+// textbook algorithm, and of statefile's diff before this package: on a
+// tie between the two diagonals it could come from, it takes the
+// deletion.
 func (s *solver) greedy(alo, ahi, blo, bhi, limit int) bool {
 	a, b := s.a[alo:ahi], s.b[blo:bhi]
 	n, m := len(a), len(b)
@@ -253,11 +299,10 @@ func (s *solver) greedy(alo, ahi, blo, bhi, limit int) bool {
 }
 
 // backtrack walks the greedy trace back from the end of a[alo:ahi],
-// b[blo:bhi], found at layer d, and emits the path.
+// b[blo:bhi], found at layer d, and marks the changes on the path.
 func (s *solver) backtrack(alo, ahi, blo, bhi, d int) {
 	tr := s.trace
 	x, y := ahi-alo, bhi-blo
-	path := s.path[:0]
 	for ; d > 0; d-- {
 		prev := tr[(d-1)*d/2 : d*(d+1)/2]
 		k := x - y
@@ -269,24 +314,16 @@ func (s *solver) backtrack(alo, ahi, blo, bhi, d int) {
 		}
 		px := int(prev[(pk+d-1)/2])
 		py := px - pk
-		if snake := min(x-px, y-py); snake > 0 {
-			path = append(path, Op{Equal, x - snake, x, y - snake, y})
-			x, y = x-snake, y-snake
-		}
+		snake := min(x-px, y-py)
+		x, y = x-snake, y-snake
 		if x == px {
-			path = append(path, Op{Insert, x, x, y - 1, y})
 			y--
+			s.changeB(blo + y)
 		} else {
-			path = append(path, Op{Delete, x - 1, x, y, y})
 			x--
+			s.changeA(alo + x)
 		}
 	}
-	path = append(path, Op{Equal, 0, x, 0, y})
-	for i := len(path) - 1; i >= 0; i-- {
-		op := path[i]
-		s.emit(op.Kind, alo+op.A0, alo+op.A1, blo+op.B0, blo+op.B1)
-	}
-	s.path = path
 }
 
 // midSnake finds the middle snake of a[alo:ahi], b[blo:bhi], which must

@@ -258,3 +258,31 @@ func TestDiffLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffNoCommonLines: when every line changes its ending, or every
+// line is replaced, no line is in both; the diff is one Delete and one
+// Insert and takes linear time, not the O(N²) the search would take on
+// it (the lines one side alone has are set aside first).
+func TestDiffNoCommonLines(t *testing.T) {
+	file := string(atomsFile(10000))
+	a := SplitLines(file)
+	crlf := SplitLines(strings.ReplaceAll(file, "\n", "\r\n"))
+	other := SplitLines("#" + strings.ReplaceAll(file[:len(file)-1], "\n", "\n#") + "\n")
+	for _, b := range [][]string{crlf, other} {
+		ops := Diff(a, b)
+		if _, err := checkDiff(a, b, ops); err != nil {
+			t.Fatal(err)
+		}
+		want := []Op{{Delete, 0, len(a), 0, 0}, {Insert, len(a), len(a), 0, len(b)}}
+		if !slices.Equal(ops, want) {
+			t.Fatalf("got %v, want %v", ops, want)
+		}
+		// Nothing was left for the search.
+		s := solver{achg: make([]bool, len(a)), bchg: make([]bool, len(b)), limit: maxTraceD(traceBudget(len(a) + len(b)))}
+		s.a, s.b = intern(a, b)
+		s.run()
+		if len(s.a) != 0 || len(s.b) != 0 {
+			t.Fatalf("%d and %d lines left after the discard", len(s.a), len(s.b))
+		}
+	}
+}
