@@ -40,9 +40,18 @@ func SplitLines(s string) []string {
 	if s == "" {
 		return nil
 	}
-	lines := strings.SplitAfter(s, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
+	n := strings.Count(s, "\n")
+	if s[len(s)-1] != '\n' {
+		n++
+	}
+	lines := make([]string, 0, n)
+	for s != "" {
+		i := strings.IndexByte(s, '\n') + 1
+		if i == 0 {
+			i = len(s)
+		}
+		lines = append(lines, s[:i])
+		s = s[i:]
 	}
 	return lines
 }
@@ -77,13 +86,8 @@ func Diff(a, b []string) []Op {
 	for suf < n-pre && suf < m-pre && a[n-1-suf] == b[m-1-suf] {
 		suf++
 	}
-	s := solver{
-		achg:  make([]bool, n-pre-suf),
-		bchg:  make([]bool, m-pre-suf),
-		limit: maxTraceD(traceBudget(n + m)),
-	}
-	s.a, s.b = intern(a[pre:n-suf], b[pre:m-suf])
-	s.run()
+	achg, bchg := make([]bool, n-pre-suf), make([]bool, m-pre-suf)
+	markChanges(a[pre:n-suf], b[pre:m-suf], achg, bchg, maxTraceD(traceBudget(n+m)))
 
 	// Unchanged lines of a and b pair up in order.
 	var ops []Op
@@ -95,23 +99,23 @@ func Diff(a, b []string) []Op {
 	i, j := 0, 0
 	for first := true; ; first = false {
 		i0, j0 := i, j
-		for i < len(s.achg) && j < len(s.bchg) && !s.achg[i] && !s.bchg[j] {
+		for i < len(achg) && j < len(bchg) && !achg[i] && !bchg[j] {
 			i++
 			j++
 		}
 		if first {
 			i0, j0 = -pre, -pre // the common prefix
 		}
-		if i == len(s.achg) && j == len(s.bchg) {
+		if i == len(achg) && j == len(bchg) {
 			add(Equal, pre+i0, n, pre+j0, m) // and the suffix
 			break
 		}
 		add(Equal, pre+i0, pre+i, pre+j0, pre+j)
 		i0, j0 = i, j
-		for i < len(s.achg) && s.achg[i] {
+		for i < len(achg) && achg[i] {
 			i++
 		}
-		for j < len(s.bchg) && s.bchg[j] {
+		for j < len(bchg) && bchg[j] {
 			j++
 		}
 		if i == i0 && j == j0 {
@@ -148,44 +152,49 @@ func intern(a, b []string) (ai, bi []int32) {
 	return conv(a), conv(b)
 }
 
-// solver finds which lines of a and b (interned) a minimal diff changes.
-type solver struct {
-	a, b       []int32
-	achg, bchg []bool  // the lines of the original a and b that change
-	aIdx, bIdx []int32 // after discard: where a[i] and b[j] are in them
-	limit      int     // the largest D the greedy search may try
-	trace      []int32 // greedy search: layer d holds d+1 diagonals
-	fd, bd     []int   // middle snake: furthest x on each diagonal
-}
-
-// run marks the changed lines of a and b.
-func (s *solver) run() {
-	n, m := len(s.a), len(s.b)
-	if n > 0 && m > 0 && s.greedy(0, n, 0, m, s.limit) {
+// markChanges marks in achg and bchg the lines of a and b that a
+// minimal diff changes. Only the greedy search's trace may use more than
+// O(len(a)+len(b)) memory, and it stops at limit.
+func markChanges(a, b []string, achg, bchg []bool, limit int) {
+	if len(a) == 0 || len(b) == 0 {
+		for i := range achg {
+			achg[i] = true
+		}
+		for j := range bchg {
+			bchg[j] = true
+		}
 		return
 	}
-	s.discard()
+	// A first try on the strings themselves: when few lines changed,
+	// interning them would cost more than the search.
+	gs := solver[string]{a: a, b: b, achg: achg, bchg: bchg, limit: limit}
+	if gs.greedy(0, len(a), 0, len(b), limit) {
+		return
+	}
+	s := solver[int32]{achg: achg, bchg: bchg, limit: limit, trace: gs.trace, mapped: true}
+	ai, bi := intern(a, b)
+	s.a, s.b, s.aIdx, s.bIdx = discard(ai, bi, achg, bchg)
 	s.solve(0, len(s.a), 0, len(s.b), -1)
 }
 
 // discard marks the lines of a that are nowhere in b as changed, and
-// those of b nowhere in a, and leaves the others in s.a and s.b. No
+// those of b nowhere in a, and returns the others with their indexes. No
 // common subsequence has such lines, so a minimal diff of what is left
 // is one of the whole, and often a much smaller problem: when all lines
 // change their endings, nothing is left.
-func (s *solver) discard() {
+func discard(a, b []int32, achg, bchg []bool) (ka, kb, aIdx, bIdx []int32) {
 	var nids int32
-	for _, id := range s.a {
+	for _, id := range a {
 		nids = max(nids, id+1)
 	}
-	for _, id := range s.b {
+	for _, id := range b {
 		nids = max(nids, id+1)
 	}
 	inA, inB := make([]bool, nids), make([]bool, nids)
-	for _, id := range s.a {
+	for _, id := range a {
 		inA[id] = true
 	}
-	for _, id := range s.b {
+	for _, id := range b {
 		inB[id] = true
 	}
 	keep := func(lines []int32, in []bool, chg []bool) (kept, idx []int32) {
@@ -199,20 +208,33 @@ func (s *solver) discard() {
 		}
 		return kept, idx
 	}
-	s.a, s.aIdx = keep(s.a, inB, s.achg)
-	s.b, s.bIdx = keep(s.b, inA, s.bchg)
+	ka, aIdx = keep(a, inB, achg)
+	kb, bIdx = keep(b, inA, bchg)
+	return ka, kb, aIdx, bIdx
+}
+
+// solver finds which lines of a and b a minimal diff changes: lines as
+// strings for a first greedy try, interned after that.
+type solver[T comparable] struct {
+	a, b       []T
+	achg, bchg []bool  // the lines of the original a and b that change
+	mapped     bool    // a and b are what discard kept, so
+	aIdx, bIdx []int32 // a[i] is achg[aIdx[i]] and b[j] bchg[bIdx[j]]
+	limit      int     // the largest D the greedy search may try
+	trace      []int32 // greedy search: layer d holds d+1 diagonals
+	fd, bd     []int   // middle snake: furthest x on each diagonal
 }
 
 // changeA marks a[i] as changed, and changeB b[j].
-func (s *solver) changeA(i int) {
-	if s.aIdx != nil {
+func (s *solver[T]) changeA(i int) {
+	if s.mapped {
 		i = int(s.aIdx[i])
 	}
 	s.achg[i] = true
 }
 
-func (s *solver) changeB(j int) {
-	if s.bIdx != nil {
+func (s *solver[T]) changeB(j int) {
+	if s.mapped {
 		j = int(s.bIdx[j])
 	}
 	s.bchg[j] = true
@@ -220,7 +242,7 @@ func (s *solver) changeB(j int) {
 
 // solve marks the changes between a[alo:ahi] and b[blo:bhi]. d is their
 // edit distance when the caller knows it, or -1.
-func (s *solver) solve(alo, ahi, blo, bhi, d int) {
+func (s *solver[T]) solve(alo, ahi, blo, bhi, d int) {
 	for alo < ahi && blo < bhi && s.a[alo] == s.b[blo] {
 		alo++
 		blo++
@@ -264,7 +286,7 @@ func maxTraceD(budget int) int {
 // textbook algorithm, and of statefile's diff before this package: on a
 // tie between the two diagonals it could come from, it takes the
 // deletion.
-func (s *solver) greedy(alo, ahi, blo, bhi, limit int) bool {
+func (s *solver[T]) greedy(alo, ahi, blo, bhi, limit int) bool {
 	a, b := s.a[alo:ahi], s.b[blo:bhi]
 	n, m := len(a), len(b)
 	limit = min(limit, n+m)
@@ -300,7 +322,7 @@ func (s *solver) greedy(alo, ahi, blo, bhi, limit int) bool {
 
 // backtrack walks the greedy trace back from the end of a[alo:ahi],
 // b[blo:bhi], found at layer d, and marks the changes on the path.
-func (s *solver) backtrack(alo, ahi, blo, bhi, d int) {
+func (s *solver[T]) backtrack(alo, ahi, blo, bhi, d int) {
 	tr := s.trace
 	x, y := ahi-alo, bhi-blo
 	for ; d > 0; d-- {
@@ -335,7 +357,7 @@ func (s *solver) backtrack(alo, ahi, blo, bhi, d int) {
 // furthest x it reached on every diagonal k = x-y (fd: the largest x from
 // the start, bd: the smallest x from the end); they meet after about dd/2
 // steps each. Diagonals stay within the rectangle, as in GNU diff.
-func (s *solver) midSnake(alo, ahi, blo, bhi int) (x, y, dd int) {
+func (s *solver[T]) midSnake(alo, ahi, blo, bhi int) (x, y, dd int) {
 	a, b := s.a[alo:ahi], s.b[blo:bhi]
 	n, m := len(a), len(b)
 	if len(s.fd) < n+m+3 {
