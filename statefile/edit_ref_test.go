@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/textdiff"
 	"gopkg.in/yaml.v3"
 )
 
@@ -249,12 +250,25 @@ type diffOp struct {
 	old  int
 }
 
-// diffLines diffs two line lists with diff.go's Myers diff.
+// diffLines diffs two line lists with textdiff's minimal diff, a line
+// per op.
 func diffLines(a, b []string) []diffOp {
-	ops := diffLineOps(a, b)
-	out := make([]diffOp, len(ops))
-	for n, o := range ops {
-		out[n] = diffOp{o.kind, o.text, o.ai}
+	var out []diffOp
+	for _, o := range textdiff.Diff(a, b) {
+		switch o.Kind {
+		case textdiff.Equal:
+			for i := o.A0; i < o.A1; i++ {
+				out = append(out, diffOp{' ', a[i], i})
+			}
+		case textdiff.Delete:
+			for i := o.A0; i < o.A1; i++ {
+				out = append(out, diffOp{'-', a[i], i})
+			}
+		case textdiff.Insert:
+			for j := o.B0; j < o.B1; j++ {
+				out = append(out, diffOp{'+', b[j], o.A0})
+			}
+		}
 	}
 	return out
 }

@@ -38,9 +38,8 @@ type UpdateOptions struct {
 	// exactly what is written.)
 	Prepared *UpdateResult
 	// Carried reports whether a document already carries the change (say,
-	// its corrections[] entry). When a loop write lands in the instant
-	// before our rename, Update re-applies the change on it — or, when the
-	// write already carries the change, puts it back as it is. nil: no
+	// its corrections[] entry): Update then writes nothing (a guard that
+	// re-applies a correction finds it put back meanwhile). nil: no
 	// document carries it.
 	Carried func(doc *Document) bool
 	// KeepDisplaced keeps the file the write replaced open in
@@ -67,7 +66,8 @@ type UpdateResult struct {
 	Attempts int
 	Wrote    bool
 	// Merged counts loop writes that landed between our last read and our
-	// rename and were kept: the change was re-applied on them.
+	// exchange and were kept: put back at once, the change planned again
+	// on them.
 	Merged int
 	// Displaced is the file the write replaced, open (with
 	// UpdateOptions.KeepDisplaced): the caller watches it and closes it.
@@ -86,18 +86,22 @@ type UpdateResult struct {
 //  3. Re-read the target: if it changed, start over on the new bytes
 //     (bounded; then ErrConflict).
 //  4. Exchange the temp file and the target in one step (Linux renameat2
-//     RENAME_EXCHANGE; a plain rename elsewhere) and fsync the directory.
-//     The exchange hands back the file it replaced. If a loop write landed
-//     there between step 3 and 4 — the one window a writer that does not
-//     lock can hit — that write is not lost: the change is re-applied on
-//     it (or, if it already carries the change, it is put back as it was)
-//     and written again the same way; further writes met on the way are
-//     merged line by line.
+//     RENAME_EXCHANGE) and fsync the directory. The exchange hands back
+//     the file it replaced: if a loop write landed there between step 3
+//     and 4 — the one window a writer that does not lock can hit — it is
+//     exchanged back at once (our bytes were visible for microseconds) and
+//     Update starts over on it. A writer still writing into the file in
+//     place gets its file back and finishes there. Where the system cannot
+//     exchange, the temp file is renamed over the target (that window then
+//     remains).
 //
 // The file is never truncated in place and no temp file is left behind.
 // A write that reads the file before our rename and writes after it (a
 // script's read-modify-write) can still undo the change; callers guard
-// against that after the write (see the correction package).
+// against that after the write (see the correction package), and a script
+// that opened the file for writing before the exchange and writes after
+// it writes into the replaced file, which UpdateOptions.KeepDisplaced
+// hands over for watching (see Displaced and Merge).
 func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, error) {
 	if opts.Attempts <= 0 {
 		opts.Attempts = 5
@@ -162,103 +166,32 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 		if err != nil {
 			return res, err
 		}
+		if ir.kept != "" {
+			return res, fmt.Errorf("%w: three writes to %s met in a few microseconds; the one not in the file is kept in %s", ErrConflict, path, ir.kept)
+		}
 		if !ir.swapped {
-			// Someone wrote the file between our read and our rename: plan
-			// again on what they wrote, after a short, growing pause.
+			// Someone wrote the file between our read and our exchange:
+			// plan again on what they wrote, after a short, growing pause.
 			moving++
+			if ir.swappedBack {
+				res.Merged++
+			}
 			time.Sleep(time.Duration(attempt) * 3 * time.Millisecond)
 			continue
 		}
 		res.Wrote = true
-		err = reconcile(real, res, ir.displaced, p, plan, opts)
+		res.Displaced = ir.displaced
 		if res.Displaced != nil && !opts.KeepDisplaced {
 			res.Displaced.Close()
 			res.Displaced = nil
 		}
-		return res, err
+		return res, nil
 	}
 	return res, fmt.Errorf("%w: %s changed %d times while the correction was being written; try again when the loop is between writes", ErrConflict, path, opts.Attempts)
 }
 
 func (r *UpdateResult) set(p prepared) {
 	r.Before, r.After, r.Doc, r.NewDoc, r.Edits = p.data, p.out, p.doc, p.newDoc, p.edits
-}
-
-// reconcile follows up the exchange that wrote p.out: d is the file it
-// replaced. When that is not the file p was planned on, a loop write
-// landed in between; it is kept (see Update).
-func reconcile(path string, res *UpdateResult, d *Displaced, p prepared, plan PlanFunc, opts UpdateOptions) error {
-	if d == nil {
-		return nil // renamed without an exchange: nothing to compare with
-	}
-	if d.Foreign() {
-		d.Settle() // a write in progress is given a moment to finish
-	}
-	if !d.Foreign() {
-		res.Displaced = d
-		return nil
-	}
-	foreign := d.Bytes()
-	fdoc, err := Parse(foreign)
-	if err != nil {
-		// Still half written: the caller's watch of the displaced file
-		// merges it once it is whole (see Merge).
-		res.Displaced = d
-		return nil
-	}
-	d.Close()
-	// The file at path is p.out, planned without the loop's write: write
-	// the change again on top of the loop's write.
-	want, refusal := foreign, error(nil)
-	var again prepared
-	switch {
-	case opts.Carried != nil && opts.Carried(fdoc):
-		again = prepared{data: foreign, out: foreign, doc: fdoc, newDoc: fdoc}
-	case opts.Prepared != nil:
-		// The person approved exactly this change: it goes on top of the
-		// loop's write line by line, or not at all (ErrStale: the caller
-		// plans it again and shows it again).
-		merged, ok := mergeLines(p.data, p.out, foreign)
-		var ndoc *Document
-		if ok {
-			ndoc, err = Parse(merged)
-		}
-		if !ok || err != nil {
-			refusal = ErrStale
-			break
-		}
-		want = merged
-		again = prepared{data: foreign, out: merged, doc: fdoc, newDoc: ndoc, edits: p.edits}
-	default:
-		q, err := prepare(foreign, res.Path, plan, nil)
-		if err != nil {
-			refusal = err // the change no longer applies: put the loop's write back
-			break
-		}
-		want, again = q.out, q
-	}
-	final, err := converge(path, p.out, want, opts.MaxSize)
-	if err != nil {
-		return err
-	}
-	res.Merged++
-	if refusal != nil {
-		res.Wrote = false
-		res.set(prepared{data: foreign, out: final, doc: fdoc, newDoc: parseOr(final, fdoc)})
-		return refusal
-	}
-	if !bytes.Equal(final, want) {
-		again.out, again.newDoc = final, parseOr(final, again.newDoc)
-	}
-	res.set(again)
-	return nil
-}
-
-func parseOr(data []byte, fallback *Document) *Document {
-	if doc, err := Parse(data); err == nil {
-		return doc
-	}
-	return fallback
 }
 
 // converge replaces installed (what we last put at path) with want, and
@@ -272,6 +205,9 @@ func converge(path string, installed, want []byte, limit int64) ([]byte, error) 
 		ir, err := install(path, installed, want, limit)
 		if err != nil {
 			return installed, err
+		}
+		if ir.kept != "" {
+			return ir.found, fmt.Errorf("%w: three writes to %s met in a few microseconds; the one not in the file is kept in %s", ErrConflict, path, ir.kept)
 		}
 		var other []byte
 		switch {
@@ -396,9 +332,10 @@ var movingNumbers = regexp.MustCompile(`line \d+|\[\d+\]`)
 func errorKey(msg string) string { return movingNumbers.ReplaceAllString(msg, "#") }
 
 // testHook, when set (by tests), is called at the named steps of install:
-// "written" (the temp file is complete) and "checked" (the target was
+// "written" (the temp file is complete), "checked" (the target was
 // re-read and still holds what the plan was made on; the exchange is
-// next). Tests use it to land another writer's write in each window.
+// next) and "swapped" (the exchange replaced a loop write, about to be put
+// back). Tests use it to land another writer's write in each window.
 var testHook func(step string)
 
 func hook(step string) {
@@ -415,14 +352,23 @@ type installResult struct {
 	swapped   bool
 	displaced *Displaced
 	// found is what path held instead of expect (not swapped; nil when
-	// the file was gone).
-	found []byte
+	// the file was gone). swappedBack says it was found by the exchange
+	// and put back.
+	found       []byte
+	swappedBack bool
+	// kept names the file a write was kept in when three writes met in
+	// the instant of the exchange (nothing is lost; see install).
+	kept string
 }
 
 // install writes want to a temp file next to path and, if path still holds
-// expect, puts it in path's place: by an exchange that hands back the file
-// it replaced, or by a rename where the system cannot exchange (holding
-// the replaced file open from just before). The temp file never remains.
+// expect, puts it in path's place by an exchange, which hands back the
+// file it replaced. If that is not expect — a loop write landed in the
+// microseconds since the check — it is exchanged back at once: our bytes,
+// planned without it, never stay in place, and a writer still writing
+// into the file in place finishes in the file at path. Where the system
+// cannot exchange, the temp file is renamed over path (holding the
+// replaced file open from just before). The temp file never remains.
 func install(path string, expect, want []byte, limit int64) (installResult, error) {
 	dir := filepath.Dir(path)
 	mode := os.FileMode(0o644)
@@ -437,19 +383,8 @@ func install(path string, expect, want []byte, limit int64) (installResult, erro
 	// After an exchange the name holds the replaced file, which we hold
 	// open: it goes too.
 	defer os.Remove(name)
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return installResult{}, err
-	}
-	if _, err := tmp.Write(want); err != nil {
-		tmp.Close()
-		return installResult{}, fmt.Errorf("writing %s: %w", name, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return installResult{}, err
-	}
-	if err := tmp.Close(); err != nil {
+	ours, err := writeTemp(tmp, want, mode)
+	if err != nil {
 		return installResult{}, err
 	}
 	hook("written")
@@ -485,16 +420,69 @@ func install(path string, expect, want []byte, limit int64) (installResult, erro
 		}
 		replaced = old
 	}
-	syncDir(dir)
-	res := installResult{swapped: true}
+	var d *Displaced
 	if replaced != nil {
-		if d, err := newDisplaced(replaced, expect, limit); err == nil {
-			res.displaced = d
-		} else {
+		if d, err = newDisplaced(replaced, expect, limit); err != nil {
 			replaced.Close()
+			d = nil
 		}
 	}
-	return res, nil
+	if swapped && d != nil && d.Foreign() {
+		hook("swapped")
+		return swapBack(path, name, ours, d)
+	}
+	syncDir(dir)
+	return installResult{swapped: true, displaced: d}, nil
+}
+
+// writeTemp fills the temp file, syncs and closes it, and returns its
+// inode (to know it again after exchanges).
+func writeTemp(tmp *os.File, data []byte, mode os.FileMode) (uint64, error) {
+	defer tmp.Close()
+	if err := tmp.Chmod(mode); err != nil {
+		return 0, err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return 0, fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return 0, err
+	}
+	fi, err := tmp.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return inode(fi), tmp.Close()
+}
+
+// swapBack puts the loop write d, which our exchange just replaced, back
+// at path (name holds it, path our file). When yet another write was put
+// at path in between — three writes within microseconds — that one is put
+// back in place instead, and d's bytes are kept beside the file.
+func swapBack(path, name string, ours uint64, d *Displaced) (installResult, error) {
+	defer d.Close()
+	foreign := d.Bytes()
+	if _, err := swap(name, path); err != nil {
+		return installResult{}, fmt.Errorf("putting back the loop's write to %s: %w", path, err)
+	}
+	syncDir(filepath.Dir(path))
+	fi, err := os.Stat(name)
+	if err == nil && inode(fi) == ours {
+		return installResult{found: foreign, swappedBack: true}, nil
+	}
+	// name holds a third write: the newest, it goes back in place.
+	third, err := ReadFile(name, d.limit)
+	if err != nil {
+		return installResult{}, err
+	}
+	if _, err := swap(name, path); err != nil {
+		return installResult{}, fmt.Errorf("putting back the loop's write to %s: %w", path, err)
+	}
+	kept, err := keep(path, foreign)
+	if err != nil {
+		return installResult{}, err
+	}
+	return installResult{found: third, swappedBack: true, kept: kept}, nil
 }
 
 func closeFile(f *os.File) {
@@ -514,8 +502,8 @@ func syncDir(dir string) {
 // Restore writes data over path only if path still holds expect (undo of
 // the last correction). It uses the same temp file + re-read + exchange
 // steps as Update; ErrStale means the file moved on and nothing was
-// written. A loop write landing in the instant before the exchange is
-// merged into data line by line (or kept beside the file, see Update).
+// written — also when a loop write lands in the instant before the
+// exchange (it is put back, see install).
 func Restore(path string, expect, data []byte, limit int64) error {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -535,30 +523,38 @@ func Restore(path string, expect, data []byte, limit int64) error {
 	if err != nil {
 		return err
 	}
+	ir.displaced.Close()
+	if ir.kept != "" {
+		return fmt.Errorf("%w: three writes to %s met in a few microseconds; the one not in the file is kept in %s", ErrConflict, path, ir.kept)
+	}
 	if !ir.swapped {
 		return ErrStale
-	}
-	if d := ir.displaced; d != nil {
-		defer d.Close()
-		if d.Settle(); d.Foreign() {
-			merged, ok := mergeLines(expect, data, d.Bytes())
-			if !ok {
-				return keptError(path, d.Bytes())
-			}
-			_, err := converge(real, data, merged, limit)
-			return err
-		}
 	}
 	return nil
 }
 
+// MergeOptions tune Merge.
+type MergeOptions struct {
+	// MaxSize is the size limit (default DefaultMaxSize).
+	MaxSize int64
+	// Installed is what our write put at path. While path still holds it,
+	// the change (Plan) is applied again on the loop's write itself — or
+	// the loop's write is put in place as it is when it already carries
+	// the change (Carried) — rather than merged line by line.
+	Installed []byte
+	Plan      PlanFunc
+	Carried   func(doc *Document) bool
+}
+
 // Merge keeps a loop write that went into a file our write had replaced
-// (see Displaced): the change it made to base — what that file held when
-// replaced — is merged line by line into what path holds now, and written
-// the same way as Update writes. It returns what path holds in the end.
-// When the two cannot be merged, the loop's write is kept beside path and
-// the error says where.
-func Merge(path string, base, foreign []byte, limit int64) ([]byte, error) {
+// (see Displaced): foreign is what the loop wrote there, base what that
+// file held when replaced. The loop's change goes into what path holds now
+// — by planning the change again on the loop's write while path still
+// holds our write (MergeOptions), else line by line — and is written the
+// same way as Update writes. It returns what path holds in the end. When
+// the two cannot be merged, the loop's write is kept beside path and the
+// error says where.
+func Merge(path string, base, foreign []byte, opts MergeOptions) ([]byte, error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return nil, err
@@ -566,25 +562,43 @@ func Merge(path string, base, foreign []byte, limit int64) ([]byte, error) {
 	if bytes.Equal(base, foreign) {
 		return nil, nil
 	}
-	if _, err := Parse(foreign); err != nil {
+	fdoc, err := Parse(foreign)
+	if err != nil {
 		return nil, fmt.Errorf("the loop's late write into %s does not parse (%v); it is left out", path, err)
 	}
 	for attempt := 0; attempt < 5; attempt++ {
-		cur, _, err := readSettled(real, limit)
+		cur, _, err := readSettled(real, opts.MaxSize)
 		if err != nil {
 			return nil, err
 		}
-		merged, ok := mergeLines(base, cur, foreign)
-		if !ok {
-			return cur, keptError(real, foreign)
+		var want []byte
+		switch {
+		case opts.Plan != nil && bytes.Equal(cur, opts.Installed) && opts.Carried != nil && opts.Carried(fdoc):
+			want = foreign
+		case opts.Plan != nil && bytes.Equal(cur, opts.Installed):
+			p, err := prepare(foreign, path, opts.Plan, nil)
+			if err != nil {
+				// The change no longer applies on the loop's write: the
+				// write goes in as it is (the caller's guard reports the
+				// correction gone).
+				want = foreign
+				break
+			}
+			want = p.out
+		default:
+			merged, ok := mergeLines(base, cur, foreign)
+			if !ok {
+				return cur, keptError(real, foreign)
+			}
+			if _, err := Parse(merged); err != nil {
+				return cur, keptError(real, foreign)
+			}
+			want = merged
 		}
-		if bytes.Equal(merged, cur) {
+		if bytes.Equal(want, cur) {
 			return cur, nil // already there
 		}
-		if _, err := Parse(merged); err != nil {
-			return cur, keptError(real, foreign)
-		}
-		final, err := converge(real, cur, merged, limit)
+		final, err := converge(real, cur, want, opts.MaxSize)
 		if err == nil || !errors.Is(err, ErrConflict) {
 			return final, err
 		}

@@ -165,42 +165,132 @@ func TestCorrectionNoLongerPossibleOnTheLoopWrite(t *testing.T) {
 	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
 }
 
-func TestPreparedWriteOnTopOfALoopWrite(t *testing.T) {
-	// A previewed correction is written as previewed: on top of a loop
-	// write that landed just before, line by line.
+func TestPreparedWriteMeetsALoopWrite(t *testing.T) {
+	// A previewed correction is written exactly as previewed or not at
+	// all: a loop write that lands in the instant before the exchange is
+	// put back, and the caller told to plan again (ErrStale) — whether or
+	// not the two would merge.
 	path, before := stateFile(t, 0o644)
 	prev, err := Update(path, UpdateOptions{DryRun: true}, planOf(addAtom))
 	if err != nil {
 		t.Fatal(err)
 	}
-	withHook(t, "checked", func() { loopWrites[1].write(t, path, withBinding(before, "W3")) })
-	res, err := Update(path, UpdateOptions{Prepared: prev}, nil)
-	if errors.Is(err, ErrStale) {
-		// Without a line merge the preview is re-planned by the caller;
-		// the loop's write must still be what the file holds.
-		if final, _ := os.ReadFile(path); !bytes.Contains(final, []byte("  W3:\n")) || res.Wrote {
-			t.Fatal("the loop's write was lost")
-		}
-		return
+	doc, _ := Parse(before)
+	clash, err := ApplyEdits(doc, []model.Edit{model.Append(model.P("atoms"),
+		model.Map{{Key: "id", Value: "A20"}, {Key: "description", Value: "loop's own"}, {Key: "status", Value: "pending"}, {Key: "depends_on", Value: model.Flow{}}})})
+	if err != nil {
+		t.Fatal(err)
 	}
+	for name, theirs := range map[string][]byte{"disjoint": withBinding(before, "W3"), "same lines": clash} {
+		t.Run(name, func(t *testing.T) {
+			if err := os.WriteFile(path, before, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			withHook(t, "checked", func() { loopWrites[1].write(t, path, theirs) })
+			res, err := Update(path, UpdateOptions{Prepared: prev}, nil)
+			if !errors.Is(err, ErrStale) || res.Wrote {
+				t.Fatalf("err %v, wrote %v; want ErrStale", err, res.Wrote)
+			}
+			if final, _ := os.ReadFile(path); !bytes.Equal(final, theirs) {
+				t.Fatal("the loop's write is not what the file holds")
+			}
+			onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
+		})
+	}
+}
+
+func TestLateWriteOnTheSameLinesIsMergedByPlanningAgain(t *testing.T) {
+	// The late loop write appends an atom where the correction appended
+	// its own: line by line they clash. While the file still holds our
+	// write, the correction is planned again on the loop's write instead.
+	path, before := stateFile(t, 0o644)
+	res, err := Update(path, UpdateOptions{}, planOf(addAtom))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := Parse(before)
+	theirs, _ := ApplyEdits(doc, []model.Edit{model.Append(model.P("atoms"),
+		model.Map{{Key: "id", Value: "A20"}, {Key: "description", Value: "loop's own"}, {Key: "status", Value: "pending"}, {Key: "depends_on", Value: model.Flow{}}})})
+	final, err := Merge(path, res.Before, theirs, MergeOptions{Installed: res.After, Plan: planOf(addAtom), Carried: carriedRunbook})
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := readState(t, path)
-	if _, ok := st.Binding("W3"); !ok || !hasCorrection(st, "Write the runbook") {
-		t.Fatal("the loop's write or the correction is missing")
+	if _, ok := st.Atom("A20"); !ok || !hasCorrection(st, "Write the runbook") || len(st.Atoms) != 10 {
+		t.Fatalf("the late write or the correction is missing (%d atoms)", len(st.Atoms))
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, final) {
+		t.Fatal("Merge did not return what the file holds")
+	}
+	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
+}
+
+func TestUnmergeableWritesAreKeptBesideTheFile(t *testing.T) {
+	// A late in-place write into the replaced file that clashes with what
+	// the file holds now: it is kept beside the file, and the error says
+	// where (nothing is lost).
+	path, before := stateFile(t, 0o644)
+	res, err := Update(path, UpdateOptions{}, planOf(addAtom))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := Parse(before)
+	theirs, _ := ApplyEdits(doc, []model.Edit{model.Append(model.P("atoms"),
+		model.Map{{Key: "id", Value: "A20"}, {Key: "description", Value: "loop's own"}, {Key: "status", Value: "pending"}, {Key: "depends_on", Value: model.Flow{}}})})
+	_, err = Merge(path, res.Before, theirs, MergeOptions{})
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "kept in") {
+		t.Fatalf("err %v; want a conflict naming where the write is kept", err)
+	}
+	kept, _ := filepath.Glob(path + ".aot-tui-kept-*")
+	if len(kept) != 1 {
+		t.Fatalf("kept files %v", kept)
+	}
+	if data, _ := os.ReadFile(kept[0]); !bytes.Equal(data, theirs) {
+		t.Fatal("the kept file is not the loop's write")
+	}
+	if final, _ := os.ReadFile(path); !bytes.Equal(final, res.After) {
+		t.Fatal("the file changed")
 	}
 }
 
+func TestWriteTextThatOpenedJustBeforeTheExchange(t *testing.T) {
+	// Python's write_text opens the file (truncating it) just before our
+	// exchange and writes a moment later. The exchange sees the file
+	// emptied and puts it back at once; the script's write lands in the
+	// file at path, and the correction is planned again on it.
+	path, before := stateFile(t, 0o644)
+	theirs := withBinding(before, "W4")
+	withHook(t, "checked", func() {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			time.Sleep(20 * time.Millisecond)
+			f.Write(theirs)
+			f.Close()
+		}()
+	})
+	res, err := Update(path, UpdateOptions{Carried: carriedRunbook}, planOf(addAtom))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := readState(t, path)
+	if _, ok := st.Binding("W4"); !ok || !hasCorrection(st, "Write the runbook") || res.Merged != 1 {
+		t.Fatalf("the script's write or the correction is missing (merged %d)", res.Merged)
+	}
+	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
+}
+
 func TestInPlaceWriterThatOpenedBeforeTheExchange(t *testing.T) {
-	// Python's write_text opens (truncating) before our exchange and
-	// writes after it: into the file we replaced. The Displaced handle
-	// sees it, and Merge puts its change into the file.
+	// A script opens the file for reading and writing before our exchange
+	// and truncates and writes after it: into the file we replaced. The
+	// Displaced handle sees it, and Merge puts its change into the file.
 	path, before := stateFile(t, 0o644)
 	var f *os.File
 	withHook(t, "checked", func() {
 		var err error
-		if f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0); err != nil {
+		if f, err = os.OpenFile(path, os.O_RDWR, 0); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -214,7 +304,10 @@ func TestInPlaceWriterThatOpenedBeforeTheExchange(t *testing.T) {
 	}
 	defer d.Close()
 	theirs := withBinding(before, "W4")
-	if _, err := f.Write(theirs); err != nil {
+	if err := f.Truncate(0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(theirs, 0); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -222,10 +315,7 @@ func TestInPlaceWriterThatOpenedBeforeTheExchange(t *testing.T) {
 	if !changed || !bytes.Equal(data, theirs) {
 		t.Fatalf("the late write into the replaced file was not seen (changed %v)", changed)
 	}
-	if _, err := Merge(path, d.Base(), data, 0); err != nil {
-		if errors.Is(err, ErrConflict) && strings.Contains(err.Error(), "kept in") {
-			t.Skip("no line merge yet")
-		}
+	if _, err := Merge(path, d.Base(), data, MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	st := readState(t, path)
@@ -309,22 +399,53 @@ func TestFileCaughtEmptyIsReadAgain(t *testing.T) {
 	}
 }
 
-func TestRestoreKeepsALoopWriteJustBeforeTheExchange(t *testing.T) {
+func TestRestoreMeetsALoopWriteJustBeforeTheExchange(t *testing.T) {
+	// Undo restores only what it wrote: a loop write landing in the
+	// instant before the exchange is put back and undo refused.
 	path, before := stateFile(t, 0o644)
 	res, err := Update(path, UpdateOptions{}, planOf(addAtom))
 	if err != nil {
 		t.Fatal(err)
 	}
-	withHook(t, "checked", func() { loopWrites[1].write(t, path, withBinding(res.After, "W6")) })
-	err = Restore(path, res.After, before, 0)
-	if err != nil && strings.Contains(err.Error(), "kept in") {
-		t.Skip("no line merge yet")
+	theirs := withBinding(res.After, "W6")
+	withHook(t, "checked", func() { loopWrites[1].write(t, path, theirs) })
+	if err := Restore(path, res.After, before, 0); !errors.Is(err, ErrStale) {
+		t.Fatalf("err %v; want ErrStale", err)
 	}
-	if err != nil {
-		t.Fatal(err)
+	if final, _ := os.ReadFile(path); !bytes.Equal(final, theirs) {
+		t.Fatal("undo lost the loop's write")
 	}
-	st := readState(t, path)
-	if _, ok := st.Binding("W6"); !ok || hasCorrection(st, "Write the runbook") {
-		t.Fatal("undo lost the loop's write or kept the correction")
+	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
+}
+
+func TestThreeWritesInTheInstantOfTheExchange(t *testing.T) {
+	// A loop write lands just before our exchange, and another in the
+	// microseconds between the exchange and putting the first back: the
+	// newest is put in place and the other kept beside the file (the
+	// error says where): nothing is lost.
+	path, before := stateFile(t, 0o644)
+	first, second := withBinding(before, "W7"), withBinding(withBinding(before, "W7"), "W8")
+	withHook(t, "checked", func() {
+		loopWrites[1].write(t, path, first)
+		testHook = func(step string) {
+			if step == "swapped" {
+				loopWrites[1].write(t, path, second)
+				testHook = nil
+			}
+		}
+	})
+	_, err := Update(path, UpdateOptions{}, planOf(addAtom))
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "kept in") {
+		t.Fatalf("err %v; want a conflict naming the kept file", err)
+	}
+	if final, _ := os.ReadFile(path); !bytes.Equal(final, second) {
+		t.Fatal("the newest loop write is not what the file holds")
+	}
+	kept, _ := filepath.Glob(path + ".aot-tui-kept-*")
+	if len(kept) != 1 {
+		t.Fatalf("kept %v", kept)
+	}
+	if data, _ := os.ReadFile(kept[0]); !bytes.Equal(data, first) {
+		t.Fatal("the kept file is not the first loop write")
 	}
 }
