@@ -180,7 +180,7 @@ func Run(path string, req model.Request, o RunOptions) (*Outcome, error) {
 	if err != nil || o.DryRun || o.Guard <= 0 {
 		return out, err
 	}
-	g := &guard{path: path, opts: o.Options, pl: pl, last: res}
+	g := &guard{path: path, opts: o.Options, pl: pl, last: res, installed: res.After}
 	if res.Displaced != nil {
 		g.displaced = append(g.displaced, res.Displaced)
 	}

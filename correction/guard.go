@@ -19,6 +19,8 @@ type guard struct {
 	last *statefile.UpdateResult
 
 	displaced []*statefile.Displaced
+	// installed is what our last write put in the file.
+	installed []byte
 	stamp     statefile.Stamp
 	reapplied int
 	merged    int
@@ -56,8 +58,13 @@ func (g *guard) close() {
 func (g *guard) look() error {
 	for _, d := range g.displaced {
 		if data, changed := d.Changed(); changed && d.Foreign() {
-			if _, err := statefile.Merge(g.path, d.Base(), data, g.opts.MaxSize); err != nil {
+			final, err := statefile.Merge(g.path, d.Base(), data, statefile.MergeOptions{MaxSize: g.opts.MaxSize,
+				Installed: g.installed, Plan: g.pl.planFunc(), Carried: g.pl.carried})
+			if err != nil {
 				return err
+			}
+			if final != nil {
+				g.installed = final
 			}
 			g.merged++
 		}
@@ -94,7 +101,7 @@ func (g *guard) reapply() error {
 		return err
 	}
 	if res.Wrote {
-		g.last = res
+		g.last, g.installed = res, res.After
 	}
 	g.merged += res.Merged
 	if res.Displaced != nil {

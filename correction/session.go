@@ -33,8 +33,11 @@ type Session struct {
 	mu sync.Mutex // guards what follows
 	// flagWant is the value this session last asked redirect_requested
 	// to have; flagOurs is true while a true flag is this session's (a
-	// form of ours is open); flagTouched once it has written the flag.
+	// form of ours is open); flagTouched once it has asked for the flag;
+	// flagWritten is the value it last wrote (a true in the file that we
+	// did not write is someone else's); flagForce clears even theirs.
 	flagWant, flagOurs, flagTouched bool
+	flagWritten, flagForce          bool
 	flagClearedAt                   time.Time
 	flagFixes                       int
 	// ours are the last contents this session wrote, to tell its own
@@ -57,6 +60,8 @@ type guarded struct {
 	pl      *planner
 	first   *model.Plan
 	summary string
+	// installed is what our last write of it put in the file.
+	installed []byte
 	// busy is set while a job re-applies it.
 	busy      bool
 	reapplied int
@@ -212,18 +217,14 @@ func (s *Session) remember(data []byte) {
 	}
 }
 
-// Begin is called when a form opens on st: unless the flag is already set
-// (by us, or by someone else — then it stays theirs), it sets
-// redirect_requested so that the loop's stop hook pauses the loop.
-func (s *Session) Begin(st *model.State) Job {
+// Begin is called when a form opens: it asks for redirect_requested to
+// be set, so that the loop's stop hook pauses the loop. Whether the flag is
+// already set, and by whom, is decided by the job on the file itself, in
+// the order of this session's writes: a flag someone else set stays
+// theirs (cancel, apply and undo leave it as they found it).
+func (s *Session) Begin() Job {
 	s.mu.Lock()
-	flagged := st.Control.RedirectRequested
-	if s.q.pending() > 0 && s.flagTouched {
-		// One of our flag writes is on its way: the file is about to
-		// hold what we last asked for, whatever was last read.
-		flagged = s.flagWant
-	}
-	if s.flagOurs || flagged {
+	if s.flagOurs {
 		s.mu.Unlock()
 		return nil
 	}
@@ -249,20 +250,49 @@ func (s *Session) End() Job {
 // (a leftover the person chose to clear).
 func (s *Session) ClearForeignFlag() Job {
 	s.mu.Lock()
-	s.flagOurs, s.flagWant, s.flagTouched, s.flagClearedAt = false, false, true, time.Now()
+	s.flagOurs, s.flagWant, s.flagTouched, s.flagForce, s.flagClearedAt = false, false, true, true, time.Now()
 	s.mu.Unlock()
 	return s.flagJob()
 }
 
-// flagJob writes redirect_requested: the value last asked for when the job
-// runs (earlier asks are superseded).
+// flagJob brings redirect_requested to the value last asked for when the
+// job runs (earlier asks are superseded).
 func (s *Session) flagJob() Job {
 	return s.q.add(func() Result {
 		s.mu.Lock()
-		v := s.flagWant
+		want, force := s.flagWant, s.flagForce
+		s.flagForce = false
 		s.mu.Unlock()
-		return s.writeFlag(v)
+		return s.syncFlag(want, force)
 	})
+}
+
+// syncFlag makes the file's flag want, unless a true in it is someone
+// else's (this session did not write it): that one is left, and is not
+// ours to clear later.
+func (s *Session) syncFlag(want, force bool) FlagResult {
+	doc, err := statefile.Load(s.path, s.opts.MaxSize)
+	if err != nil {
+		return s.flagFailed(want, err)
+	}
+	on := doc.State.Control.RedirectRequested
+	s.mu.Lock()
+	mine := s.flagWritten
+	s.mu.Unlock()
+	switch {
+	case on && !mine && !force:
+		if want {
+			s.mu.Lock()
+			if s.flagWant {
+				s.flagOurs = false
+			}
+			s.mu.Unlock()
+		}
+		return FlagResult{Set: true}
+	case on == want:
+		return FlagResult{Set: want}
+	}
+	return s.writeFlag(want)
 }
 
 func (s *Session) writeFlag(v bool) FlagResult {
@@ -270,17 +300,24 @@ func (s *Session) writeFlag(v bool) FlagResult {
 	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Carried: carried},
 		func(doc *statefile.Document) ([]model.Edit, error) { return flagEdits(doc.State, v) })
 	if err != nil {
-		s.mu.Lock()
-		if v && s.flagWant {
-			s.flagOurs = false // the loop was not paused: nothing of ours to clear
-		}
-		s.mu.Unlock()
-		return FlagResult{Set: v, Err: err}
+		return s.flagFailed(v, err)
 	}
+	s.mu.Lock()
+	s.flagWritten = v
+	s.mu.Unlock()
 	if res.Wrote {
 		s.remember(res.After)
 	}
 	return FlagResult{Set: v}
+}
+
+func (s *Session) flagFailed(v bool, err error) FlagResult {
+	s.mu.Lock()
+	if v && s.flagWant {
+		s.flagOurs = false // the loop was not paused: nothing of ours to clear
+	}
+	s.mu.Unlock()
+	return FlagResult{Set: v, Err: err}
 }
 
 // Preview plans req on the file as it is now, once: what the person sees
@@ -329,7 +366,7 @@ func (s *Session) apply(p *Preview) ApplyResult {
 		return ApplyResult{Err: err}
 	}
 	s.remember(res.After)
-	g := &guarded{pl: p.pl, first: p.Plan, summary: p.Plan.Summary}
+	g := &guarded{pl: p.pl, first: p.Plan, summary: p.Plan.Summary, installed: res.After}
 	// Undo restores the file as it was before the form opened: the bytes
 	// the correction was planned on, with our flag cleared again.
 	restore := res.Before
@@ -342,14 +379,14 @@ func (s *Session) apply(p *Preview) ApplyResult {
 	}
 	s.mu.Lock()
 	if p.ClearsFlag {
-		s.flagOurs, s.flagWant, s.flagClearedAt = false, false, time.Now()
+		s.flagOurs, s.flagWant, s.flagWritten, s.flagClearedAt = false, false, false, time.Now()
 	}
 	s.undo = &undoEntry{g: g, wrote: res.After, restore: restore}
 	s.guarded = append(s.guarded, g)
 	s.mu.Unlock()
 	out := ApplyResult{Plan: p.pl.plan, Merged: res.Merged}
 	if res.Displaced != nil {
-		out.Follow = s.watchDisplaced(res.Displaced, g.summary)
+		out.Follow = s.watchDisplaced(res.Displaced, g)
 	}
 	return out
 }
@@ -357,7 +394,8 @@ func (s *Session) apply(p *Preview) ApplyResult {
 // watchDisplaced watches a file our write replaced for Grace: a loop
 // script that had opened it before our write writes into it, and that
 // write is merged into the file.
-func (s *Session) watchDisplaced(d *statefile.Displaced, summary string) Job {
+func (s *Session) watchDisplaced(d *statefile.Displaced, g *guarded) Job {
+	summary := g.summary
 	return func() Result {
 		defer d.Close()
 		merged := 0
@@ -368,8 +406,17 @@ func (s *Session) watchDisplaced(d *statefile.Displaced, summary string) Job {
 				continue
 			}
 			r := s.q.add(func() Result {
-				final, err := statefile.Merge(s.path, d.Base(), data, s.opts.MaxSize)
-				s.remember(final)
+				s.mu.Lock()
+				installed := g.installed
+				s.mu.Unlock()
+				final, err := statefile.Merge(s.path, d.Base(), data, statefile.MergeOptions{MaxSize: s.opts.MaxSize,
+					Installed: installed, Plan: g.pl.planFunc(), Carried: g.pl.carried})
+				if final != nil {
+					s.remember(final)
+					s.mu.Lock()
+					g.installed = final
+					s.mu.Unlock()
+				}
 				return GuardResult{Summary: summary, Merged: 1, Err: err}
 			})().(GuardResult)
 			merged += r.Merged
@@ -508,6 +555,7 @@ func (s *Session) reapply(g *guarded) Result {
 	g.reapplied++
 	s.remember(res.After)
 	s.mu.Lock()
+	g.installed = res.After
 	if s.undo != nil && s.undo.g == g {
 		s.undo.wrote, s.undo.restore = res.After, res.Before
 	}

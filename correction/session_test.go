@@ -94,11 +94,11 @@ func withBinding(data []byte, name string) []byte {
 func TestBeginSetsTheFlagAndEndClearsIt(t *testing.T) {
 	path := fixture(t, false)
 	s := newSession(path)
-	if r := run(t, s.Begin(load(t, path).State)).(FlagResult); r.Err != nil || !r.Set || !flagOf(t, path) || !s.FlagOurs() {
+	if r := run(t, s.Begin()).(FlagResult); r.Err != nil || !r.Set || !flagOf(t, path) || !s.FlagOurs() {
 		t.Fatalf("Begin: %+v; the flag must be set and ours", r)
 	}
-	if s.Begin(load(t, path).State) != nil {
-		t.Fatal("a second Begin wrote the flag again")
+	if s.Begin() != nil {
+		t.Fatal("a second Begin asked for the flag again")
 	}
 	if r := run(t, s.End()).(FlagResult); r.Err != nil || r.Set || flagOf(t, path) || s.FlagOurs() {
 		t.Fatalf("End: %+v; the flag must be clear", r)
@@ -111,11 +111,30 @@ func TestBeginSetsTheFlagAndEndClearsIt(t *testing.T) {
 func TestForeignFlagIsLeftAlone(t *testing.T) {
 	path := fixture(t, true) // someone's /redirect set it
 	s := newSession(path)
-	if s.Begin(load(t, path).State) != nil || s.FlagOurs() {
-		t.Fatal("Begin took over someone else's flag")
+	if r := run(t, s.Begin()).(FlagResult); r.Err != nil || s.FlagOurs() {
+		t.Fatalf("%+v: Begin took over someone else's flag", r)
 	}
 	if s.End() != nil || !flagOf(t, path) {
 		t.Fatal("End cleared someone else's flag")
+	}
+	// Cleared on purpose (the stale-flag question), it is cleared.
+	if r := run(t, s.ClearForeignFlag()).(FlagResult); r.Err != nil || flagOf(t, path) {
+		t.Fatalf("%+v: the flag was not cleared", r)
+	}
+}
+
+func TestFlagReopenedRightAfterACancelIsSet(t *testing.T) {
+	// The cancel's clear has landed but the UI has not seen it yet when
+	// the form opens again: the flag must still be set (the loop pauses).
+	path := fixture(t, false)
+	s := newSession(path)
+	run(t, s.Begin())
+	run(t, s.End())
+	if flagOf(t, path) {
+		t.Fatal("the cancel did not clear the flag")
+	}
+	if r := run(t, s.Begin()).(FlagResult); r.Err != nil || !flagOf(t, path) || !s.FlagOurs() {
+		t.Fatalf("%+v: a form is open and the flag is not set", r)
 	}
 }
 
@@ -124,7 +143,7 @@ func TestFlagWritesKeepTheirOrder(t *testing.T) {
 	// opposite order; the file ends with the flag clear.
 	path := fixture(t, false)
 	s := newSession(path)
-	begin := s.Begin(load(t, path).State)
+	begin := s.Begin()
 	end := s.End()
 	run(t, end)
 	run(t, begin)
@@ -145,7 +164,7 @@ func TestFlagThatCannotBeWritten(t *testing.T) {
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
 	s := newSession(path)
-	r := run(t, s.Begin(load(t, path).State)).(FlagResult)
+	r := run(t, s.Begin()).(FlagResult)
 	if r.Err == nil || s.FlagOurs() {
 		t.Fatalf("%+v: want the error, and no flag of ours to clear", r)
 	}
@@ -154,9 +173,8 @@ func TestFlagThatCannotBeWritten(t *testing.T) {
 func TestFlagWriteOnAVanishedFile(t *testing.T) {
 	path := fixture(t, false)
 	s := newSession(path)
-	st := load(t, path).State
 	os.Remove(path)
-	r := run(t, s.Begin(st)).(FlagResult)
+	r := run(t, s.Begin()).(FlagResult)
 	if r.Err == nil || s.FlagOurs() {
 		t.Fatalf("%+v: want the error, and no flag of ours to clear", r)
 	}
@@ -168,7 +186,7 @@ func TestFlagWriteOnAVanishedFile(t *testing.T) {
 func TestPreviewApplyClearsTheFlagInTheSameWrite(t *testing.T) {
 	path := fixture(t, false)
 	s := newSession(path)
-	run(t, s.Begin(load(t, path).State))
+	run(t, s.Begin())
 	pr := run(t, s.Preview(addRunbook, "a note")).(PreviewResult)
 	if pr.Err != nil || !pr.Preview.ClearsFlag || !strings.Contains(pr.Preview.Diff, `+    description: "Write the runbook"`) {
 		t.Fatalf("preview: %+v", pr)
@@ -364,7 +382,7 @@ func TestFlagGuard(t *testing.T) {
 	path := fixture(t, false)
 	s := newSession(path)
 	stale, _ := os.ReadFile(path)
-	run(t, s.Begin(load(t, path).State))
+	run(t, s.Begin())
 	// A loop write from before the form opened clears our flag: it is set
 	// again (the loop must stay paused while the form is open).
 	loopWrite(t, path, stale)
@@ -418,7 +436,7 @@ func TestUndoRestoresTheFileWithTheFlagCleared(t *testing.T) {
 	path := fixture(t, false)
 	before, _ := os.ReadFile(path)
 	s := newSession(path)
-	run(t, s.Begin(load(t, path).State))
+	run(t, s.Begin())
 	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
 	run(t, s.Apply(pr.Preview))
 	u := run(t, s.Undo()).(UndoResult)
@@ -433,7 +451,7 @@ func TestUndoRestoresTheFileWithTheFlagCleared(t *testing.T) {
 func TestCloseClearsOurFlag(t *testing.T) {
 	path := fixture(t, false)
 	s := newSession(path)
-	s.Begin(load(t, path).State) // not even run: Close still orders it
+	s.Begin() // not even run: Close still orders it
 	s.Close()
 	if flagOf(t, path) {
 		t.Fatal("the flag is left set after Close")
@@ -506,3 +524,61 @@ func TestRun(t *testing.T) {
 }
 
 func must(b []byte, _ error) []byte { return b }
+
+// A script that opened the file for writing before our write, and writes
+// after it, writes into the file ours replaced: the session's follow-up
+// job sees it and merges it in.
+func TestFollowMergesALateLoopWrite(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	s.Grace = 500 * time.Millisecond
+	stale, _ := os.ReadFile(path)
+	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
+	f, err := os.OpenFile(path, os.O_RDWR, 0) // the script opens the file
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar := run(t, s.Apply(pr.Preview)).(ApplyResult)
+	if ar.Err != nil || ar.Follow == nil {
+		t.Fatalf("%+v: want a follow-up job", ar)
+	}
+	done := make(chan Result, 1)
+	go func() { done <- ar.Follow() }()
+	theirs := withBinding(stale, "W5")
+	f.Truncate(0)
+	f.WriteAt(theirs, 0) // into the replaced file
+	f.Close()
+	r := (<-done).(GuardResult)
+	if r.Err != nil || r.Merged != 1 {
+		t.Fatalf("%+v: want the late write merged", r)
+	}
+	st := load(t, path).State
+	if _, ok := st.Binding("W5"); !ok || !hasEntry(st, "Write the runbook") {
+		t.Fatal("the late write or the correction is missing")
+	}
+}
+
+func TestRunMergesALateLoopWrite(t *testing.T) {
+	path := fixture(t, false)
+	stale, _ := os.ReadFile(path)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for !bytes.Contains(must(os.ReadFile(path)), []byte("Write the runbook")) {
+			time.Sleep(time.Millisecond)
+		}
+		f.Truncate(0)
+		f.WriteAt(withBinding(stale, "W6"), 0)
+		f.Close()
+	}()
+	out, err := Run(path, addRunbook, RunOptions{Guard: 300 * time.Millisecond})
+	if err != nil || out.Merged != 1 {
+		t.Fatalf("err %v, merged %d", err, out.Merged)
+	}
+	st := load(t, path).State
+	if _, ok := st.Binding("W6"); !ok || !hasEntry(st, "Write the runbook") {
+		t.Fatal("the late write or the correction is missing")
+	}
+}

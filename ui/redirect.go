@@ -78,7 +78,7 @@ func (m *Model) startForm(l *loop, kind string) tea.Cmd {
 	}
 	m.status = "" // a refusal from the menu or the graph is not about this form
 	m.push(l, d)
-	return tea.Batch(d.form.Init(), m.runJob(l, nil, l.session.Begin(l.st)))
+	return tea.Batch(d.form.Init(), m.runJob(l, nil, l.session.Begin()))
 }
 
 // toForm is the step into the form of kind, from another dialog: the form
@@ -100,7 +100,7 @@ func (m *Model) toForm(l *loop, kind string, values *formValues, refusal string)
 		return closed(m.runJob(l, nil, l.session.End()))
 	}
 	m.status = ""
-	return replaceWith(d, tea.Batch(d.form.Init(), m.runJob(l, nil, l.session.Begin(l.st))))
+	return replaceWith(d, tea.Batch(d.form.Init(), m.runJob(l, nil, l.session.Begin())))
 }
 
 // cancelRedirect closes the redirect without writing; a flag this session
