@@ -85,14 +85,23 @@ func TestConcurrentWriter(t *testing.T) {
 	w := startWriter(t, path, pace)
 	began := time.Now()
 	var writes []ourWrite
-	conflicts, exit3 := 0, 0
+	conflicts, exit3, forced := 0, 0, 0
 	for k := range n {
 		c := concurrentCorrection(k)
 		for try := 0; ; try++ {
 			if try == 200 {
 				t.Fatalf("correction %d kept conflicting", k)
 			}
-			wr, err := applyCorrection(path, k, c)
+			// Every other correction that goes through Update has the
+			// writer write between its read and its rename, on request:
+			// the overlap the test is about happens whatever the load
+			// (it used to rely on timing alone and could miss it under a
+			// full go test -race ./...).
+			var force func()
+			if k%2 == 0 && try == 0 {
+				force = func() { w.force(t); forced++ }
+			}
+			wr, err := applyCorrection(path, k, c, force)
 			if errors.Is(err, statefile.ErrConflict) {
 				conflicts++
 				if wr.viaCLI {
@@ -146,8 +155,8 @@ func TestConcurrentWriter(t *testing.T) {
 	for _, wr := range writes {
 		retries += wr.attempts - 1
 	}
-	if commits < 10 || retries < 5 {
-		t.Errorf("the writer committed %d changes and the corrections were re-planned %d times: the test did not overlap the writes", commits, retries)
+	if commits < 10 || retries < 5 || retries < forced {
+		t.Errorf("the writer committed %d changes (%d on request) and the corrections were re-planned %d times: the test did not overlap the writes", commits, forced, retries)
 	}
 
 	final, err := os.ReadFile(path)
@@ -319,15 +328,18 @@ func concurrentCorrection(k int) correctionCase {
 
 // applyCorrection writes correction k: every fourth one through the CLI
 // (exit codes), the others through statefile.Update with the CLI's plan
-// (to see the bytes and the time of the final plan).
-func applyCorrection(path string, k int, c correctionCase) (ourWrite, error) {
+// (to see the bytes and the time of the final plan). force, when set, is
+// called once the first plan is made: the other writer writes then.
+func applyCorrection(path string, k int, c correctionCase, force func()) (ourWrite, error) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	wr := ourWrite{k: k, start: time.Now().UnixNano()}
 	if k%4 == 3 && c.args != nil {
 		wr.viaCLI = true
 		wr.planned = wr.start
 		var out, errb bytes.Buffer
-		code := run(append(c.args, "--json", "-f", path), &out, &errb)
+		// The guard after the write is the stress test's business
+		// (TestStressLoopWriters): this one tests the write itself.
+		code := run(append(c.args, "--json", "--guard", "0", "-f", path), &out, &errb)
 		wr.end = time.Now().UnixNano()
 		switch code {
 		case exitOK:
@@ -347,6 +359,10 @@ func applyCorrection(path string, k int, c correctionCase) (ourWrite, error) {
 	}
 	res, err := statefile.Update(path, statefile.UpdateOptions{}, func(doc *statefile.Document) ([]model.Edit, error) {
 		p, err := model.PlanCorrection(doc.State, c.req(doc.State), model.PlanContext{Now: now})
+		if force != nil {
+			force()
+			force = nil
+		}
 		wr.planned = time.Now().UnixNano()
 		if err != nil {
 			return nil, err
@@ -403,6 +419,25 @@ type writerProc struct {
 	stdin  io.WriteCloser
 	events chan writerEvent
 	done   chan error
+	// acks carries the writer's answers to force, in order.
+	acks chan writerEvent
+	// kept are the events read while waiting for an ack.
+	kept []writerEvent
+}
+
+// force asks the writer for one write now and waits until it is done.
+func (w *writerProc) force(t *testing.T) {
+	t.Helper()
+	if _, err := io.WriteString(w.stdin, "write\n"); err != nil {
+		t.Fatal(err)
+	}
+	for ev := range w.events {
+		if ev.Kind == "ack" {
+			return
+		}
+		w.kept = append(w.kept, ev)
+	}
+	t.Fatal("the writer stopped before it answered")
 }
 
 // writeTime is how long one correction takes here without contention (the
@@ -418,7 +453,7 @@ func writeTime(t *testing.T, data []byte) time.Duration {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		if _, err := applyCorrection(path, 0, concurrentCorrection(0)); err != nil {
+		if _, err := applyCorrection(path, 0, concurrentCorrection(0), nil); err != nil {
 			t.Fatal(err)
 		}
 		took = append(took, time.Since(start))
@@ -470,7 +505,7 @@ func startWriter(t *testing.T, path string, pace time.Duration) *writerProc {
 func (w *writerProc) stop(t *testing.T) []writerEvent {
 	t.Helper()
 	w.stdin.Close()
-	evs := w.early
+	evs := append(w.early, w.kept...)
 	for ev := range w.events {
 		evs = append(evs, ev)
 	}
@@ -486,9 +521,14 @@ func TestConcurrentWriterHelper(t *testing.T) {
 	if path == "" {
 		t.Skip("run by TestConcurrentWriter")
 	}
+	// Each line on stdin asks for one write now; EOF asks to finish.
 	stop := make(chan struct{})
+	asks := make(chan struct{})
 	go func() {
-		_, _ = io.Copy(io.Discard, os.Stdin)
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			asks <- struct{}{}
+		}
 		close(stop)
 	}()
 	pace, err := time.ParseDuration(os.Getenv(writerPaceEnv))
@@ -497,22 +537,29 @@ func TestConcurrentWriterHelper(t *testing.T) {
 	}
 	w := newOtherWriter(path)
 	for seq := 1; ; seq++ {
+		asked := false
+		// Pauses between a half of and two and a half times a correction's
+		// time (measured unloaded: under load corrections get slower and
+		// the writer must not starve them): many corrections still see a
+		// change under them.
+		pause := time.NewTimer(pace/2 + time.Duration(w.r.Int64N(int64(pace*2))))
 		select {
 		case <-stop:
 			w.finish()
 			return
-		default:
+		case <-asks:
+			asked = true
+		case <-pause.C:
 		}
+		pause.Stop()
 		if seq%2 == 1 {
 			w.hookWrite(seq)
 		} else {
 			w.scriptWrite(seq)
 		}
-		// Pauses between a half of and two and a half times a correction's
-		// time (measured unloaded: under load corrections get slower and
-		// the writer must not starve them): many corrections still see a
-		// change under them.
-		time.Sleep(pace/2 + time.Duration(w.r.Int64N(int64(pace*2))))
+		if asked {
+			w.emit(writerEvent{Kind: "ack"})
+		}
 	}
 }
 
@@ -546,6 +593,16 @@ func wallNS() int64 { return time.Now().UnixNano() }
 
 // check notices which of its changes are no longer in data.
 func (w *otherWriter) check(data []byte) {
+	if w.missing(data) {
+		// When a loop write lands in the instant before a correction's
+		// exchange, the correction's bytes are in place for microseconds
+		// before the write is put back: a change missing at one read and
+		// back a moment later was not lost. Look again.
+		time.Sleep(2 * time.Millisecond)
+		if again, err := os.ReadFile(w.path); err == nil {
+			data = again
+		}
+	}
 	ev := writerEvent{Kind: "vanish", TAfter: wallNS()}
 	it := readIteration(data)
 	for i, seq := range w.bumps {
@@ -568,6 +625,26 @@ func (w *otherWriter) check(data []byte) {
 	if len(ev.Lost) > 0 {
 		w.emit(ev)
 	}
+}
+
+// missing reports whether data lacks one of the writer's changes.
+func (w *otherWriter) missing(data []byte) bool {
+	it := readIteration(data)
+	for i := range w.bumps {
+		if i > it {
+			return true
+		}
+	}
+	present := map[string]bool{}
+	for _, m := range writerBindingRE.FindAllSubmatch(data, -1) {
+		present[string(m[1])] = true
+	}
+	for name := range w.bindings {
+		if !present[name] {
+			return true
+		}
+	}
+	return false
 }
 
 // hookWrite bumps control.iteration through a temp file and an exchange.

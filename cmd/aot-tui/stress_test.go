@@ -1,0 +1,450 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aot-loop/aot-tui/correction"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/sim/gen"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// TestStressLoopWriters runs the loop's own writers for real while
+// corrections are written — through the aot-tui binary (redirect …) and
+// through the TUI's apply path (correction.Session, with the guard the TUI
+// runs on every state it sees):
+//
+//   - a Python script that reads the file, takes a moment, and writes it
+//     back with Path.write_text (truncate, then write: the loop's scripts),
+//     adding a binding W<n> (and retiring an old one);
+//   - sed -i appending a line to the body (a new file renamed over it);
+//   - the stop hook's way: sed … > tmp; mv tmp file (likewise).
+//
+// They run one after another, as the loop runs them, never locking. The
+// claim checked: every correction reported written is in the final file
+// (or the correction reported exit 3 / lost), and every writer change is
+// in the final file (a retired binding is gone).
+//
+// AOT_TUI_STRESS_BIN runs the CLI side against another build (say the
+// previous release, for a baseline); AOT_TUI_STRESS_REPORT=1 then reports
+// the counts instead of failing.
+func TestStressLoopWriters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stress test")
+	}
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("python3 is needed to run the loop's writers (.ci/run installs it)")
+		}
+		t.Skip("no python3 here")
+	}
+	// The interpreter itself, not a version manager's shim script: the
+	// shim costs more than the script.
+	if out, err := exec.Command(python, "-c", "import sys; print(sys.executable)").Output(); err == nil {
+		python = strings.TrimSpace(string(out))
+	}
+	bin := os.Getenv("AOT_TUI_STRESS_BIN")
+	if bin == "" {
+		bin = binary(t)
+	}
+	report := os.Getenv("AOT_TUI_STRESS_REPORT") != ""
+	dir := filepath.Join(t.TempDir(), ".claude")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "aot-loop-state.md")
+	if err := os.WriteFile(path, gen.Generate(gen.Options{Atoms: 40, Seed: 7, Resolved: 0.3, ORGroups: 2}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "add_binding.py")
+	if err := os.WriteFile(script, []byte(pythonWriter), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	cliN, tuiN := 100, 100
+	if raceEnabled {
+		cliN, tuiN = 40, 40
+	}
+	// AOT_TUI_STRESS_CLI and AOT_TUI_STRESS_TUI set the counts (longer
+	// runs for the README's figures, one side only for a baseline).
+	if n, err := strconv.Atoi(os.Getenv("AOT_TUI_STRESS_CLI")); err == nil {
+		cliN = n
+	}
+	if n, err := strconv.Atoi(os.Getenv("AOT_TUI_STRESS_TUI")); err == nil {
+		tuiN = n
+	}
+	w := &loopWriters{path: path, python: python, script: script, r: rand.New(rand.NewPCG(3, 4))}
+	ctx, stop := context.WithCancel(context.Background())
+	writersDone := make(chan struct{})
+	go func() { defer close(writersDone); w.run(ctx, t) }()
+
+	guardFlag := []string{"--guard", "300ms"}
+	if out, _ := exec.Command(bin, "redirect", "add-atom", "--help").CombinedOutput(); !bytes.Contains(out, []byte("--guard")) {
+		guardFlag = nil // an older build
+	}
+	var tally stressTally
+	tui := startTUISession(path)
+	var wg sync.WaitGroup
+	// The CLI and the TUI correct at the same time, as two people might.
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for k := range cliN {
+			tally.add(cliCorrection(t, bin, path, k, guardFlag))
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		tui.correct(t, tuiN)
+	}()
+	wg.Wait()
+	stop()
+	<-writersDone
+	// The TUI guards for as long as it runs: its last looks, then stop.
+	time.Sleep(400 * time.Millisecond)
+	tui.finish(&tally)
+
+	final, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := statefile.Parse(final)
+	if err != nil {
+		t.Fatalf("the final file does not parse: %v", err)
+	}
+	if v := model.Validate(doc.State); !v.Valid {
+		t.Errorf("the final file is invalid: %v", v.Errors)
+	}
+	var descs strings.Builder
+	for _, c := range doc.State.Corrections {
+		descs.WriteString(c.Description + "\n")
+	}
+	missing := 0
+	for _, tok := range tally.written {
+		if !strings.Contains(descs.String(), tok+"\n") {
+			missing++
+			t.Logf("correction %s was reported written and is not in the file", tok)
+		}
+	}
+	wLost := w.check(t, final)
+	kept, _ := filepath.Glob(path + ".aot-tui-kept-*")
+	entries, _ := os.ReadDir(dir)
+	t.Logf("corrections: %d tried (%d CLI, %d TUI), %d written, %d re-applied after a loop write undid them, %d loop writes merged in, %d reported exit 3 / lost, %d silently lost",
+		tally.tried, cliN, tuiN, len(tally.written), tally.reapplied, tally.merged, tally.refused, missing)
+	t.Logf("loop writes: %d (%d Python write_text, %d sed -i, %d temp+mv), %d lost; %d kept beside the file",
+		w.total(), w.n[0], w.n[1], w.n[2], wLost, len(kept))
+	if report {
+		return
+	}
+	if missing > 0 || wLost > 0 {
+		t.Errorf("%d corrections and %d loop writes lost", missing, wLost)
+	}
+	if len(kept) > 0 && tally.refused == 0 {
+		t.Errorf("loop writes kept beside the file (%v) but no correction said so", kept)
+	}
+	if len(entries) != 1+len(kept) {
+		t.Errorf("files left in %s: %v", dir, entries)
+	}
+	if w.total() < 50 || len(tally.written) < (cliN+tuiN)/2 {
+		t.Errorf("the run did not exercise much: %d loop writes, %d corrections written", w.total(), len(tally.written))
+	}
+}
+
+// pythonWriter is the loop's add_binding.py in miniature: read the whole
+// file, think, write it back with write_text.
+const pythonWriter = `import pathlib, re, sys, time
+p = pathlib.Path(sys.argv[1])
+n, delay, retire = sys.argv[2], float(sys.argv[3]), sys.argv[4]
+text = p.read_text()
+time.sleep(delay)
+entry = '  W%s:\n    summary: "writer change %s"\n    artifacts: []\n' % (n, n)
+if "\nbindings: {}\n" in text:
+    text = text.replace("\nbindings: {}\n", "\nbindings:\n" + entry, 1)
+else:
+    text = text.replace("\nbindings:\n", "\nbindings:\n" + entry, 1)
+if retire:
+    text = re.sub(r'(?m)^  W%s:\n    summary: "writer change %s"\n    artifacts: \[\]\n' % (retire, retire), "", text, count=1)
+p.write_text(text)
+`
+
+// loopWriters runs the loop's three kinds of writes, one at a time.
+type loopWriters struct {
+	path, python, script string
+	r                    *rand.Rand
+	n                    [3]int
+	bindings, retired    []int
+	lines                []string
+}
+
+func (w *loopWriters) total() int { return w.n[0] + w.n[1] + w.n[2] }
+
+func (w *loopWriters) run(ctx context.Context, t *testing.T) {
+	for seq := 1; ctx.Err() == nil; seq++ {
+		var cmd *exec.Cmd
+		kind := seq % 3
+		switch kind {
+		case 0:
+			retire := ""
+			if len(w.bindings) > 25 {
+				retire = strconv.Itoa(w.bindings[0])
+			}
+			delay := fmt.Sprintf("%.4f", w.r.Float64()*0.02)
+			cmd = exec.Command(w.python, w.script, w.path, strconv.Itoa(seq), delay, retire)
+		case 1:
+			cmd = exec.Command("sed", "-i", "-e", "$a sed "+strconv.Itoa(seq), w.path)
+		case 2:
+			cmd = exec.Command("sh", "-c", `sed -e "\$a hook $2" "$1" > "$1.hooktmp" && mv "$1.hooktmp" "$1"`, "sh", w.path, strconv.Itoa(seq))
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("loop writer %v: %v\n%s", cmd.Args, err, out)
+			return
+		}
+		w.n[kind]++
+		switch kind {
+		case 0:
+			if len(w.bindings) > 25 {
+				w.retired = append(w.retired, w.bindings[0])
+				w.bindings = w.bindings[1:]
+			}
+			w.bindings = append(w.bindings, seq)
+		case 1:
+			w.lines = append(w.lines, "sed "+strconv.Itoa(seq))
+		case 2:
+			w.lines = append(w.lines, "hook "+strconv.Itoa(seq))
+		}
+		time.Sleep(time.Duration(w.r.IntN(6)) * time.Millisecond)
+	}
+}
+
+var stressBindingRE = regexp.MustCompile(`(?m)^  W(\d+):$`)
+
+// check counts the writer changes the final file lacks.
+func (w *loopWriters) check(t *testing.T, final []byte) int {
+	present := map[int]bool{}
+	for _, m := range stressBindingRE.FindAllSubmatch(final, -1) {
+		n, _ := strconv.Atoi(string(m[1]))
+		present[n] = true
+	}
+	lost := 0
+	for _, n := range w.bindings {
+		if !present[n] {
+			lost++
+			t.Logf("the Python write that added W%d is lost", n)
+		}
+	}
+	for _, n := range w.retired {
+		if present[n] {
+			lost++
+			t.Logf("the Python write that retired W%d is lost (W%d is back)", n, n)
+		}
+	}
+	body := "\n" + string(final) + "\n"
+	for _, l := range w.lines {
+		if !strings.Contains(body, "\n"+l+"\n") {
+			lost++
+			t.Logf("the write that appended %q is lost", l)
+		}
+	}
+	return lost
+}
+
+type stressTally struct {
+	mu                sync.Mutex
+	tried, refused    int
+	reapplied, merged int
+	written           []string // the tokens of corrections reported written
+}
+
+type stressResult struct {
+	token             string
+	written, refused  bool
+	reapplied, merged int
+}
+
+func (s *stressTally) add(r stressResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tried++
+	s.reapplied += r.reapplied
+	s.merged += r.merged
+	switch {
+	case r.written:
+		s.written = append(s.written, r.token)
+	case r.refused:
+		s.refused++
+	}
+}
+
+// cliCorrection runs one aot-tui redirect, varying the kind.
+func cliCorrection(t *testing.T, bin, path string, k int, guard []string) stressResult {
+	tok := fmt.Sprintf("cli-%d", k)
+	var args []string
+	switch k % 4 {
+	case 0, 1:
+		args = []string{"redirect", "add-atom", "stress " + tok, "--depends-on", "A1"}
+	case 2:
+		args = []string{"redirect", "constraints", "--max-iterations", strconv.Itoa(1000 + k)}
+	case 3:
+		args = []string{"redirect", "objective", "--goal", "goal " + tok}
+	}
+	args = append(append(args, "--note", tok, "--json", "-f", path), guard...)
+	cmd := exec.Command(bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	r := stressResult{token: "; note: " + tok}
+	switch code {
+	case exitOK:
+		r.written = true
+		var res struct {
+			Reapplied int `json:"reapplied"`
+			Merged    int `json:"merged"`
+		}
+		_ = json.Unmarshal(out.Bytes(), &res)
+		r.reapplied, r.merged = res.Reapplied, res.Merged
+	case exitConflict:
+		r.refused = true
+	default:
+		t.Errorf("%v: exit %d: %s", args, code, errb.String())
+	}
+	return r
+}
+
+// tuiSession applies corrections the way the TUI does: a preview planned
+// on the file, apply of exactly those bytes (a new preview when the loop
+// wrote meanwhile), and the session's guard on every state a watcher sees,
+// for as long as it runs.
+type tuiSession struct {
+	s       *correction.Session
+	w       *statefile.Watcher
+	running sync.WaitGroup
+
+	mu                sync.Mutex
+	lost              map[string]bool
+	reapplied, merged int
+	written           []stressResult
+	refused           int
+	summaries         map[string]string
+}
+
+func startTUISession(path string) *tuiSession {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	u := &tuiSession{lost: map[string]bool{}, summaries: map[string]string{}}
+	u.s = correction.NewSession(path, correction.Options{Now: func() time.Time { return now }})
+	u.w = statefile.StartWatch(statefile.Target{Path: path, Kind: statefile.KindAoT}, statefile.WatchOptions{}, func(ev statefile.Event) {
+		if ev.Doc == nil {
+			return
+		}
+		for _, job := range u.s.Check(ev.Doc) {
+			u.running.Add(1)
+			go func() { defer u.running.Done(); u.record(job()) }()
+		}
+	})
+	return u
+}
+
+func (u *tuiSession) record(r correction.Result) {
+	g, ok := r.(correction.GuardResult)
+	if !ok {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if g.Reapplied {
+		u.reapplied++
+	}
+	u.merged += g.Merged
+	if errors.Is(g.Err, correction.ErrLost) {
+		u.lost[g.Summary] = true
+	}
+}
+
+// correct applies n corrections, a few hundred milliseconds apart.
+func (u *tuiSession) correct(t *testing.T, n int) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for k := range n {
+		time.Sleep(time.Duration(r.IntN(600)) * time.Millisecond)
+		tok := fmt.Sprintf("tui-%d", k)
+		var req model.Request = model.AddAtom{Description: "stress " + tok, DependsOn: []string{"A1"}}
+		if k%3 == 2 {
+			v := 2000 + k
+			req = model.ChangeConstraints{MaxIterations: &v}
+		}
+		pr := u.s.Preview(req, tok)().(correction.PreviewResult)
+		if pr.Err != nil {
+			t.Errorf("preview %s: %v", tok, pr.Err)
+			continue
+		}
+		p := pr.Preview
+		var ar correction.ApplyResult
+		for try := 0; ; try++ {
+			ar = u.s.Apply(p)().(correction.ApplyResult)
+			if ar.Replanned == nil || try == 20 {
+				break
+			}
+			p = ar.Replanned
+		}
+		res := stressResult{token: "; note: " + tok}
+		u.mu.Lock()
+		switch {
+		case ar.Plan != nil:
+			res.written, res.merged = true, ar.Merged
+			u.summaries[res.token] = ar.Plan.Summary
+			u.written = append(u.written, res)
+			if ar.Follow != nil {
+				u.running.Add(1)
+				go func() { defer u.running.Done(); u.record(ar.Follow()) }()
+			}
+		case errors.Is(ar.Err, statefile.ErrConflict):
+			u.refused++
+		default:
+			t.Errorf("apply %s: %+v", tok, ar)
+		}
+		u.mu.Unlock()
+	}
+}
+
+// finish stops the session and adds its account to tally.
+func (u *tuiSession) finish(tally *stressTally) {
+	u.w.Stop()
+	u.running.Wait()
+	u.s.Close()
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for i, r := range u.written {
+		if u.lost[u.summaries[r.token]] {
+			r.written, r.refused = false, true
+		}
+		if i == 0 {
+			r.reapplied, r.merged = u.reapplied, r.merged+u.merged
+		}
+		tally.add(r)
+	}
+	for range u.refused {
+		tally.add(stressResult{refused: true})
+	}
+}
