@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -27,14 +28,14 @@ import (
 // comments, which nothing reads. FuzzParse and TestFastParseRandom check
 // this against yaml.v3.
 func fastParse(yml []byte) *yaml.Node {
-	root, _ := fastParseWhy(yml, newLineMap(yml, 0))
+	root, _ := fastParseWhy(yml, yamltext.NewLineMap(yml, 0))
 	return root
 }
 
 // fastParseWhy is fastParse that also says why it gave up, with the line;
-// lines is yml's lineMap, which Parse has already made.
-func fastParseWhy(yml []byte, lines lineMap) (*yaml.Node, string) {
-	if lines.lines != nil || !fastSafeText(yml) {
+// lines is yml's LineMap, which Parse has already made.
+func fastParseWhy(yml []byte, lines yamltext.LineMap) (*yaml.Node, string) {
+	if !lines.SameLines() || !fastSafeText(yml) {
 		return nil, "characters or lines outside the subset"
 	}
 	p := &fastParser{src: string(yml)}
@@ -81,11 +82,11 @@ type fastParser struct {
 }
 
 // fastSafeText reports whether yml has only what the fast parser handles
-// at the character level: text yaml.v3 accepts (badYAMLChar), no tab and
+// at the character level: text yaml.v3 accepts (yamltext.BadChar), no tab and
 // no BOM, and no directive or document marker lines. (Line breaks other
-// than LF and CRLF show in the lineMap: see fastParseWhy.)
+// than LF and CRLF show in the LineMap: see fastParseWhy.)
 func fastSafeText(yml []byte) bool {
-	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) || badYAMLChar(yml) >= 0 {
+	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) || yamltext.BadChar(yml) >= 0 {
 		return false
 	}
 	if isMarkerLine(yml) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/internal/stategen"
 	"github.com/aot-loop/aot-tui/sim/gen"
+	"github.com/aot-loop/aot-tui/yamltext"
 )
 
 // checkFast asserts that when fastParse accepts yml, its tree is the tree
@@ -53,7 +54,7 @@ func TestFastParseTakesStateFiles(t *testing.T) {
 		if checkFast(t, fm.YAML(data)) {
 			taken++
 		} else {
-			_, why := fastParseWhy(fm.YAML(data), newLineMap(fm.YAML(data), 0))
+			_, why := fastParseWhy(fm.YAML(data), yamltext.NewLineMap(fm.YAML(data), 0))
 			t.Logf("%s: left to yaml.v3: %s", f, why)
 		}
 	}

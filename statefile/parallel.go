@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -15,8 +16,8 @@ const parallelMin = 256 << 10
 
 // parseYAML parses the frontmatter and returns its root node (nil when the
 // frontmatter holds no document): with the fast parser when it can (lines
-// is yml's lineMap), else in pieces or whole with yaml.v3.
-func parseYAML(yml []byte, lines lineMap) (*yaml.Node, error) {
+// is yml's LineMap), else in pieces or whole with yaml.v3.
+func parseYAML(yml []byte, lines yamltext.LineMap) (*yaml.Node, error) {
 	if root, _ := fastParseWhy(yml, lines); root != nil {
 		return root, nil
 	}
@@ -144,13 +145,13 @@ func shiftLines(n *yaml.Node, off int) {
 // directive or document marker, line breaks yaml.v3 counts differently
 // (lone CR, NEL, LS, PS), or no such entry line.
 func findCut(yml []byte) (section, cut, next int, ok bool) {
-	if newLineMap(yml, 0).lines != nil {
+	if !yamltext.NewLineMap(yml, 0).SameLines() {
 		return 0, 0, 0, false
 	}
 	mid := len(yml) / 2
 	section, next = -1, len(yml)
 	for pos := 0; pos < len(yml); {
-		end, nl := lineBounds(yml, pos)
+		end, nl := yamltext.LineBounds(yml, pos)
 		line := yml[pos:end]
 		if isMarkerLine(line) {
 			return 0, 0, 0, false
@@ -170,10 +171,10 @@ func findCut(yml []byte) (section, cut, next int, ok bool) {
 	// The collection's entries start at the indentation of its first line
 	// of content: "  - " for a sequence (or "- " at column 1), "  key:" for
 	// a mapping.
-	_, pos := lineBounds(yml, section)
+	_, pos := yamltext.LineBounds(yml, section)
 	indent, isSeq := -1, false
 	for ; pos < next; pos = nextLine(yml, pos) {
-		end, _ := lineBounds(yml, pos)
+		end, _ := yamltext.LineBounds(yml, pos)
 		line := yml[pos:end]
 		t := bytes.TrimLeft(line, " ")
 		if len(bytes.TrimSpace(t)) == 0 || t[0] == '#' {
@@ -188,7 +189,7 @@ func findCut(yml []byte) (section, cut, next int, ok bool) {
 	first := pos
 	cut = -1
 	for pos = nextLine(yml, first); pos < next; pos = nextLine(yml, pos) {
-		end, _ := lineBounds(yml, pos)
+		end, _ := yamltext.LineBounds(yml, pos)
 		line := yml[pos:end]
 		if len(line) <= indent || !allSpaces(line[:indent]) {
 			continue
@@ -208,7 +209,7 @@ func findCut(yml []byte) (section, cut, next int, ok bool) {
 	// the whole document the top-level mapping encloses it. The two agree
 	// only if every line of B is an entry or inside one.
 	for pos = cut; pos < next; pos = nextLine(yml, pos) {
-		end, _ := lineBounds(yml, pos)
+		end, _ := yamltext.LineBounds(yml, pos)
 		line := yml[pos:end]
 		t := bytes.TrimLeft(line, " ")
 		if len(bytes.TrimSpace(t)) == 0 || t[0] == '#' {
@@ -224,7 +225,7 @@ func findCut(yml []byte) (section, cut, next int, ok bool) {
 	return section, cut, next, true
 }
 
-func nextLine(b []byte, pos int) int { _, n := lineBounds(b, pos); return n }
+func nextLine(b []byte, pos int) int { _, n := yamltext.LineBounds(b, pos); return n }
 
 func allSpaces(b []byte) bool {
 	for _, c := range b {

@@ -1,0 +1,140 @@
+// Package yamltext holds the low-level facts about YAML text that reading,
+// parsing and editing a state file's frontmatter all need: which
+// characters YAML accepts, where yaml.v3 breaks lines, and how its line
+// numbers map to the file's. It works on bytes alone and imports nothing
+// of aot-tui, so statefile, fastyaml and yamledit can share it.
+package yamltext
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// BOM is the UTF-8 byte order mark.
+var BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// BadChar returns the offset of the first byte YAML does not accept
+// (invalid UTF-8, or a control character other than tab and line breaks),
+// or -1.
+func BadChar(b []byte) int {
+	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf { // ASCII, most of any state file
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return i
+		case r == '\t' || r == '\n' || r == '\r' || r == 0x85:
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF:
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// BreakLen is the length of the line break at b[i], or 0. yaml.v3 breaks
+// lines at \n, \r\n, a lone \r, NEL (U+0085), LS (U+2028) and PS (U+2029).
+func BreakLen(b []byte, i int) int {
+	switch c := b[i]; {
+	case c == '\n':
+		return 1
+	case c == '\r':
+		if i+1 < len(b) && b[i+1] == '\n' {
+			return 2
+		}
+		return 1
+	case c == 0xC2 && i+1 < len(b) && b[i+1] == 0x85:
+		return 2
+	case c == 0xE2 && i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9):
+		return 3
+	}
+	return 0
+}
+
+// LineBounds returns the end of the line starting at pos (the index of its
+// '\n', or len(data)) and the start of the next line.
+func LineBounds(data []byte, pos int) (end, next int) {
+	i := bytes.IndexByte(data[pos:], '\n')
+	if i < 0 {
+		return len(data), len(data)
+	}
+	return pos + i, pos + i + 1
+}
+
+// LineMap converts yaml.v3's line numbers into the file's. yaml.v3 also
+// breaks lines at a lone CR, NEL (U+0085), LS (U+2028) and PS (U+2029),
+// which editors and the rest of aot-tui do not count: one LS in a quoted
+// description would shift every later line by one.
+type LineMap struct {
+	// off is what to add to a frontmatter line to get the file line.
+	off int
+	// lines[k] is the frontmatter line (counting \n only) on which
+	// yaml.v3's line k+1 starts; nil when the two counts agree.
+	lines []int
+}
+
+// NewLineMap maps the lines of the YAML text yml, whose first line is
+// line off+1 of the file.
+func NewLineMap(yml []byte, off int) LineMap {
+	var lines []int
+	yl, fl := 1, 1
+	for i := 0; i < len(yml); i++ {
+		fileBreak := false
+		switch c := yml[i]; {
+		case c == '\n':
+			fileBreak = true
+		case c == '\r' && i+1 < len(yml) && yml[i+1] == '\n':
+			i++
+			fileBreak = true
+		case c == '\r':
+		case c == 0xC2 && i+1 < len(yml) && yml[i+1] == 0x85:
+			i++
+		case c == 0xE2 && i+2 < len(yml) && yml[i+1] == 0x80 && (yml[i+2] == 0xA8 || yml[i+2] == 0xA9):
+			i += 2
+		default:
+			continue
+		}
+		yl++
+		if fileBreak {
+			fl++
+		}
+		if lines == nil && yl != fl {
+			// The counts agreed up to here: lines 1..yl-1 are the same.
+			lines = make([]int, yl-1, yl+16)
+			for k := range lines {
+				lines[k] = k + 1
+			}
+		}
+		if lines != nil {
+			lines = append(lines, fl)
+		}
+	}
+	return LineMap{off: off, lines: lines}
+}
+
+// File returns the file line of yaml.v3's line n (0 stays 0: no line).
+func (m LineMap) File(n int) int {
+	switch {
+	case n <= 0:
+		return 0
+	case m.lines == nil:
+		return n + m.off
+	case n > len(m.lines):
+		return m.lines[len(m.lines)-1] + m.off
+	}
+	return m.lines[n-1] + m.off
+}
+
+// Offset is what to add to a line of the YAML text, counted at \n only,
+// to get the file line.
+func (m LineMap) Offset() int { return m.off }
+
+// SameLines reports whether yaml.v3 counts the text's lines as the file
+// does: its only line breaks are \n and \r\n.
+func (m LineMap) SameLines() bool { return m.lines == nil }
