@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aot-loop/aot-tui/fastyaml"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
@@ -59,7 +60,7 @@ func Parse(data []byte) (doc *Document, err error) {
 	}
 	yml := fm.YAML(data)
 	lines := yamltext.NewLineMap(yml, fm.FirstLine-1)
-	root, err := parseYAML(yml, lines)
+	root, err := fastyaml.Parse(yml, lines)
 	if err != nil {
 		return nil, yamlError(err, yml, lines)
 	}

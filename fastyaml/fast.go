@@ -1,4 +1,4 @@
-package statefile
+package fastyaml
 
 import (
 	"bytes"
@@ -25,15 +25,15 @@ import (
 // decimals, …) or is not valid YAML; the caller then parses with yaml.v3,
 // which also reports any error. Accepted input gives the tree yaml.v3
 // gives — kinds, tags, values, styles, lines, columns — apart from
-// comments, which nothing reads. FuzzParse and TestFastParseRandom check
-// this against yaml.v3.
+// comments, which nothing reads. Verify (which statefile's FuzzParse runs)
+// and TestFastParseRandom check this against yaml.v3.
 func fastParse(yml []byte) *yaml.Node {
 	root, _ := fastParseWhy(yml, yamltext.NewLineMap(yml, 0))
 	return root
 }
 
 // fastParseWhy is fastParse that also says why it gave up, with the line;
-// lines is yml's LineMap, which Parse has already made.
+// lines is yml's LineMap, which Parse's caller has already made.
 func fastParseWhy(yml []byte, lines yamltext.LineMap) (*yaml.Node, string) {
 	if !lines.SameLines() || !fastSafeText(yml) {
 		return nil, "characters or lines outside the subset"

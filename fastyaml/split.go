@@ -1,44 +1,12 @@
-package statefile
+package fastyaml
 
 import (
 	"bytes"
-	"runtime"
 	"sync"
 
 	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
 )
-
-// parallelMin is the frontmatter size from which parseYAML cuts the YAML in
-// two and parses the halves on two cores. yaml.v3 is most of the time of
-// reading a large state file, and a one-shot `status` pays it in full.
-const parallelMin = 256 << 10
-
-// parseYAML parses the frontmatter and returns its root node (nil when the
-// frontmatter holds no document): with the fast parser when it can (lines
-// is yml's LineMap), else in pieces or whole with yaml.v3.
-func parseYAML(yml []byte, lines yamltext.LineMap) (*yaml.Node, error) {
-	if root, _ := fastParseWhy(yml, lines); root != nil {
-		return root, nil
-	}
-	if len(yml) >= parallelMin && runtime.GOMAXPROCS(0) > 1 {
-		if root := parseSplit(yml); root != nil {
-			return root, nil
-		}
-	}
-	return parseWhole(yml)
-}
-
-func parseWhole(yml []byte) (*yaml.Node, error) {
-	var top yaml.Node
-	if err := yaml.Unmarshal(yml, &top); err != nil {
-		return nil, err
-	}
-	if top.Kind == 0 || len(top.Content) == 0 {
-		return nil, nil
-	}
-	return top.Content[0], nil
-}
 
 // parseSplit parses yml as three pieces, two of them concurrently, and
 // joins the trees; it returns nil whenever it cannot be sure the result is
