@@ -1,4 +1,4 @@
-package statefile
+package yamledit
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ type yamlText struct {
 
 // errLocate is wrapped by errors that mean the text did not look as the
 // parser said it would: the edit is refused instead of guessed.
-var errLocate = fmt.Errorf("%w: the text around it could not be located exactly", ErrEditUnsupported)
+var errLocate = fmt.Errorf("%w: the text around it could not be located exactly", ErrUnsupported)
 
 func newYAMLText(data []byte, start, end int, ascii bool) *yamlText {
 	t := &yamlText{data: data, start: start, end: end}
