@@ -82,11 +82,14 @@ type fastParser struct {
 }
 
 // fastSafeText reports whether yml has only what the fast parser handles
-// at the character level: text yaml.v3 accepts (yamltext.BadChar), no tab and
-// no BOM, and no directive or document marker lines. (Line breaks other
-// than LF and CRLF show in the LineMap: see fastParseWhy.)
+// at the character level: text yaml.v3 accepts (yamltext.BadChar), no tab
+// and no BOM, and no directive or document marker lines. (Line breaks
+// other than LF and CRLF show in the LineMap: see fastParseWhy.)
 func fastSafeText(yml []byte) bool {
-	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) || yamltext.BadChar(yml) >= 0 {
+	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) {
+		return false
+	}
+	if bad, _ := yamltext.BadChar(yml); bad >= 0 {
 		return false
 	}
 	if isMarkerLine(yml) {

@@ -142,7 +142,7 @@ func yamlError(err error, yml []byte, lines yamltext.LineMap) *Error {
 	case isReaderError(msg):
 		// A reader error (invalid UTF-8, a control character) carries no
 		// position at all: find the byte ourselves.
-		if i := yamltext.BadChar(yml); i >= 0 {
+		if i, _ := yamltext.BadChar(yml); i >= 0 {
 			e.Line = lineOff + 1 + bytes.Count(yml[:i], []byte{'\n'})
 		}
 		e.Hint = "the frontmatter must be UTF-8 text without control characters"

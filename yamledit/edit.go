@@ -11,7 +11,6 @@ package yamledit
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -21,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -124,8 +124,8 @@ func Apply(in Input, edits []model.Edit) ([]byte, error) {
 	if in.Start < 0 || in.Start > in.End || in.End > len(in.Data) {
 		return nil, errors.New("cannot edit: the YAML text is not inside the data")
 	}
-	ascii, ok := yamlChars(in.Data[in.Start:in.End])
-	if !ok {
+	bad, ascii := yamltext.BadChar(in.Data[in.Start:in.End])
+	if bad >= 0 {
 		// yaml.v3 misses some bad bytes depending on where its read buffer
 		// falls; shifted by an edit, the text might no longer parse.
 		return nil, &Error{Index: -1, Msg: "the frontmatter holds invalid UTF-8 or control characters", Err: ErrUnsupported}
@@ -135,45 +135,6 @@ func Apply(in Input, edits []model.Edit) ([]byte, error) {
 		return nil, err
 	}
 	return e.splice()
-}
-
-// yamlChars reports whether b is UTF-8 made only of the characters YAML
-// allows (tab, line breaks, printable characters), as yaml.v3's reader
-// checks them, and whether it is all ASCII.
-func yamlChars(b []byte) (ascii, ok bool) {
-	ascii = true
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	for i := 0; i < len(b); {
-		// Eight plain ASCII bytes at a time: none below 0x20, none 0x7F
-		// or above.
-		if i+8 <= len(b) {
-			w := binary.LittleEndian.Uint64(b[i:])
-			if w&hi == 0 && (w-0x20*lo)&^w&hi == 0 && (w+lo)&hi == 0 {
-				i += 8
-				continue
-			}
-		}
-		c := b[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
-				return false, false
-			}
-			i++
-			continue
-		}
-		ascii = false
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return false, false
-		}
-		switch {
-		case r == 0x85, r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
-		default:
-			return false, false
-		}
-		i += n
-	}
-	return ascii, true
 }
 
 // editor holds one Apply call's state.

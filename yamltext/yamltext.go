@@ -7,35 +7,51 @@ package yamltext
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode/utf8"
 )
 
 // BOM is the UTF-8 byte order mark.
 var BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// BadChar returns the offset of the first byte YAML does not accept
-// (invalid UTF-8, or a control character other than tab and line breaks),
-// or -1.
-func BadChar(b []byte) int {
+// BadChar returns the offset of the first character YAML does not accept
+// (invalid UTF-8, a control character other than tab and the line breaks,
+// a surrogate, U+FFFE or U+FFFF), as yaml.v3's reader checks them, or -1;
+// and whether b is all ASCII up to there.
+func BadChar(b []byte) (bad int, ascii bool) {
+	ascii = true
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(b); {
-		if c := b[i]; c < utf8.RuneSelf { // ASCII, most of any state file
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
-				return i
+		// Eight plain ASCII bytes at a time: none below 0x20, none 0x7F
+		// or above.
+		if i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			if w&hi == 0 && (w-0x20*lo)&^w&hi == 0 && (w+lo)&hi == 0 {
+				i += 8
+				continue
+			}
+		}
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
+				return i, ascii
 			}
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRune(b[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			return i
-		case r == '\t' || r == '\n' || r == '\r' || r == 0x85:
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF:
-			return i
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i, ascii
 		}
-		i += size
+		switch {
+		case r == 0x85, r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
+		default:
+			return i, ascii
+		}
+		ascii = false
+		i += n
 	}
-	return -1
+	return -1, ascii
 }
 
 // BreakLen is the length of the line break at b[i], or 0. yaml.v3 breaks

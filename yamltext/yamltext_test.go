@@ -1,12 +1,15 @@
-package yamledit
+package yamltext
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
 	"unicode/utf8"
 )
 
-// TestYAMLChars compares the word-at-a-time check with the plain rule.
+// TestYAMLChars compares the word-at-a-time check with the plain rule:
+// BadChar finds the first character the rule refuses, and says whether
+// the text before it is ASCII.
 func TestYAMLChars(t *testing.T) {
 	plain := func(b []byte) bool {
 		if !utf8.Valid(b) {
@@ -34,8 +37,19 @@ func TestYAMLChars(t *testing.T) {
 		if len(b) > 3 && r.Intn(4) == 0 {
 			copy(b[r.Intn(len(b)-3):], []string{"é", "\u2028", "\ufffe", "\U0001F389"}[r.Intn(4)])
 		}
-		if _, got := yamlChars(b); got != plain(b) {
-			t.Fatalf("yamlChars(%q) ok = %v, want %v", b, got, !got)
+		bad, ascii := BadChar(b)
+		if got := bad < 0; got != plain(b) {
+			t.Fatalf("BadChar(%q) ok = %v, want %v", b, got, !got)
+		}
+		end := len(b)
+		if bad >= 0 {
+			end = bad
+		}
+		if !plain(b[:end]) {
+			t.Fatalf("BadChar(%q) = %d, after the first bad character", b, bad)
+		}
+		if want := !slices.ContainsFunc(b[:end], func(c byte) bool { return c >= utf8.RuneSelf }); ascii != want {
+			t.Fatalf("BadChar(%q) ascii = %v, want %v", b, ascii, want)
 		}
 	}
 }
