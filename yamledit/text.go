@@ -38,20 +38,7 @@ func newYAMLText(data []byte, start, end int, ascii bool) *yamlText {
 	t.bomSkip = bytes.HasPrefix(y, yamltext.BOM)
 	// yaml.v3 breaks lines at \n, \r\n, a lone \r, NEL, LS and PS. The
 	// common case has only \n and \r\n: index those with IndexByte.
-	simple := ascii || !bytes.Contains(y, []byte("\xc2\x85")) && !bytes.Contains(y, []byte("\xe2\x80\xa8")) && !bytes.Contains(y, []byte("\xe2\x80\xa9"))
-	if simple {
-		for i := bytes.IndexByte(y, '\r'); i >= 0; {
-			if i+1 >= len(y) || y[i+1] != '\n' {
-				simple = false
-				break
-			}
-			j := bytes.IndexByte(y[i+1:], '\r')
-			if j < 0 {
-				break
-			}
-			i += 1 + j
-		}
-	}
+	simple := yamltext.SimpleBreaks(y, ascii)
 	t.lines = make([]int, 0, len(y)/24+2)
 	t.lines = append(t.lines, start)
 	if simple {

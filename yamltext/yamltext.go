@@ -73,6 +73,27 @@ func BreakLen(b []byte, i int) int {
 	return 0
 }
 
+// SimpleBreaks reports whether every line break in b is \n or \r\n (no
+// lone CR, NEL, LS or PS), so that yaml.v3 counts b's lines as editors
+// do. It is how most files are, and checking takes a few fast scans.
+// ascii says b is known to be all ASCII, which rules out NEL, LS and PS.
+func SimpleBreaks(b []byte, ascii bool) bool {
+	if !ascii && (bytes.Contains(b, []byte("\u0085")) || bytes.Contains(b, []byte("\u2028")) || bytes.Contains(b, []byte("\u2029"))) {
+		return false
+	}
+	for i := bytes.IndexByte(b, '\r'); i >= 0; {
+		if i+1 >= len(b) || b[i+1] != '\n' {
+			return false
+		}
+		j := bytes.IndexByte(b[i+1:], '\r')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return true
+}
+
 // LineBounds returns the end of the line starting at pos (the index of its
 // '\n', or len(data)) and the start of the next line.
 func LineBounds(data []byte, pos int) (end, next int) {
@@ -98,24 +119,18 @@ type LineMap struct {
 // NewLineMap maps the lines of the YAML text yml, whose first line is
 // line off+1 of the file.
 func NewLineMap(yml []byte, off int) LineMap {
+	if SimpleBreaks(yml, false) {
+		return LineMap{off: off}
+	}
 	var lines []int
 	yl, fl := 1, 1
 	for i := 0; i < len(yml); i++ {
-		fileBreak := false
-		switch c := yml[i]; {
-		case c == '\n':
-			fileBreak = true
-		case c == '\r' && i+1 < len(yml) && yml[i+1] == '\n':
-			i++
-			fileBreak = true
-		case c == '\r':
-		case c == 0xC2 && i+1 < len(yml) && yml[i+1] == 0x85:
-			i++
-		case c == 0xE2 && i+2 < len(yml) && yml[i+1] == 0x80 && (yml[i+2] == 0xA8 || yml[i+2] == 0xA9):
-			i += 2
-		default:
+		n := BreakLen(yml, i)
+		if n == 0 {
 			continue
 		}
+		fileBreak := yml[i+n-1] == '\n' // \n or \r\n
+		i += n - 1
 		yl++
 		if fileBreak {
 			fl++
