@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/aot-loop/aot-tui/fastyaml"
-	"github.com/aot-loop/aot-tui/internal/stategen"
+	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
@@ -13,7 +13,7 @@ import (
 // parse Parse uses for large files (two cores).
 func BenchmarkYAML(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		data, _ := stategen.Generate(n, 1)
+		data, _ := gen.GenerateSpec(n, 1)
 		fm, err := statefile.SplitFrontmatter(data)
 		if err != nil {
 			b.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/aot-loop/aot-tui/fastyaml"
-	"github.com/aot-loop/aot-tui/internal/stategen"
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/yamltext"
@@ -45,7 +44,7 @@ func TestFastParseTakesStateFiles(t *testing.T) {
 	}
 	for _, n := range []int{1, 50, 1000} {
 		for seed := range uint64(3) {
-			a, _ := stategen.Generate(n, seed)
+			a, _ := gen.GenerateSpec(n, seed)
 			b := gen.Generate(gen.Options{Atoms: n, Seed: seed, Resolved: 0.5, ORGroups: n / 10, Decompositions: n / 10})
 			for _, data := range [][]byte{a, b} {
 				fm, err := statefile.SplitFrontmatter(data)
@@ -63,7 +62,7 @@ func TestFastParseTakesStateFiles(t *testing.T) {
 func TestParseSplitGenerated(t *testing.T) {
 	for _, n := range []int{50, 1000, 10000} {
 		for seed := range uint64(3) {
-			data, _ := stategen.Generate(n, seed)
+			data, _ := gen.GenerateSpec(n, seed)
 			fm, err := statefile.SplitFrontmatter(data)
 			if err != nil {
 				t.Fatal(err)

@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/aot-loop/aot-tui/internal/stategen"
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/sim/gen"
 )
 
 var benchSizes = []int{1000, 10000}
 
 func BenchmarkParse(b *testing.B) {
 	for _, n := range benchSizes {
-		data, _ := stategen.Generate(n, 1)
+		data, _ := gen.GenerateSpec(n, 1)
 		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
@@ -27,7 +27,7 @@ func BenchmarkParse(b *testing.B) {
 
 func benchState(b *testing.B, n int) *model.State {
 	b.Helper()
-	data, _ := stategen.Generate(n, 1)
+	data, _ := gen.GenerateSpec(n, 1)
 	doc, err := Parse(data)
 	if err != nil {
 		b.Fatal(err)
