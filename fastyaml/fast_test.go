@@ -6,17 +6,6 @@ import (
 	"testing"
 )
 
-// checkFast asserts that when fastParse accepts yml, its tree is the tree
-// yaml.v3 builds. It reports whether the fast path was taken.
-func checkFast(t *testing.T, yml []byte) bool {
-	t.Helper()
-	taken, err := verifyFast(yml)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return taken
-}
-
 // Each construct either takes the fast path and agrees with yaml.v3, or is
 // left to yaml.v3; the ones state files use must be taken.
 func TestFastParseConstructs(t *testing.T) {

@@ -6,17 +6,6 @@ import (
 	"testing"
 )
 
-// checkSplit asserts that when parseSplit accepts yml, its tree is the tree
-// of a whole parse. It reports whether the split was taken.
-func checkSplit(t *testing.T, yml []byte) bool {
-	t.Helper()
-	taken, err := verifySplit(yml)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return taken
-}
-
 func TestParseSplitRefusesOrAgrees(t *testing.T) {
 	atoms := func(n int, item string) string {
 		var b strings.Builder

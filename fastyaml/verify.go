@@ -21,33 +21,23 @@ func Verify(yml []byte) (split, fast bool, err error) {
 }
 
 // verifySplit is Verify for the split parse alone.
-func verifySplit(yml []byte) (bool, error) {
-	split := parseSplit(yml)
-	if split == nil {
-		return false, nil
-	}
-	whole, err := parseWhole(yml)
-	if err != nil {
-		return true, fmt.Errorf("parseSplit accepted YAML that yaml.v3 rejects: %v", err)
-	}
-	if err := sameTree(split, whole, "root"); err != nil {
-		return true, fmt.Errorf("parseSplit differs from a whole parse: %v", err)
-	}
-	return true, nil
-}
+func verifySplit(yml []byte) (bool, error) { return verifyParser("parseSplit", parseSplit, yml) }
 
 // verifyFast is Verify for the fast parser alone.
-func verifyFast(yml []byte) (bool, error) {
-	fast := fastParse(yml)
-	if fast == nil {
+func verifyFast(yml []byte) (bool, error) { return verifyParser("fastParse", fastParse, yml) }
+
+// verifyParser is Verify for the parser parse, called name in errors.
+func verifyParser(name string, parse func([]byte) *yaml.Node, yml []byte) (bool, error) {
+	tree := parse(yml)
+	if tree == nil {
 		return false, nil
 	}
 	whole, err := parseWhole(yml)
 	if err != nil {
-		return true, fmt.Errorf("fastParse accepted YAML that yaml.v3 rejects: %v\n%s", err, yml)
+		return true, fmt.Errorf("%s accepted YAML that yaml.v3 rejects: %v", name, err)
 	}
-	if err := sameTree(fast, whole, "root"); err != nil {
-		return true, fmt.Errorf("fastParse differs from yaml.v3: %v\n%s", err, yml)
+	if err := sameTree(tree, whole, "root"); err != nil {
+		return true, fmt.Errorf("%s differs from yaml.v3: %v", name, err)
 	}
 	return true, nil
 }
