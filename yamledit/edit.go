@@ -56,6 +56,7 @@ type Error struct {
 	Err error
 }
 
+// Error returns the one-line message.
 func (e *Error) Error() string {
 	s := "cannot " + e.Edit.String() + ": " + e.Msg
 	if e.Index < 0 {
@@ -79,8 +80,8 @@ type Input struct {
 	// Start and End delimit the YAML text in Data.
 	Start, End int
 	// Root is the root node of Data[Start:End] as yaml.v3 parses it (the
-	// document's content, not the DocumentNode). Its positions must be
-	// yaml.v3's, counted from Start.
+	// document's content, not the DocumentNode), with yaml.v3's positions:
+	// line 1 is the line at Start, columns count characters.
 	Root *yaml.Node
 	// CRLF asks that the lines Apply writes end in \r\n.
 	CRLF bool
