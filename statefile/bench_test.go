@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/aot-loop/aot-tui/internal/stategen"
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/sim/gen"
 )
 
 var benchSizes = []int{1000, 10000}
 
 func BenchmarkParse(b *testing.B) {
 	for _, n := range benchSizes {
-		data, _ := stategen.Generate(n, 1)
+		data, _ := gen.GenerateSpec(n, 1)
 		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
@@ -27,7 +27,7 @@ func BenchmarkParse(b *testing.B) {
 
 func benchState(b *testing.B, n int) *model.State {
 	b.Helper()
-	data, _ := stategen.Generate(n, 1)
+	data, _ := gen.GenerateSpec(n, 1)
 	doc, err := Parse(data)
 	if err != nil {
 		b.Fatal(err)
@@ -70,42 +70,5 @@ func BenchmarkParsePhaseLoop(b *testing.B) {
 		if _, err := ParsePhaseLoop(data); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-// BenchmarkYAML compares yaml.v3 on the whole frontmatter with the split
-// parse Parse uses for large files (two cores).
-func BenchmarkYAML(b *testing.B) {
-	for _, n := range benchSizes {
-		data, _ := stategen.Generate(n, 1)
-		fm, err := SplitFrontmatter(data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		yml := fm.YAML(data)
-		b.Run(fmt.Sprintf("whole/atoms=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(len(yml)))
-			for b.Loop() {
-				if _, err := parseWhole(yml); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("fast/atoms=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(len(yml)))
-			for b.Loop() {
-				if fastParse(yml) == nil {
-					b.Fatal("the fast parser refused a generated file")
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("split/atoms=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(len(yml)))
-			for b.Loop() {
-				if parseSplit(yml) == nil {
-					b.Fatal("not split")
-				}
-			}
-		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -15,7 +16,7 @@ import (
 type decoder struct {
 	// lines turns node lines (counted by yaml.v3 from the first YAML line)
 	// into the file's lines.
-	lines    lineMap
+	lines    yamltext.LineMap
 	problems []model.Problem
 	// aliasBudget bounds alias expansion so an alias bomb ends in an error:
 	// following an alias costs the size of the subtree it names, because
@@ -43,69 +44,7 @@ func (d *decoder) line(n *yaml.Node) int {
 	if n == nil {
 		return 0
 	}
-	return d.lines.file(n.Line)
-}
-
-// lineMap converts yaml.v3's line numbers into the file's. yaml.v3 also
-// breaks lines at a lone CR, NEL (U+0085), LS (U+2028) and PS (U+2029),
-// which editors and the rest of aot-tui do not count: one LS in a quoted
-// description would shift every later line by one.
-type lineMap struct {
-	// off is what to add to a frontmatter line to get the file line.
-	off int
-	// lines[k] is the frontmatter line (counting \n only) on which
-	// yaml.v3's line k+1 starts; nil when the two counts agree.
-	lines []int
-}
-
-func newLineMap(yml []byte, off int) lineMap {
-	var lines []int
-	yl, fl := 1, 1
-	for i := 0; i < len(yml); i++ {
-		fileBreak := false
-		switch c := yml[i]; {
-		case c == '\n':
-			fileBreak = true
-		case c == '\r' && i+1 < len(yml) && yml[i+1] == '\n':
-			i++
-			fileBreak = true
-		case c == '\r':
-		case c == 0xC2 && i+1 < len(yml) && yml[i+1] == 0x85:
-			i++
-		case c == 0xE2 && i+2 < len(yml) && yml[i+1] == 0x80 && (yml[i+2] == 0xA8 || yml[i+2] == 0xA9):
-			i += 2
-		default:
-			continue
-		}
-		yl++
-		if fileBreak {
-			fl++
-		}
-		if lines == nil && yl != fl {
-			// The counts agreed up to here: lines 1..yl-1 are the same.
-			lines = make([]int, yl-1, yl+16)
-			for k := range lines {
-				lines[k] = k + 1
-			}
-		}
-		if lines != nil {
-			lines = append(lines, fl)
-		}
-	}
-	return lineMap{off: off, lines: lines}
-}
-
-// file returns the file line of yaml.v3's line n (0 stays 0: no line).
-func (m lineMap) file(n int) int {
-	switch {
-	case n <= 0:
-		return 0
-	case m.lines == nil:
-		return n + m.off
-	case n > len(m.lines):
-		return m.lines[len(m.lines)-1] + m.off
-	}
-	return m.lines[n-1] + m.off
+	return d.lines.File(n.Line)
 }
 
 func (d *decoder) problem(n *yaml.Node, path, format string, args ...any) {

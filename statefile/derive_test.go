@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/aot-loop/aot-tui/internal/stategen"
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/sim/gen"
 )
 
 // The reference below derives every fact the slow, obvious way: linear
@@ -240,7 +240,7 @@ func checkAgainstReference(t *testing.T, s *model.State) {
 }
 
 // checkSpec asserts the parser read back exactly what the generator wrote.
-func checkSpec(t *testing.T, s *model.State, sp *stategen.Spec) {
+func checkSpec(t *testing.T, s *model.State, sp *gen.Spec) {
 	t.Helper()
 	if len(s.Atoms) != len(sp.Atoms) {
 		t.Fatalf("%d atoms, generated %d", len(s.Atoms), len(sp.Atoms))
@@ -284,7 +284,7 @@ func TestGeneratedAgainstReference(t *testing.T) {
 	for _, size := range sizes {
 		for seed := range size.seeds {
 			t.Run(fmt.Sprintf("%d atoms, seed %d", size.n, seed), func(t *testing.T) {
-				data, sp := stategen.Generate(size.n, uint64(seed))
+				data, sp := gen.GenerateSpec(size.n, uint64(seed))
 				doc, err := Parse(data)
 				if err != nil {
 					t.Fatal(err)

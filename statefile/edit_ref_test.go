@@ -7,6 +7,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/textdiff"
+	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -400,7 +401,7 @@ func yamlLines(b []byte) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(b); {
-		n := breakLen(b, i)
+		n := yamltext.BreakLen(b, i)
 		if n == 0 {
 			i++
 			continue

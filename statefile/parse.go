@@ -8,9 +8,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/aot-loop/aot-tui/fastyaml"
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -30,7 +31,7 @@ type Document struct {
 	// State is the decoded state, with file line numbers.
 	State *model.State
 
-	lines lineMap
+	lines yamltext.LineMap
 }
 
 // LineOffset is what to add to a node's Line to get its line in the file,
@@ -41,7 +42,7 @@ func (d *Document) LineOffset() int { return d.FM.FirstLine - 1 }
 // FileLine returns the file line of a node line of Root. Unlike adding
 // LineOffset it stays right when the YAML holds a lone CR or a NEL, LS or
 // PS character, which yaml.v3 counts as line breaks and editors do not.
-func (d *Document) FileLine(nodeLine int) int { return d.lines.file(nodeLine) }
+func (d *Document) FileLine(nodeLine int) int { return d.lines.File(nodeLine) }
 
 // Parse reads an AoT state file from bytes. Errors are *Error values with
 // the line (no path; Load adds it). Type errors inside an otherwise readable
@@ -58,8 +59,8 @@ func Parse(data []byte) (doc *Document, err error) {
 		return nil, e
 	}
 	yml := fm.YAML(data)
-	lines := newLineMap(yml, fm.FirstLine-1)
-	root, err := parseYAML(yml, lines)
+	lines := yamltext.NewLineMap(yml, fm.FirstLine-1)
+	root, err := fastyaml.Parse(yml, lines)
 	if err != nil {
 		return nil, yamlError(err, yml, lines)
 	}
@@ -67,7 +68,7 @@ func Parse(data []byte) (doc *Document, err error) {
 		return nil, &Error{Line: fm.FirstLine, Msg: "the frontmatter is empty", Hint: "it must hold objective, control and atoms"}
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, &Error{Line: lines.file(root.Line), Msg: "the frontmatter is not a mapping of sections", Hint: "it must hold objective:, control:, atoms: …"}
+		return nil, &Error{Line: lines.File(root.Line), Msg: "the frontmatter is not a mapping of sections", Hint: "it must hold objective:, control:, atoms: …"}
 	}
 	d := &decoder{lines: lines, aliasBudget: maxAliasExpansions, root: root}
 	defer func() {
@@ -109,8 +110,8 @@ var yamlParserProblems = []string{
 
 // yamlError turns a yaml.v3 error on the frontmatter yml into an *Error
 // on the file's line.
-func yamlError(err error, yml []byte, lines lineMap) *Error {
-	lineOff := lines.off
+func yamlError(err error, yml []byte, lines yamltext.LineMap) *Error {
+	lineOff := lines.Offset()
 	msg := err.Error()
 	e := &Error{Err: err, Hint: "fix the YAML syntax on that line"}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -120,7 +121,7 @@ func yamlError(err error, yml []byte, lines lineMap) *Error {
 		}
 		// A construct left open runs into the end of the frontmatter; name
 		// its last line with text rather than the closing '---'.
-		e.Line = min(lines.file(n), lastTextLine(yml)+lineOff)
+		e.Line = min(lines.File(n), lastTextLine(yml)+lineOff)
 		e.Msg = "YAML syntax error: " + m[2]
 		return e
 	}
@@ -141,7 +142,7 @@ func yamlError(err error, yml []byte, lines lineMap) *Error {
 	case isReaderError(msg):
 		// A reader error (invalid UTF-8, a control character) carries no
 		// position at all: find the byte ourselves.
-		if i := badYAMLChar(yml); i >= 0 {
+		if i, _ := yamltext.BadChar(yml); i >= 0 {
 			e.Line = lineOff + 1 + bytes.Count(yml[:i], []byte{'\n'})
 		}
 		e.Hint = "the frontmatter must be UTF-8 text without control characters"
@@ -167,31 +168,6 @@ func isReaderError(msg string) bool {
 		}
 	}
 	return false
-}
-
-// badYAMLChar returns the offset of the first byte YAML does not accept
-// (invalid UTF-8, or a control character other than tab and line breaks),
-// or -1.
-func badYAMLChar(b []byte) int {
-	for i := 0; i < len(b); {
-		if c := b[i]; c < utf8.RuneSelf { // ASCII, most of any state file
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
-				return i
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(b[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			return i
-		case r == '\t' || r == '\n' || r == '\r' || r == 0x85:
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF:
-			return i
-		}
-		i += size
-	}
-	return -1
 }
 
 func trimYAMLPrefix(s string) string {

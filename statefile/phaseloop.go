@@ -9,13 +9,14 @@ import (
 	"strings"
 
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/yamltext"
 )
 
 // ParsePhaseLoop reads a phase loop's .claude/autonomous-loop.json. Syntax
 // errors are *Error with line and column; a value of the wrong type does
 // not fail the parse but is listed in Problems for validation.
 func ParsePhaseLoop(data []byte) (*model.PhaseLoop, error) {
-	data = bytes.TrimPrefix(data, utf8BOM)
+	data = bytes.TrimPrefix(data, yamltext.BOM)
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, jsonError(data, err)

@@ -3,6 +3,8 @@ package statefile
 import (
 	"bytes"
 	"errors"
+
+	"github.com/aot-loop/aot-tui/yamltext"
 )
 
 // Frontmatter locates the YAML frontmatter and the Markdown body in a state
@@ -28,8 +30,6 @@ func (f Frontmatter) YAML(data []byte) []byte { return data[f.YAMLStart:f.YAMLEn
 // Body returns the Markdown body of data.
 func (f Frontmatter) Body(data []byte) []byte { return data[f.BodyStart:] }
 
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
 // Errors returned by SplitFrontmatter; the *Error that wraps them adds the line.
 var (
 	ErrNoFrontmatter = errors.New("no YAML frontmatter: the file must start with a '---' line")
@@ -43,9 +43,9 @@ var (
 func SplitFrontmatter(data []byte) (Frontmatter, error) {
 	var f Frontmatter
 	pos := 0
-	if bytes.HasPrefix(data, utf8BOM) {
+	if bytes.HasPrefix(data, yamltext.BOM) {
 		f.BOM = true
-		pos = len(utf8BOM)
+		pos = len(yamltext.BOM)
 	}
 	line := 1
 	// Opening delimiter, after optional blank lines.
@@ -53,7 +53,7 @@ func SplitFrontmatter(data []byte) (Frontmatter, error) {
 		if pos >= len(data) {
 			return f, ErrNoFrontmatter
 		}
-		end, next := lineBounds(data, pos)
+		end, next := yamltext.LineBounds(data, pos)
 		text := trimRightSpace(data[pos:end])
 		if len(text) == 0 {
 			pos, line = next, line+1
@@ -68,7 +68,7 @@ func SplitFrontmatter(data []byte) (Frontmatter, error) {
 	}
 	f.YAMLStart, f.FirstLine = pos, line
 	for pos < len(data) {
-		end, next := lineBounds(data, pos)
+		end, next := yamltext.LineBounds(data, pos)
 		if bytes.Equal(trimRightSpace(data[pos:end]), dashes) {
 			f.YAMLEnd, f.BodyStart = pos, next
 			return f, nil
@@ -79,16 +79,6 @@ func SplitFrontmatter(data []byte) (Frontmatter, error) {
 }
 
 var dashes = []byte("---")
-
-// lineBounds returns the end of the line starting at pos (the index of its
-// '\n', or len(data)) and the start of the next line.
-func lineBounds(data []byte, pos int) (end, next int) {
-	i := bytes.IndexByte(data[pos:], '\n')
-	if i < 0 {
-		return len(data), len(data)
-	}
-	return pos + i, pos + i + 1
-}
 
 func trimRightSpace(b []byte) []byte {
 	for len(b) > 0 {

@@ -7,14 +7,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/aot-loop/aot-tui/internal/stategen"
+	"github.com/aot-loop/aot-tui/sim/gen"
 )
 
 // BenchmarkStatusJSON is `aot-tui status --json -f FILE` end to end (read,
 // parse, derive, validate, encode), in process.
 func BenchmarkStatusJSON(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		data, _ := stategen.Generate(n, 1)
+		data, _ := gen.GenerateSpec(n, 1)
 		path := filepath.Join(b.TempDir(), "aot-loop-state.md")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			b.Fatal(err)

@@ -1,11 +1,29 @@
 // Package gen generates large, valid AoT state files in the seed
-// template's layout for tests, benchmarks and the simulator's --atoms runs.
-// It depends on nothing else of aot-tui, so any package's tests can use it.
+// template's layout (two-space sections, "  - id:" items, four-space
+// fields, flow-style depends_on), which the loop's own tools write and
+// read line by line. Output is deterministic: the same arguments give the
+// same bytes. It depends on nothing else of aot-tui, so any package's
+// tests can use it. There are two entry points, for two kinds of user:
+//
+//   - Generate shapes a loop to Options (atoms, how much is resolved, how
+//     many OR groups and decompositions, control.status): the simulator's
+//     --atoms runs, the UI's layout tests and benchmarks, and the
+//     correction tests.
+//   - GenerateSpec makes a loop part way through from a size and a seed,
+//     with bindings in more of YAML's styles (literal block summaries,
+//     block and flow artifact lists), a trail and an OR choice that is not
+//     an atom, and returns the Spec of what the file says, for checking a
+//     parser against: the statefile and fastyaml tests and the parse and
+//     status benchmarks.
+//
+// Both write the sections they share (atoms, decompositions, or_groups)
+// through the same functions.
 package gen
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 )
 
@@ -154,53 +172,72 @@ atoms:
 		if g := groupOf[i]; g != "" && i > 0 && groupOf[i-1] == g {
 			st = "pending"
 		}
-		fmt.Fprintf(&b, "  - id: A%d\n    description: \"%s\"\n    status: %s\n    depends_on: [%s]\n",
-			i+1, describe(r, i), st, idList(deps[i]))
-		if g := groupOf[i]; g != "" {
-			fmt.Fprintf(&b, "    or_group: %s\n", g)
-		}
-		b.WriteString("\n")
+		writeAtom(&b, atomID(i), describe(r, i), st, atomIDs(deps[i]...), groupOf[i])
 	}
-	b.WriteString("decompositions:")
-	if len(decomps) == 0 {
-		b.WriteString(" []\n")
-	} else {
-		b.WriteString("\n")
-		for _, d := range decomps {
-			fmt.Fprintf(&b, "  - parent: A%d\n    children: [A%d, A%d]\n    reason: \"split for parallel work\"\n", d.p+1, d.c1+1, d.c2+1)
-		}
+	writeSection(&b, "decompositions", "[]", len(decomps))
+	for _, d := range decomps {
+		writeDecomposition(&b, atomID(d.p), atomIDs(d.c1, d.c2), "split for parallel work")
 	}
-	b.WriteString("\nor_groups:")
-	if len(groups) == 0 {
-		b.WriteString(" {}\n")
-	} else {
-		b.WriteString("\n")
-		for _, i := range groups {
-			fmt.Fprintf(&b, "  %s:\n    choices: [A%d, A%d]\n    selected: A%d\n    failed: []\n", groupOf[i], i+1, i+2, i+1)
-		}
+	b.WriteString("\n")
+	writeSection(&b, "or_groups", "{}", len(groups))
+	for _, i := range groups {
+		writeGroup(&b, groupOf[i], atomIDs(i, i+1), atomID(i), nil)
 	}
-	b.WriteString("\nbindings:")
-	if resolvedUpTo == 0 {
-		b.WriteString(" {}\n")
-	} else {
-		b.WriteString("\n")
-		for i := 0; i < resolvedUpTo; i++ {
-			if g := groupOf[i]; g != "" && i > 0 && groupOf[i-1] == g {
-				continue
-			}
-			fmt.Fprintf(&b, "  A%d:\n    summary: \"Done: %s\"\n    artifacts: [\"src/part_%d.go\"]\n", i+1, describe(r, i), i+1)
+	b.WriteString("\n")
+	writeSection(&b, "bindings", "{}", resolvedUpTo)
+	for i := 0; i < resolvedUpTo; i++ {
+		if g := groupOf[i]; g != "" && i > 0 && groupOf[i-1] == g {
+			continue
 		}
+		fmt.Fprintf(&b, "  A%d:\n    summary: \"Done: %s\"\n    artifacts: [\"src/part_%d.go\"]\n", i+1, describe(r, i), i+1)
 	}
 	b.WriteString("\ntrail: []\n\ncorrections: []\n---\n\n# Original Prompt\n\nA generated loop for aot-tui tests.\n")
 	return []byte(b.String())
 }
 
-func idList(ids []int) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = fmt.Sprintf("A%d", id+1)
+// atomID is the id of the atom at index i: A1 for 0.
+func atomID(i int) string { return "A" + strconv.Itoa(i+1) }
+
+// atomIDs are the ids of the atoms at indexes is.
+func atomIDs(is ...int) []string {
+	ids := make([]string, len(is))
+	for k, i := range is {
+		ids[k] = atomID(i)
 	}
-	return strings.Join(parts, ", ")
+	return ids
+}
+
+// The layout both generators write, a piece at a time.
+
+// writeSection writes the key line of a top-level section, with empty
+// ("[]" or "{}") after the key when the section has no entries (n == 0).
+func writeSection(b *strings.Builder, key, empty string, n int) {
+	b.WriteString(key + ":")
+	if n == 0 {
+		b.WriteString(" " + empty)
+	}
+	b.WriteString("\n")
+}
+
+// writeAtom writes an item of atoms, then a blank line.
+func writeAtom(b *strings.Builder, id, description, status string, dependsOn []string, orGroup string) {
+	b.WriteString("  - id: " + id + "\n    description: \"" + description + "\"\n    status: " + status +
+		"\n    depends_on: [" + strings.Join(dependsOn, ", ") + "]\n")
+	if orGroup != "" {
+		b.WriteString("    or_group: " + orGroup + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// writeDecomposition writes an item of decompositions.
+func writeDecomposition(b *strings.Builder, parent string, children []string, reason string) {
+	b.WriteString("  - parent: " + parent + "\n    children: [" + strings.Join(children, ", ") + "]\n    reason: \"" + reason + "\"\n")
+}
+
+// writeGroup writes an entry of or_groups.
+func writeGroup(b *strings.Builder, name string, choices []string, selected string, failed []string) {
+	b.WriteString("  " + name + ":\n    choices: [" + strings.Join(choices, ", ") + "]\n    selected: " + selected +
+		"\n    failed: [" + strings.Join(failed, ", ") + "]\n")
 }
 
 var verbs = []string{"Implement", "Test", "Document", "Refactor", "Wire", "Design", "Benchmark", "Review", "Migrate", "Harden"}

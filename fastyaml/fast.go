@@ -1,4 +1,4 @@
-package statefile
+package fastyaml
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -24,17 +25,17 @@ import (
 // decimals, …) or is not valid YAML; the caller then parses with yaml.v3,
 // which also reports any error. Accepted input gives the tree yaml.v3
 // gives — kinds, tags, values, styles, lines, columns — apart from
-// comments, which nothing reads. FuzzParse and TestFastParseRandom check
-// this against yaml.v3.
+// comments, which nothing reads. Verify (which statefile's FuzzParse runs)
+// and TestFastParseRandom check this against yaml.v3.
 func fastParse(yml []byte) *yaml.Node {
-	root, _ := fastParseWhy(yml, newLineMap(yml, 0))
+	root, _ := fastParseWhy(yml, yamltext.NewLineMap(yml, 0))
 	return root
 }
 
 // fastParseWhy is fastParse that also says why it gave up, with the line;
-// lines is yml's lineMap, which Parse has already made.
-func fastParseWhy(yml []byte, lines lineMap) (*yaml.Node, string) {
-	if lines.lines != nil || !fastSafeText(yml) {
+// lines is yml's LineMap, which Parse's caller has already made.
+func fastParseWhy(yml []byte, lines yamltext.LineMap) (*yaml.Node, string) {
+	if !lines.SameLines() || !fastSafeText(yml) {
 		return nil, "characters or lines outside the subset"
 	}
 	p := &fastParser{src: string(yml)}
@@ -81,11 +82,14 @@ type fastParser struct {
 }
 
 // fastSafeText reports whether yml has only what the fast parser handles
-// at the character level: text yaml.v3 accepts (badYAMLChar), no tab and
-// no BOM, and no directive or document marker lines. (Line breaks other
-// than LF and CRLF show in the lineMap: see fastParseWhy.)
+// at the character level: text yaml.v3 accepts (yamltext.BadChar), no tab
+// and no BOM, and no directive or document marker lines. (Line breaks
+// other than LF and CRLF show in the LineMap: see fastParseWhy.)
 func fastSafeText(yml []byte) bool {
-	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) || badYAMLChar(yml) >= 0 {
+	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) {
+		return false
+	}
+	if bad, _ := yamltext.BadChar(yml); bad >= 0 {
 		return false
 	}
 	if isMarkerLine(yml) {

@@ -1,10 +1,4 @@
-// Package stategen generates large, valid AoT loop state files for tests
-// and benchmarks. The files are in the template layout the loop's own tools
-// write and read line by line (two-space sections, "  - id:" items,
-// four-space fields, flow-style depends_on), with OR groups, decompositions,
-// bindings in block and flow styles and a trail. Output is deterministic
-// for a given size and seed.
-package stategen
+package gen
 
 import (
 	"math/rand/v2"
@@ -12,7 +6,8 @@ import (
 	"strings"
 )
 
-// Spec is what a generated file says, for checking a parser against.
+// Spec is what a file from GenerateSpec says, for checking a parser
+// against.
 type Spec struct {
 	Atoms            []Atom
 	Groups           []Group
@@ -21,7 +16,7 @@ type Spec struct {
 	MaxParallel      int
 }
 
-// Atom is one generated atom.
+// Atom is one atom of a Spec.
 type Atom struct {
 	ID        string
 	Status    string
@@ -29,7 +24,7 @@ type Atom struct {
 	ORGroup   string
 }
 
-// Group is one generated OR group.
+// Group is one OR group of a Spec.
 type Group struct {
 	Name     string
 	Choices  []string // may name one choice that is not an atom (the seed's example does)
@@ -37,18 +32,20 @@ type Group struct {
 	Failed   []string
 }
 
-// Decomposition is one generated decomposition.
+// Decomposition is one decomposition of a Spec.
 type Decomposition struct {
 	Parent   string
 	Children []string
 }
 
-// Generate returns a state file of n atoms and its Spec.
-func Generate(n int, seed uint64) ([]byte, *Spec) {
+// GenerateSpec returns a state file of n atoms, part way through its
+// loop, and the Spec of what it says. The same n and seed give the same
+// bytes.
+func GenerateSpec(n int, seed uint64) ([]byte, *Spec) {
 	r := rand.New(rand.NewPCG(seed, 0xA07))
 	sp := &Spec{MaxParallel: 4}
 	status := map[string]string{}
-	id := func(i int) string { return "A" + strconv.Itoa(i+1) }
+	id := atomID
 
 	// pick chooses a status: resolved is likely early in the file and
 	// rare late, as in a loop that is part way through; an atom whose
@@ -163,10 +160,10 @@ func Generate(n int, seed uint64) ([]byte, *Spec) {
 		}
 	}
 	sp.PrevPendingCount = unresolved - 1 + r.IntN(3) // shrinking, stalled or expanding
-	return render(sp), sp
+	return renderSpec(sp), sp
 }
 
-func render(sp *Spec) []byte {
+func renderSpec(sp *Spec) []byte {
 	var b strings.Builder
 	b.Grow(len(sp.Atoms) * 160)
 	b.WriteString(`---
@@ -202,48 +199,30 @@ control:
 
 atoms:
 `)
+	resolved := 0
 	for _, a := range sp.Atoms {
-		b.WriteString("  - id: ")
-		b.WriteString(a.ID)
-		b.WriteString("\n    description: \"Work item ")
-		b.WriteString(a.ID)
-		b.WriteString("\"\n    status: ")
-		b.WriteString(a.Status)
-		b.WriteString("\n    depends_on: [")
-		b.WriteString(strings.Join(a.DependsOn, ", "))
-		b.WriteString("]\n")
-		if a.ORGroup != "" {
-			b.WriteString("    or_group: ")
-			b.WriteString(a.ORGroup)
-			b.WriteString("\n")
+		writeAtom(&b, a.ID, "Work item "+a.ID, a.Status, a.DependsOn, a.ORGroup)
+		if a.Status == "resolved" {
+			resolved++
 		}
-		b.WriteString("\n")
 	}
-	b.WriteString("decompositions:")
-	if len(sp.Decompositions) == 0 {
-		b.WriteString(" []")
-	}
-	b.WriteString("\n")
+	writeSection(&b, "decompositions", "[]", len(sp.Decompositions))
 	for _, d := range sp.Decompositions {
-		b.WriteString("  - parent: " + d.Parent + "\n    children: [" + strings.Join(d.Children, ", ") + "]\n    reason: \"Split " + d.Parent + "\"\n")
-	}
-	b.WriteString("\nor_groups:")
-	if len(sp.Groups) == 0 {
-		b.WriteString(" {}")
+		writeDecomposition(&b, d.Parent, d.Children, "Split "+d.Parent)
 	}
 	b.WriteString("\n")
+	writeSection(&b, "or_groups", "{}", len(sp.Groups))
 	for _, g := range sp.Groups {
-		b.WriteString("  " + g.Name + ":\n    choices: [" + strings.Join(g.Choices, ", ") + "]\n    selected: " + g.Selected +
-			"\n    failed: [" + strings.Join(g.Failed, ", ") + "]\n")
+		writeGroup(&b, g.Name, g.Choices, g.Selected, g.Failed)
 	}
-	b.WriteString("\nbindings:")
+	// Bindings in the styles the loop's agents write: summaries quoted or
+	// as literal blocks, artifacts in flow or block lists.
+	b.WriteString("\n")
+	writeSection(&b, "bindings", "{}", resolved)
 	bound := 0
 	for _, a := range sp.Atoms {
 		if a.Status != "resolved" {
 			continue
-		}
-		if bound == 0 {
-			b.WriteString("\n")
 		}
 		bound++
 		b.WriteString("  " + a.ID + ":\n")
@@ -258,14 +237,8 @@ atoms:
 			b.WriteString("    artifacts: [\"src/" + a.ID + ".go\"]\n")
 		}
 	}
-	if bound == 0 {
-		b.WriteString(" {}\n")
-	}
-	b.WriteString("\ntrail:")
-	if len(sp.Groups) == 0 {
-		b.WriteString(" []")
-	}
 	b.WriteString("\n")
+	writeSection(&b, "trail", "[]", len(sp.Groups))
 	for _, g := range sp.Groups {
 		b.WriteString("  - or_group: " + g.Name + "\n    selected: " + g.Selected + "\n    reason: \"First choice\"\n    timestamp: \"2025-01-15T10:00:00Z\"\n")
 	}

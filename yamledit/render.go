@@ -1,4 +1,4 @@
-package statefile
+package yamledit
 
 import (
 	"errors"
@@ -27,14 +27,14 @@ func (e *editor) replaceWith(t *target, chain []*yaml.Node, parent *yaml.Node, i
 	depth := len(chain)
 	block := needsBlock(v)
 	if old.Style&yaml.TaggedStyle != 0 && isBlock(old) {
-		return e.fail(t, old, ErrEditUnsupported, "%s carries the YAML tag %s; edit it by hand", pathName(t.edit.Path), old.Tag)
+		return e.fail(t, old, ErrUnsupported, "%s carries the YAML tag %s; edit it by hand", pathName(t.edit.Path), old.Tag)
 	}
 	if parent.Style&yaml.FlowStyle != 0 {
 		if block {
-			return e.fail(t, old, ErrEditType, "%s sits in a flow collection ([…] or {…}) and cannot hold a block value", pathName(t.edit.Path))
+			return e.fail(t, old, ErrType, "%s sits in a flow collection ([…] or {…}) and cannot hold a block value", pathName(t.edit.Path))
 		}
 		if isEmptyNull(old) {
-			return e.fail(t, old, ErrEditUnsupported, "%s is an empty value inside a flow collection; edit it by hand", pathName(t.edit.Path))
+			return e.fail(t, old, ErrUnsupported, "%s is an empty value inside a flow collection; edit it by hand", pathName(t.edit.Path))
 		}
 		start, err := tx.nodeStart(old)
 		if err != nil {
@@ -46,7 +46,7 @@ func (e *editor) replaceWith(t *target, chain []*yaml.Node, parent *yaml.Node, i
 		}
 		s, err := e.inline(v, ex, true)
 		if err != nil {
-			return e.fail(t, old, ErrEditType, "%v", err)
+			return e.fail(t, old, ErrType, "%v", err)
 		}
 		e.add(patch{a: start, b: end, text: s, depth: depth, edit: t.i, align: true, tail: e.flowTail(chain)})
 		return nil
@@ -82,14 +82,14 @@ func (e *editor) replaceWith(t *target, chain []*yaml.Node, parent *yaml.Node, i
 		case !oldBlock && !block:
 			s, err := e.inline(v, ex, false)
 			if err != nil {
-				return e.fail(t, old, ErrEditType, "%v", err)
+				return e.fail(t, old, ErrType, "%v", err)
 			}
 			e.add(e.inlinePatch(start, end, old, s, depth, t.i))
 		case !oldBlock && block:
 			// "key: []  # c" → "key:  # c" and the block on the lines below.
 			var b strings.Builder
 			if err := e.writeBlockValue(&b, v, keyCol, ex); err != nil {
-				return e.fail(t, old, ErrEditType, "%v", err)
+				return e.fail(t, old, ErrType, "%v", err)
 			}
 			last := tx.lineOf(max(colon, end-1))
 			if tx.restIsBlank(end) {
@@ -103,7 +103,7 @@ func (e *editor) replaceWith(t *target, chain []*yaml.Node, parent *yaml.Node, i
 			// "key:\n  - …" → "key: []", the old lines go.
 			s, err := e.inline(v, ex, false)
 			if err != nil {
-				return e.fail(t, old, ErrEditType, "%v", err)
+				return e.fail(t, old, ErrType, "%v", err)
 			}
 			foot := e.footAfter(end, keyCol)
 			e.add(patch{a: colon, b: colon, text: " " + s, depth: depth, edit: t.i, align: true})
@@ -119,7 +119,7 @@ func (e *editor) replaceWith(t *target, chain []*yaml.Node, parent *yaml.Node, i
 			var b strings.Builder
 			b.WriteString(strings.Repeat(" ", col-oldCol))
 			if err := e.writeBlockAt(&b, v, col, e.gapOf(old), ex); err != nil {
-				return e.fail(t, old, ErrEditType, "%v", err)
+				return e.fail(t, old, ErrType, "%v", err)
 			}
 			e.add(patch{a: start, b: end, text: strings.TrimSuffix(b.String(), "\n"), depth: depth, edit: t.i})
 		}
@@ -142,7 +142,7 @@ func (e *editor) replaceWith(t *target, chain []*yaml.Node, parent *yaml.Node, i
 	if !block {
 		s, err := e.inline(v, ex, false)
 		if err != nil {
-			return e.fail(t, old, ErrEditType, "%v", err)
+			return e.fail(t, old, ErrType, "%v", err)
 		}
 		e.add(patch{a: a, b: b, text: prefix + s, depth: depth, edit: t.i, align: true})
 		return nil
@@ -150,7 +150,7 @@ func (e *editor) replaceWith(t *target, chain []*yaml.Node, parent *yaml.Node, i
 	var sb strings.Builder
 	sb.WriteString(prefix)
 	if err := e.writeBlockAt(&sb, v, contentCol, e.docStyle().gap, ex); err != nil {
-		return e.fail(t, old, ErrEditType, "%v", err)
+		return e.fail(t, old, ErrType, "%v", err)
 	}
 	e.add(patch{a: a, b: b, text: strings.TrimSuffix(sb.String(), "\n"), depth: depth, edit: t.i})
 	return nil
@@ -364,7 +364,7 @@ func (e *editor) docStyle() *docStyle {
 	}
 	s := &docStyle{prose: yaml.DoubleQuotedStyle, mapIndent: 2, seqIndent: 2, gap: 2}
 	e.style = s
-	root := e.doc.Root
+	root := e.in.Root
 	// Quoting: count the styles of the first strings found.
 	var plain, dq, sq, quotedD, quotedS, seen int
 	stack := []*yaml.Node{root}

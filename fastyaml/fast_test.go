@@ -1,81 +1,10 @@
-package statefile
+package fastyaml
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/aot-loop/aot-tui/internal/stategen"
-	"github.com/aot-loop/aot-tui/sim/gen"
 )
-
-// checkFast asserts that when fastParse accepts yml, its tree is the tree
-// yaml.v3 builds. It reports whether the fast path was taken.
-func checkFast(t *testing.T, yml []byte) bool {
-	t.Helper()
-	fast := fastParse(yml)
-	if fast == nil {
-		return false
-	}
-	whole, err := parseWhole(yml)
-	if err != nil {
-		t.Fatalf("fastParse accepted YAML that yaml.v3 rejects: %v\n%s", err, yml)
-	}
-	if err := sameTree(fast, whole, "root"); err != nil {
-		t.Fatalf("fastParse differs from yaml.v3: %v\n%s", err, yml)
-	}
-	return true
-}
-
-// The layouts the loop, the seed template, our own writes and the
-// generators produce all take the fast path, and agree with yaml.v3.
-func TestFastParseTakesStateFiles(t *testing.T) {
-	var files []string
-	for _, glob := range []string{"../testdata/valid/*.md", "testdata/edits/*.md", "../sim/testdata/*.md"} {
-		m, _ := filepath.Glob(glob)
-		files = append(files, m...)
-	}
-	if len(files) < 5 {
-		t.Fatalf("found only %d fixtures", len(files))
-	}
-	taken := 0
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fm, err := SplitFrontmatter(data)
-		if err != nil {
-			continue
-		}
-		if checkFast(t, fm.YAML(data)) {
-			taken++
-		} else {
-			_, why := fastParseWhy(fm.YAML(data), newLineMap(fm.YAML(data), 0))
-			t.Logf("%s: left to yaml.v3: %s", f, why)
-		}
-	}
-	if taken < len(files)/2 {
-		t.Errorf("the fast path took %d of %d fixtures", taken, len(files))
-	}
-	for _, n := range []int{1, 50, 1000} {
-		for seed := range uint64(3) {
-			a, _ := stategen.Generate(n, seed)
-			b := gen.Generate(gen.Options{Atoms: n, Seed: seed, Resolved: 0.5, ORGroups: n / 10, Decompositions: n / 10})
-			for _, data := range [][]byte{a, b} {
-				fm, err := SplitFrontmatter(data)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !checkFast(t, fm.YAML(data)) {
-					t.Errorf("%d atoms, seed %d: a generated file did not take the fast path", n, seed)
-				}
-			}
-		}
-	}
-}
 
 // Each construct either takes the fast path and agrees with yaml.v3, or is
 // left to yaml.v3; the ones state files use must be taken.

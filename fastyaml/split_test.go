@@ -1,71 +1,10 @@
-package statefile
+package fastyaml
 
 import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/aot-loop/aot-tui/internal/stategen"
-	"gopkg.in/yaml.v3"
 )
-
-// sameTree reports where two node trees differ in anything but comments.
-func sameTree(a, b *yaml.Node, path string) error {
-	switch {
-	case a == nil || b == nil:
-		if a != b {
-			return fmt.Errorf("%s: one tree is nil", path)
-		}
-		return nil
-	case a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value || a.Anchor != b.Anchor ||
-		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content):
-		return fmt.Errorf("%s: %+v\n  vs %+v", path, *a, *b)
-	case a.Kind == yaml.AliasNode:
-		if a.Alias.Line != b.Alias.Line || a.Alias.Column != b.Alias.Column {
-			return fmt.Errorf("%s: aliases point at different nodes", path)
-		}
-		return nil
-	}
-	for i := range a.Content {
-		if err := sameTree(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkSplit asserts that when parseSplit accepts yml, its tree is the tree
-// of a whole parse. It reports whether the split was taken.
-func checkSplit(t *testing.T, yml []byte) bool {
-	t.Helper()
-	split := parseSplit(yml)
-	if split == nil {
-		return false
-	}
-	whole, err := parseWhole(yml)
-	if err != nil {
-		t.Fatalf("parseSplit accepted YAML that yaml.v3 rejects: %v", err)
-	}
-	if err := sameTree(split, whole, "root"); err != nil {
-		t.Fatalf("parseSplit differs from a whole parse: %v", err)
-	}
-	return true
-}
-
-func TestParseSplitGenerated(t *testing.T) {
-	for _, n := range []int{50, 1000, 10000} {
-		for seed := range uint64(3) {
-			data, _ := stategen.Generate(n, seed)
-			fm, err := SplitFrontmatter(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !checkSplit(t, fm.YAML(data)) {
-				t.Errorf("%d atoms, seed %d: the template layout was not split", n, seed)
-			}
-		}
-	}
-}
 
 func TestParseSplitRefusesOrAgrees(t *testing.T) {
 	atoms := func(n int, item string) string {

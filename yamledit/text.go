@@ -1,4 +1,4 @@
-package statefile
+package yamledit
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -29,28 +30,15 @@ type yamlText struct {
 
 // errLocate is wrapped by errors that mean the text did not look as the
 // parser said it would: the edit is refused instead of guessed.
-var errLocate = fmt.Errorf("%w: the text around it could not be located exactly", ErrEditUnsupported)
+var errLocate = fmt.Errorf("%w: the text around it could not be located exactly", ErrUnsupported)
 
 func newYAMLText(data []byte, start, end int, ascii bool) *yamlText {
 	t := &yamlText{data: data, start: start, end: end}
 	y := data[start:end]
-	t.bomSkip = bytes.HasPrefix(y, utf8BOM)
+	t.bomSkip = bytes.HasPrefix(y, yamltext.BOM)
 	// yaml.v3 breaks lines at \n, \r\n, a lone \r, NEL, LS and PS. The
 	// common case has only \n and \r\n: index those with IndexByte.
-	simple := ascii || !bytes.Contains(y, []byte("\xc2\x85")) && !bytes.Contains(y, []byte("\xe2\x80\xa8")) && !bytes.Contains(y, []byte("\xe2\x80\xa9"))
-	if simple {
-		for i := bytes.IndexByte(y, '\r'); i >= 0; {
-			if i+1 >= len(y) || y[i+1] != '\n' {
-				simple = false
-				break
-			}
-			j := bytes.IndexByte(y[i+1:], '\r')
-			if j < 0 {
-				break
-			}
-			i += 1 + j
-		}
-	}
+	simple := yamltext.SimpleBreaks(y, ascii)
 	t.lines = make([]int, 0, len(y)/24+2)
 	t.lines = append(t.lines, start)
 	if simple {
@@ -66,7 +54,7 @@ func newYAMLText(data []byte, start, end int, ascii bool) *yamlText {
 		}
 	} else {
 		for i := 0; i < len(y); {
-			n := breakLen(y, i)
+			n := yamltext.BreakLen(y, i)
 			if n == 0 {
 				i++
 				continue
@@ -79,24 +67,6 @@ func newYAMLText(data []byte, start, end int, ascii bool) *yamlText {
 	}
 	t.lines = append(t.lines, end)
 	return t
-}
-
-// breakLen is the length of the line break at b[i], or 0.
-func breakLen(b []byte, i int) int {
-	switch c := b[i]; {
-	case c == '\n':
-		return 1
-	case c == '\r':
-		if i+1 < len(b) && b[i+1] == '\n' {
-			return 2
-		}
-		return 1
-	case c == 0xC2 && i+1 < len(b) && b[i+1] == 0x85:
-		return 2
-	case c == 0xE2 && i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9):
-		return 3
-	}
-	return 0
 }
 
 // nlines is the number of YAML lines.
@@ -118,7 +88,7 @@ func (t *yamlText) lineEnd(i int) int {
 	// The break is the last 1–3 bytes before next.
 	for n := 3; n >= 1; n-- {
 		j := next - n
-		if j >= s && breakLen(t.data[:next], j) == n {
+		if j >= s && yamltext.BreakLen(t.data[:next], j) == n {
 			return j
 		}
 	}
@@ -145,7 +115,7 @@ func (t *yamlText) offset(line, col int) (int, bool) {
 	}
 	pos := t.lines[line-1]
 	if line == 1 && t.bomSkip {
-		pos += len(utf8BOM)
+		pos += len(yamltext.BOM)
 	}
 	end := t.lineEnd(line - 1)
 	for c := 1; c < col; c++ {
@@ -236,7 +206,7 @@ func isBlock(n *yaml.Node) bool {
 func (t *yamlText) skipProps(off int) int {
 	d := t.data
 	for off < t.end && (d[off] == '&' || d[off] == '!') {
-		for off < t.end && d[off] != ' ' && d[off] != '\t' && breakLen(d[:t.end], off) == 0 {
+		for off < t.end && d[off] != ' ' && d[off] != '\t' && yamltext.BreakLen(d[:t.end], off) == 0 {
 			off++
 		}
 		off = t.skipSpace(off, true)
@@ -251,9 +221,9 @@ func (t *yamlText) skipSpace(off int, breaks bool) int {
 		switch {
 		case d[off] == ' ' || d[off] == '\t':
 			off++
-		case breaks && breakLen(d, off) > 0:
-			off += breakLen(d, off)
-		case breaks && d[off] == '#' && (off == 0 || d[off-1] == ' ' || d[off-1] == '\t' || breakLen(d, off-1) > 0 || d[off-1] == '\n'):
+		case breaks && yamltext.BreakLen(d, off) > 0:
+			off += yamltext.BreakLen(d, off)
+		case breaks && d[off] == '#' && (off == 0 || d[off-1] == ' ' || d[off-1] == '\t' || yamltext.BreakLen(d, off-1) > 0 || d[off-1] == '\n'):
 			off = t.lineEnd(t.lineOf(off))
 		default:
 			return off
@@ -274,7 +244,7 @@ func (t *yamlText) nodeEnd(n *yaml.Node, parentIndent int, flow bool) (int, erro
 	// collection, an indicator; yaml.v3 lets "[0]0" through.
 	if end < t.end {
 		switch c := t.data[end]; {
-		case c == ' ' || c == '\t' || c == '#' || breakLen(t.data[:t.end], end) > 0:
+		case c == ' ' || c == '\t' || c == '#' || yamltext.BreakLen(t.data[:t.end], end) > 0:
 		case flow && (c == ',' || c == ']' || c == '}' || c == ':'):
 		default:
 			if !isEmptyNull(n) {

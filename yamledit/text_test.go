@@ -1,10 +1,21 @@
-package statefile
+package yamledit
 
 import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
 )
+
+// parseIn is the Input for the YAML text data[start:end], parsed with
+// yaml.v3 as statefile.Parse parses a frontmatter it leaves to yaml.v3.
+func parseIn(t *testing.T, data []byte, start, end int) Input {
+	t.Helper()
+	var top yaml.Node
+	if err := yaml.Unmarshal(data[start:end], &top); err != nil {
+		t.Fatal(err)
+	}
+	return Input{Data: data, Start: start, End: end, Root: top.Content[0]}
+}
 
 // TestNodeSpans checks the text span found for each kind of value.
 func TestNodeSpans(t *testing.T) {
@@ -24,10 +35,7 @@ func TestNodeSpans(t *testing.T) {
 		"日本: \"語\"\n" +
 		"last: end\n"
 	data := []byte("---\n" + yml + "---\nbody\n")
-	doc, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := parseIn(t, data, len("---\n"), len("---\n")+len(yml))
 	want := map[string]string{
 		"plain":   "some words",
 		"dq":      `"a \" b # not a comment"`,
@@ -48,8 +56,8 @@ func TestNodeSpans(t *testing.T) {
 		"日本":      `"語"`,
 		"last":    "end",
 	}
-	tx := newYAMLText(doc.Data, doc.FM.YAMLStart, doc.FM.YAMLEnd, false)
-	root := doc.Root
+	tx := newYAMLText(in.Data, in.Start, in.End, false)
+	root := in.Root
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		start, err := tx.nodeStart(v)
@@ -77,16 +85,14 @@ func TestNodeSpans(t *testing.T) {
 
 // TestLineIndex: lines break where yaml.v3 breaks them.
 func TestLineIndex(t *testing.T) {
-	data := []byte("---\na: 1\r\nb: 2\rc: \"x\u2028y\"\nd: 4\n---\n")
-	doc, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx := newYAMLText(doc.Data, doc.FM.YAMLStart, doc.FM.YAMLEnd, false)
+	yml := "a: 1\r\nb: 2\rc: \"x\u2028y\"\nd: 4\n"
+	data := []byte("---\n" + yml + "---\n")
+	in := parseIn(t, data, len("---\n"), len("---\n")+len(yml))
+	tx := newYAMLText(in.Data, in.Start, in.End, false)
 	if tx.nlines() != 5 {
 		t.Fatalf("%d lines, want 5", tx.nlines())
 	}
-	d := doc.Root.Content[7] // the value of d, on yaml.v3's line 5
+	d := in.Root.Content[7] // the value of d, on yaml.v3's line 5
 	off, err := tx.nodeStart(d)
 	if err != nil || data[off] != '4' {
 		t.Fatalf("d at %d (%v)", off, err)

@@ -1,4 +1,4 @@
-package stategen
+package gen
 
 import (
 	"os"
@@ -8,17 +8,17 @@ import (
 )
 
 // TestWriteFiles writes generated state files for timing the whole binary
-// by hand: AOT_TUI_GEN_DIR=/tmp/gen go test -run TestWriteFiles
-// ./internal/stategen writes /tmp/gen/N/.claude/aot-loop-state.md for N in
-// 1000 and 10000, then e.g. hyperfine 'aot-tui status --json -f /tmp/gen/10000'.
-// Without the variable it does nothing.
+// by hand: AOT_TUI_GEN_DIR=/tmp/gen go test -run TestWriteFiles ./sim/gen
+// writes /tmp/gen/N/.claude/aot-loop-state.md for N in 1000 and 10000,
+// then e.g. hyperfine 'aot-tui status --json -f /tmp/gen/10000'. Without
+// the variable it does nothing.
 func TestWriteFiles(t *testing.T) {
 	dir := os.Getenv("AOT_TUI_GEN_DIR")
 	if dir == "" {
 		t.Skip("AOT_TUI_GEN_DIR not set")
 	}
 	for _, n := range []int{1000, 10000} {
-		data, _ := Generate(n, 1)
+		data, _ := GenerateSpec(n, 1)
 		path := filepath.Join(dir, strconv.Itoa(n), ".claude", "aot-loop-state.md")
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -29,11 +29,11 @@ func TestWriteFiles(t *testing.T) {
 	}
 }
 
-func TestGenerateIsDeterministic(t *testing.T) {
-	a, _ := Generate(500, 7)
-	b, _ := Generate(500, 7)
-	c, _ := Generate(500, 8)
+func TestGenerateSpecIsDeterministic(t *testing.T) {
+	a, _ := GenerateSpec(500, 7)
+	b, _ := GenerateSpec(500, 7)
+	c, _ := GenerateSpec(500, 8)
 	if string(a) != string(b) || string(a) == string(c) {
-		t.Error("Generate is not a function of its size and seed")
+		t.Error("GenerateSpec is not a function of its size and seed")
 	}
 }

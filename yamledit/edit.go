@@ -1,8 +1,16 @@
-package statefile
+// Package yamledit edits YAML text in place: it applies a plan of
+// semantic edits (model.Edit: replace, remove, add at a path) to the text
+// of a YAML document so that every byte outside the edited spans stays as
+// it was — comments, blank lines, quoting, key order, unknown fields, line
+// endings, and whatever surrounds the YAML in the file. It needs the text
+// and the yaml.v3 node tree parsed from it (whose positions say where each
+// value is written); statefile.ApplyEdits supplies both for a state file,
+// and the error messages, made for aot-tui's users, call the document "the
+// frontmatter".
+package yamledit
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -12,41 +20,44 @@ import (
 	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
 )
 
-// Errors wrapped by the *EditError values ApplyEdits returns, for errors.Is.
+// Errors wrapped by the *Error values Apply returns, for errors.Is.
 var (
-	// ErrEditNotFound: the path names a key or item the document lacks.
-	ErrEditNotFound = errors.New("no such key or item")
-	// ErrEditExists: an add names a key the mapping already has.
-	ErrEditExists = errors.New("the key already exists")
-	// ErrEditConflict: two edits change the same text.
-	ErrEditConflict = errors.New("edits overlap")
-	// ErrEditType: the edit does not fit what is at the path (adding to a
+	// ErrNotFound: the path names a key or item the document lacks.
+	ErrNotFound = errors.New("no such key or item")
+	// ErrExists: an add names a key the mapping already has.
+	ErrExists = errors.New("the key already exists")
+	// ErrConflict: two edits change the same text.
+	ErrConflict = errors.New("edits overlap")
+	// ErrType: the edit does not fit what is at the path (adding to a
 	// scalar, appending to a mapping, a value of an unsupported Go type).
-	ErrEditType = errors.New("the edit does not fit the value at its path")
-	// ErrEditUnsupported: the text there is YAML this engine does not
+	ErrType = errors.New("the edit does not fit the value at its path")
+	// ErrUnsupported: the text there is YAML this engine does not
 	// rewrite (anchors, aliases on the path, tags, explicit keys, or text
 	// it could not locate exactly). Edit such a file by hand.
-	ErrEditUnsupported = errors.New("the YAML there cannot be edited safely")
+	ErrUnsupported = errors.New("the YAML there cannot be edited safely")
 )
 
-// EditError says why one edit of a plan cannot be applied. It reads as one
+// Error says why one edit of a plan cannot be applied. It reads as one
 // line: "cannot remove atoms[7]: atoms has 5 items (line 75)".
-type EditError struct {
+type Error struct {
 	// Edit is the edit that failed and Index its place in the plan (-1
 	// when the document as a whole cannot be edited).
 	Edit  model.Edit
 	Index int
-	// Line is the file line the problem is on, 0 when unknown.
+	// Line is the file line the problem is on (see Input.FileLine), 0
+	// when unknown.
 	Line int
-	// Msg says what is wrong; Err is one of the ErrEdit… values.
+	// Msg says what is wrong; Err is one of the Err… values above.
 	Msg string
 	Err error
 }
 
-func (e *EditError) Error() string {
+// Error returns the one-line message.
+func (e *Error) Error() string {
 	s := "cannot " + e.Edit.String() + ": " + e.Msg
 	if e.Index < 0 {
 		s = "cannot edit: " + e.Msg
@@ -57,18 +68,38 @@ func (e *EditError) Error() string {
 	return s
 }
 
-func (e *EditError) Unwrap() error { return e.Err }
+// Unwrap returns Err, for errors.Is.
+func (e *Error) Unwrap() error { return e.Err }
 
-// ApplyEdits applies a plan of semantic edits to the frontmatter of doc as
-// text and returns the new file. Every byte outside the edited spans stays
-// as it was: comments, blank lines, quoting, key order, unknown fields, the
-// Markdown body, line endings and a byte order mark.
+// Input is the YAML document Apply edits: the text and the tree yaml.v3
+// parsed from it.
+type Input struct {
+	// Data holds the YAML text, possibly inside more (a state file's
+	// delimiters and Markdown body), which Apply copies unchanged.
+	Data []byte
+	// Start and End delimit the YAML text in Data.
+	Start, End int
+	// Root is the root node of Data[Start:End] as yaml.v3 parses it (the
+	// document's content, not the DocumentNode), with yaml.v3's positions:
+	// line 1 is the line at Start, columns count characters.
+	Root *yaml.Node
+	// CRLF asks that the lines Apply writes end in \r\n.
+	CRLF bool
+	// FileLine turns a node's line into the line errors name; nil leaves
+	// node lines as they are.
+	FileLine func(nodeLine int) int
+}
+
+// Apply applies a plan of semantic edits to the YAML text of in and
+// returns the new Data. Every byte outside the edited spans stays as it
+// was: comments, blank lines, quoting, key order, unknown fields, what
+// surrounds the YAML, line endings and a byte order mark.
 //
 // All edits refer to the document as read (paths and indexes into the
 // original); they are applied together, and several appends to one
 // collection keep their order. An edit that names nothing, adds a key that
 // exists, overlaps another edit or meets YAML that cannot be rewritten
-// safely fails the whole plan with an *EditError; doc is never modified.
+// safely fails the whole plan with an *Error; in is never modified.
 //
 // How values are written:
 //   - strings keep the quoting of the value they replace; new strings follow
@@ -87,65 +118,29 @@ func (e *EditError) Unwrap() error { return e.Err }
 //     comment lines right above it at its indentation, those below it that
 //     are indented deeper, and those on its lines) and one run of the blank
 //     lines that separated it; an emptied collection becomes [] or {}.
-func ApplyEdits(doc *Document, edits []model.Edit) ([]byte, error) {
-	if doc == nil || doc.Root == nil {
+func Apply(in Input, edits []model.Edit) ([]byte, error) {
+	if in.Root == nil {
 		return nil, errors.New("cannot edit: no parsed document")
 	}
-	ascii, ok := yamlChars(doc.FM.YAML(doc.Data))
-	if !ok {
+	if in.Start < 0 || in.Start > in.End || in.End > len(in.Data) {
+		return nil, errors.New("cannot edit: the YAML text is not inside the data")
+	}
+	bad, ascii := yamltext.BadChar(in.Data[in.Start:in.End])
+	if bad >= 0 {
 		// yaml.v3 misses some bad bytes depending on where its read buffer
 		// falls; shifted by an edit, the text might no longer parse.
-		return nil, &EditError{Index: -1, Msg: "the frontmatter holds invalid UTF-8 or control characters", Err: ErrEditUnsupported}
+		return nil, &Error{Index: -1, Msg: "the frontmatter holds invalid UTF-8 or control characters", Err: ErrUnsupported}
 	}
-	e := newEditor(doc, ascii)
+	e := newEditor(in, ascii)
 	if err := e.plan(edits); err != nil {
 		return nil, err
 	}
 	return e.splice()
 }
 
-// yamlChars reports whether b is UTF-8 made only of the characters YAML
-// allows (tab, line breaks, printable characters), as yaml.v3's reader
-// checks them, and whether it is all ASCII.
-func yamlChars(b []byte) (ascii, ok bool) {
-	ascii = true
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	for i := 0; i < len(b); {
-		// Eight plain ASCII bytes at a time: none below 0x20, none 0x7F
-		// or above.
-		if i+8 <= len(b) {
-			w := binary.LittleEndian.Uint64(b[i:])
-			if w&hi == 0 && (w-0x20*lo)&^w&hi == 0 && (w+lo)&hi == 0 {
-				i += 8
-				continue
-			}
-		}
-		c := b[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
-				return false, false
-			}
-			i++
-			continue
-		}
-		ascii = false
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return false, false
-		}
-		switch {
-		case r == 0x85, r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
-		default:
-			return false, false
-		}
-		i += n
-	}
-	return ascii, true
-}
-
-// editor holds one ApplyEdits call's state.
+// editor holds one Apply call's state.
 type editor struct {
-	doc  *Document
+	in   Input
 	text *yamlText
 	nl   string
 	// res are the resolved edits, in plan order.
@@ -182,14 +177,14 @@ type target struct {
 	index  int
 }
 
-func newEditor(doc *Document, ascii bool) *editor {
+func newEditor(in Input, ascii bool) *editor {
 	nl := "\n"
-	if doc.FM.CRLF {
+	if in.CRLF {
 		nl = "\r\n"
 	}
 	return &editor{
-		doc:   doc,
-		text:  newYAMLText(doc.Data, doc.FM.YAMLStart, doc.FM.YAMLEnd, ascii),
+		in:    in,
+		text:  newYAMLText(in.Data, in.Start, in.End, ascii),
 		nl:    nl,
 		colls: map[*yaml.Node]*collInfo{},
 	}
@@ -200,20 +195,23 @@ func (e *editor) fileLine(n *yaml.Node) int {
 	if n == nil || n.Line == 0 {
 		return 0
 	}
-	return n.Line + e.doc.LineOffset()
+	if e.in.FileLine == nil {
+		return n.Line
+	}
+	return e.in.FileLine(n.Line)
 }
 
-func (e *editor) fail(t *target, n *yaml.Node, err error, format string, args ...any) *EditError {
-	return &EditError{Edit: t.edit, Index: t.i, Line: e.fileLine(n), Msg: fmt.Sprintf(format, args...), Err: err}
+func (e *editor) fail(t *target, n *yaml.Node, err error, format string, args ...any) *Error {
+	return &Error{Edit: t.edit, Index: t.i, Line: e.fileLine(n), Msg: fmt.Sprintf(format, args...), Err: err}
 }
 
-// locateErr turns a text-location error into an EditError.
+// locateErr turns a text-location error into an Error.
 func (e *editor) locateErr(t *target, n *yaml.Node, err error) error {
-	var ee *EditError
+	var ee *Error
 	if errors.As(err, &ee) {
 		return err
 	}
-	return e.fail(t, n, ErrEditUnsupported, "the YAML text there could not be located exactly; edit it by hand")
+	return e.fail(t, n, ErrUnsupported, "the YAML text there could not be located exactly; edit it by hand")
 }
 
 // plan resolves every edit, checks that they do not collide and turns them
@@ -260,7 +258,7 @@ func (e *editor) plan(edits []model.Edit) error {
 			if t.edit.Key != "" {
 				for _, a := range g.adds {
 					if a.edit.Key == t.edit.Key {
-						return e.fail(t, t.node, ErrEditExists, "%s is added twice by this plan", t.edit.Path.Child(t.edit.Key))
+						return e.fail(t, t.node, ErrExists, "%s is added twice by this plan", t.edit.Path.Child(t.edit.Key))
 					}
 				}
 			}
@@ -286,21 +284,21 @@ func (e *editor) itemIndex(c *yaml.Node, contentIndex int) int {
 
 // resolve finds the node an edit's path names and checks the edit fits it.
 func (e *editor) resolve(i int, ed model.Edit) (*target, error) {
-	t := &target{i: i, edit: ed, chain: []*yaml.Node{e.doc.Root}, index: -1}
+	t := &target{i: i, edit: ed, chain: []*yaml.Node{e.in.Root}, index: -1}
 	switch ed.Op {
 	case model.OpReplace, model.OpRemove, model.OpAdd:
 	default:
-		return nil, e.fail(t, nil, ErrEditType, "unknown edit operation %d", int(ed.Op))
+		return nil, e.fail(t, nil, ErrType, "unknown edit operation %d", int(ed.Op))
 	}
 	if ed.Op != model.OpRemove {
 		if err := checkValue(ed.Value, 0); err != nil {
-			return nil, e.fail(t, nil, ErrEditType, "%v", err)
+			return nil, e.fail(t, nil, ErrType, "%v", err)
 		}
 	}
 	if len(ed.Path) == 0 && ed.Op != model.OpAdd {
-		return nil, e.fail(t, nil, ErrEditType, "the frontmatter itself cannot be replaced or removed")
+		return nil, e.fail(t, nil, ErrType, "the frontmatter itself cannot be replaced or removed")
 	}
-	cur := e.doc.Root
+	cur := e.in.Root
 	for si, step := range ed.Path {
 		here := ed.Path[:si]
 		if err := e.checkPassable(t, cur, here); err != nil {
@@ -308,29 +306,29 @@ func (e *editor) resolve(i int, ed model.Edit) (*target, error) {
 		}
 		if step.IsIndex {
 			if cur.Kind != yaml.SequenceNode {
-				return nil, e.fail(t, cur, ErrEditNotFound, "%s is %s, not a list", pathName(here), nodeKind(cur))
+				return nil, e.fail(t, cur, ErrNotFound, "%s is %s, not a list", pathName(here), nodeKind(cur))
 			}
 			if step.Index < 0 || step.Index >= len(cur.Content) {
-				return nil, e.fail(t, cur, ErrEditNotFound, "%s has %d items, so there is no item %d", pathName(here), len(cur.Content), step.Index)
+				return nil, e.fail(t, cur, ErrNotFound, "%s has %d items, so there is no item %d", pathName(here), len(cur.Content), step.Index)
 			}
 			t.parent, t.index = cur, step.Index
 			cur = cur.Content[step.Index]
 		} else {
 			if cur.Kind != yaml.MappingNode {
-				return nil, e.fail(t, cur, ErrEditNotFound, "%s is %s, not a mapping", pathName(here), nodeKind(cur))
+				return nil, e.fail(t, cur, ErrNotFound, "%s is %s, not a mapping", pathName(here), nodeKind(cur))
 			}
 			at := -1
 			for k := 0; k+1 < len(cur.Content); k += 2 {
 				kn := cur.Content[k]
 				if kn.Kind == yaml.ScalarNode && kn.Value == step.Key {
 					if at >= 0 {
-						return nil, e.fail(t, kn, ErrEditUnsupported, "%s has the key %q twice", pathName(here), step.Key)
+						return nil, e.fail(t, kn, ErrUnsupported, "%s has the key %q twice", pathName(here), step.Key)
 					}
 					at = k + 1
 				}
 			}
 			if at < 0 {
-				return nil, e.fail(t, cur, ErrEditNotFound, "%s has no key %q", pathName(here), step.Key)
+				return nil, e.fail(t, cur, ErrNotFound, "%s has no key %q", pathName(here), step.Key)
 			}
 			t.parent, t.index = cur, at
 			cur = cur.Content[at]
@@ -346,31 +344,31 @@ func (e *editor) resolve(i int, ed model.Edit) (*target, error) {
 		switch {
 		case ed.Key != "":
 			if cur.Kind != yaml.MappingNode && !isNullNode(cur) {
-				return nil, e.fail(t, cur, ErrEditType, "%s is %s; a key can only be added to a mapping", pathName(ed.Path), nodeKind(cur))
+				return nil, e.fail(t, cur, ErrType, "%s is %s; a key can only be added to a mapping", pathName(ed.Path), nodeKind(cur))
 			}
 			for k := 0; k+1 < len(cur.Content); k += 2 {
 				if kn := cur.Content[k]; kn.Kind == yaml.ScalarNode && kn.Value == ed.Key {
-					return nil, e.fail(t, kn, ErrEditExists, "%s already has the key %q", pathName(ed.Path), ed.Key)
+					return nil, e.fail(t, kn, ErrExists, "%s already has the key %q", pathName(ed.Path), ed.Key)
 				}
 			}
 		default:
 			if cur.Kind != yaml.SequenceNode && !isNullNode(cur) {
-				return nil, e.fail(t, cur, ErrEditType, "%s is %s; only a list can be appended to (a mapping needs a key)", pathName(ed.Path), nodeKind(cur))
+				return nil, e.fail(t, cur, ErrType, "%s is %s; only a list can be appended to (a mapping needs a key)", pathName(ed.Path), nodeKind(cur))
 			}
 		}
 	default:
 		if t.parent == nil {
-			return nil, e.fail(t, cur, ErrEditType, "the frontmatter itself cannot be replaced or removed")
+			return nil, e.fail(t, cur, ErrType, "the frontmatter itself cannot be replaced or removed")
 		}
 		if t.parent.Style&yaml.TaggedStyle != 0 {
-			return nil, e.fail(t, t.parent, ErrEditUnsupported, "%s carries a YAML tag; edit it by hand", pathName(ed.Path[:len(ed.Path)-1]))
+			return nil, e.fail(t, t.parent, ErrUnsupported, "%s carries a YAML tag; edit it by hand", pathName(ed.Path[:len(ed.Path)-1]))
 		}
 		if n := findAnchor(cur, 0); n != nil {
-			return nil, e.fail(t, n, ErrEditUnsupported, "%s holds the anchor &%s that aliases may refer to; edit it by hand", pathName(ed.Path), n.Anchor)
+			return nil, e.fail(t, n, ErrUnsupported, "%s holds the anchor &%s that aliases may refer to; edit it by hand", pathName(ed.Path), n.Anchor)
 		}
 		if t.parent.Kind == yaml.MappingNode {
 			if k := t.parent.Content[t.index-1]; k.Kind != yaml.ScalarNode || k.Style&yaml.TaggedStyle != 0 || k.Anchor != "" {
-				return nil, e.fail(t, k, ErrEditUnsupported, "the key of %s is not plain text; edit it by hand", pathName(ed.Path))
+				return nil, e.fail(t, k, ErrUnsupported, "the key of %s is not plain text; edit it by hand", pathName(ed.Path))
 			}
 		}
 	}
@@ -382,11 +380,11 @@ func (e *editor) resolve(i int, ed model.Edit) (*target, error) {
 func (e *editor) checkPassable(t *target, n *yaml.Node, p model.Path) error {
 	switch {
 	case n.Kind == yaml.AliasNode:
-		return e.fail(t, n, ErrEditUnsupported, "%s is an alias (*%s); edit the anchored value by hand", pathName(p), n.Value)
+		return e.fail(t, n, ErrUnsupported, "%s is an alias (*%s); edit the anchored value by hand", pathName(p), n.Value)
 	case n.Anchor != "":
-		return e.fail(t, n, ErrEditUnsupported, "%s carries the anchor &%s; edit it by hand", pathName(p), n.Anchor)
+		return e.fail(t, n, ErrUnsupported, "%s carries the anchor &%s; edit it by hand", pathName(p), n.Anchor)
 	case n.Style&yaml.TaggedStyle != 0:
-		return e.fail(t, n, ErrEditUnsupported, "%s carries the YAML tag %s; edit it by hand", pathName(p), n.Tag)
+		return e.fail(t, n, ErrUnsupported, "%s carries the YAML tag %s; edit it by hand", pathName(p), n.Tag)
 	}
 	return nil
 }
@@ -452,7 +450,7 @@ func (e *editor) checkConflicts() error {
 }
 
 func (e *editor) conflict(t, o *target) error {
-	return e.fail(t, t.node, ErrEditConflict, "it overlaps edit %d (%s) of the same plan", o.i+1, o.edit)
+	return e.fail(t, t.node, ErrConflict, "it overlaps edit %d (%s) of the same plan", o.i+1, o.edit)
 }
 
 // group gathers the adds and removes that change one collection.
@@ -516,7 +514,7 @@ func (e *editor) applyGroup(g *group) error {
 func (e *editor) rebuild(g *group, t *target, chain []*yaml.Node) error {
 	c := g.coll
 	if len(chain) < 2 {
-		return e.fail(t, c, ErrEditType, "the frontmatter cannot lose all of its sections")
+		return e.fail(t, c, ErrType, "the frontmatter cannot lose all of its sections")
 	}
 	parent := chain[len(chain)-2]
 	index := -1
@@ -534,7 +532,7 @@ func (e *editor) rebuild(g *group, t *target, chain []*yaml.Node) error {
 		m := model.Map{}
 		for _, a := range g.adds {
 			if a.edit.Key == "" {
-				return e.fail(a, c, ErrEditType, "%s would be both a list and a mapping", pathName(a.edit.Path))
+				return e.fail(a, c, ErrType, "%s would be both a list and a mapping", pathName(a.edit.Path))
 			}
 			m = append(m, model.KV{Key: a.edit.Key, Value: a.edit.Value})
 		}
@@ -544,7 +542,7 @@ func (e *editor) rebuild(g *group, t *target, chain []*yaml.Node) error {
 		items := make([]any, 0, len(g.adds))
 		for _, a := range g.adds {
 			if a.edit.Key != "" {
-				return e.fail(a, c, ErrEditType, "%s would be both a list and a mapping", pathName(a.edit.Path))
+				return e.fail(a, c, ErrType, "%s would be both a list and a mapping", pathName(a.edit.Path))
 			}
 			if needsBlock(a.edit.Value) {
 				flow = false
@@ -701,7 +699,7 @@ func (e *editor) item(ci *collInfo, i int) (*item, error) {
 			return nil, err
 		}
 		if e.explicitKey(it.start) {
-			return nil, fmt.Errorf("%w: an explicit key (?)", ErrEditUnsupported)
+			return nil, fmt.Errorf("%w: an explicit key (?)", ErrUnsupported)
 		}
 		if it.end, err = e.text.nodeEnd(it.val, c.Column-1, flow); err != nil {
 			return nil, err
@@ -929,7 +927,7 @@ func (e *editor) blockGroup(g *group, ci *collInfo, depth int) error {
 				ex = append(ex, values(g.coll)...)
 			}
 			if err := e.writeEntry(&b, a.edit.Key, a.edit.Value, last.col, ex, false); err != nil {
-				return e.fail(a, g.coll, ErrEditType, "%v", err)
+				return e.fail(a, g.coll, ErrType, "%v", err)
 			}
 			continue
 		}
@@ -942,7 +940,7 @@ func (e *editor) blockGroup(g *group, ci *collInfo, depth int) error {
 		}
 		ex := e.itemExemplar(g.coll)
 		if err := e.writeItem(&b, a.edit.Value, last.col, gap, ex, false); err != nil {
-			return e.fail(a, g.coll, ErrEditType, "%v", err)
+			return e.fail(a, g.coll, ErrType, "%v", err)
 		}
 	}
 	e.add(patch{a: t.lineStart(foot + 1), b: t.lineStart(foot + 1), text: b.String(), depth: depth, edit: g.adds[0].i})
@@ -1016,7 +1014,7 @@ func (e *editor) flowGroup(g *group, ci *collInfo, depth int) error {
 	var b strings.Builder
 	for _, a := range g.adds {
 		if needsBlock(a.edit.Value) {
-			return e.fail(a, g.coll, ErrEditType, "%s is written in flow style ([…] or {…}) and cannot hold a block value", pathName(a.edit.Path))
+			return e.fail(a, g.coll, ErrType, "%s is written in flow style ([…] or {…}) and cannot hold a block value", pathName(a.edit.Path))
 		}
 		var ex exemplar
 		if g.coll.Kind == yaml.SequenceNode {
@@ -1026,7 +1024,7 @@ func (e *editor) flowGroup(g *group, ci *collInfo, depth int) error {
 		}
 		s, err := e.inline(a.edit.Value, ex, true)
 		if err != nil {
-			return e.fail(a, g.coll, ErrEditType, "%v", err)
+			return e.fail(a, g.coll, ErrType, "%v", err)
 		}
 		b.WriteString(sep)
 		if g.coll.Kind == yaml.MappingNode {
@@ -1091,7 +1089,7 @@ func (e *editor) splice() ([]byte, error) {
 	e.alignComments()
 	ps = e.patches
 	sortPatches(ps)
-	data := e.doc.Data
+	data := e.in.Data
 	size := len(data)
 	for _, p := range ps {
 		size += len(p.text) - (p.b - p.a)

@@ -1,43 +1,12 @@
-package statefile
+package fastyaml
 
 import (
 	"bytes"
-	"runtime"
 	"sync"
 
+	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
 )
-
-// parallelMin is the frontmatter size from which parseYAML cuts the YAML in
-// two and parses the halves on two cores. yaml.v3 is most of the time of
-// reading a large state file, and a one-shot `status` pays it in full.
-const parallelMin = 256 << 10
-
-// parseYAML parses the frontmatter and returns its root node (nil when the
-// frontmatter holds no document): with the fast parser when it can (lines
-// is yml's lineMap), else in pieces or whole with yaml.v3.
-func parseYAML(yml []byte, lines lineMap) (*yaml.Node, error) {
-	if root, _ := fastParseWhy(yml, lines); root != nil {
-		return root, nil
-	}
-	if len(yml) >= parallelMin && runtime.GOMAXPROCS(0) > 1 {
-		if root := parseSplit(yml); root != nil {
-			return root, nil
-		}
-	}
-	return parseWhole(yml)
-}
-
-func parseWhole(yml []byte) (*yaml.Node, error) {
-	var top yaml.Node
-	if err := yaml.Unmarshal(yml, &top); err != nil {
-		return nil, err
-	}
-	if top.Kind == 0 || len(top.Content) == 0 {
-		return nil, nil
-	}
-	return top.Content[0], nil
-}
 
 // parseSplit parses yml as three pieces, two of them concurrently, and
 // joins the trees; it returns nil whenever it cannot be sure the result is
@@ -144,13 +113,13 @@ func shiftLines(n *yaml.Node, off int) {
 // directive or document marker, line breaks yaml.v3 counts differently
 // (lone CR, NEL, LS, PS), or no such entry line.
 func findCut(yml []byte) (section, cut, next int, ok bool) {
-	if newLineMap(yml, 0).lines != nil {
+	if !yamltext.NewLineMap(yml, 0).SameLines() {
 		return 0, 0, 0, false
 	}
 	mid := len(yml) / 2
 	section, next = -1, len(yml)
 	for pos := 0; pos < len(yml); {
-		end, nl := lineBounds(yml, pos)
+		end, nl := yamltext.LineBounds(yml, pos)
 		line := yml[pos:end]
 		if isMarkerLine(line) {
 			return 0, 0, 0, false
@@ -170,10 +139,10 @@ func findCut(yml []byte) (section, cut, next int, ok bool) {
 	// The collection's entries start at the indentation of its first line
 	// of content: "  - " for a sequence (or "- " at column 1), "  key:" for
 	// a mapping.
-	_, pos := lineBounds(yml, section)
+	_, pos := yamltext.LineBounds(yml, section)
 	indent, isSeq := -1, false
 	for ; pos < next; pos = nextLine(yml, pos) {
-		end, _ := lineBounds(yml, pos)
+		end, _ := yamltext.LineBounds(yml, pos)
 		line := yml[pos:end]
 		t := bytes.TrimLeft(line, " ")
 		if len(bytes.TrimSpace(t)) == 0 || t[0] == '#' {
@@ -188,7 +157,7 @@ func findCut(yml []byte) (section, cut, next int, ok bool) {
 	first := pos
 	cut = -1
 	for pos = nextLine(yml, first); pos < next; pos = nextLine(yml, pos) {
-		end, _ := lineBounds(yml, pos)
+		end, _ := yamltext.LineBounds(yml, pos)
 		line := yml[pos:end]
 		if len(line) <= indent || !allSpaces(line[:indent]) {
 			continue
@@ -208,7 +177,7 @@ func findCut(yml []byte) (section, cut, next int, ok bool) {
 	// the whole document the top-level mapping encloses it. The two agree
 	// only if every line of B is an entry or inside one.
 	for pos = cut; pos < next; pos = nextLine(yml, pos) {
-		end, _ := lineBounds(yml, pos)
+		end, _ := yamltext.LineBounds(yml, pos)
 		line := yml[pos:end]
 		t := bytes.TrimLeft(line, " ")
 		if len(bytes.TrimSpace(t)) == 0 || t[0] == '#' {
@@ -224,7 +193,7 @@ func findCut(yml []byte) (section, cut, next int, ok bool) {
 	return section, cut, next, true
 }
 
-func nextLine(b []byte, pos int) int { _, n := lineBounds(b, pos); return n }
+func nextLine(b []byte, pos int) int { _, n := yamltext.LineBounds(b, pos); return n }
 
 func allSpaces(b []byte) bool {
 	for _, c := range b {
