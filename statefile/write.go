@@ -132,9 +132,11 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 			r := opts.Prepared
 			p = prepared{data: data, out: r.After, doc: r.Doc, newDoc: r.NewDoc, edits: r.Edits}
 		} else if p, err = prepare(data, path, plan, opts.Carried); errors.Is(err, errCarried) {
-			// The file already carries the change (a copy of it came back
-			// with a loop write): there is nothing to write.
+			// The file already carries the change: there is nothing to
+			// write. After a first attempt, that is our own bytes, which a
+			// loop write built on while they were in place for an instant.
 			res.set(prepared{data: data, out: data, doc: p.doc, newDoc: p.doc})
+			res.Wrote = attempt > 1
 			return res, nil
 		} else if err != nil {
 			// The loop's scripts truncate and rewrite the file in place: a
@@ -429,7 +431,7 @@ func install(path string, expect, want []byte, limit int64) (installResult, erro
 	}
 	if swapped && d != nil && d.Foreign() {
 		hook("swapped")
-		return swapBack(path, name, ours, d)
+		return swapBack(path, name, ours, d, expect)
 	}
 	syncDir(dir)
 	return installResult{swapped: true, displaced: d}, nil
@@ -457,9 +459,12 @@ func writeTemp(tmp *os.File, data []byte, mode os.FileMode) (uint64, error) {
 
 // swapBack puts the loop write d, which our exchange just replaced, back
 // at path (name holds it, path our file). When yet another write was put
-// at path in between — three writes within microseconds — that one is put
-// back in place instead, and d's bytes are kept beside the file.
-func swapBack(path, name string, ours uint64, d *Displaced) (installResult, error) {
+// at path in between — three writes within microseconds; the third was
+// most likely made on our bytes while they were in place — the third goes
+// back in place with d's change merged into it line by line (base: expect,
+// what both d and our plan were made on); only when the two cannot be
+// merged is d kept beside the file.
+func swapBack(path, name string, ours uint64, d *Displaced, expect []byte) (installResult, error) {
 	defer d.Close()
 	foreign := d.Bytes()
 	if _, err := swap(name, path); err != nil {
@@ -477,6 +482,14 @@ func swapBack(path, name string, ours uint64, d *Displaced) (installResult, erro
 	}
 	if _, err := swap(name, path); err != nil {
 		return installResult{}, fmt.Errorf("putting back the loop's write to %s: %w", path, err)
+	}
+	if merged, ok := mergeLines(expect, third, foreign); ok {
+		if _, perr := Parse(merged); perr == nil {
+			final, err := converge(path, third, merged, d.limit)
+			if err == nil {
+				return installResult{found: final, swappedBack: true}, nil
+			}
+		}
 	}
 	kept, err := keep(path, foreign)
 	if err != nil {

@@ -449,3 +449,35 @@ func TestThreeWritesInTheInstantOfTheExchange(t *testing.T) {
 		t.Fatal("the kept file is not the first loop write")
 	}
 }
+
+func TestThirdWriteMadeOnOurBytesIsMerged(t *testing.T) {
+	// The likeliest three-write meeting: a loop write lands just before our
+	// exchange; a second writer reads our bytes in the microseconds they
+	// are in place and writes on them. Its write goes back in place with
+	// the first one's change merged in: nothing is lost, and the
+	// correction (carried by the second write) is there.
+	path, before := stateFile(t, 0o644)
+	first := withBinding(before, "W9")
+	withHook(t, "checked", func() {
+		loopWrites[1].write(t, path, first)
+		testHook = func(step string) {
+			if step == "swapped" {
+				ours, _ := os.ReadFile(path) // our bytes, in place for an instant
+				loopWrites[1].write(t, path, bytes.Replace(ours, []byte("  iteration: 7"), []byte("  iteration: 8"), 1))
+				testHook = nil
+			}
+		}
+	})
+	res, err := Update(path, UpdateOptions{Carried: carriedRunbook}, planOf(addAtom))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := readState(t, path)
+	if _, ok := st.Binding("W9"); !ok || st.Control.Iteration != 8 || !hasCorrection(st, "Write the runbook") || len(st.Atoms) != 9 {
+		t.Fatalf("a write or the correction is missing, or the correction is there twice (%d atoms, iteration %d)", len(st.Atoms), st.Control.Iteration)
+	}
+	if !res.Wrote {
+		t.Fatal("the correction is in the file but reported not written")
+	}
+	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
+}

@@ -260,6 +260,15 @@ func checkWriterChanges(t *testing.T, events []writerEvent, writes []ourWrite, f
 		}
 		// The change reached the file no later than c.TAfter; the plan the
 		// correction wrote was made from bytes read before culprit.planned.
+		if os.Getenv("DEBUGCW") != "" {
+			for i := range writes {
+				wr := &writes[i]
+				if wr.end > c.TBefore && wr.start < noticed {
+					t.Logf("DEBUG change %d (%s, TBefore %d, TAfter %d, noticed %d): write k=%d cli=%v start %d planned %d end %d attempts %d before-has %v after-has %v",
+						seq, c.Way, c.TBefore, c.TAfter, noticed, wr.k, wr.viaCLI, wr.start, wr.planned, wr.end, wr.attempts, wr.hasBefore && hasChange(wr.before, c), hasChange(wr.after, c))
+				}
+			}
+		}
 		if c.TAfter < culprit.planned {
 			t.Errorf("stale write: the writer's change %d was in the file %v before correction %d made the plan it wrote, yet that plan lacks it",
 				seq, time.Duration(culprit.planned-c.TAfter), culprit.k)
@@ -738,6 +747,12 @@ func (w *otherWriter) scriptWrite(seq int) {
 	}
 	if _, err := f.WriteAt(out, 0); err != nil {
 		panic(err)
+	}
+	if inoPath(w.path) != ino {
+		// A correction's exchange puts its file in place for microseconds
+		// when it meets a write, then puts the write back: look again
+		// before deciding.
+		time.Sleep(2 * time.Millisecond)
 	}
 	if inoPath(w.path) != ino {
 		// Our descriptor's file was replaced meanwhile: the change went
