@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/aot-loop/aot-tui/sim/gen"
 )
 
 var updateCorrections = flag.Bool("update-corrections", false, "rewrite testdata/corrections/*.golden")
@@ -202,5 +205,51 @@ func TestJSONTrailEntryHasTheSchemaFields(t *testing.T) {
 	if len(keys) != 4 || res.TrailEntry["or_group"] != "audit_store" || res.TrailEntry["selected"] != "A6" ||
 		res.TrailEntry["reason"] == "" || res.TrailEntry["timestamp"] == "" {
 		t.Fatalf("trail_entry %v", res.TrailEntry)
+	}
+}
+
+// --dry-run shows the change itself at any size: a correction on a
+// 1,000-atom file is a few dozen diff lines, not a whole-file rewrite.
+func TestDryRunDiffStaysSmallOnLargeFiles(t *testing.T) {
+	for _, n := range []int{1000, 10000} {
+		path := filepath.Join(t.TempDir(), "aot-loop-state.md")
+		if err := os.WriteFile(path, gen.Generate(gen.Options{Atoms: n, Seed: 3, Resolved: 0.4, ORGroups: 3}), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := runCLI(t, "redirect", "add-atom", "Write the runbook", "--depends-on", "A1", "--dry-run", "-f", path)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		lines := strings.Count(out, "\n")
+		if lines > 40 || !strings.Contains(out, `+    description: "Write the runbook"`) {
+			t.Errorf("%d atoms: the dry run printed %d lines:\n%s", n, lines, out[:min(len(out), 2000)])
+		}
+	}
+}
+
+// A file that is rewritten in place over and over, never whole when read,
+// is exit 3 (it kept changing), never exit 1 (invalid state).
+func TestFileKeptMidRewriteIsExit3(t *testing.T) {
+	path := loopFixture(t)
+	data, _ := os.ReadFile(path)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			os.WriteFile(path, data[:len(data)/2+i%101], 0o644) // write_text caught half way, again and again
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	code, _, errs := runCLI(t, "redirect", "add-atom", "x", "-f", path)
+	close(stop)
+	<-done
+	if code != exitConflict || !strings.Contains(errs, "kept changing") {
+		t.Fatalf("exit %d: %s; want 3", code, errs)
 	}
 }

@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/aot-loop/aot-tui/correction"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// Every way a redirect can fail ends in a closed dialog or in a form to
+// edit, and a flag this session set is cleared when it closes: the loop is
+// never left paused behind a box that ignores esc and q.
+
+// loopEdits rewrites the flow's file with edits, as the loop would.
+func (f *flow) loopEdits(edits ...model.Edit) {
+	f.t.Helper()
+	doc, err := statefile.Parse(f.file())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	out, err := statefile.ApplyEdits(doc, edits)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.WriteFile(f.path, out, 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func TestApplyAfterTheLastORGroupIsGoneClosesAndResumesTheLoop(t *testing.T) {
+	f := startRedirectFlow(t)
+	formScripts[2].run(f) // force-or
+	f.waitFor("preview:", "enter apply")
+	f.waitFile("paused the loop", flagIs("true"))
+	// The loop drops its only OR group meanwhile (its atoms leave it too).
+	doc, _ := statefile.Parse(f.file())
+	var edits []model.Edit
+	for i, a := range doc.State.Atoms {
+		if a.Lines.Has("or_group") {
+			edits = append(edits, model.Remove(model.P("atoms", i, "or_group")))
+		}
+	}
+	f.loopEdits(append(edits, model.Remove(model.P("or_groups", "audit_store")))...)
+	f.waitFor("the loop wrote the file")
+	f.keys("enter")
+	s := f.waitFor("no OR groups")
+	if strings.Contains(s, "preview:") || strings.Contains(s, "Force an OR choice") || strings.Contains(s, "working") {
+		t.Fatalf("a dialog is still open:\n%s", s)
+	}
+	f.waitFile("resumed the loop", flagIs("false"))
+	f.keys("j") // the view takes keys again
+	f.waitFor("Define the billing schema")
+}
+
+func TestApplyAfterTheAtomIsGoneClosesAndResumesTheLoop(t *testing.T) {
+	f := startRedirectFlow(t)
+	formScripts[1].run(f) // delete A8
+	f.waitFor("preview:", "enter apply")
+	f.waitFile("paused the loop", flagIs("true"))
+	doc, _ := statefile.Parse(f.file())
+	f.loopEdits(model.Remove(model.P("atoms", model.Derive(doc.State).Index["A8"])))
+	f.waitFor("the loop wrote the file")
+	f.keys("enter")
+	s := f.waitFor("A8")
+	if strings.Contains(s, "preview:") || strings.Contains(s, "working") {
+		t.Fatalf("a dialog is still open:\n%s", s)
+	}
+	f.waitFile("resumed the loop", flagIs("false"))
+}
+
+func TestApplyRefusedGoesBackToAnEditableForm(t *testing.T) {
+	// The loop sets the same constraint meanwhile: the re-planned
+	// correction changes nothing, and the form comes back with the reason,
+	// editable; esc then closes it and resumes the loop.
+	f := startRedirectFlow(t)
+	f.keys("c")
+	f.waitFor("Change constraints", "┃ max_iterations")
+	f.ctrl('u')
+	f.typeText("30")
+	f.keys("enter", "enter", "enter", "enter")
+	f.waitFor("preview:", "enter apply")
+	f.rewrite("max_iterations: 20", "max_iterations: 30", true)
+	f.waitFor("the loop wrote the file")
+	f.keys("enter")
+	f.waitFor("no longer possible", "Change constraints", "┃ max_iterations")
+	if !flagIs("true")(f.file()) {
+		t.Fatal("the form is open again but the loop is not paused")
+	}
+	f.keys("esc")
+	f.waitFor("cancelled")
+	f.waitFile("resumed the loop", flagIs("false"))
+}
+
+// The busy box answers esc at once; what was under way finishes, and its
+// result, arriving for a closed box, changes nothing on screen.
+func TestBusyBoxLeavesOnEsc(t *testing.T) {
+	m := loadedModel(t, "rich.md", 100, 32)
+	l := m.cur
+	busy := &busyDialog{kind: formConstraints, values: newFormValues(formConstraints, l.st, l.facts, ""), what: "planning…"}
+	m.push(l, busy)
+	if !strings.Contains(screen(m), "planning…") {
+		t.Fatal("the busy box is not shown")
+	}
+	press(m, "esc")
+	if l.topDialog() != nil || m.focus != focusView {
+		t.Fatalf("esc left the busy box open (%T)", l.topDialog())
+	}
+	m.Update(sessionMsg{idx: 0, from: busy, res: correctionPreviewRefused()})
+	if l.topDialog() != nil || strings.Contains(screen(m), "Change constraints") {
+		t.Fatal("a result for a closed box reopened it")
+	}
+}
+
+func correctionPreviewRefused() correction.PreviewResult {
+	return correction.PreviewResult{Err: &model.Refusal{Rule: model.RuleNoChange, Reason: "nothing to change"}}
+}
