@@ -57,6 +57,9 @@ type Options struct {
 	SyncLayout bool
 	// Keys are the key bindings (zero: DefaultKeyMap; see LoadKeyMap).
 	Keys *KeyMap
+	// Fleet, when set, opens the fleet table of every loop under some
+	// directories (aot-tui --scan); Target and Targets are then ignored.
+	Fleet *FleetOptions
 }
 
 // Messages. Watch events carry the index of the loop they are about.
@@ -126,6 +129,9 @@ type Model struct {
 	bodyCache    []string
 	bodyCacheKey bodyKey
 	bodyGen      uint64
+
+	// fleet is the fleet table (nil unless Options.Fleet).
+	fleet *fleetState
 }
 
 // New builds the root model; Init starts watching the file(s).
@@ -137,7 +143,7 @@ func New(opts Options) *Model {
 		opts.NoColor = true
 	}
 	targets := opts.Targets
-	if len(targets) == 0 {
+	if len(targets) == 0 && opts.Fleet == nil {
 		targets = []statefile.Target{opts.Target}
 	}
 	m := &Model{
@@ -163,7 +169,11 @@ func New(opts Options) *Model {
 	for i, name := range loopNames(paths) {
 		m.loops[i].name = name
 	}
-	m.cur = m.loops[0]
+	if opts.Fleet != nil {
+		m.initFleet()
+	} else {
+		m.cur = m.loops[0]
+	}
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "id, text or status"
@@ -192,6 +202,9 @@ func (m *Model) Init() tea.Cmd {
 	for _, l := range m.loops {
 		cmds = append(cmds, m.startWatch(l), listen(l))
 	}
+	if m.fleet != nil {
+		cmds = append(cmds, m.fleetInit())
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -205,6 +218,9 @@ func (m *Model) Close() {
 			l.watcher.Stop()
 			l.watcher = nil
 		}
+	}
+	if m.fleet != nil {
+		m.closeFleet()
 	}
 }
 
@@ -243,6 +259,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if m.fleet != nil {
+		if cmd, done := m.fleetUpdate(msg); done {
+			return cmd
+		}
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

@@ -68,7 +68,7 @@ func (m *Model) chromeHeight(l *loop) int {
 		return 1 // the footer
 	}
 	h := 3 + 1 + 1 // header (2) + outlook, tabs, footer
-	if len(m.loops) > 1 {
+	if len(m.loops) > 1 || m.fleet != nil {
 		h++ // the loop bar
 	}
 	return h + len(m.bannerLines(l))

@@ -45,6 +45,9 @@ func (m *Model) renderHelp() string {
 	if l.phase != nil {
 		title = "help — phase loop"
 	}
+	if m.fleetShown() {
+		title = "help — fleet table"
+	}
 	// Each group is a block; blocks flow into as many columns as fit.
 	var blocks [][]string
 	for _, g := range m.viewKeys().groups() {
@@ -99,7 +102,7 @@ func (m *Model) renderHelp() string {
 		lines = append(lines, row)
 	}
 	lines = append(lines, "")
-	if l.view == viewGraph && l.phase == nil {
+	if l.view == viewGraph && l.phase == nil && !m.fleetShown() {
 		k := m.keys
 		note := fmt.Sprintf("%s/%s scroll the details pane · %s/%s and %s/%s pan the drawing · mouse wheel scrolls · %s–%s switch views",
 			k.DetailsDown.Help().Key, k.DetailsUp.Help().Key, k.PageUp.Help().Key, k.PageDown.Help().Key,

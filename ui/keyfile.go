@@ -22,6 +22,7 @@ const (
 	ctxStale               // the stale-flag question
 	ctxHelp                // the help screen
 	ctxPrompt              // the / and : prompts
+	ctxFleet               // the fleet table (aot-tui --scan)
 )
 
 // keyAction is a rebindable action: its name in a keys file, its binding
@@ -86,6 +87,14 @@ var keyActions = func() []keyAction {
 	}
 	for i := range 6 {
 		a = append(a, keyAction{fmt.Sprintf("view_%d", i+1), func(k *KeyMap) *key.Binding { return &k.Views[i] }, v})
+	}
+	// The fleet table has one key of its own and shares these.
+	a = append(a, keyAction{"open_loop", func(k *KeyMap) *key.Binding { return &k.OpenLoop }, ctxFleet})
+	for i := range a {
+		switch a[i].name {
+		case "quit", "force_quit", "help", "filter", "back", "up", "down", "page_up", "page_down", "top", "bottom":
+			a[i].ctx |= ctxFleet
+		}
 	}
 	return a
 }()
@@ -219,7 +228,7 @@ func validKey(s string) bool {
 // says which actions the file set (and on which line): a conflict between
 // two defaults cannot happen (TestDefaultKeysDoNotConflict).
 func checkConflicts(k *KeyMap, set map[string]int) error {
-	for ctx := 1; ctx <= ctxPrompt; ctx <<= 1 {
+	for ctx := 1; ctx <= ctxFleet; ctx <<= 1 {
 		owner := map[string]string{}
 		for _, a := range keyActions {
 			if a.ctx&ctx == 0 {
@@ -254,6 +263,8 @@ func ctxName(ctx int) string {
 		return "in the stale-flag question"
 	case ctxHelp:
 		return "on the help screen"
+	case ctxFleet:
+		return "in the fleet table"
 	}
 	return "in the / and : prompts"
 }

@@ -13,6 +13,8 @@ type KeyMap struct {
 	// NextLoop and PrevLoop switch between watched loops.
 	NextLoop, PrevLoop key.Binding
 	Views              [6]key.Binding
+	// OpenLoop opens the selected loop of the fleet table (--scan).
+	OpenLoop key.Binding
 
 	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right key.Binding
 	Dependency, Dependent, Details, Follow               key.Binding
@@ -47,6 +49,7 @@ func DefaultKeyMap() KeyMap {
 		Submit:    b("enter", "done (filter, jump)", "enter"),
 		NextLoop:  b(">", "next loop", ">"),
 		PrevLoop:  b("<", "previous loop", "<"),
+		OpenLoop:  b("enter", "open the loop", "enter"),
 
 		Up:          b("↑/k", "up", "up", "k"),
 		Down:        b("↓/j", "down", "down", "j"),
@@ -144,11 +147,16 @@ type viewKeys struct {
 	view  viewID
 	phase bool
 	multi bool
+	// fleet: the fleet table is on screen; inFleet: a loop opened from it.
+	fleet, inFleet bool
 }
 
 // ShortHelp is the footer's hint line for the view (help.KeyMap).
 func (v viewKeys) ShortHelp() []key.Binding {
 	k := v.k
+	if v.fleet {
+		return []key.Binding{k.OpenLoop, k.Filter, k.Up, k.Down, k.Help, k.Quit}
+	}
 	if v.phase {
 		return []key.Binding{k.Up, k.Down, k.Help, k.Quit}
 	}
@@ -174,6 +182,8 @@ func (v viewKeys) groups() []helpGroup {
 	general := helpGroup{Title: "general", Keys: []key.Binding{k.NextView, k.PrevView, k.Views[0], k.Filter, k.Back, k.Help, k.Quit}}
 	var groups []helpGroup
 	switch {
+	case v.fleet:
+		return fleetHelpGroups(k, nav)
 	case v.phase:
 		groups = []helpGroup{nav, {Title: "general", Keys: []key.Binding{k.Help, k.Quit}}}
 	case v.view == viewGraph:
@@ -184,12 +194,16 @@ func (v viewKeys) groups() []helpGroup {
 	default:
 		groups = append(groups, nav, helpGroup{Title: "redirect", Keys: []key.Binding{k.Redirect, k.Constraints, k.Objective, k.Stop, k.Undo}, Write: true}, general)
 	}
-	if v.multi {
+	if v.multi && !v.inFleet {
 		groups = append(groups, helpGroup{Title: "loops", Keys: []key.Binding{k.NextLoop, k.PrevLoop}})
+	}
+	if v.inFleet {
+		groups = append(groups, fleetLoopHelp(k))
 	}
 	return groups
 }
 
 func (m *Model) viewKeys() viewKeys {
-	return viewKeys{k: m.keys, view: m.cur.view, phase: m.cur.phase != nil, multi: len(m.loops) > 1}
+	return viewKeys{k: m.keys, view: m.cur.view, phase: m.cur.phase != nil, multi: len(m.loops) > 1,
+		fleet: m.fleetShown(), inFleet: m.fleet != nil && !m.fleet.shown}
 }

@@ -29,6 +29,9 @@ func (m *Model) View() tea.View {
 	default:
 		v.WindowTitle = "aot-tui"
 	}
+	if m.fleet != nil {
+		m.fleetTitle(&v)
+	}
 	return v
 }
 
@@ -59,10 +62,13 @@ func (m *Model) render() string {
 	if m.focus == focusHelp {
 		return m.renderHelp()
 	}
+	if m.fleetShown() {
+		return m.renderFleet()
+	}
 	s := m.styles
 	l := m.cur
 	var lines []string
-	if len(m.loops) > 1 && !m.dialogOnly() {
+	if (len(m.loops) > 1 || m.fleet != nil) && !m.dialogOnly() {
 		lines = append(lines, m.renderLoopBar())
 	}
 	switch {
@@ -289,6 +295,9 @@ func (m *Model) renderFooter() string {
 // renderLoopBar lists the watched loops: number, project, status; the
 // current one highlighted, • on those that changed out of sight.
 func (m *Model) renderLoopBar() string {
+	if m.fleet != nil {
+		return m.renderFleetBar()
+	}
 	s := m.styles
 	var parts []string
 	for _, l := range m.loops {

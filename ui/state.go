@@ -130,8 +130,8 @@ func (m *Model) pace(l *loop) paceLevel {
 // 777) when the loop's status changes, its stall count reaches MAX-1, or it
 // completes or stops — only while the pane is unfocused, and not --quiet.
 func (m *Model) alertOn(l *loop, prev, cur *model.State) tea.Cmd {
-	if prev == nil || m.opts.Quiet || m.focused {
-		return nil
+	if prev == nil || m.opts.Quiet || m.focused || m.fleet != nil {
+		return nil // in the fleet, fleetAlert speaks for every loop
 	}
 	why := alertReason(prev, cur)
 	if why == "" {

@@ -1,0 +1,437 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/fleet"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// FleetOptions open the TUI on the fleet table (aot-tui --scan): every
+// loop found under Dirs, live; enter opens one in the normal views, esc
+// comes back.
+type FleetOptions struct {
+	Dirs    []string
+	Options fleet.Options
+}
+
+// fleetState is the fleet table and the loops opened from it. Only the
+// loop on screen is watched by its own statefile watcher; the table's
+// rows come from one fleet.Watcher for all of them.
+type fleetState struct {
+	opts FleetOptions
+	w    *fleet.Watcher
+	// quit ends the goroutine waiting for the watcher's next rows.
+	quit chan struct{}
+	// err is why the scan could not start.
+	err   string
+	ready bool
+
+	// rows are every loop in the table's order; table holds the
+	// selection, scrolling and the / filter over them.
+	rows  []fleet.Row
+	table tableView
+	sum   fleet.Summary
+
+	// shown: the table is on screen (else the loop m.cur).
+	shown     bool
+	filtering bool
+	input     textinput.Model
+
+	// opened are the loops opened from the table, by path; watching is
+	// the generation of the watcher started for each (0: none), so that a
+	// watcher that starts after its loop was left is stopped at once.
+	opened   map[string]*loop
+	watching map[*loop]int
+	gen      int
+}
+
+// Fleet messages.
+type (
+	fleetStartedMsg struct {
+		w   *fleet.Watcher
+		err error
+	}
+	fleetReadyMsg struct{}
+	fleetRowsMsg  struct{ rows []fleet.Row }
+	// fleetWatchMsg: the statefile watcher of an opened loop started.
+	fleetWatchMsg struct {
+		l   *loop
+		gen int
+		w   *statefile.Watcher
+	}
+)
+
+// initFleet sets the model up for the fleet table: no loop yet, a blank
+// one on m.cur so that the loop views' code always has one.
+func (m *Model) initFleet() {
+	in := textinput.New()
+	in.Prompt = "/"
+	in.Placeholder = "project, status, goal or attention"
+	m.fleet = &fleetState{
+		opts: *m.opts.Fleet, quit: make(chan struct{}), shown: true, input: in,
+		opened: map[string]*loop{}, watching: map[*loop]int{},
+	}
+	m.cur = newLoop(-1, statefile.Target{}, m.opts)
+	m.setupFleetTable()
+}
+
+// fleetShown reports whether the fleet table is on screen.
+func (m *Model) fleetShown() bool { return m.fleet != nil && m.fleet.shown }
+
+// fleetInit starts the fleet watcher.
+func (m *Model) fleetInit() tea.Cmd {
+	o := m.fleet.opts
+	if o.Options.Watch.MaxSize == 0 {
+		o.Options.Watch.MaxSize = m.opts.Watch.MaxSize
+	}
+	return func() tea.Msg {
+		w, err := fleet.Start(o.Dirs, o.Options)
+		return fleetStartedMsg{w: w, err: err}
+	}
+}
+
+// fleetListen waits for the watcher's next rows.
+func (m *Model) fleetListen() tea.Cmd {
+	w, quit := m.fleet.w, m.fleet.quit
+	return func() tea.Msg {
+		select {
+		case <-w.Notify():
+			return fleetRowsMsg{rows: w.Changes()}
+		case <-quit:
+			return nil
+		}
+	}
+}
+
+// closeFleet stops the fleet watcher (Close).
+func (m *Model) closeFleet() {
+	f := m.fleet
+	select {
+	case <-f.quit:
+	default:
+		close(f.quit)
+	}
+	if f.w != nil {
+		f.w.Stop()
+	}
+}
+
+// fleetUpdate sees every message first in fleet mode; done means it was
+// handled here. Keys go to the table while it is on screen; in a loop
+// opened from it, esc (with nothing else to close) and < > are the
+// fleet's; everything else goes on to the loop views.
+func (m *Model) fleetUpdate(msg tea.Msg) (tea.Cmd, bool) {
+	f := m.fleet
+	switch msg := msg.(type) {
+	case fleetStartedMsg:
+		if msg.err != nil {
+			f.err = msg.err.Error()
+			return nil, true
+		}
+		f.w = msg.w
+		w, quit := f.w, f.quit
+		ready := func() tea.Msg {
+			select {
+			case <-w.Ready():
+				return fleetReadyMsg{}
+			case <-quit:
+				return nil
+			}
+		}
+		return tea.Batch(m.fleetListen(), ready), true
+	case fleetReadyMsg:
+		f.ready = true
+		return nil, true
+	case fleetRowsMsg:
+		return tea.Batch(m.applyFleetRows(msg.rows), m.fleetListen()), true
+	case fleetWatchMsg:
+		if f.watching[msg.l] == msg.gen && msg.l.watcher == nil {
+			msg.l.watcher = msg.w
+			return nil, true
+		}
+		return stopWatcher(msg.w), true
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layoutFleet()
+		return nil, false // the loop views are sized too
+	case tea.MouseWheelMsg:
+		if !f.shown || m.focus == focusHelp {
+			return nil, false
+		}
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			f.table.move(-3)
+		case tea.MouseWheelDown:
+			f.table.move(3)
+		}
+		return nil, true
+	case tea.KeyPressMsg:
+		if f.shown && m.focus != focusHelp {
+			return m.fleetKey(msg), true
+		}
+		if !f.shown && m.focus == focusView && m.cur.topDialog() == nil {
+			return m.fleetLoopKey(msg)
+		}
+	}
+	return nil, false
+}
+
+func stopWatcher(w *statefile.Watcher) tea.Cmd {
+	if w == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		w.Stop()
+		return nil
+	}
+}
+
+// applyFleetRows merges changed rows into the table, keeps the selection
+// on the same loop, and alerts on what deserves it.
+func (m *Model) applyFleetRows(changes []fleet.Row) tea.Cmd {
+	f := m.fleet
+	sel := f.selectedPath()
+	byPath := make(map[string]int, len(f.rows))
+	for i, r := range f.rows {
+		byPath[r.Path] = i
+	}
+	var alerts []string
+	for _, c := range changes {
+		i, had := byPath[c.Path]
+		switch {
+		case c.Gone && had:
+			f.rows[i].Gone = true
+		case c.Gone:
+		case had:
+			if why := fleet.AlertReason(f.rows[i], c); why != "" {
+				alerts = append(alerts, c.Name+": "+why)
+			}
+			f.rows[i] = c
+		default:
+			byPath[c.Path] = len(f.rows)
+			f.rows = append(f.rows, c)
+		}
+	}
+	kept := f.rows[:0]
+	for _, r := range f.rows {
+		if !r.Gone {
+			kept = append(kept, r)
+		}
+	}
+	f.rows = kept
+	fleet.Sort(f.rows)
+	f.sum = fleet.Summarize(f.rows)
+	f.table.setRows(len(f.rows))
+	f.selectPath(sel)
+	return m.fleetAlert(alerts)
+}
+
+// selectedPath is the path of the selected row ("" when none).
+func (f *fleetState) selectedPath() string {
+	if r, ok := f.selected(); ok {
+		return r.Path
+	}
+	return ""
+}
+
+func (f *fleetState) selected() (fleet.Row, bool) {
+	t := &f.table
+	if len(t.visible) == 0 || t.sel >= len(t.visible) {
+		return fleet.Row{}, false
+	}
+	return f.rows[t.visible[t.sel]], true
+}
+
+// selectPath moves the selection to path's row, if it is visible.
+func (f *fleetState) selectPath(path string) {
+	for k, r := range f.table.visible {
+		if f.rows[r].Path == path {
+			f.table.sel = k
+			f.table.clamp()
+			return
+		}
+	}
+}
+
+// fleetAlert rings the bell and sends a desktop notification titled with
+// the fleet's summary, for the loops that changed for the worse or
+// completed — only while the pane is unfocused, and not --quiet.
+func (m *Model) fleetAlert(why []string) tea.Cmd {
+	if len(why) == 0 || m.opts.Quiet || m.focused {
+		return nil
+	}
+	body := why[0]
+	if len(why) > 1 {
+		body += fmt.Sprintf(" (and %d more)", len(why)-1)
+	}
+	title := sanitizeOSC("aot-tui: " + m.fleet.sum.String())
+	body = sanitizeOSC(body)
+	return tea.Raw("\a" + "\x1b]9;" + title + ": " + body + "\x07" +
+		"\x1b]777;notify;" + strings.ReplaceAll(title, ";", ",") + ";" + strings.ReplaceAll(body, ";", ",") + "\x07")
+}
+
+// fleetKey handles a key press on the table.
+func (m *Model) fleetKey(msg tea.KeyPressMsg) tea.Cmd {
+	f, k := m.fleet, m.keys
+	if key.Matches(msg, k.ForceQuit) {
+		return m.quit()
+	}
+	if f.filtering {
+		switch {
+		case key.Matches(msg, k.Back):
+			f.filtering = false
+			f.input.Blur()
+			m.setFleetFilter("")
+			return nil
+		case key.Matches(msg, k.Submit):
+			f.filtering = false
+			f.input.Blur()
+			return nil
+		}
+		var cmd tea.Cmd
+		f.input, cmd = f.input.Update(msg)
+		m.setFleetFilter(f.input.Value())
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Help):
+		m.focus = focusHelp
+		m.helpText.top = 0
+	case key.Matches(msg, k.Filter):
+		f.filtering = true
+		f.input.SetValue(f.table.filter)
+		f.input.CursorEnd()
+		return f.input.Focus()
+	case key.Matches(msg, k.Back):
+		m.setFleetFilter("")
+	case key.Matches(msg, k.OpenLoop):
+		if r, ok := f.selected(); ok {
+			return m.openFleetLoop(r)
+		}
+	default:
+		tableKeys(&f.table, msg, k)
+	}
+	return nil
+}
+
+func (m *Model) setFleetFilter(s string) {
+	f := m.fleet
+	sel := f.selectedPath()
+	f.table.setFilter(s)
+	f.selectPath(sel)
+}
+
+// fleetLoopKey handles the fleet's keys in a loop opened from the table:
+// esc back to the table (once the view has nothing left to close), < >
+// the previous or next loop of the table.
+func (m *Model) fleetLoopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k, l := m.keys, m.cur
+	switch {
+	case key.Matches(msg, k.Back) && l.lost == "" && !l.showDetails && (l.phase != nil || l.filters[l.view] == ""):
+		return m.leaveFleetLoop(), true
+	case key.Matches(msg, k.NextLoop):
+		return m.stepFleetLoop(1), true
+	case key.Matches(msg, k.PrevLoop):
+		return m.stepFleetLoop(-1), true
+	}
+	return nil, false
+}
+
+// openFleetLoop shows a loop of the table in the normal views, watching
+// its file while it is on screen.
+func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
+	f := m.fleet
+	var cmds []tea.Cmd
+	l := f.opened[r.Path]
+	if l == nil {
+		kind := statefile.KindAoT
+		if r.Kind == statefile.KindPhaseLoop.String() {
+			kind = statefile.KindPhaseLoop
+		}
+		l = newLoop(len(m.loops), statefile.Target{Path: r.Path, Kind: kind, Exists: true}, m.opts)
+		l.name = r.Name
+		m.setupTables(l)
+		m.loops = append(m.loops, l)
+		f.opened[r.Path] = l
+		cmds = append(cmds, listen(l))
+	}
+	if f.watching[l] == 0 {
+		f.gen++
+		f.watching[l] = f.gen
+		t, opts, ch, gen := l.target, m.opts.Watch, l.events, f.gen
+		cmds = append(cmds, func() tea.Msg {
+			w := statefile.StartWatch(t, opts, func(ev statefile.Event) { ch <- ev })
+			return fleetWatchMsg{l: l, gen: gen, w: w}
+		})
+	}
+	f.shown = false
+	m.cur = l
+	l.unseen = false
+	m.refocus()
+	m.layout()
+	return tea.Batch(cmds...)
+}
+
+// leaveFleetLoop goes back to the table; the loop's watcher stops.
+func (m *Model) leaveFleetLoop() tea.Cmd {
+	f := m.fleet
+	l := m.cur
+	f.shown = true
+	delete(f.watching, l)
+	w := l.watcher
+	l.watcher = nil
+	f.selectPath(l.target.Path)
+	return stopWatcher(w)
+}
+
+// stepFleetLoop opens the loop d rows away in the table (wrapping).
+func (m *Model) stepFleetLoop(d int) tea.Cmd {
+	f := m.fleet
+	vis := f.table.visible
+	if len(vis) == 0 {
+		return nil
+	}
+	k := 0
+	for i, r := range vis {
+		if f.rows[r].Path == m.cur.target.Path {
+			k = i + d
+			break
+		}
+	}
+	k = ((k % len(vis)) + len(vis)) % len(vis)
+	next := f.rows[vis[k]]
+	if next.Path == m.cur.target.Path {
+		return nil
+	}
+	stop := m.leaveFleetLoop()
+	f.table.sel = k
+	return tea.Batch(stop, m.openFleetLoop(next))
+}
+
+// fleetHelpGroups are the help screen's columns for the fleet table.
+func fleetHelpGroups(k KeyMap, nav helpGroup) []helpGroup {
+	return []helpGroup{
+		{Title: "fleet", Keys: []key.Binding{k.OpenLoop, k.Filter, k.Back, k.Help, k.Quit}},
+		nav,
+		fleetLoopHelp(k),
+	}
+}
+
+// fleetLoopHelp is the help of the fleet's keys inside an opened loop.
+func fleetLoopHelp(k KeyMap) helpGroup {
+	relabel := func(b key.Binding, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+	}
+	return helpGroup{Title: "in a loop of the fleet", Keys: []key.Binding{
+		relabel(k.Back, "back to the table"),
+		relabel(k.PrevLoop, "previous loop of the table"),
+		relabel(k.NextLoop, "next loop of the table"),
+	}}
+}

@@ -1,0 +1,272 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/fleet"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// fleetRows is a small fleet: every kind of attention, a phase loop, and
+// a project whose name and goal carry escape sequences.
+func fleetRows() []fleet.Row {
+	abs := func(p string) string { a, _ := filepath.Abs(filepath.Join("..", "testdata", p)); return a }
+	at := func(d time.Duration) time.Time { return fixedNow.Add(-d) }
+	row := func(name, status, goal string, it, maxIt, stall, maxStall int, changed time.Duration) fleet.Row {
+		return fleet.Row{Path: "/work/projects/" + name + "/.claude/aot-loop-state.md", Project: "/work/projects/" + name, Name: name,
+			Kind: "aot-loop", File: fleet.FileOK, Status: status, Goal: goal, Iteration: it, MaxIterations: maxIt,
+			StallCount: stall, MaxStallCount: maxStall, Summary: model.Counts{Total: 9, Pending: 4, InProgress: 2, Resolved: 3},
+			Outlook: "continues: next iteration", Changed: at(changed)}
+	}
+	near := row("api/payments", "running", "Payments via the new provider", 7, 12, 2, 3, 40*time.Second)
+	near.Attention, near.Reason = fleet.AttentionNearLimit, "stall 2/3: one more stalled iteration stops the loop"
+	stopped := row("web/search", "stopped", "Full-text search", 9, 12, 3, 3, 10*time.Minute)
+	stopped.Attention, stopped.Reason, stopped.StopReason = fleet.AttentionStopped, "stopped: stall limit reached", "stall limit reached"
+	paused := row("cli/export", "running", "Export to CSV", 2, 20, 0, 3, 3*time.Minute)
+	paused.Attention, paused.Reason, paused.RedirectRequested = fleet.AttentionRedirect, "paused: redirect_requested is set", true
+	broken := row("infra/ci", "running", "Faster CI", 4, 10, 0, 3, 5*time.Second)
+	broken.File, broken.Error = fleet.FileInvalid, "line 12: mapping values are not allowed here"
+	broken.Attention, broken.Reason = fleet.AttentionInvalid, broken.Error
+	calm := row("auth", "running", "Add user authentication", 5, 20, 0, 3, 2*time.Second)
+	calm.Path, calm.Project = abs("seed-complete.md"), abs(".") // a real file, for opening
+	done := row("docs", "completed", "Write the docs", 6, 10, 0, 3, 2*time.Hour)
+	evil := row("evil\x1b]0;pwned\x07", "running", "goal \x1b[31mred\x1b[0m here", 1, 10, 0, 3, time.Hour)
+	phase := fleet.Row{Path: "/work/projects/mobile/.claude/autonomous-loop.json", Project: "/work/projects/mobile", Name: "mobile",
+		Kind: "phase-loop", File: fleet.FileOK, Status: "running", Phase: "work", Goal: "Offline mode", Iteration: 9, MaxIterations: 50,
+		StallCount: 2, MaxStallCount: 10, PhasesDone: 4, PhasesTotal: 11, Changed: at(20 * time.Second)}
+	return []fleet.Row{calm, done, near, broken, phase, stopped, evil, paused}
+}
+
+// fleetModel is the TUI on the fleet table with rows delivered as the
+// watcher would, without a program.
+func fleetModel(t testing.TB, w, h int, rows []fleet.Row) *Model {
+	t.Helper()
+	m := New(Options{Fleet: &FleetOptions{Dirs: []string{"/work/projects"}, Options: fleet.Options{Depth: 4}},
+		NoColor: true, Now: func() time.Time { return fixedNow }, SyncLayout: true})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.Update(fleetReadyMsg{})
+	m.applyFleetRows(rows)
+	return m
+}
+
+// tableNames lists the projects of the table's rows on screen, in order.
+func tableNames(m *Model) []string {
+	var out []string
+	for _, r := range m.fleet.table.visible {
+		out = append(out, m.fleet.rows[r].Name)
+	}
+	return out
+}
+
+func TestFleetTableGolden(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{60, 20}, {100, 24}, {160, 30}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			m := fleetModel(t, sz.w, sz.h, fleetRows())
+			out := screen(m)
+			checkFits(t, out, sz.w, sz.h)
+			golden.RequireEqual(t, out)
+		})
+	}
+}
+
+func TestFleetTableOrdersByAttentionAndFollowsChanges(t *testing.T) {
+	m := fleetModel(t, 120, 30, fleetRows())
+	want := []string{"api/payments", "web/search", "cli/export", "infra/ci", "auth", "mobile", "evil\x1b]0;pwned\x07", "docs"}
+	if got := tableNames(m); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("order %q, want %q", got, want)
+	}
+	out := screen(m)
+	if !strings.Contains(out, "8 loops · 6 running · 4 need attention · 1 completed") {
+		t.Fatalf("the title should summarise the fleet:\n%s", out)
+	}
+	// Select mobile; then docs stalls near its limit and goes to the top,
+	// web/search goes away, a new loop comes: the selection stays on mobile.
+	press(m, "j", "j", "j", "j", "j")
+	if r, _ := m.fleet.selected(); r.Name != "mobile" {
+		t.Fatalf("selected %q", r.Name)
+	}
+	rows := fleetRows()
+	docs := rows[1]
+	docs.Status, docs.StallCount, docs.Attention, docs.Reason, docs.Changed = "running", 2, fleet.AttentionNearLimit, "stall 2/3", fixedNow
+	fresh := rows[0]
+	fresh.Path, fresh.Name, fresh.Changed = "/work/projects/new/.claude/aot-loop-state.md", "new", fixedNow
+	m.Update(fleetRowsMsg{rows: []fleet.Row{docs, {Path: rows[5].Path, Gone: true}, fresh}})
+	want = []string{"docs", "api/payments", "cli/export", "infra/ci", "new", "auth", "mobile", "evil\x1b]0;pwned\x07"}
+	if got := tableNames(m); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("after the changes: order %q, want %q", got, want)
+	}
+	if r, _ := m.fleet.selected(); r.Name != "mobile" {
+		t.Fatalf("the selection moved to %q", r.Name)
+	}
+	if out := screen(m); strings.Contains(out, "web/search") || !strings.Contains(out, "│ new") && !strings.Contains(out, " new ") {
+		t.Fatalf("removed and added loops:\n%s", out)
+	}
+}
+
+func TestFleetFilter(t *testing.T) {
+	m := fleetModel(t, 120, 30, fleetRows())
+	press(m, "/", "p", "a", "y")
+	if got := tableNames(m); len(got) != 1 || got[0] != "api/payments" {
+		t.Fatalf("/pay shows %q", got)
+	}
+	if out := screen(m); !strings.Contains(out, "/pay") {
+		t.Fatalf("the prompt should show while typing:\n%s", out)
+	}
+	press(m, "enter")
+	if out := screen(m); !strings.Contains(out, "filter: pay (1 of 8)") {
+		t.Fatalf("the footer should show the filter:\n%s", out)
+	}
+	// Words of the attention and status match too.
+	press(m, "/", "backspace", "backspace", "backspace")
+	for _, r := range "redirect" {
+		press(m, string(r))
+	}
+	press(m, "enter")
+	if got := tableNames(m); len(got) != 1 || got[0] != "cli/export" {
+		t.Fatalf("/redirect shows %q", got)
+	}
+	press(m, "esc")
+	if got := tableNames(m); len(got) != 8 {
+		t.Fatalf("esc should clear the filter, %d rows shown", len(got))
+	}
+	press(m, "/", "z", "z", "z", "enter")
+	if out := screen(m); !strings.Contains(out, `nothing matches "zzz"`) {
+		t.Fatalf("an empty result should say so:\n%s", out)
+	}
+}
+
+func TestFleetEnterOpensTheLoopAndEscReturns(t *testing.T) {
+	m := fleetModel(t, 120, 34, fleetRows())
+	seed, _ := filepath.Abs(filepath.Join("..", "testdata", "seed-complete.md"))
+	press(m, "G", "k", "k", "k") // auth is the fifth of eight
+	if r, _ := m.fleet.selected(); r.Name != "auth" {
+		t.Fatalf("selected %q", r.Name)
+	}
+	press(m, "enter")
+	if m.fleetShown() || m.cur.target.Path != seed {
+		t.Fatalf("enter should open auth's loop (shown %v, cur %q)", m.fleetShown(), m.cur.target.Path)
+	}
+	m.Update(stateMsg{idx: m.cur.idx, ev: loadEvent(t, seed)})
+	out := screen(m)
+	for _, want := range []string{"◂ fleet esc", "5/8 auth ▶ running", "iteration 5/20", "1 Graph"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("the loop view should show %q:\n%s", want, out)
+		}
+	}
+	// The normal views work; esc first closes what the view has open.
+	press(m, "2", "/", "x", "enter")
+	press(m, "esc")
+	if m.fleetShown() {
+		t.Fatal("esc should clear the view's filter before leaving the loop")
+	}
+	press(m, "esc")
+	if !m.fleetShown() {
+		t.Fatal("esc should return to the table")
+	}
+	if out := screen(m); !strings.Contains(out, "aot-tui fleet") || !strings.Contains(out, "api/payments") {
+		t.Fatalf("back on the table:\n%s", out)
+	}
+	if r, _ := m.fleet.selected(); r.Name != "auth" {
+		t.Fatalf("the selection should stay on auth, is on %q", r.Name)
+	}
+	// Opening it again reuses the loop; > opens the next row of the table.
+	n := len(m.loops)
+	press(m, "enter")
+	if len(m.loops) != n || m.cur.target.Path != seed || m.cur.view != viewBindings {
+		t.Fatalf("reopening should reuse the loop with its view (%d loops, view %v)", len(m.loops), m.cur.view)
+	}
+	press(m, ">")
+	if m.cur.name != "mobile" || m.fleetShown() {
+		t.Fatalf("> should open the next loop of the table, opened %q", m.cur.name)
+	}
+	press(m, "<", "<")
+	if m.cur.name != "infra/ci" {
+		t.Fatalf("< < should open the loop two rows up, opened %q", m.cur.name)
+	}
+	if v := m.View(); !strings.Contains(v.WindowTitle, "fleet: 8 loops · 6 running · 4 need attention") {
+		t.Fatalf("window title %q", v.WindowTitle)
+	}
+}
+
+func TestFleetHelpAndTitle(t *testing.T) {
+	m := fleetModel(t, 100, 30, fleetRows())
+	if v := m.View(); v.WindowTitle != "aot-tui fleet: 8 loops · 6 running · 4 need attention · 1 completed" {
+		t.Fatalf("window title %q", v.WindowTitle)
+	}
+	press(m, "?")
+	out := screen(m)
+	for _, want := range []string{"help — fleet table", "open the loop", "back to the table", "next loop of the table"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("help should show %q:\n%s", want, out)
+		}
+	}
+	press(m, "esc")
+	if out := screen(m); !strings.Contains(out, "enter open the loop") {
+		t.Fatalf("the footer should hint at enter:\n%s", out)
+	}
+}
+
+func TestFleetNeverEmitsEscapesFromFiles(t *testing.T) {
+	m := fleetModel(t, 140, 30, fleetRows())
+	m.styles = NewStyles(true, false)
+	press(m, "G", "k") // the evil row, selected: its preview is drawn too
+	raw := m.render()
+	if strings.Contains(raw, "\x1b]0;pwned") || strings.Contains(raw, "\x07") || strings.Contains(raw, "\x1b[31mred") {
+		t.Fatal("an escape sequence from a file reached the terminal")
+	}
+	if out := screen(m); !strings.Contains(out, `\x1b]0;pwned`) || !strings.Contains(out, `goal \x1b[31mred`) {
+		t.Fatalf("escapes should be shown escaped:\n%s", out)
+	}
+	if title := m.View().WindowTitle; strings.ContainsAny(title, "\x1b\x07") {
+		t.Fatalf("window title %q", title)
+	}
+}
+
+func TestFleetAlertsWhenUnfocused(t *testing.T) {
+	m := fleetModel(t, 100, 30, fleetRows())
+	rows := fleetRows()
+	calm := rows[0]
+	calm.StallCount, calm.Attention, calm.Reason = 2, fleet.AttentionNearLimit, "stall 2/3: one more stalled iteration stops the loop"
+	if raw := rawOf(m.applyFleetRows([]fleet.Row{calm})); raw != "" {
+		t.Fatalf("no alert while the pane has the focus, got %q", raw)
+	}
+	m.Update(tea.BlurMsg{})
+	calm.StallCount, calm.Attention = 0, fleet.AttentionNone
+	m.applyFleetRows([]fleet.Row{calm})
+	calm.StallCount, calm.Attention = 2, fleet.AttentionNearLimit
+	docs := rows[1]
+	docs.Status = "running"
+	m.applyFleetRows([]fleet.Row{docs})
+	docs.Status = "completed"
+	raw := rawOf(m.applyFleetRows([]fleet.Row{calm, docs}))
+	if !strings.HasPrefix(raw, "\a\x1b]9;aot-tui: 8 loops · 6 running · 5 need attention") || !strings.Contains(raw, "auth: stall 2/3") || !strings.Contains(raw, "(and 1 more)") {
+		t.Fatalf("alert %q", raw)
+	}
+	m.opts.Quiet = true
+	calm.Attention = fleet.AttentionNone
+	m.applyFleetRows([]fleet.Row{calm})
+	calm.Attention = fleet.AttentionNearLimit
+	if raw := rawOf(m.applyFleetRows([]fleet.Row{calm})); raw != "" {
+		t.Fatalf("--quiet: no alert, got %q", raw)
+	}
+}
+
+// The scan itself failing (a directory that does not exist) is said on
+// the screen.
+func TestFleetScanErrorShown(t *testing.T) {
+	m := New(Options{Fleet: &FleetOptions{Dirs: []string{"/nonexistent/dir"}}, NoColor: true, Now: func() time.Time { return fixedNow }})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 20})
+	msg := m.fleetInit()()
+	m.Update(msg)
+	if out := screen(m); !strings.Contains(out, "scan failed") || !strings.Contains(out, "/nonexistent/dir") {
+		t.Fatalf("screen:\n%s", out)
+	}
+	_ = statefile.KindAoT
+}

@@ -1,0 +1,423 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/fleet"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// setupFleetTable wires the table's filter and preview to the rows; the
+// rows themselves are drawn by renderFleetRows, with colour.
+func (m *Model) setupFleetTable() {
+	f := m.fleet
+	f.table = tableView{
+		empty: "no loops found yet — a .claude/aot-loop-state.md or .claude/autonomous-loop.json appears here as soon as it is created",
+		match: func(r int, filter string) bool {
+			row := f.rows[r]
+			return containsWords(strings.Join([]string{row.Name, row.Kind, row.Status, row.Phase, row.Goal,
+				row.Attention.Label(), row.Reason}, " "), filter)
+		},
+		preview: func(r, w int) []string { return m.fleetPreview(f.rows[r], w) },
+	}
+}
+
+// layoutFleet sizes the table: everything but the title and the footer.
+func (m *Model) layoutFleet() {
+	m.fleet.table.setSize(m.width, max0(m.height-2))
+	m.fleet.input.SetWidth(max0(m.width - 20))
+}
+
+// fleetCol is a column of the fleet table at its resolved width.
+type fleetCol struct {
+	id    string
+	title string
+	width int
+}
+
+// fleetColumns picks the columns that fit width: the attention mark,
+// project, status, iteration, stall and changed always (as far as they
+// fit); then goal, kind and atom counts as room allows. The project takes
+// what its longest name needs, up to half of the flexible room; the goal
+// takes the rest.
+func fleetColumns(width, longestName int) []fleetCol {
+	fixed := []fleetCol{{"mark", "", 1}, {"status", "status", 12}, {"iter", "iteration", 10},
+		{"stall", "stall", 10}, {"kind", "kind", 5}, {"atoms", "atoms", 12}, {"changed", "changed", 7}}
+	drop := map[string]bool{}
+	useGoal := true
+	room := func() int {
+		n := width
+		for _, c := range fixed {
+			if !drop[c.id] {
+				n -= c.width + 1
+			}
+		}
+		return n
+	}
+	// Drop the least useful columns until project (and goal) have room.
+	for _, id := range []string{"atoms", "kind", "goal", "changed", "stall", "iter"} {
+		need := 12
+		if useGoal {
+			need += 15
+		}
+		if room() >= need {
+			break
+		}
+		if id == "goal" {
+			useGoal = false
+		} else {
+			drop[id] = true
+		}
+	}
+	flex := max0(room())
+	project, goal := flex, 0
+	if useGoal {
+		project = min(max(12, longestName), max(12, flex/2))
+		goal = max0(flex - project - 1)
+	}
+	var out []fleetCol
+	add := func(c fleetCol) {
+		if !drop[c.id] && c.width > 0 {
+			out = append(out, c)
+		}
+	}
+	add(fixed[0])
+	add(fleetCol{"project", "project", project})
+	add(fixed[4])
+	add(fixed[1])
+	if useGoal {
+		add(fleetCol{"goal", "goal", goal})
+	}
+	add(fixed[2])
+	add(fixed[3])
+	add(fixed[5])
+	add(fixed[6])
+	return out
+}
+
+// renderFleet draws the fleet screen: a title with the summary, the table
+// with a preview of the selected loop, the footer.
+func (m *Model) renderFleet() string {
+	f, s := m.fleet, m.styles
+	title := s.Title.Render("aot-tui fleet") + s.Muted.Render(" │ ")
+	switch {
+	case f.err != "":
+		title += s.Danger.Render("scan failed")
+	case !f.ready && len(f.rows) == 0:
+		title += s.Muted.Render("scanning…")
+	default:
+		title += m.fleetSummaryText()
+	}
+	where := make([]string, len(f.opts.Dirs))
+	for i, d := range f.opts.Dirs {
+		where[i] = termtext.Line(d)
+	}
+	title += s.Muted.Render(fmt.Sprintf(" │ %s · depth %d", strings.Join(where, " "), f.opts.Options.Depth))
+	lines := []string{truncate(title, m.width)}
+	if f.err != "" {
+		for _, l := range wrap("⚠ "+termtext.Line(f.err), max(20, m.width-4)) {
+			lines = append(lines, s.Danger.Render("  "+l))
+		}
+	} else {
+		lines = append(lines, m.renderFleetTable()...)
+	}
+	for len(lines) < m.height-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines[:max(1, m.height-1)], m.renderFleetFooter())
+	for i := range lines {
+		lines[i] = padTo(lines[i], m.width)
+	}
+	return strings.Join(lines[:m.height], "\n")
+}
+
+// fleetSummaryText is the summary, coloured: attention in the danger
+// colour when there is any.
+func (m *Model) fleetSummaryText() string {
+	s, sum := m.styles, m.fleet.sum
+	parts := []string{s.Bold.Render(fmt.Sprintf("%d loop%s", sum.Loops, plural(sum.Loops))),
+		s.Loop(model.LoopRunning).Render(fmt.Sprintf("%d running", sum.Running))}
+	if sum.NeedsAttention > 0 {
+		verb := "need"
+		if sum.NeedsAttention == 1 {
+			verb = "needs"
+		}
+		parts = append(parts, s.Danger.Bold(true).Render(fmt.Sprintf("%d %s attention", sum.NeedsAttention, verb)))
+	}
+	if sum.Completed > 0 {
+		parts = append(parts, s.Loop(model.LoopCompleted).Render(fmt.Sprintf("%d completed", sum.Completed)))
+	}
+	return strings.Join(parts, s.Muted.Render(" · "))
+}
+
+// renderFleetTable draws the header, the visible rows and the preview in
+// exactly the table's height.
+func (m *Model) renderFleetTable() []string {
+	f, s := m.fleet, m.styles
+	t := &f.table
+	longest := 0
+	for _, r := range f.rows {
+		longest = max(longest, ansi.StringWidth(termtext.Line(r.Name)))
+	}
+	cols := fleetColumns(m.width, longest)
+	var head []string
+	for _, c := range cols {
+		head = append(head, padTo(c.title, c.width))
+	}
+	lines := []string{s.Muted.Bold(true).Render(strings.Join(head, " "))}
+	h := t.bodyHeight()
+	if len(t.visible) == 0 {
+		msg := t.empty
+		if t.filter != "" {
+			msg = fmt.Sprintf("nothing matches %q — esc clears the filter", termtext.Line(t.filter))
+		} else if !f.ready {
+			msg = "scanning…"
+		}
+		for _, l := range wrap(msg, max(20, m.width-2)) {
+			lines = append(lines, s.Muted.Render(l))
+		}
+	}
+	for k := t.top; k < len(t.visible) && k < t.top+h; k++ {
+		lines = append(lines, m.fleetRowLine(f.rows[t.visible[k]], cols, k == t.sel))
+	}
+	for len(lines) < 1+h {
+		lines = append(lines, "")
+	}
+	lines = lines[:1+h]
+	if ph := t.previewHeight(); ph > 0 {
+		lines = append(lines, s.Border.Render(strings.Repeat("─", m.width)))
+		var pv []string
+		if r, ok := f.selected(); ok {
+			pv = m.fleetPreview(r, m.width)
+		}
+		for k := 0; k < ph-1; k++ {
+			l := ""
+			if k < len(pv) {
+				l = truncate(pv[k], m.width)
+			}
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// fleetCell is one cell's text (sanitised) and style.
+type fleetCell struct {
+	text  string
+	style lipgloss.Style
+}
+
+// fleetRowLine draws one row; the selected one plain on the selection
+// colour (styles inside it would cut the highlight short).
+func (m *Model) fleetRowLine(r fleet.Row, cols []fleetCol, selected bool) string {
+	var parts []string
+	for _, c := range cols {
+		cell := m.fleetCell(r, c.id)
+		text := padTo(truncate(cell.text, c.width), c.width)
+		if !selected {
+			text = cell.style.Render(text)
+		}
+		parts = append(parts, text)
+	}
+	line := strings.Join(parts, " ")
+	if selected {
+		return m.styles.Selected.Render(padTo(line, m.width))
+	}
+	return line
+}
+
+// attentionGlyph marks a row that needs a person (not by colour alone).
+func attentionGlyph(a fleet.Attention) string {
+	switch a {
+	case fleet.AttentionNearLimit:
+		return "⚠"
+	case fleet.AttentionStopped:
+		return "■"
+	case fleet.AttentionRedirect:
+		return "‖"
+	case fleet.AttentionInvalid:
+		return "✗"
+	}
+	return " "
+}
+
+// fleetCell renders column id of row r. Every string from a file goes
+// through termtext before it is drawn.
+func (m *Model) fleetCell(r fleet.Row, id string) fleetCell {
+	s := m.styles
+	switch id {
+	case "mark":
+		st := s.Danger.Bold(true)
+		if r.Attention == fleet.AttentionRedirect {
+			st = s.Warn.Bold(true)
+		}
+		return fleetCell{attentionGlyph(r.Attention), st}
+	case "project":
+		if r.NeedsAttention() {
+			return fleetCell{termtext.Line(r.Name), s.Bold}
+		}
+		return fleetCell{termtext.Line(r.Name), s.Base}
+	case "kind":
+		if r.Kind == "phase-loop" {
+			return fleetCell{"phase", s.Muted}
+		}
+		return fleetCell{"aot", s.Muted}
+	case "status":
+		return m.fleetStatusCell(r)
+	case "goal":
+		return fleetCell{termtext.Line(r.Goal), s.Base}
+	case "iter":
+		bar := meterText(r.Iteration, r.MaxIterations, 4)
+		return fleetCell{fmt.Sprintf("%d/%d %s", r.Iteration, r.MaxIterations, bar), s.Base}
+	case "stall":
+		st := s.OK
+		switch {
+		case r.StallCount > 0 && r.StallCount >= r.MaxStallCount-1:
+			st = s.Danger.Bold(true)
+		case r.StallCount > 0:
+			st = s.Warn
+		}
+		pips := min(max(1, r.MaxStallCount), 4)
+		on := min(pips, r.StallCount*pips/max(1, r.MaxStallCount))
+		if r.StallCount > 0 && on == 0 {
+			on = 1
+		}
+		return fleetCell{strings.Repeat("▮", on) + strings.Repeat("▯", pips-on) + fmt.Sprintf(" %d/%d", r.StallCount, r.MaxStallCount), st}
+	case "atoms":
+		if r.Kind == "phase-loop" {
+			return fleetCell{fmt.Sprintf("%d/%d phases", r.PhasesDone, r.PhasesTotal), s.Muted}
+		}
+		c := r.Summary
+		return fleetCell{fmt.Sprintf("○%d ◐%d ●%d", c.Pending, c.InProgress, c.Resolved), s.Muted}
+	case "changed":
+		if r.Changed.IsZero() {
+			return fleetCell{"—", s.Muted}
+		}
+		return fleetCell{ago(m.now.Sub(r.Changed)), s.Muted}
+	}
+	return fleetCell{"", s.Base}
+}
+
+// fleetStatusCell is the status with its glyph: a phase loop's phase, a
+// loop paused for a redirect as paused, a file that does not parse as
+// invalid.
+func (m *Model) fleetStatusCell(r fleet.Row) fleetCell {
+	s := m.styles
+	st := model.LoopStatus(r.Status)
+	switch {
+	case r.File != fleet.FileOK:
+		return fleetCell{"✗ invalid", s.Danger.Bold(true)}
+	case r.RedirectRequested && (st == model.LoopRunning || st == model.LoopPending):
+		return fleetCell{"‖ paused", s.Warn.Bold(true)}
+	case r.Kind == "phase-loop" && st == model.LoopRunning:
+		return fleetCell{"▶ " + termtext.Line(r.Phase), s.Loop(st)}
+	case r.Kind == "phase-loop" && st == model.LoopCompleted:
+		return fleetCell{"✓ shipped", s.Loop(st)}
+	}
+	text := r.Status
+	if text == "" {
+		text = "unknown"
+	}
+	return fleetCell{LoopGlyph(st) + " " + termtext.Line(text), s.Loop(st)}
+}
+
+// meterText is n/max as cells of █ and ░.
+func meterText(n, maxN, cells int) string {
+	f := n * cells / max(1, maxN)
+	if n > 0 && f == 0 {
+		f = 1
+	}
+	f = min(max0(f), cells)
+	return strings.Repeat("█", f) + strings.Repeat("░", cells-f)
+}
+
+// fleetPreview describes the selected loop under the table.
+func (m *Model) fleetPreview(r fleet.Row, w int) []string {
+	s := m.styles
+	line := termtext.Line
+	head := s.Bold.Render(line(r.Name)) + s.Muted.Render(" · "+r.Kind+" · "+line(r.Project))
+	out := []string{truncate(head, w)}
+	label := "goal "
+	if r.Kind == "phase-loop" {
+		label = "feature "
+	}
+	out = append(out, truncate(s.Bold.Render(label)+line(r.Goal), w))
+	switch {
+	case r.Attention == fleet.AttentionRedirect:
+		out = append(out, s.Warn.Render(truncate(attentionGlyph(r.Attention)+" "+line(r.Reason), w)))
+	case r.NeedsAttention():
+		out = append(out, s.Danger.Render(truncate(attentionGlyph(r.Attention)+" "+line(r.Reason), w)))
+	case r.Outlook != "":
+		out = append(out, s.Muted.Render(truncate("» "+line(r.Outlook), w)))
+	case r.Kind == "phase-loop":
+		out = append(out, s.Muted.Render(truncate(fmt.Sprintf("» phase %s, %d of %d phases done", line(r.Phase), r.PhasesDone, r.PhasesTotal), w)))
+	}
+	if r.Error != "" && r.Attention != fleet.AttentionInvalid {
+		out = append(out, s.Danger.Render(truncate("✗ "+line(r.Error), w)))
+	}
+	rel := r.Path
+	if p, err := filepath.Rel(r.Project, r.Path); err == nil {
+		rel = p
+	}
+	out = append(out, s.Muted.Render(truncate(line(rel)+" · enter opens it", w)))
+	return out
+}
+
+func (m *Model) renderFleetFooter() string {
+	f, s := m.fleet, m.styles
+	if f.filtering {
+		return f.input.View()
+	}
+	right := ""
+	if f.table.filter != "" {
+		right = s.Accent.Render(fmt.Sprintf("filter: %s (%d of %d)", sanitizeOSC(termtext.Line(f.table.filter)), len(f.table.visible), len(f.rows)))
+	}
+	room := m.width - lipgloss.Width(right) - 1
+	left := m.shortHelp(room)
+	if m.status != "" {
+		left = s.Accent.Render(m.status)
+	}
+	return padTo(truncate(left, room), room) + " " + right
+}
+
+// renderFleetBar is the loop bar of a loop opened from the table: the way
+// back, where the loop is in the table, and the fleet's summary.
+func (m *Model) renderFleetBar() string {
+	f, s := m.fleet, m.styles
+	l := m.cur
+	pos := ""
+	for k, r := range f.table.visible {
+		if f.rows[r].Path == l.target.Path {
+			pos = fmt.Sprintf("%d/%d ", k+1, len(f.table.visible))
+		}
+	}
+	status, glyph := "waiting", "…"
+	switch {
+	case l.st != nil:
+		status, glyph = string(l.st.Control.Status), LoopGlyph(l.st.Control.Status)
+	case l.phase != nil:
+		status, glyph = l.phase.Phase, "▶"
+	}
+	k := m.keys
+	back := s.Muted.Render("◂ fleet ") + s.Key.Render(k.Back.Help().Key) + s.Muted.Render(" "+k.PrevLoop.Help().Key+" "+k.NextLoop.Help().Key+" │ ")
+	cur := s.TabActive.Render(pos + termtext.Line(l.name) + " " + glyph + " " + termtext.Line(status))
+	return truncate(back+cur+s.Muted.Render(" │ ")+m.fleetSummaryText(), m.width)
+}
+
+// fleetTitle mirrors the fleet's summary in the window title: the table's
+// title is the summary; a loop's title gets it appended.
+func (m *Model) fleetTitle(v *tea.View) {
+	sum := m.fleet.sum.String()
+	if m.fleet.shown {
+		v.WindowTitle = sanitizeOSC("aot-tui fleet: " + sum)
+		v.ProgressBar = nil
+		return
+	}
+	v.WindowTitle += sanitizeOSC(" │ " + termtext.Line(m.cur.name) + " │ fleet: " + sum)
+}
