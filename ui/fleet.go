@@ -37,6 +37,9 @@ type fleetState struct {
 	table tableView
 	sum   fleet.Summary
 
+	// picked: the person has moved the selection; until then it stays on
+	// the top row (the loop that most needs attention) as rows come in.
+	picked bool
 	// shown: the table is on screen (else the loop m.cur).
 	shown     bool
 	filtering bool
@@ -169,6 +172,7 @@ func (m *Model) fleetUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		case tea.MouseWheelDown:
 			f.table.move(3)
 		}
+		f.picked = true
 		return nil, true
 	case tea.KeyPressMsg:
 		if f.shown && m.focus != focusHelp {
@@ -227,7 +231,11 @@ func (m *Model) applyFleetRows(changes []fleet.Row) tea.Cmd {
 	fleet.Sort(f.rows)
 	f.sum = fleet.Summarize(f.rows)
 	f.table.setRows(len(f.rows))
-	f.selectPath(sel)
+	if f.picked {
+		f.selectPath(sel)
+	} else {
+		f.table.home()
+	}
 	return m.fleetAlert(alerts)
 }
 
@@ -313,10 +321,13 @@ func (m *Model) fleetKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.setFleetFilter("")
 	case key.Matches(msg, k.OpenLoop):
 		if r, ok := f.selected(); ok {
+			f.picked = true
 			return m.openFleetLoop(r)
 		}
 	default:
+		prev := f.table.sel
 		tableKeys(&f.table, msg, k)
+		f.picked = f.picked || f.table.sel != prev
 	}
 	return nil
 }
@@ -325,7 +336,11 @@ func (m *Model) setFleetFilter(s string) {
 	f := m.fleet
 	sel := f.selectedPath()
 	f.table.setFilter(s)
-	f.selectPath(sel)
+	if f.picked {
+		f.selectPath(sel)
+	} else {
+		f.table.home()
+	}
 }
 
 // fleetLoopKey handles the fleet's keys in a loop opened from the table:
@@ -412,6 +427,7 @@ func (m *Model) stepFleetLoop(d int) tea.Cmd {
 	}
 	stop := m.leaveFleetLoop()
 	f.table.sel = k
+	f.table.clamp()
 	return tea.Batch(stop, m.openFleetLoop(next))
 }
 
@@ -429,9 +445,9 @@ func fleetLoopHelp(k KeyMap) helpGroup {
 	relabel := func(b key.Binding, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 	}
-	return helpGroup{Title: "in a loop of the fleet", Keys: []key.Binding{
+	return helpGroup{Title: "fleet (in a loop)", Keys: []key.Binding{
 		relabel(k.Back, "back to the table"),
-		relabel(k.PrevLoop, "previous loop of the table"),
-		relabel(k.NextLoop, "next loop of the table"),
+		relabel(k.PrevLoop, "previous loop"),
+		relabel(k.NextLoop, "next loop"),
 	}}
 }

@@ -110,6 +110,24 @@ func TestFleetTableOrdersByAttentionAndFollowsChanges(t *testing.T) {
 	}
 }
 
+// Rows arrive in batches while the scan reads the files: until the person
+// moves it, the selection stays on the top row.
+func TestFleetSelectionStaysOnTopUntilMoved(t *testing.T) {
+	rows := fleetRows()
+	m := fleetModel(t, 100, 30, rows[:2]) // auth and docs first
+	m.applyFleetRows(rows[2:])
+	if r, _ := m.fleet.selected(); r.Name != "api/payments" {
+		t.Fatalf("selected %q, want the top row", r.Name)
+	}
+	press(m, "j")
+	late := rows[0]
+	late.Path, late.Name, late.Attention = "/late", "late", fleet.AttentionNearLimit
+	m.applyFleetRows([]fleet.Row{late})
+	if r, _ := m.fleet.selected(); r.Name != "web/search" {
+		t.Fatalf("once moved, the selection stays on its loop; it is on %q", r.Name)
+	}
+}
+
 func TestFleetFilter(t *testing.T) {
 	m := fleetModel(t, 120, 30, fleetRows())
 	press(m, "/", "p", "a", "y")
@@ -202,7 +220,7 @@ func TestFleetHelpAndTitle(t *testing.T) {
 	}
 	press(m, "?")
 	out := screen(m)
-	for _, want := range []string{"help — fleet table", "open the loop", "back to the table", "next loop of the table"} {
+	for _, want := range []string{"help — fleet table", "open the loop", "back to the table", "next loop"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("help should show %q:\n%s", want, out)
 		}
