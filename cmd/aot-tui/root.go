@@ -51,7 +51,11 @@ and writes corrections back into it.
 Without a command it opens the live TUI on PATH: a state file or a project
 directory (its .claude/aot-loop-state.md, else .claude/autonomous-loop.json); the
 default is the current directory. A file that does not exist yet is waited for.
-Several PATHs watch several loops: < and > switch between them.`,
+Several PATHs watch several loops: < and > switch between them.
+
+With --scan, the PATHs are directories (default .): every loop under them (and
+in the git worktrees of the repositories met) is shown in one live table,
+sorted by what needs attention; enter opens a loop, esc comes back.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,

@@ -16,8 +16,9 @@ import (
 func newStatusCmd(g *globalFlags) *cobra.Command {
 	var ff fileFlag
 	var asJSON bool
+	var sf scanFlags
 	cmd := &cobra.Command{
-		Use:   "status [PATH] [-f PATH] [--json]",
+		Use:   "status [PATH] [-f PATH] [--json] | status --scan [DIR ...] [--depth N] [--json]",
 		Short: "One-shot summary of a loop: status, goal, iteration, stall, progress, next batch",
 		Long: `Prints a one-shot summary of the loop's state file.
 
@@ -28,9 +29,25 @@ stop hook's next decision. --json keeps the keys of the seed's read_state.py
 stop_reason, atoms, executable_atoms, bindings, summary) and adds its own.
 For a phase loop, --json reports kind "phase-loop" with the file's own fields.
 
+--scan prints the fleet table instead: every loop under the DIRs (default .),
+needing attention first; --json gives {dirs, depth, summary, loops} with one
+object per loop (path, project, name, kind, file, status, goal, iteration,
+stall_count, attention, reason, changed, ...; see the README).
+
 Exit codes: 0 ok, 1 the file cannot be parsed, 2 usage or I/O error.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if sf.on {
+				return nil // directories, any number
+			}
+			return cobra.MaximumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := sf.check(cmd.Flags()); err != nil {
+				return err
+			}
+			if sf.on {
+				return runStatusScan(cmd, args, &sf, ff.path, g, asJSON)
+			}
 			path, err := ff.resolve(args)
 			if err != nil {
 				return err
@@ -62,6 +79,7 @@ Exit codes: 0 ok, 1 the file cannot be parsed, 2 usage or I/O error.`,
 	}
 	ff.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	sf.register(cmd)
 	return cmd
 }
 

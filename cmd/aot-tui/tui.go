@@ -20,6 +20,7 @@ type tuiFlags struct {
 	readOnly bool
 	quiet    bool
 	keys     string
+	scan     scanFlags
 }
 
 func (t *tuiFlags) register(cmd *cobra.Command) {
@@ -27,6 +28,7 @@ func (t *tuiFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&t.readOnly, "read-only", false, "never write to the file: every write key is disabled")
 	cmd.Flags().BoolVar(&t.quiet, "quiet", false, "no bell and no desktop notifications")
 	registerKeys(cmd, &t.keys)
+	t.scan.register(cmd)
 }
 
 func registerKeys(cmd *cobra.Command, path *string) {
@@ -73,6 +75,12 @@ func oneProc() {
 // runTUI opens the TUI on the state files args (and -f) name, waiting for
 // those that do not exist yet. Several paths watch several loops.
 func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) error {
+	if err := t.scan.check(cmd.Flags()); err != nil {
+		return err
+	}
+	if t.scan.on {
+		return runFleetTUI(cmd, args, t, g)
+	}
 	paths := args
 	if t.file != "" {
 		paths = append(paths, t.file)

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/fleet"
+	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui"
+	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// scanFlags are --scan and the flags that tune it, on the TUI and on
+// status.
+type scanFlags struct {
+	on        bool
+	depth     int
+	worktrees bool
+}
+
+func (s *scanFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.BoolVar(&s.on, "scan", false, "every loop under the directories given (default .), in one table")
+	f.IntVar(&s.depth, "depth", fleet.DefaultDepth, "with --scan: how many directory levels below each directory a project may be")
+	f.BoolVar(&s.worktrees, "worktrees", true, "with --scan: also every git worktree of the repositories found (--worktrees=false: not)")
+}
+
+// check refuses the scan's tuning flags without --scan, and a bad depth.
+func (s *scanFlags) check(flags *pflag.FlagSet) error {
+	if !s.on {
+		for _, name := range []string{"depth", "worktrees"} {
+			if flags.Changed(name) {
+				return fail(exitUsage, "--%s goes with --scan", name)
+			}
+		}
+		return nil
+	}
+	if s.depth < 0 {
+		return fail(exitUsage, "--depth must not be negative")
+	}
+	return nil
+}
+
+func (s *scanFlags) options(g *globalFlags) fleet.Options {
+	return fleet.Options{Depth: s.depth, NoWorktrees: !s.worktrees, Watch: statefile.WatchOptions{MaxSize: g.maxSize}}
+}
+
+// scanDirs are the directories to scan (default .), each of which must be
+// a directory: the TUI would otherwise start on an error.
+func scanDirs(args []string, file string) ([]string, error) {
+	if file != "" {
+		return nil, fail(exitUsage, "-f names one loop; --scan takes directories as arguments")
+	}
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	for _, d := range args {
+		fi, err := os.Stat(d)
+		switch {
+		case err != nil:
+			return nil, fail(exitUsage, "--scan %s: %v", d, err)
+		case !fi.IsDir():
+			return nil, fail(exitUsage, "--scan %s: not a directory (give a loop's state file without --scan)", d)
+		}
+	}
+	return args, nil
+}
+
+// runFleetTUI opens the fleet table on every loop under args.
+func runFleetTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) error {
+	dirs, err := scanDirs(args, t.file)
+	if err != nil {
+		return err
+	}
+	keys, err := loadKeys(t.keys)
+	if err != nil {
+		return err
+	}
+	oneProc()
+	m := ui.New(ui.Options{
+		Fleet:    &ui.FleetOptions{Dirs: dirs, Options: t.scan.options(g)},
+		ReadOnly: t.readOnly,
+		Quiet:    t.quiet,
+		Watch:    statefile.WatchOptions{MaxSize: g.maxSize},
+		Keys:     keys,
+	})
+	defer m.Close()
+	p := tea.NewProgram(m, tea.WithOutput(cmd.OutOrStdout()))
+	stop, hungUp := onHangup(p)
+	defer stop()
+	if _, err := p.Run(); err != nil && !hungUp() {
+		return fail(exitUsage, "the terminal UI failed: %v", err)
+	}
+	return nil
+}
+
+// fleetJSON is `status --scan --json`: the directories scanned, the
+// summary, and every loop's row in the table's order (fleet.Row's keys).
+type fleetJSON struct {
+	Dirs    []string      `json:"dirs"`
+	Depth   int           `json:"depth"`
+	Summary fleet.Summary `json:"summary"`
+	Loops   []fleet.Row   `json:"loops"`
+}
+
+// runStatusScan prints the fleet table once.
+func runStatusScan(cmd *cobra.Command, args []string, s *scanFlags, file string, g *globalFlags, asJSON bool) error {
+	dirs, err := scanDirs(args, file)
+	if err != nil {
+		return err
+	}
+	opts := s.options(g)
+	loops, err := fleet.Scan(dirs, opts)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	rows := fleet.ReadAll(loops, opts.Watch)
+	out := cmd.OutOrStdout()
+	if asJSON {
+		abs := make([]string, len(dirs))
+		for i, d := range dirs {
+			abs[i], _ = filepath.Abs(d)
+		}
+		writeJSON(out, fleetJSON{Dirs: abs, Depth: s.depth, Summary: fleet.Summarize(rows), Loops: rows})
+		return nil
+	}
+	printFleet(out, rows, time.Now())
+	return nil
+}
+
+// printFleet prints the table as text, every string from a file sanitised.
+func printFleet(w io.Writer, rows []fleet.Row, now time.Time) {
+	line := termtext.Line
+	fmt.Fprintf(w, "fleet · %s\n", fleet.Summarize(rows))
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "no loops found (a project's .claude/aot-loop-state.md or .claude/autonomous-loop.json)")
+		return
+	}
+	nameW := len("project")
+	for _, r := range rows {
+		nameW = max(nameW, len([]rune(line(r.Name))))
+	}
+	fmt.Fprintf(w, "  %-*s %-5s %-12s %-9s %-6s %-12s %-7s %s\n", nameW, "project", "kind", "status", "iteration", "stall", "atoms", "changed", "goal")
+	for _, r := range rows {
+		mark := " "
+		if r.NeedsAttention() {
+			mark = "!"
+		}
+		kind, status, atoms := "aot", r.Status, fmt.Sprintf("○%d ◐%d ●%d", r.Summary.Pending, r.Summary.InProgress, r.Summary.Resolved)
+		if r.Kind == statefile.KindPhaseLoop.String() {
+			kind, atoms = "phase", fmt.Sprintf("%d/%d phases", r.PhasesDone, r.PhasesTotal)
+			if r.Status == "running" {
+				status = r.Phase
+			}
+		}
+		if r.File != fleet.FileOK {
+			status = "invalid"
+		}
+		changed := "—"
+		if !r.Changed.IsZero() {
+			changed = shortAgo(now.Sub(r.Changed))
+		}
+		name := line(r.Name)
+		fmt.Fprintf(w, "%s %s%s %-5s %-12s %-9s %-6s %-12s %-7s %s\n", mark, name, strings.Repeat(" ", nameW-len([]rune(name))),
+			kind, line(status), fmt.Sprintf("%d/%d", r.Iteration, r.MaxIterations), fmt.Sprintf("%d/%d", r.StallCount, r.MaxStallCount),
+			atoms, changed, line(r.Goal))
+		if r.NeedsAttention() {
+			fmt.Fprintf(w, "  %s└ %s: %s\n", strings.Repeat(" ", nameW), r.Attention.Label(), line(r.Reason))
+		}
+	}
+}
+
+// shortAgo renders a duration as "12s", "4m", "2h", "3d".
+func shortAgo(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max(0, int(d.Seconds())))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}

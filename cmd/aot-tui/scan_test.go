@@ -1,0 +1,166 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// scanTree lays out a few projects: api (seed-complete), web (rich: stall
+// 2/3 with a redirect pending), mobile (a phase loop), broken (does not
+// parse), team/deep/x (three levels down) and one under node_modules.
+func scanTree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	read := func(name string) string {
+		data, err := os.ReadFile(testdata(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	writeFile(t, root, "api/.claude/aot-loop-state.md", read("seed-complete.md"))
+	writeFile(t, root, "web/.claude/aot-loop-state.md", read("rich.md"))
+	writeFile(t, root, "mobile/.claude/autonomous-loop.json", read("seed-phase-loop.json"))
+	writeFile(t, root, "broken/.claude/aot-loop-state.md", read("invalid/syntax-error.md"))
+	writeFile(t, root, "team/deep/x/.claude/aot-loop-state.md", read("seed-initial-legacy.md"))
+	writeFile(t, root, "node_modules/dep/.claude/aot-loop-state.md", read("seed-complete.md"))
+	// Recency orders the loops that need no attention: api, mobile, x.
+	now := time.Now()
+	for rel, ago := range map[string]time.Duration{"api/.claude/aot-loop-state.md": time.Minute, "mobile/.claude/autonomous-loop.json": 2 * time.Minute,
+		"team/deep/x/.claude/aot-loop-state.md": 3 * time.Minute, "web/.claude/aot-loop-state.md": 10 * time.Minute} {
+		if err := os.Chtimes(filepath.Join(root, rel), now.Add(-ago), now.Add(-ago)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestStatusScanJSON(t *testing.T) {
+	root := scanTree(t)
+	code, out, errOut := cli(t, "status", "--scan", root, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if keys := sortedKeys(doc); !slices.Equal(keys, []string{"depth", "dirs", "loops", "summary"}) {
+		t.Fatalf("top-level keys %q", keys)
+	}
+	var summary map[string]int
+	var loops []map[string]any
+	var dirs []string
+	if err := json.Unmarshal(doc["summary"], &summary); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(doc["loops"], &loops); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(doc["dirs"], &dirs); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(root)
+	if len(dirs) != 1 || dirs[0] != abs || string(doc["depth"]) != "4" {
+		t.Fatalf("dirs %q depth %s", dirs, doc["depth"])
+	}
+	wantSummary := map[string]int{"loops": 5, "running": 3, "needs_attention": 2, "pending": 1, "completed": 0, "stopped": 0, "invalid": 1}
+	if !mapsEqual(summary, wantSummary) {
+		t.Fatalf("summary %v, want %v", summary, wantSummary)
+	}
+	var names []string
+	for _, l := range loops {
+		names = append(names, l["name"].(string))
+		for _, k := range []string{"path", "project", "name", "kind", "file", "status", "goal", "iteration", "max_iterations",
+			"stall_count", "max_stall_count", "summary", "redirect_requested", "stop_requested", "attention", "changed"} {
+			if _, ok := l[k]; !ok {
+				t.Fatalf("loop %s lacks key %q: %v", l["name"], k, l)
+			}
+		}
+	}
+	// Attention first (web near its stall limit, broken invalid), then
+	// the rest by recency.
+	if want := []string{"web", "broken", "api", "mobile", "team/deep/x"}; !slices.Equal(names, want) {
+		t.Fatalf("order %q, want %q", names, want)
+	}
+	web, broken, api, mobile := loops[0], loops[1], loops[2], loops[3]
+	if web["attention"] != "near_limit" || web["redirect_requested"] != true || web["stall_count"] != 2.0 || web["max_stall_count"] != 3.0 ||
+		!strings.Contains(web["reason"].(string), "stall 2/3") {
+		t.Fatalf("web: %v", web)
+	}
+	if broken["file"] != "invalid" || broken["attention"] != "invalid" || !strings.Contains(broken["error"].(string), "line") {
+		t.Fatalf("broken: %v", broken)
+	}
+	if api["status"] != "running" || api["iteration"] != 5.0 || api["max_iterations"] != 20.0 || api["attention"] != "" ||
+		api["goal"] != "Implement authentication feature" || api["kind"] != "aot-loop" || api["path"] != filepath.Join(abs, "api", ".claude", "aot-loop-state.md") {
+		t.Fatalf("api: %v", api)
+	}
+	if s := api["summary"].(map[string]any); s["total"] != 5.0 || s["resolved"] != 2.0 {
+		t.Fatalf("api summary: %v", s)
+	}
+	if mobile["kind"] != "phase-loop" || mobile["phase"] != "work" || mobile["iteration"] != 9.0 || mobile["phases_done"] != 4.0 || mobile["status"] != "running" {
+		t.Fatalf("mobile: %v", mobile)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func mapsEqual(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestStatusScanTextAndFlags(t *testing.T) {
+	root := scanTree(t)
+	code, out, _ := cli(t, "status", "--scan", root)
+	if code != 0 || !strings.HasPrefix(out, "fleet · 5 loops · 3 running · 2 need attention\n") ||
+		!strings.Contains(out, "! web ") || !strings.Contains(out, "└ near limit: stall 2/3") || !strings.Contains(out, "team/deep/x") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	// --depth 2 leaves team/deep/x out; the flags come in any order.
+	code, out, _ = cli(t, "status", "--json", root, "--depth", "2", "--scan")
+	if code != 0 || strings.Contains(out, "team/deep/x") || !strings.Contains(out, `"loops": 4`) {
+		t.Fatalf("--depth 2: exit %d\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"status", "--depth", "2", root}, "--depth goes with --scan"},
+		{[]string{"status", "--scan", filepath.Join(root, "api", ".claude", "aot-loop-state.md")}, "not a directory"},
+		{[]string{"status", "--scan", filepath.Join(root, "nope")}, "no such file"},
+		{[]string{"status", "--scan", "-f", root}, "-f names one loop"},
+		{[]string{"status", "--scan", "--depth", "-1", root}, "--depth must not be negative"},
+		{[]string{"--depth", "2", root}, "--depth goes with --scan"},
+		{[]string{"--scan", filepath.Join(root, "nope")}, "no such file"},
+	} {
+		code, _, errOut := cli(t, c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	// Two directories, given as arguments after --scan.
+	code, out, _ = cli(t, "status", "--scan", filepath.Join(root, "api"), filepath.Join(root, "web"), "--json")
+	if code != 0 || !strings.Contains(out, `"loops": 2`) {
+		t.Fatalf("two dirs: exit %d\n%s", code, out)
+	}
+}
