@@ -10,7 +10,6 @@ import (
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui/termtext"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // setupFleetTable wires the table's filter and preview to the rows; the
@@ -114,26 +113,20 @@ func (m *Model) renderFleet() string {
 	default:
 		title += m.fleetSummaryText()
 	}
-	where := make([]string, len(f.opts.Dirs))
-	for i, d := range f.opts.Dirs {
-		where[i] = termtext.Line(d)
-	}
-	title += s.Muted.Render(fmt.Sprintf(" │ %s · depth %d", strings.Join(where, " "), f.opts.Options.Depth))
-	lines := []string{truncate(title, m.width)}
+	title += s.Muted.Render(fmt.Sprintf(" │ %s · depth %d", termtext.Line(f.where), f.opts.Options.Depth))
+	lines := []string{padTo(truncate(title, m.width), m.width)}
 	if f.err != "" {
 		for _, l := range wrap("⚠ "+termtext.Line(f.err), max(20, m.width-4)) {
-			lines = append(lines, s.Danger.Render("  "+l))
+			lines = append(lines, padTo(s.Danger.Render("  "+l), m.width))
 		}
 	} else {
-		lines = append(lines, m.renderFleetTable()...)
+		lines = append(lines, m.renderFleetTable()...) // each exactly m.width wide
 	}
+	blank := strings.Repeat(" ", m.width)
 	for len(lines) < m.height-1 {
-		lines = append(lines, "")
+		lines = append(lines, blank)
 	}
-	lines = append(lines[:max(1, m.height-1)], m.renderFleetFooter())
-	for i := range lines {
-		lines[i] = padTo(lines[i], m.width)
-	}
+	lines = append(lines[:max(1, m.height-1)], padTo(m.renderFleetFooter(), m.width))
 	return strings.Join(lines[:m.height], "\n")
 }
 
@@ -161,16 +154,13 @@ func (m *Model) fleetSummaryText() string {
 func (m *Model) renderFleetTable() []string {
 	f, s := m.fleet, m.styles
 	t := &f.table
-	longest := 0
-	for _, r := range f.rows {
-		longest = max(longest, ansi.StringWidth(termtext.Line(r.Name)))
-	}
+	longest := f.longest
 	cols := fleetColumns(m.width, longest)
 	var head []string
 	for _, c := range cols {
 		head = append(head, padTo(c.title, c.width))
 	}
-	lines := []string{s.Muted.Bold(true).Render(strings.Join(head, " "))}
+	lines := []string{padTo(s.Muted.Bold(true).Render(strings.Join(head, " ")), m.width)}
 	h := t.bodyHeight()
 	if len(t.visible) == 0 {
 		msg := t.empty
@@ -180,14 +170,26 @@ func (m *Model) renderFleetTable() []string {
 			msg = "scanning…"
 		}
 		for _, l := range wrap(msg, max(20, m.width-2)) {
-			lines = append(lines, s.Muted.Render(l))
+			lines = append(lines, padTo(s.Muted.Render(l), m.width))
 		}
 	}
-	for k := t.top; k < len(t.visible) && k < t.top+h; k++ {
-		lines = append(lines, m.fleetRowLine(f.rows[t.visible[k]], cols, k == t.sel))
+	if layout := (lineLayout{m.width, longest, m.isDark, s.NoColor}); layout != f.linesFor || f.lines == nil {
+		f.lines, f.linesFor = map[string]cachedLine{}, layout
 	}
+	for k := t.top; k < len(t.visible) && k < t.top+h; k++ {
+		r := f.rows[t.visible[k]]
+		c := cachedLine{row: r, ago: m.agoText(r), selected: k == t.sel}
+		if old, ok := f.lines[r.Path]; ok && old.row == c.row && old.ago == c.ago && old.selected == c.selected {
+			lines = append(lines, old.line)
+			continue
+		}
+		c.line = m.fleetRowLine(r, cols, c.selected)
+		f.lines[r.Path] = c
+		lines = append(lines, c.line)
+	}
+	blank := strings.Repeat(" ", m.width)
 	for len(lines) < 1+h {
-		lines = append(lines, "")
+		lines = append(lines, blank)
 	}
 	lines = lines[:1+h]
 	if ph := t.previewHeight(); ph > 0 {
@@ -197,14 +199,36 @@ func (m *Model) renderFleetTable() []string {
 			pv = m.fleetPreview(r, m.width)
 		}
 		for k := 0; k < ph-1; k++ {
-			l := ""
+			l := blank
 			if k < len(pv) {
-				l = truncate(pv[k], m.width)
+				l = padTo(pv[k], m.width)
 			}
 			lines = append(lines, l)
 		}
 	}
 	return lines
+}
+
+// cachedLine is a row's drawn line and what it was drawn from.
+type cachedLine struct {
+	row      fleet.Row
+	ago      string
+	selected bool
+	line     string
+}
+
+// lineLayout is what every cached line depends on beyond its row.
+type lineLayout struct {
+	width, longest  int
+	isDark, noColor bool
+}
+
+// agoText is the "changed" column of r.
+func (m *Model) agoText(r fleet.Row) string {
+	if r.Changed.IsZero() {
+		return "—"
+	}
+	return ago(m.now.Sub(r.Changed))
 }
 
 // fleetCell is one cell's text (sanitised) and style.
@@ -229,7 +253,7 @@ func (m *Model) fleetRowLine(r fleet.Row, cols []fleetCol, selected bool) string
 	if selected {
 		return m.styles.Selected.Render(padTo(line, m.width))
 	}
-	return line
+	return padTo(line, m.width)
 }
 
 // attentionGlyph marks a row that needs a person (not by colour alone).
@@ -272,6 +296,21 @@ func (m *Model) fleetCell(r fleet.Row, id string) fleetCell {
 		return m.fleetStatusCell(r)
 	case "goal":
 		return fleetCell{termtext.Line(r.Goal), s.Base}
+	case "iter", "stall", "atoms":
+		if r.MaxIterations == 0 { // never read: nothing to count
+			return fleetCell{"—", s.Muted}
+		}
+		return m.fleetCountCell(r, id)
+	case "changed":
+		return fleetCell{m.agoText(r), s.Muted}
+	}
+	return fleetCell{"", s.Base}
+}
+
+// fleetCountCell draws the iteration, stall and atoms columns.
+func (m *Model) fleetCountCell(r fleet.Row, id string) fleetCell {
+	s := m.styles
+	switch id {
 	case "iter":
 		bar := meterText(r.Iteration, r.MaxIterations, 4)
 		return fleetCell{fmt.Sprintf("%d/%d %s", r.Iteration, r.MaxIterations, bar), s.Base}
@@ -295,11 +334,6 @@ func (m *Model) fleetCell(r fleet.Row, id string) fleetCell {
 		}
 		c := r.Summary
 		return fleetCell{fmt.Sprintf("○%d ◐%d ●%d", c.Pending, c.InProgress, c.Resolved), s.Muted}
-	case "changed":
-		if r.Changed.IsZero() {
-			return fleetCell{"—", s.Muted}
-		}
-		return fleetCell{ago(m.now.Sub(r.Changed)), s.Muted}
 	}
 	return fleetCell{"", s.Base}
 }
@@ -379,11 +413,14 @@ func (m *Model) renderFleetFooter() string {
 		right = s.Accent.Render(fmt.Sprintf("filter: %s (%d of %d)", sanitizeOSC(termtext.Line(f.table.filter)), len(f.table.visible), len(f.rows)))
 	}
 	room := m.width - lipgloss.Width(right) - 1
-	left := m.shortHelp(room)
 	if m.status != "" {
-		left = s.Accent.Render(m.status)
+		return padTo(truncate(s.Accent.Render(m.status), room), room) + " " + right
 	}
-	return padTo(truncate(left, room), room) + " " + right
+	// The key hints change only with the width (and the filter's room).
+	if f.hintsRoom != room || f.hints == "" {
+		f.hints, f.hintsRoom = padTo(truncate(m.shortHelp(room), room), room), room
+	}
+	return f.hints + " " + right
 }
 
 // renderFleetBar is the loop bar of a loop opened from the table: the way
