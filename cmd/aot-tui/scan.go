@@ -167,12 +167,15 @@ func printFleet(w io.Writer, rows []fleet.Row, now time.Time) {
 		if !r.Changed.IsZero() {
 			changed = shortAgo(now.Sub(r.Changed))
 		}
+		iter, stall := fmt.Sprintf("%d/%d", r.Iteration, r.MaxIterations), fmt.Sprintf("%d/%d", r.StallCount, r.MaxStallCount)
+		if r.MaxIterations == 0 { // never read: nothing to count
+			iter, stall, atoms = "—", "—", "—"
+		}
 		name := line(r.Name)
 		fmt.Fprintf(w, "%s %s%s %-5s %-12s %-9s %-6s %-12s %-7s %s\n", mark, name, strings.Repeat(" ", nameW-len([]rune(name))),
-			kind, line(status), fmt.Sprintf("%d/%d", r.Iteration, r.MaxIterations), fmt.Sprintf("%d/%d", r.StallCount, r.MaxStallCount),
-			atoms, changed, line(r.Goal))
+			kind, line(status), iter, stall, atoms, changed, line(r.Goal))
 		if r.NeedsAttention() {
-			fmt.Fprintf(w, "  %s└ %s: %s\n", strings.Repeat(" ", nameW), r.Attention.Label(), line(r.Reason))
+			fmt.Fprintf(w, "  %s└ %s\n", strings.Repeat(" ", nameW), line(r.Reason))
 		}
 	}
 }

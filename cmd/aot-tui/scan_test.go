@@ -133,7 +133,7 @@ func TestStatusScanTextAndFlags(t *testing.T) {
 	root := scanTree(t)
 	code, out, _ := cli(t, "status", "--scan", root)
 	if code != 0 || !strings.HasPrefix(out, "fleet · 5 loops · 3 running · 2 need attention\n") ||
-		!strings.Contains(out, "! web ") || !strings.Contains(out, "└ near limit: stall 2/3") || !strings.Contains(out, "team/deep/x") {
+		!strings.Contains(out, "! web ") || !strings.Contains(out, "└ stall 2/3: one more") || !strings.Contains(out, "team/deep/x") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	// --depth 2 leaves team/deep/x out; the flags come in any order.
