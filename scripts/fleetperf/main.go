@@ -1,0 +1,259 @@
+// Command fleetperf measures `aot-tui --scan` on a fleet of simulated
+// loops, in a real terminal (tmux): the TUI's CPU while every loop writes,
+// its CPU once they are quiet, its memory, and what it asks of inotify. For
+// contrast it measures the same loops opened as PATHs (`aot-tui DIR/p00
+// DIR/p01 …`, one statefile watcher each). It needs tmux and Linux /proc.
+//
+//	go build -o /tmp/aot-tui ./cmd/aot-tui
+//	go run ./scripts/fleetperf -bin /tmp/aot-tui -loops 50
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/aot-loop/aot-tui/sim"
+)
+
+func main() {
+	bin := flag.String("bin", "", "the aot-tui binary to measure")
+	n := flag.Int("loops", 50, "simulated loops (every fifth a phase loop)")
+	atoms := flag.Int("atoms", 30, "atoms in each AoT loop")
+	speed := flag.Float64("speed", 2, "simulator speed (1: the demo's pace)")
+	busy := flag.Duration("busy", 10*time.Second, "how long to measure CPU while the loops write")
+	idle := flag.Duration("idle", 10*time.Second, "how long to measure CPU while they are quiet")
+	baseline := flag.Bool("baseline", true, "also measure the loops opened as PATHs")
+	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the --scan run to this file (AOT_TUI_CPUPROFILE)")
+	flag.Parse()
+	if *bin == "" {
+		fail("fleetperf: -bin is required")
+	}
+	dir, err := os.MkdirTemp("", "aot-tui-fleetperf-")
+	if err != nil {
+		fail(err.Error())
+	}
+	defer os.RemoveAll(dir)
+
+	fmt.Printf("## aot-tui --scan, %d simulated loops (%d atoms each, simulator speed %g) — %s\n\n", *n, *atoms, *speed, time.Now().UTC().Format("2006-01-02"))
+	fmt.Println("| mode | CPU while the loops write | writes/s | CPU idle | RSS | inotify instances / watches | threads |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	projects := setup(dir, *n, *atoms)
+	scan := measure(*bin, "--scan "+dir, cpuProfile, fmt.Sprintf("%d loops", *n), projects, *speed, *busy, *idle)
+	scan.print("`aot-tui --scan DIR`")
+	if *baseline {
+		projects = setup(filepath.Join(dir, "again"), *n, *atoms)
+		var args []string
+		for _, p := range projects {
+			args = append(args, p.dir)
+		}
+		paths := measure(*bin, strings.Join(args, " "), "", "loops < >", projects, *speed, *busy, *idle)
+		paths.print(fmt.Sprintf("`aot-tui DIR/p00 … DIR/p%02d` (one watcher per loop)", *n-1))
+	}
+}
+
+type project struct {
+	dir, path string
+	phase     bool
+}
+
+// setup lays out n projects under dir, at three depths.
+func setup(dir string, n, atoms int) []project {
+	var out []project
+	for i := 0; i < n; i++ {
+		p := filepath.Join(dir, fmt.Sprintf("p%02d", i))
+		switch i % 3 {
+		case 1:
+			p = filepath.Join(dir, "team", fmt.Sprintf("p%02d", i))
+		case 2:
+			p = filepath.Join(dir, "org", "repo", fmt.Sprintf("p%02d", i))
+		}
+		pr := project{dir: p, phase: i%5 == 4}
+		var err error
+		if pr.phase {
+			pr.path, err = sim.SetupPhase(p, fmt.Sprintf("feature %d", i), uint64(i))
+		} else {
+			pr.path, err = sim.Setup(p, atoms, uint64(i))
+		}
+		if err != nil {
+			fail(err.Error())
+		}
+		out = append(out, pr)
+	}
+	return out
+}
+
+type result struct {
+	busyCPU, writesPerSec, idleCPU float64
+	rssKB, hwmKB                   int64
+	instances, watches, threads    int
+}
+
+func (r result) print(mode string) {
+	fmt.Printf("| %s | %.1f %% | %.0f | %.2f %% | %.1f MB (peak %.1f MB) | %d / %d | %d |\n", mode, r.busyCPU, r.writesPerSec, r.idleCPU,
+		float64(r.rssKB)/1024, float64(r.hwmKB)/1024, r.instances, r.watches, r.threads)
+}
+
+// measure runs aot-tui with args in tmux, waits for ready on screen, plays
+// the loops for busy, then measures quiet for idle.
+func measure(bin, args, profile, ready string, projects []project, speed float64, busy, idle time.Duration) result {
+	s := &session{socket: fmt.Sprintf("aot-fleetperf-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	env := "NO_COLOR=1"
+	if profile != "" {
+		env += " AOT_TUI_CPUPROFILE=" + profile
+	}
+	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", "p", "-x", "200", "-y", "70", env+" exec "+bin+" --quiet "+args)
+	s.tmux("set-option", "-t", "p", "remain-on-exit", "on")
+	defer s.stop()
+	s.waitFor(ready)
+	pid := s.pid()
+	time.Sleep(2 * time.Second) // the start-up reading and layout
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var writes atomic.Int64
+	var wg sync.WaitGroup
+	for i, p := range projects {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var err error
+			if p.phase {
+				_, err = sim.RunPhase(ctx, sim.PhaseConfig{Path: p.path, Seed: uint64(i), Speed: speed, OnWrite: func([]byte) { writes.Add(1) }})
+			} else {
+				_, err = sim.Run(ctx, sim.Config{Path: p.path, Seed: uint64(i), Speed: speed, OnWrite: func(string, []byte) { writes.Add(1) }})
+			}
+			if err != nil && !errors.Is(err, context.Canceled) {
+				fmt.Fprintln(os.Stderr, "simulator:", err)
+			}
+		}()
+	}
+	time.Sleep(time.Second)
+	a, w0, t0 := cpuTicks(pid), writes.Load(), time.Now()
+	time.Sleep(busy)
+	b, w1, el := cpuTicks(pid), writes.Load(), time.Since(t0)
+	cancel()
+	wg.Wait()
+	var r result
+	r.busyCPU = float64(b-a) / hz / el.Seconds() * 100
+	r.writesPerSec = float64(w1-w0) / el.Seconds()
+
+	time.Sleep(3 * time.Second) // the last writes read and drawn
+	a, t0 = cpuTicks(pid), time.Now()
+	time.Sleep(idle)
+	b, el = cpuTicks(pid), time.Since(t0)
+	r.idleCPU = float64(b-a) / hz / el.Seconds() * 100
+	r.rssKB, r.hwmKB, r.threads = status(pid)
+	r.instances, r.watches = inotify(pid)
+	if profile != "" {
+		s.tmux("send-keys", "-t", "p", "q") // the profile is written on the way out
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if strings.TrimSpace(s.tmux("display-message", "-p", "-t", "p", "#{pane_dead}")) == "1" {
+				break
+			}
+		}
+	}
+	return r
+}
+
+// cpuProfile is -cpuprofile.
+var cpuProfile string
+
+const hz = 100 // USER_HZ on Linux
+
+type session struct{ socket string }
+
+func (s *session) tmux(args ...string) string {
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		fail(fmt.Sprintf("tmux %v: %v: %s", args, err, out))
+	}
+	return string(out)
+}
+
+func (s *session) waitFor(text string) {
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(s.tmux("capture-pane", "-p", "-t", "p"), text) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	fail("fleetperf: the screen never showed " + strconv.Quote(text) + ":\n" + s.tmux("capture-pane", "-p", "-t", "p"))
+}
+
+func (s *session) pid() int {
+	p, err := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", "p", "#{pane_pid}")))
+	if err != nil {
+		fail("fleetperf: no pane pid")
+	}
+	return p
+}
+
+func (s *session) stop() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() }
+
+func cpuTicks(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		fail(err.Error())
+	}
+	f := strings.Fields(string(data)[strings.LastIndexByte(string(data), ')')+2:])
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return u + st
+}
+
+// status reads VmRSS, VmHWM (kB) and the thread count.
+func status(pid int) (rss, hwm int64, threads int) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		fail(err.Error())
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		v, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = v
+		case "VmHWM:":
+			hwm = v
+		case "Threads:":
+			threads = int(v)
+		}
+	}
+	return rss, hwm, threads
+}
+
+// inotify counts the process's inotify instances and their watches.
+func inotify(pid int) (instances, watches int) {
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		fail(err.Error())
+	}
+	for _, fd := range fds {
+		target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if err != nil || target != "anon_inode:inotify" {
+			continue
+		}
+		instances++
+		info, _ := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%s", pid, fd.Name()))
+		watches += strings.Count(string(info), "inotify wd:")
+	}
+	return instances, watches
+}
+
+func fail(msg string) {
+	fmt.Fprintln(os.Stderr, msg)
+	os.Exit(1)
+}
