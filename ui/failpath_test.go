@@ -144,6 +144,7 @@ func TestGuardReappliesAndSaysSo(t *testing.T) {
 		t.Fatal("the correction is in the file twice")
 	}
 	f.keys("4") // corrections view: the account of it
+	f.waitFor(`added A9 "Write the runbook"`)
 	f.keys("G", "enter")
 	f.waitFor("re-applied 1× after the loop overwrote it")
 }
