@@ -110,7 +110,8 @@ func newDeleteAtomCmd(g *globalFlags) *cobra.Command {
 		Long: `Deletes a pending or in-progress atom and every reference to it (OR choices,
 decomposition children, a stale binding). An atom that others depend on, or the
 selected choice of an OR group, is deleted only with --detach, which drops it from
-its dependents' depends_on and selects the group's next choice.`,
+its dependents' depends_on — or, for a selected choice, selects the group's next
+choice and moves the dependents onto it, as the loop's own backtrack does.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCorrection(cmd, g, &w, model.DeleteAtom{ID: args[0], Detach: detach})
