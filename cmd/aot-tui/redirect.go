@@ -43,10 +43,14 @@ func newRedirectCmd(g *globalFlags) *cobra.Command {
 the change itself plus a corrections[] entry (and a trail entry where the flow
 appends one). The file is changed only where the correction needs it; comments,
 quoting, key order and the Markdown body stay byte-identical. Writes are atomic
-(temp file + rename) and re-planned when the loop writes the file meanwhile.
+(temp file + exchange) and re-planned when the loop writes the file meanwhile; a
+loop write that lands in the same instant is kept. For --guard after the write
+(1s by default) the file is watched: a loop script that read it before our write
+and wrote after undoes the correction, and it is applied again.
 
 Exit codes: 0 written, 1 refused (the one-line reason names the rule it would
-break; the file is untouched), 2 usage or I/O error, 3 the file kept changing.`,
+break; the file is untouched), 2 usage or I/O error, 3 the file kept changing, or
+a loop write undid the correction and it could not be applied again (lost: …).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
