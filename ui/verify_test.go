@@ -314,4 +314,10 @@ func TestVerifyKeyOnAPhaseLoopAndWithoutBaseCase(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
 	press(m, "V")
 	checkFits(t, screen(m), 60, 20)
+	press(m, "esc", "5")
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
+	press(m, "?")
+	if out := screen(m); !strings.Contains(out, "verify base_case now") {
+		t.Errorf("the objective view's help does not list V:\n%s", out)
+	}
 }
