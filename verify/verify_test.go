@@ -123,7 +123,7 @@ func TestFailingChecklist(t *testing.T) {
 		"6":  "Directory exists with 2 files (expected missing): tmp",
 		"7":  "1 files match pattern (expected none): *.log",
 		"8":  "Command exited with code -15 (failure)",
-		"9":  "File exists (1.5KB): big.bin",
+		"9":  "File exists (1.5KB): big.txt",
 		"10": "OR group: 0/2 passed (need 1)",
 		"11": "AND group: 1/2 passed",
 	}
