@@ -57,6 +57,9 @@ type Options struct {
 	SyncLayout bool
 	// Keys are the key bindings (zero: DefaultKeyMap; see LoadKeyMap).
 	Keys *KeyMap
+	// VerifyTimeout bounds each command a verification (V) runs
+	// (verify.DefaultTimeout when zero).
+	VerifyTimeout time.Duration
 }
 
 // Messages. Watch events carry the index of the loop they are about.
@@ -126,6 +129,9 @@ type Model struct {
 	bodyCache    []string
 	bodyCacheKey bodyKey
 	bodyGen      uint64
+
+	// verifies are each loop's last base_case verification (V).
+	verifies map[*loop]*verifyRun
 }
 
 // New builds the root model; Init starts watching the file(s).
@@ -199,6 +205,7 @@ func (m *Model) Init() tea.Cmd {
 // exits with a form open, or crashes), lets the corrections' file work
 // finish and stops the watchers; call it after the program returns.
 func (m *Model) Close() {
+	m.stopVerifies()
 	for _, l := range m.loops {
 		l.session.Close()
 		if l.watcher != nil {
@@ -288,6 +295,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tick()
 	case sessionMsg:
 		return m.onSessionMsg(msg)
+	case verifyMsg:
+		return m.onVerifyMsg(msg)
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:

@@ -83,6 +83,8 @@ var keyActions = func() []keyAction {
 		{"cancel", func(k *KeyMap) *key.Binding { return &k.Cancel }, p},
 		{"yes", func(k *KeyMap) *key.Binding { return &k.Yes }, st},
 		{"no", func(k *KeyMap) *key.Binding { return &k.No }, st},
+		// verify's confirmation and progress boxes take the preview's keys.
+		{"verify", func(k *KeyMap) *key.Binding { return &k.Verify }, v},
 	}
 	for i := range 6 {
 		a = append(a, keyAction{fmt.Sprintf("view_%d", i+1), func(k *KeyMap) *key.Binding { return &k.Views[i] }, v})

@@ -90,6 +90,8 @@ func (m *Model) viewKey(l *loop, msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevLoop) && len(m.loops) > 1:
 		m.switchLoop(l.idx - 1)
 		return nil
+	case key.Matches(msg, k.Verify):
+		return m.verifyKey(l)
 	}
 	if l.phase != nil {
 		if isWriteKey(k, msg) {
@@ -145,7 +147,9 @@ func (m *Model) viewKey(l *loop, msg tea.KeyPressMsg) tea.Cmd {
 	case viewCorrections:
 		tableKeys(&l.corrections, msg, k)
 	case viewObjective:
-		textKeys(&l.objective, msg, k)
+		if !m.verifyDetailsKey(l, msg) {
+			textKeys(&l.objective, msg, k)
+		}
 	case viewPrompt:
 		textKeys(&l.prompt, msg, k)
 	}

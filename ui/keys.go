@@ -29,6 +29,10 @@ type KeyMap struct {
 	// Dialog keys: the preview's apply, edit and cancel; the stale-flag
 	// question's yes and no.
 	Apply, Edit, Cancel, Yes, No key.Binding
+
+	// Verify runs the base_case's checks now (after a confirmation that
+	// takes the preview's keys: apply runs, cancel does not).
+	Verify key.Binding
 }
 
 // DefaultKeyMap returns the key bindings.
@@ -87,6 +91,8 @@ func DefaultKeyMap() KeyMap {
 		Cancel: b("esc", "cancel", "esc", "n", "c", "q"),
 		Yes:    b("y", "yes", "y", "Y"),
 		No:     b("n", "no (default)", "n", "N", "esc", "enter"),
+
+		Verify: b("V", "verify base_case now", "V"),
 	}
 	names := []string{"graph", "bindings", "trail", "corrections", "objective", "prompt"}
 	for i := range k.Views {
@@ -183,6 +189,9 @@ func (v viewKeys) groups() []helpGroup {
 			helpGroup{Title: "redirect", Keys: k.writeKeys(), Write: true}, general)
 	default:
 		groups = append(groups, nav, helpGroup{Title: "redirect", Keys: []key.Binding{k.Redirect, k.Constraints, k.Objective, k.Stop, k.Undo}, Write: true}, general)
+	}
+	if v.view == viewObjective && !v.phase {
+		groups = append(groups, helpGroup{Title: "base_case", Keys: []key.Binding{k.Verify, k.Details}})
 	}
 	if v.multi {
 		groups = append(groups, helpGroup{Title: "loops", Keys: []key.Binding{k.NextLoop, k.PrevLoop}})
