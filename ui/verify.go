@@ -81,7 +81,7 @@ func (m *Model) verifyKey(l *loop) tea.Cmd {
 	}
 	m.push(l, d)
 	d.resize(m)
-	// The footer would say a redirect pauses the loop; this does not.
+	// The footer says what the box is for while it is open.
 	m.setStatus("verify: nothing runs until you confirm", time.Hour)
 	return nil
 }
