@@ -9,6 +9,9 @@ import (
 // never waits for a write or an fsync.
 type Recorder struct {
 	j *Journal
+	// path and opts open the journal on the first record (NewLazyRecorder).
+	path string
+	opts JournalOptions
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -22,14 +25,24 @@ type Recorder struct {
 
 // NewRecorder starts recording to j; Close stops it and closes j.
 func NewRecorder(j *Journal) *Recorder {
-	r := &Recorder{j: j, done: make(chan struct{})}
+	r := &Recorder{j: j, path: j.Path(), done: make(chan struct{})}
+	r.cond = sync.NewCond(&r.mu)
+	go r.run()
+	return r
+}
+
+// NewLazyRecorder records to the journal at path, which it opens (and
+// creates) on its own goroutine when the first version comes, so that the
+// caller does no I/O at all; an error opening it is reported by Err.
+func NewLazyRecorder(path string, opts JournalOptions) *Recorder {
+	r := &Recorder{path: path, opts: opts, done: make(chan struct{})}
 	r.cond = sync.NewCond(&r.mu)
 	go r.run()
 	return r
 }
 
 // Path is the journal's file.
-func (r *Recorder) Path() string { return r.j.Path() }
+func (r *Recorder) Path() string { return r.path }
 
 // Record queues v for the journal. After an error it records nothing more
 // (Err says why).
@@ -79,8 +92,10 @@ func (r *Recorder) Close() error {
 	r.cond.Broadcast()
 	r.mu.Unlock()
 	<-r.done
-	if err := r.j.Close(); err != nil {
-		return err
+	if r.j != nil {
+		if err := r.j.Close(); err != nil {
+			return err
+		}
 	}
 	return r.Err()
 }
@@ -100,7 +115,14 @@ func (r *Recorder) run() {
 		r.queue = r.queue[1:]
 		r.busy = true
 		r.mu.Unlock()
-		wrote, err := r.j.Append(v)
+		var wrote bool
+		var err error
+		if r.j == nil {
+			r.j, err = OpenJournal(r.path, r.opts)
+		}
+		if err == nil {
+			wrote, err = r.j.Append(v)
+		}
 		r.mu.Lock()
 		r.busy = false
 		if wrote {

@@ -29,6 +29,10 @@ type KeyMap struct {
 	// Dialog keys: the preview's apply, edit and cancel; the stale-flag
 	// question's yes and no.
 	Apply, Edit, Cancel, Yes, No key.Binding
+
+	// Timeline keys (timeline.go): step through the versions seen, jump
+	// between changes of structure, what changed, play; the message log.
+	OlderVersion, NewerVersion, PrevChange, NextChange, WhatChanged, Play, Faster, Slower, Messages key.Binding
 }
 
 // DefaultKeyMap returns the key bindings.
@@ -87,6 +91,16 @@ func DefaultKeyMap() KeyMap {
 		Cancel: b("esc", "cancel", "esc", "n", "c", "q"),
 		Yes:    b("y", "yes", "y", "Y"),
 		No:     b("n", "no (default)", "n", "N", "esc", "enter"),
+
+		OlderVersion: b(",", "older version", ","),
+		NewerVersion: b(".", "newer version", "."),
+		PrevChange:   b("{", "previous change", "{"),
+		NextChange:   b("}", "next change", "}"),
+		WhatChanged:  b("w", "what changed", "w"),
+		Play:         b("p", "play / pause", "p"),
+		Faster:       b("+", "play faster", "+", "="),
+		Slower:       b("-", "play slower", "-"),
+		Messages:     b("M", "message log", "M"),
 	}
 	names := []string{"graph", "bindings", "trail", "corrections", "objective", "prompt"}
 	for i := range k.Views {
@@ -186,6 +200,9 @@ func (v viewKeys) groups() []helpGroup {
 	}
 	if v.multi {
 		groups = append(groups, helpGroup{Title: "loops", Keys: []key.Binding{k.NextLoop, k.PrevLoop}})
+	}
+	if !v.phase {
+		groups = append(groups, timelineHelp(k))
 	}
 	return groups
 }
