@@ -185,8 +185,7 @@ func compareObjective(prev, cur *model.State, add addFunc) {
 // baseCaseText is a base_case without its line numbers, to compare.
 func baseCaseText(b model.BaseCase) string {
 	var sb strings.Builder
-	var check func(c *model.Check)
-	check = func(c *model.Check) {
+	check := func(c *model.Check) {
 		if c == nil {
 			return
 		}
