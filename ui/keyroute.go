@@ -94,6 +94,10 @@ func (m *Model) viewKey(l *loop, msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if l.phase != nil {
+		if key.Matches(msg, k.Messages) {
+			m.openMessages()
+			return nil
+		}
 		if isWriteKey(k, msg) {
 			m.setStatus("phase loops are read-only: the seed defines no redirect for them", statusShort)
 			return nil

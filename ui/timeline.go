@@ -6,9 +6,11 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // Replay opens the TUI on recorded versions instead of a live file
@@ -105,7 +107,7 @@ func (m *Model) recordVersion(l *loop, ev statefile.Event) {
 		h.rec.Record(v)
 		if err := h.rec.Err(); err != nil && !h.recErrShown {
 			h.recErrShown = true
-			m.setStatus("journal off: "+err.Error(), statusLong)
+			m.setStatus("journal off: "+termtext.Line(err.Error()), statusLong)
 		}
 	}
 	if first {
@@ -182,7 +184,9 @@ func (m *Model) parsedVersion(h *timeline, i int) (shownState, error) {
 	s := shownState{doc: doc, facts: model.Derive(doc.State)}
 	h.parsed[i] = s
 	h.order = append(h.order, i)
-	if len(h.order) > 6 {
+	// Two: the version on screen and the one before it (what changed); a
+	// parsed 10,000-atom file takes some 30 MB.
+	if len(h.order) > 2 {
 		delete(h.parsed, h.order[0])
 		h.order = h.order[1:]
 	}
@@ -204,7 +208,7 @@ func (m *Model) seek(l *loop, i int) tea.Cmd {
 	}
 	s, err := m.parsedVersion(h, i)
 	if err != nil {
-		m.setStatus(err.Error(), statusLong)
+		m.setStatus(termtext.Line(err.Error()), statusLong)
 		return nil
 	}
 	if !h.inPast() && h.replay == nil {
@@ -432,7 +436,7 @@ func (m *Model) timelineBanner(l *loop) string {
 			state += " of " + h.replay.Source
 		}
 	}
-	play := fmt.Sprintf("%s play", k.Play.Help().Key)
+	play := k.Play.Help().Key + " play"
 	if h.playing {
 		state = "▶ playing " + speedText(h.speed)
 		play = fmt.Sprintf("%s pause · %s/%s speed", k.Play.Help().Key, k.Faster.Help().Key, k.Slower.Help().Key)
@@ -441,9 +445,18 @@ func (m *Model) timelineBanner(l *loop) string {
 	if h.replay != nil {
 		live = k.Back.Help().Key + " last"
 	}
-	return fmt.Sprintf("◷ version %d of %d, %s — %s · %s/%s step · %s/%s changes · %s what changed · %s · %s",
-		i+1, h.tl.Len(), when, state, k.OlderVersion.Help().Key, k.NewerVersion.Help().Key,
-		k.PrevChange.Help().Key, k.NextChange.Help().Key, k.WhatChanged.Help().Key, play, live)
+	// As many of the hints as fit on one line, the way back first.
+	line := fmt.Sprintf("◷ version %d of %d, %s — %s", i+1, h.tl.Len(), when, state)
+	if lipgloss.Width(line) > m.width-1 && h.replay != nil && !h.playing {
+		line = fmt.Sprintf("◷ version %d of %d, %s — replay", i+1, h.tl.Len(), when)
+	}
+	for _, hint := range []string{live, k.OlderVersion.Help().Key + "/" + k.NewerVersion.Help().Key + " step",
+		k.PrevChange.Help().Key + "/" + k.NextChange.Help().Key + " changes", k.WhatChanged.Help().Key + " what changed", play} {
+		if next := line + " · " + hint; lipgloss.Width(next) <= m.width-1 || m.width <= 0 {
+			line = next
+		}
+	}
+	return line
 }
 
 // versionTime is "14:02:31", with the date when it is not today's.
