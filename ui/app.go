@@ -60,6 +60,14 @@ type Options struct {
 	// VerifyTimeout bounds each command a verification (V) runs
 	// (verify.DefaultTimeout when zero).
 	VerifyTimeout time.Duration
+	// Journal records every new version of each AoT state file to a
+	// journal beside it (history.JournalPath), capped at JournalMax bytes
+	// a file (0: history.DefaultJournalMax).
+	Journal    bool
+	JournalMax int64
+	// Replay, when set, shows recorded versions instead of watching a
+	// file (aot-tui replay); Target names the loop.
+	Replay *Replay
 }
 
 // Messages. Watch events carry the index of the loop they are about.
@@ -84,6 +92,7 @@ const (
 	focusJump                // the : prompt
 	focusHelp                // the help screen
 	focusDialog              // the top dialog of the loop on screen
+	focusPanel               // a full-screen panel: what changed, the message log
 )
 
 // environment is what the TUI looks up once, before it runs: I/O stays
@@ -124,6 +133,10 @@ type Model struct {
 	status      string
 	statusUntil time.Time
 	helpText    scrollText
+
+	// msgs is the message log; panel the full-screen panel (focusPanel).
+	msgs  messageLog
+	panel panelView
 
 	// bodyCache is the last rendered body (see renderBody).
 	bodyCache    []string
@@ -194,6 +207,9 @@ func editorAvailable() bool {
 
 // Init starts the watchers, the clock and asks for the background colour.
 func (m *Model) Init() tea.Cmd {
+	if m.opts.Replay != nil {
+		return m.initReplay()
+	}
 	cmds := []tea.Cmd{tick(), tea.RequestBackgroundColor}
 	for _, l := range m.loops {
 		cmds = append(cmds, m.startWatch(l), listen(l))
@@ -208,6 +224,7 @@ func (m *Model) Close() {
 	m.stopVerifies()
 	for _, l := range m.loops {
 		l.session.Close()
+		m.closeHistory(l)
 		if l.watcher != nil {
 			l.watcher.Stop()
 			l.watcher = nil
@@ -297,6 +314,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onSessionMsg(msg)
 	case verifyMsg:
 		return m.onVerifyMsg(msg)
+	case playMsg:
+		return m.onPlay(msg)
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
@@ -346,6 +365,7 @@ func (m *Model) refocus() {
 
 // setStatus shows a transient message in the footer.
 func (m *Model) setStatus(s string, d time.Duration) {
+	m.logMessage(m.cur, s)
 	m.status = s
 	m.statusUntil = m.now.Add(d)
 }

@@ -91,7 +91,7 @@ func (m *Model) banners(l *loop) []banner {
 	for _, b := range []struct {
 		text string
 		bad  bool
-	}{{l.banner, l.bannerBad}, {l.lost, true}} {
+	}{{l.banner, l.bannerBad}, {l.lost, true}, {m.timelineBanner(l), false}} {
 		if b.text == "" {
 			continue
 		}

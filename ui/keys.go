@@ -33,6 +33,9 @@ type KeyMap struct {
 	// Verify runs the base_case's checks now (after a confirmation that
 	// takes the preview's keys: apply runs, cancel does not).
 	Verify key.Binding
+	// Timeline keys (timeline.go): step through the versions seen, jump
+	// between changes of structure, what changed, play; the message log.
+	OlderVersion, NewerVersion, PrevChange, NextChange, WhatChanged, Play, Faster, Slower, Messages key.Binding
 }
 
 // DefaultKeyMap returns the key bindings.
@@ -92,7 +95,16 @@ func DefaultKeyMap() KeyMap {
 		Yes:    b("y", "yes", "y", "Y"),
 		No:     b("n", "no (default)", "n", "N", "esc", "enter"),
 
-		Verify: b("V", "verify base_case now", "V"),
+		Verify:       b("V", "verify base_case now", "V"),
+		OlderVersion: b(",", "older version", ","),
+		NewerVersion: b(".", "newer version", "."),
+		PrevChange:   b("{", "previous change", "{"),
+		NextChange:   b("}", "next change", "}"),
+		WhatChanged:  b("w", "what changed", "w"),
+		Play:         b("p", "play / pause", "p"),
+		Faster:       b("+", "play faster", "+", "="),
+		Slower:       b("-", "play slower", "-"),
+		Messages:     b("M", "message log", "M"),
 	}
 	names := []string{"graph", "bindings", "trail", "corrections", "objective", "prompt"}
 	for i := range k.Views {
@@ -195,6 +207,9 @@ func (v viewKeys) groups() []helpGroup {
 	}
 	if v.multi {
 		groups = append(groups, helpGroup{Title: "loops", Keys: []key.Binding{k.NextLoop, k.PrevLoop}})
+	}
+	if !v.phase {
+		groups = append(groups, timelineHelp(k))
 	}
 	return groups
 }

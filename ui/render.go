@@ -59,6 +59,9 @@ func (m *Model) render() string {
 	if m.focus == focusHelp {
 		return m.renderHelp()
 	}
+	if m.focus == focusPanel {
+		return m.renderPanel()
+	}
 	s := m.styles
 	l := m.cur
 	var lines []string
