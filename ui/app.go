@@ -60,6 +60,17 @@ type Options struct {
 	// Fleet, when set, opens the fleet table of every loop under some
 	// directories (aot-tui --scan); Target and Targets are then ignored.
 	Fleet *FleetOptions
+	// VerifyTimeout bounds each command a verification (V) runs
+	// (verify.DefaultTimeout when zero).
+	VerifyTimeout time.Duration
+	// Journal records every new version of each AoT state file to a
+	// journal beside it (history.JournalPath), capped at JournalMax bytes
+	// a file (0: history.DefaultJournalMax).
+	Journal    bool
+	JournalMax int64
+	// Replay, when set, shows recorded versions instead of watching a
+	// file (aot-tui replay); Target names the loop.
+	Replay *Replay
 }
 
 // Messages. Watch events carry the index of the loop they are about.
@@ -84,6 +95,7 @@ const (
 	focusJump                // the : prompt
 	focusHelp                // the help screen
 	focusDialog              // the top dialog of the loop on screen
+	focusPanel               // a full-screen panel: what changed, the message log
 )
 
 // environment is what the TUI looks up once, before it runs: I/O stays
@@ -125,6 +137,10 @@ type Model struct {
 	statusUntil time.Time
 	helpText    scrollText
 
+	// msgs is the message log; panel the full-screen panel (focusPanel).
+	msgs  messageLog
+	panel panelView
+
 	// bodyCache is the last rendered body (see renderBody).
 	bodyCache    []string
 	bodyCacheKey bodyKey
@@ -132,6 +148,8 @@ type Model struct {
 
 	// fleet is the fleet table (nil unless Options.Fleet).
 	fleet *fleetState
+	// verifies are each loop's last base_case verification (V).
+	verifies map[*loop]*verifyRun
 }
 
 // New builds the root model; Init starts watching the file(s).
@@ -198,6 +216,9 @@ func editorAvailable() bool {
 
 // Init starts the watchers, the clock and asks for the background colour.
 func (m *Model) Init() tea.Cmd {
+	if m.opts.Replay != nil {
+		return m.initReplay()
+	}
 	cmds := []tea.Cmd{tick(), tea.RequestBackgroundColor}
 	for _, l := range m.loops {
 		cmds = append(cmds, m.startWatch(l), listen(l))
@@ -212,8 +233,10 @@ func (m *Model) Init() tea.Cmd {
 // exits with a form open, or crashes), lets the corrections' file work
 // finish and stops the watchers; call it after the program returns.
 func (m *Model) Close() {
+	m.stopVerifies()
 	for _, l := range m.loops {
 		l.session.Close()
+		m.closeHistory(l)
 		if l.watcher != nil {
 			l.watcher.Stop()
 			l.watcher = nil
@@ -309,6 +332,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tick()
 	case sessionMsg:
 		return m.onSessionMsg(msg)
+	case verifyMsg:
+		return m.onVerifyMsg(msg)
+	case playMsg:
+		return m.onPlay(msg)
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
@@ -358,6 +385,7 @@ func (m *Model) refocus() {
 
 // setStatus shows a transient message in the footer.
 func (m *Model) setStatus(s string, d time.Duration) {
+	m.logMessage(m.cur, s)
 	m.status = s
 	m.statusUntil = m.now.Add(d)
 }

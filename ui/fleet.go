@@ -398,12 +398,13 @@ func (m *Model) setFleetFilter(s string) {
 }
 
 // fleetLoopKey handles the fleet's keys in a loop opened from the table:
-// esc back to the table (once the view has nothing left to close), < >
+// esc back to the table (once the view has nothing left to close and
+// shows the live version, not the timeline's past), < >
 // the previous or next loop of the table.
 func (m *Model) fleetLoopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k, l := m.keys, m.cur
 	switch {
-	case key.Matches(msg, k.Back) && l.lost == "" && !l.showDetails && (l.phase != nil || l.filters[l.view] == ""):
+	case key.Matches(msg, k.Back) && l.lost == "" && !l.showDetails && !l.hist.inPast() && (l.phase != nil || l.filters[l.view] == ""):
 		return m.leaveFleetLoop(), true
 	case key.Matches(msg, k.NextLoop):
 		return m.stepFleetLoop(1), true

@@ -90,6 +90,7 @@ func runFleetTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags)
 		Quiet:    t.quiet,
 		Watch:    statefile.WatchOptions{MaxSize: g.maxSize},
 		Keys:     keys,
+		Journal:  !t.noJournal,
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithOutput(cmd.OutOrStdout()))
