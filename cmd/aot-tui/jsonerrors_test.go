@@ -96,6 +96,13 @@ func TestJSONErrors(t *testing.T) {
 		{"redirect bad number", []string{"redirect", "constraints", "--json", "--max-iterations", "abc", "-f", loop}, 2, "usage", `--max-iterations takes a whole number, not "abc"`},
 		{"status bad --max-size before --json", []string{"status", "--max-size", "big", "--json", valid}, 2, "usage", `--max-size takes a whole number, not "big"`},
 		{"validate over --max-size", []string{"validate", "--json", "--max-size", "100", valid}, 2, "usage", valid},
+
+		{"status --scan missing dir", []string{"status", "--scan", missing, "--json"}, 2, "usage", "--scan " + missing},
+		{"status --scan a file", []string{"status", "--json", "--scan", valid}, 2, "usage", "not a directory"},
+		{"status --scan with -f", []string{"status", "--scan", "-f", empty, "--json"}, 2, "usage", "-f names one loop"},
+		{"status --scan negative depth", []string{"status", "--scan", "--depth", "-1", "--json", empty}, 2, "usage", "--depth must not be negative"},
+		{"status --scan bad depth", []string{"status", "--json", "--scan", "--depth", "x", empty}, 2, "usage", `--depth takes a whole number, not "x"`},
+		{"status --depth without --scan", []string{"status", "--json", "--depth", "2", valid}, 2, "usage", "--depth goes with --scan"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
