@@ -288,3 +288,36 @@ func TestFleetScanErrorShown(t *testing.T) {
 	}
 	_ = statefile.KindAoT
 }
+
+// In a 60-column pane the title keeps the summary whole, and the preview
+// wraps a long reason over the lines it has, the file's line last; an
+// unread file's empty goal takes no line.
+func TestFleetNarrowTitleAndPreviewWrap(t *testing.T) {
+	rows := fleetRows()
+	for i := range rows {
+		if rows[i].Name == "infra/ci" {
+			rows[i].Goal = ""
+			rows[i].Error = "state file /work/projects/infra/ci/.claude/aot-loop-state.md line 12: mapping values are not allowed here — fix the YAML"
+			rows[i].Reason = rows[i].Error
+		}
+	}
+	m := fleetModel(t, 60, 20, rows)
+	for m.fleet.selectedPath() != rows[3].Path {
+		m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	}
+	out := screen(m)
+	checkFits(t, out, 60, 20)
+	lines := strings.Split(out, "\n")
+	if !strings.HasSuffix(strings.TrimRight(lines[0], " "), "4 need attention · 1 completed") {
+		t.Fatalf("the title should keep the summary whole: %q", lines[0])
+	}
+	pv := strings.Join(lines[14:19], "\n")
+	for _, want := range []string{"infra/ci · aot-loop", "✗ state file", "mapping values are not", ".claude/aot-loop-state.md · enter opens it"} {
+		if !strings.Contains(pv, want) {
+			t.Errorf("the preview lacks %q:\n%s", want, pv)
+		}
+	}
+	if strings.Contains(pv, "goal") {
+		t.Errorf("an empty goal should take no line:\n%s", pv)
+	}
+}

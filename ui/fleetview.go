@@ -23,7 +23,7 @@ func (m *Model) setupFleetTable() {
 			return containsWords(strings.Join([]string{row.Name, row.Kind, row.Status, row.Phase, row.Goal,
 				row.Attention.Label(), row.Reason}, " "), filter)
 		},
-		preview: func(r, w int) []string { return m.fleetPreview(f.rows[r], w) },
+		preview: func(r, w int) []string { return m.fleetPreview(f.rows[r], w, 5) },
 	}
 }
 
@@ -104,16 +104,26 @@ func fleetColumns(width, longestName int) []fleetCol {
 // with a preview of the selected loop, the footer.
 func (m *Model) renderFleet() string {
 	f, s := m.fleet, m.styles
-	title := s.Title.Render("aot-tui fleet") + s.Muted.Render(" │ ")
+	var summary string
 	switch {
 	case f.err != "":
-		title += s.Danger.Render("scan failed")
+		summary = s.Danger.Render("scan failed")
 	case !f.ready && len(f.rows) == 0:
-		title += s.Muted.Render("scanning…")
+		summary = s.Muted.Render("scanning…")
 	default:
-		title += m.fleetSummaryText()
+		summary = m.fleetSummaryText()
 	}
-	title += s.Muted.Render(fmt.Sprintf(" │ %s · depth %d", termtext.Line(f.where), f.opts.Options.Depth))
+	// A narrow pane keeps the summary whole and shortens the name.
+	title := summary
+	for _, name := range []string{"aot-tui fleet", "fleet"} {
+		if len(name)+3+lipgloss.Width(summary) <= m.width {
+			title = s.Title.Render(name) + s.Muted.Render(" │ ") + summary
+			break
+		}
+	}
+	if lipgloss.Width(title)+8 <= m.width { // where, if some of it fits
+		title += s.Muted.Render(fmt.Sprintf(" │ %s · depth %d", termtext.Line(f.where), f.opts.Options.Depth))
+	}
 	lines := []string{padTo(truncate(title, m.width), m.width)}
 	if f.err != "" {
 		for _, l := range wrap("⚠ "+termtext.Line(f.err), max(20, m.width-4)) {
@@ -196,7 +206,7 @@ func (m *Model) renderFleetTable() []string {
 		lines = append(lines, s.Border.Render(strings.Repeat("─", m.width)))
 		var pv []string
 		if r, ok := f.selected(); ok {
-			pv = m.fleetPreview(r, m.width)
+			pv = m.fleetPreview(r, m.width, ph-1)
 		}
 		for k := 0; k < ph-1; k++ {
 			l := blank
@@ -372,28 +382,47 @@ func meterText(n, maxN, cells int) string {
 }
 
 // fleetPreview describes the selected loop under the table.
-func (m *Model) fleetPreview(r fleet.Row, w int) []string {
+func (m *Model) fleetPreview(r fleet.Row, w, n int) []string {
 	s := m.styles
 	line := termtext.Line
 	head := s.Bold.Render(line(r.Name)) + s.Muted.Render(" · "+r.Kind+" · "+line(r.Project))
 	out := []string{truncate(head, w)}
-	label := "goal "
-	if r.Kind == "phase-loop" {
-		label = "feature "
+	if r.Goal != "" { // an unread file has none to show
+		label := "goal "
+		if r.Kind == "phase-loop" {
+			label = "feature "
+		}
+		out = append(out, truncate(s.Bold.Render(label)+line(r.Goal), w))
 	}
-	out = append(out, truncate(s.Bold.Render(label)+line(r.Goal), w))
+	var why []string // why the loop needs a person, wrapped into the room left
+	style := s.Danger
 	switch {
 	case r.Attention == fleet.AttentionRedirect:
-		out = append(out, s.Warn.Render(truncate(attentionGlyph(r.Attention)+" "+line(r.Reason), w)))
+		why, style = []string{attentionGlyph(r.Attention) + " " + line(r.Reason)}, s.Warn
 	case r.NeedsAttention():
-		out = append(out, s.Danger.Render(truncate(attentionGlyph(r.Attention)+" "+line(r.Reason), w)))
+		why = []string{attentionGlyph(r.Attention) + " " + line(r.Reason)}
 	case r.Outlook != "":
-		out = append(out, s.Muted.Render(truncate("» "+line(r.Outlook), w)))
+		why, style = []string{"» " + line(r.Outlook)}, s.Muted
 	case r.Kind == "phase-loop":
-		out = append(out, s.Muted.Render(truncate(fmt.Sprintf("» phase %s, %d of %d phases done", line(r.Phase), r.PhasesDone, r.PhasesTotal), w)))
+		why, style = []string{fmt.Sprintf("» phase %s, %d of %d phases done", line(r.Phase), r.PhasesDone, r.PhasesTotal)}, s.Muted
 	}
 	if r.Error != "" && r.Attention != fleet.AttentionInvalid {
-		out = append(out, s.Danger.Render(truncate("✗ "+line(r.Error), w)))
+		why = append(why, "✗ "+line(r.Error))
+	}
+	room := max(len(why), n-len(out)-1) // the path's line comes last
+	for i, text := range why {
+		// The last one takes what the others leave; each at least a line.
+		lines := wrap(text, w)
+		if keep := room - (len(why) - 1 - i); len(lines) > keep {
+			lines = append(lines[:max(0, keep-1)], truncate(strings.Join(lines[max(0, keep-1):], " "), w))
+		}
+		for _, l := range lines {
+			out = append(out, style.Render(l))
+		}
+		room -= len(lines)
+		if r.Error != "" && i == len(why)-2 {
+			style = s.Danger
+		}
 	}
 	rel := r.Path
 	if p, err := filepath.Rel(r.Project, r.Path); err == nil {
