@@ -56,7 +56,9 @@ func main() {
 		for _, p := range projects {
 			args = append(args, p.dir)
 		}
-		paths := measure(*bin, strings.Join(args, " "), "", "loops < >", projects, *speed, *busy, *idle)
+		// --no-journal: the same work as --scan (read, parse, draw), without
+		// the journal a loop's own view keeps of every version.
+		paths := measure(*bin, "--no-journal "+strings.Join(args, " "), "", "loops < >", projects, *speed, *busy, *idle)
 		paths.print(fmt.Sprintf("`aot-tui DIR/p00 … DIR/p%02d` (one watcher per loop)", *n-1))
 	}
 }
