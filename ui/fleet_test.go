@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -319,5 +320,45 @@ func TestFleetNarrowTitleAndPreviewWrap(t *testing.T) {
 	}
 	if strings.Contains(pv, "goal") {
 		t.Errorf("an empty goal should take no line:\n%s", pv)
+	}
+}
+
+// In a loop opened from the table, esc with the timeline's past on screen
+// returns to live first; only the next esc goes back to the table.
+func TestFleetEscFromThePastReturnsToLiveFirst(t *testing.T) {
+	m := fleetModel(t, 120, 34, fleetRows())
+	seed, _ := filepath.Abs(filepath.Join("..", "testdata", "seed-complete.md"))
+	press(m, "G", "k", "k", "k", "enter") // auth
+	if m.fleetShown() || m.cur.target.Path != seed {
+		t.Fatalf("enter should open auth's loop")
+	}
+	data, err := os.ReadFile(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := loadEvent(t, seed)
+	first.Data = data
+	m.Update(stateMsg{idx: m.cur.idx, ev: first})
+	later := filepath.Join(t.TempDir(), "aot-loop-state.md")
+	if err := os.WriteFile(later, []byte(strings.Replace(string(data), "iteration: 5", "iteration: 6", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev := loadEvent(t, later)
+	ev.Target, ev.Data = first.Target, []byte(strings.Replace(string(data), "iteration: 5", "iteration: 6", 1))
+	m.Update(stateMsg{idx: m.cur.idx, ev: ev})
+	if out := screen(m); !strings.Contains(out, "iteration 6/20") {
+		t.Fatalf("the second version should be live:\n%s", out)
+	}
+	press(m, ",")
+	if out := screen(m); !strings.Contains(out, "◷ version 1 of 2") {
+		t.Fatalf(", should show the first version:\n%s", out)
+	}
+	press(m, "esc")
+	if m.fleetShown() || m.cur.hist.inPast() {
+		t.Fatalf("esc in the past should return to live, not to the table (table shown %v)", m.fleetShown())
+	}
+	press(m, "esc")
+	if !m.fleetShown() {
+		t.Fatal("esc when live should return to the table")
 	}
 }
