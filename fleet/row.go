@@ -308,6 +308,15 @@ type Summary struct {
 func Summarize(rows []Row) Summary {
 	s := Summary{Loops: len(rows)}
 	for _, r := range rows {
+		if r.NeedsAttention() {
+			s.NeedsAttention++
+		}
+		if r.File != FileOK {
+			// A file that does not read says nothing about the loop's
+			// status: it is counted as invalid, not as running.
+			s.Invalid++
+			continue
+		}
 		switch r.Status {
 		case string(model.LoopRunning):
 			s.Running++
@@ -317,12 +326,6 @@ func Summarize(rows []Row) Summary {
 			s.Completed++
 		case string(model.LoopStopped):
 			s.Stopped++
-		}
-		if r.File != FileOK {
-			s.Invalid++
-		}
-		if r.NeedsAttention() {
-			s.NeedsAttention++
 		}
 	}
 	return s

@@ -201,3 +201,19 @@ func TestAlertReason(t *testing.T) {
 		}
 	}
 }
+
+// An invalid file keeps its last good values (a status among them), but
+// the summary counts it as invalid, not as running.
+func TestSummaryCountsAnInvalidFileOnlyAsInvalid(t *testing.T) {
+	rows := []Row{
+		{Status: "running", File: FileOK},
+		{Status: "running", File: FileInvalid, Error: "line 3: bad", Attention: AttentionInvalid},
+	}
+	s := Summarize(rows)
+	if s.Running != 1 || s.Invalid != 1 || s.NeedsAttention != 1 {
+		t.Fatalf("summary %+v", s)
+	}
+	if got := s.String(); got != "2 loops · 1 running · 1 needs attention" {
+		t.Errorf("summary line %q", got)
+	}
+}
