@@ -84,7 +84,7 @@ func TestFleetTableOrdersByAttentionAndFollowsChanges(t *testing.T) {
 		t.Fatalf("order %q, want %q", got, want)
 	}
 	out := screen(m)
-	if !strings.Contains(out, "8 loops · 6 running · 4 need attention · 1 completed") {
+	if !strings.Contains(out, "8 loops · 5 running · 4 need attention · 1 completed") {
 		t.Fatalf("the title should summarise the fleet:\n%s", out)
 	}
 	// Select mobile; then docs stalls near its limit and goes to the top,
@@ -209,14 +209,14 @@ func TestFleetEnterOpensTheLoopAndEscReturns(t *testing.T) {
 	if m.cur.name != "infra/ci" {
 		t.Fatalf("< < should open the loop two rows up, opened %q", m.cur.name)
 	}
-	if v := m.View(); !strings.Contains(v.WindowTitle, "fleet: 8 loops · 6 running · 4 need attention") {
+	if v := m.View(); !strings.Contains(v.WindowTitle, "fleet: 8 loops · 5 running · 4 need attention") {
 		t.Fatalf("window title %q", v.WindowTitle)
 	}
 }
 
 func TestFleetHelpAndTitle(t *testing.T) {
 	m := fleetModel(t, 100, 30, fleetRows())
-	if v := m.View(); v.WindowTitle != "aot-tui fleet: 8 loops · 6 running · 4 need attention · 1 completed" {
+	if v := m.View(); v.WindowTitle != "aot-tui fleet: 8 loops · 5 running · 4 need attention · 1 completed" {
 		t.Fatalf("window title %q", v.WindowTitle)
 	}
 	press(m, "?")
@@ -265,7 +265,7 @@ func TestFleetAlertsWhenUnfocused(t *testing.T) {
 	m.applyFleetRows([]fleet.Row{docs})
 	docs.Status = "completed"
 	raw := rawOf(m.applyFleetRows([]fleet.Row{calm, docs}))
-	if !strings.HasPrefix(raw, "\a\x1b]9;aot-tui: 8 loops · 6 running · 5 need attention") || !strings.Contains(raw, "auth: stall 2/3") || !strings.Contains(raw, "(and 1 more)") {
+	if !strings.HasPrefix(raw, "\a\x1b]9;aot-tui: 8 loops · 5 running · 5 need attention") || !strings.Contains(raw, "auth: stall 2/3") || !strings.Contains(raw, "(and 1 more)") {
 		t.Fatalf("alert %q", raw)
 	}
 	m.opts.Quiet = true
