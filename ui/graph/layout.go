@@ -245,18 +245,7 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 
 	// Order.
 	if prev == nil {
-		first := make([]float64, len(w.items))
-		for i, it := range w.items {
-			if it.dummy() {
-				e := rk.edges[it.edge]
-				first[i] = float64(min(e.from, e.to)) + 0.5
-			} else {
-				first[i] = float64(it.node)
-			}
-		}
-		w.initOrder(func(it int) float64 { return first[it] })
-		w.initialSweep()
-		w.minimizeCrossings()
+		w.orderFresh()
 	} else {
 		w.seedOrder(seed, g)
 	}
@@ -638,4 +627,21 @@ func channelHeights(need []int, prev *Layout) []int {
 		}
 	}
 	return h
+}
+
+// orderFresh orders the layers from scratch: nodes in input order, each
+// dummy after the upper end of its edge, then crossing minimisation.
+func (w *work) orderFresh() {
+	first := make([]float64, len(w.items))
+	for i, it := range w.items {
+		if it.dummy() {
+			e := w.rk.edges[it.edge]
+			first[i] = float64(min(e.from, e.to)) + 0.5
+		} else {
+			first[i] = float64(it.node)
+		}
+	}
+	w.initOrder(func(it int) float64 { return first[it] })
+	w.initialSweep()
+	w.minimizeCrossings()
 }
