@@ -141,9 +141,18 @@ type bestParts struct {
 	cr     []int
 }
 
+// newBestParts returns nil when one part holds nearly every item (long
+// strands joined into one): judging parts would cost and gain nothing.
 func (w *work) newBestParts() *bestParts {
 	part, n := w.parts()
 	if n < 2 {
+		return nil
+	}
+	size := make([]int, n)
+	for _, p := range part {
+		size[p]++
+	}
+	if slices.Max(size)*10 > len(part)*9 {
 		return nil
 	}
 	b := &bestParts{part: part, nparts: n, best: make([]int, n), cr: make([]int, n)}
