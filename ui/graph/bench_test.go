@@ -66,3 +66,20 @@ func BenchmarkUpdateAddAtom1000(b *testing.B) {
 		}
 	}
 }
+
+func benchFamily(b *testing.B, g Graph) {
+	b.ReportAllocs()
+	for b.Loop() {
+		NewLayout(g, Options{})
+	}
+}
+
+// BenchmarkLayoutSim1000 and friends time a full layout of the simulator's
+// loop (simGraph) and of a loop with long edges (longEdgeGraph). Targets:
+// at most 100 ms at 3,000 atoms and 1 s at 10,000.
+func BenchmarkLayoutSim1000(b *testing.B)   { benchFamily(b, simGraph(b, 1, 1000)) }
+func BenchmarkLayoutSim3000(b *testing.B)   { benchFamily(b, simGraph(b, 1, 3000)) }
+func BenchmarkLayoutSim10000(b *testing.B)  { benchFamily(b, simGraph(b, 1, 10000)) }
+func BenchmarkLayoutLong1000(b *testing.B)  { benchFamily(b, longEdgeGraph(1, 1000)) }
+func BenchmarkLayoutLong3000(b *testing.B)  { benchFamily(b, longEdgeGraph(1, 3000)) }
+func BenchmarkLayoutLong10000(b *testing.B) { benchFamily(b, longEdgeGraph(1, 10000)) }

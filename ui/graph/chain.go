@@ -142,12 +142,64 @@ func (w *work) rerouteChains() int {
 // passes the windows on one side, above and below, crosses every
 // candidate route equally often, which changes no choice and no gain.
 func (w *work) rerouteChain(e int) int {
-	segs := w.edgeSegs[e]
-	m := len(segs) - 1
-	sc := &w.chain
-	u := w.segs[segs[0]].up
-	v := w.segs[segs[m]].down
-	r := w.items[u].layer
+	c := chainRoute{w: w, sc: &w.chain, segs: w.edgeSegs[e]}
+	c.m = len(c.segs) - 1
+	c.scale = c.m + 1
+	c.takeOut()
+	sc := c.sc
+	u := w.segs[c.segs[0]].up
+	v := w.segs[c.segs[c.m]].down
+	pu, pv := w.pos[u], w.pos[v] // the ends' layers are untouched
+	sc.prev = append(sc.prev[:0], 0)
+	sc.cOff = sc.cOff[:0]
+	sc.choice = sc.choice[:0]
+	oldCost := 0
+	// candidate positions of the upper layer and the old one's index; a
+	// fixed end p is given as [p, p+1] (p+1 to count the segments right
+	// of it)
+	up := append(sc.up[:0], pu, pu+1)
+	oldUp := 0
+	for k := 0; k <= c.m; k++ {
+		down, oldDown := append(sc.down[:0], pv, pv+1), 0
+		if k < c.m {
+			down, oldDown = c.candidates(k + 1)
+		}
+		g, nr, nc := c.fillGrid(k, up, down)
+		oldCost += c.step(k, g, nr, nc, oldUp, oldDown)
+		sc.prev, sc.cur = sc.cur, sc.prev
+		sc.up, sc.down = down, up
+		up, oldUp = down, oldDown
+	}
+	newCost := sc.prev[0] / c.scale
+	sc.sel = resize(sc.sel, c.m+1)
+	copy(sc.sel, sc.old)
+	if newCost < oldCost {
+		j := 0
+		for k := c.m; k >= 1; k-- {
+			j = int(sc.choice[sc.cOff[k]+j])
+			sc.sel[k] = sc.lo[k] + j
+		}
+	}
+	c.putBack()
+	return max(0, oldCost-newCost)
+}
+
+// chainRoute is one rerouting of a long edge (see rerouteChain): its
+// segments, the layer of its upper end and the buffers.
+type chainRoute struct {
+	w     *work
+	sc    *chainScratch
+	segs  []int
+	m     int // dummies
+	r     int // layer of the upper end
+	scale int // costs are crossings*scale + dummies moved
+}
+
+// takeOut takes the chain's dummies out of their layers: in thought in
+// layers without clusters, for real in the others.
+func (c *chainRoute) takeOut() {
+	w, sc, m := c.w, c.sc, c.m
+	c.r = w.items[w.segs[c.segs[0]].up].layer
 	sc.old = resize(sc.old, m+1)
 	sc.lo = resize(sc.lo, m+1)
 	sc.gone = resize(sc.gone, m+2)
@@ -155,8 +207,8 @@ func (w *work) rerouteChain(e int) int {
 	sc.gone[0], sc.gone[m+1] = -1, -1 // the ends' layers keep everything
 	sc.real[0], sc.real[m+1] = false, false
 	for k := 1; k <= m; k++ {
-		d := w.segs[segs[k]].up
-		l := r + k
+		d := w.segs[c.segs[k]].up
+		l := c.r + k
 		if len(w.layerClusters(l)) == 0 {
 			sc.old[k] = int(w.pos[d])
 			sc.gone[k] = w.pos[d]
@@ -170,182 +222,191 @@ func (w *work) rerouteChain(e int) int {
 		w.roots[l] = slices.Delete(w.roots[l], ri, ri+1)
 		w.flattenQuiet(l)
 	}
-	// eff is a position of layer r+k with the chain's dummy taken out;
-	// itemAt is the item at an effective position.
-	eff := func(k int, p int32) int32 {
-		if g := sc.gone[k]; g >= 0 && p > g {
-			return p - 1
-		}
-		return p
+}
+
+// eff is a position of layer r+k with the chain's dummy taken out.
+func (c *chainRoute) eff(k int, p int32) int32 {
+	if g := c.sc.gone[k]; g >= 0 && p > g {
+		return p - 1
 	}
-	itemAt := func(k int, p int32) int {
-		if g := sc.gone[k]; g >= 0 && p >= g {
-			p++
-		}
-		return w.order[r+k][p]
+	return p
+}
+
+// itemAt is the item at an effective position of layer r+k.
+func (c *chainRoute) itemAt(k int, p int32) int {
+	if g := c.sc.gone[k]; g >= 0 && p >= g {
+		p++
 	}
-	width := func(k int) int32 { // items left in layer r+k
-		n := int32(len(w.order[r+k]))
-		if sc.gone[k] >= 0 {
-			n--
-		}
-		return n
+	return c.w.order[c.r+k][p]
+}
+
+// width is the number of items left in layer r+k.
+func (c *chainRoute) width(k int) int32 {
+	n := int32(len(c.w.order[c.r+k]))
+	if c.sc.gone[k] >= 0 {
+		n--
 	}
-	pu, pv := w.pos[u], w.pos[v] // the ends' layers are untouched
-	scale := m + 1
-	sc.prev = append(sc.prev[:0], 0)
-	sc.cOff = sc.cOff[:0]
-	sc.choice = sc.choice[:0]
+	return n
+}
+
+// candidates returns the candidate positions of the dummy in layer r+k
+// (the slots within chainWindow of its old one) and the old one's index.
+func (c *chainRoute) candidates(k int) ([]int32, int) {
+	w, sc := c.w, c.sc
+	l := c.r + k
+	n := int(c.width(k)) + 1 // slots: one per root block, and the end
+	if sc.real[k] {
+		n = len(w.roots[l]) + 1
+	}
+	lo := max(0, sc.old[k]-w.chainWindow)
+	hi := min(n, sc.old[k]+w.chainWindow+1)
+	sc.lo[k] = lo
+	var down []int32
+	if !sc.real[k] { // slot i at position i
+		down = sc.down[:0]
+		for p := lo; p < hi; p++ {
+			down = append(down, int32(p))
+		}
+	} else {
+		down = append(sc.down[:0], w.slotPositions(l, &sc.slots)[lo:hi]...)
+	}
+	return down, sc.old[k] - lo
+}
+
+// fillGrid counts the segments between layers r+k and r+k+1 other than
+// the chain's own: g[x*nc+y] counts those with a < up[x] and b < down[y];
+// row len(up) and column len(down) stand for "anywhere".
+func (c *chainRoute) fillGrid(k int, up, down []int32) (g []int32, nr, nc int) {
+	w, sc := c.w, c.sc
+	l := c.r + k
+	nr, nc = len(up)+1, len(down)+1
+	sc.grid = resize(sc.grid, nr*nc)
+	g = sc.grid
+	clear(g)
+	rowOf := w.bucketer(l, up, &sc.rowOf)
+	colOf := w.bucketer(l+1, down, &sc.colOf)
+	// the chain's own segment here: from item from (or u's segs[0])
+	own := int32(c.segs[k])
+	// segments with an upper end inside the row window ...
+	for p := up[0]; p < up[len(up)-1]; p++ {
+		it := c.itemAt(k, p)
+		x := int(rowOf.of(p)) * nc
+		for s := w.downOff[it]; s < w.downOff[it+1]; s++ {
+			if w.downSeg[s] != own {
+				g[x+int(colOf.of(c.eff(k+1, w.pos[w.downNb[s]])))]++
+			}
+		}
+	}
+	// ... and the others with a lower end inside the column window
+	for p := down[0]; p < down[len(down)-1]; p++ {
+		it := c.itemAt(k+1, p)
+		y := int(colOf.of(p))
+		for s := w.upOff[it]; s < w.upOff[it+1]; s++ {
+			if w.upSeg[s] == own {
+				continue
+			}
+			if a := c.eff(k, w.pos[w.upNb[s]]); a < up[0] || a >= up[len(up)-1] {
+				g[int(rowOf.of(a))*nc+y]++
+			}
+		}
+	}
+	// A segment sits in row x when exactly x candidates lie at or
+	// before its upper end (column likewise); summing the cells before
+	// and at (x, y) counts a < up[x], b < down[y].
+	for y := 1; y < nc; y++ {
+		g[y] += g[y-1]
+	}
+	for x := 1; x < nr; x++ {
+		row, prow := g[x*nc:(x+1)*nc], g[(x-1)*nc:x*nc]
+		run := int32(0)
+		for y := range row {
+			run += row[y]
+			row[y] = prow[y] + run
+		}
+	}
+	return g, nr, nc
+}
+
+// step is the dynamic programme's step over layer pair r+k, r+k+1: it
+// fills sc.cur (the best cost of each lower candidate) and the choices
+// from sc.prev and the grid, and returns the old route's crossings there.
+func (c *chainRoute) step(k int, g []int32, nr, nc, oldUp, oldDown int) int {
+	sc, scale := c.sc, c.scale
+	at := func(x, y int) int { return int(g[x*nc+y]) }
+	ax, by := nr-1, nc-1
+	nu, nd := nr-1, nc-1 // candidates above and below
+	sc.cur = resize(sc.cur, nc-1)
+	sc.cOff = append(sc.cOff, len(sc.choice))
 	oldCost := 0
-	// candidate positions of the upper layer and the old one's index; a
-	// fixed end p is given as [p, p+1] (p+1 to count the segments right
-	// of it)
-	up := append(sc.up[:0], pu, pu+1)
-	oldUp := 0
-	for k := 0; k <= m; k++ {
-		l := r + k
-		var down []int32
-		oldDown := 0
-		if k < m {
-			n := int(width(k+1)) + 1 // slots: one per root block, and the end
-			if sc.real[k+1] {
-				n = len(w.roots[l+1]) + 1
+	switch {
+	case k == 0 && k == c.m:
+	case k == 0: // u fixed at up[0]; its own segments never cross ours
+		left := at(0, by)
+		oldCost = left - at(0, oldDown) + at(ax, oldDown) - at(1, oldDown)
+		for jj := 0; jj < nd; jj++ {
+			cost := (left-at(0, jj)+at(ax, jj)-at(1, jj))*scale + sc.prev[0]
+			if jj != oldDown {
+				cost++
 			}
-			lo := max(0, sc.old[k+1]-w.chainWindow)
-			hi := min(n, sc.old[k+1]+w.chainWindow+1)
-			sc.lo[k+1] = lo
-			if !sc.real[k+1] { // slot i at position i
-				down = sc.down[:0]
-				for p := lo; p < hi; p++ {
-					down = append(down, int32(p))
-				}
-			} else {
-				down = append(sc.down[:0], w.slotPositions(l+1, &sc.slots)[lo:hi]...)
-			}
-			oldDown = sc.old[k+1] - lo
-		} else {
-			down = append(sc.down[:0], pv, pv+1)
+			sc.cur[jj] = cost
+			sc.choice = append(sc.choice, 0)
 		}
-		// g[x*nc+y] counts the segments with a < up[x] and b < down[y];
-		// row len(up) and column len(down) stand for "anywhere".
-		nr, nc := len(up)+1, len(down)+1
-		sc.grid = resize(sc.grid, nr*nc)
-		g := sc.grid
-		clear(g)
-		rowOf := w.bucketer(l, up, &sc.rowOf)
-		colOf := w.bucketer(l+1, down, &sc.colOf)
-		// the chain's own segment here: from item from (or u's segs[0])
-		own := int32(segs[k])
-		// segments with an upper end inside the row window ...
-		for p := up[0]; p < up[len(up)-1]; p++ {
-			it := itemAt(k, p)
-			x := int(rowOf.of(p)) * nc
-			for s := w.downOff[it]; s < w.downOff[it+1]; s++ {
-				if w.downSeg[s] != own {
-					g[x+int(colOf.of(eff(k+1, w.pos[w.downNb[s]])))]++
-				}
+	case k == c.m: // v fixed at down[0]
+		oldCost = at(oldUp, by) - at(oldUp, 1) + at(ax, 0) - at(oldUp, 0)
+		best, arg := -1, 0
+		for ii := 0; ii < nu; ii++ {
+			cost := sc.prev[ii] + (at(ii, by)-at(ii, 1)+at(ax, 0)-at(ii, 0))*scale
+			if best < 0 || cost < best {
+				best, arg = cost, ii
 			}
 		}
-		// ... and the others with a lower end inside the column window
-		for p := down[0]; p < down[len(down)-1]; p++ {
-			it := itemAt(k+1, p)
-			y := int(colOf.of(p))
-			for s := w.upOff[it]; s < w.upOff[it+1]; s++ {
-				if w.upSeg[s] == own {
-					continue
-				}
-				if a := eff(k, w.pos[w.upNb[s]]); a < up[0] || a >= up[len(up)-1] {
-					g[int(rowOf.of(a))*nc+y]++
-				}
-			}
-		}
-		// A segment sits in row x when exactly x candidates lie at or
-		// before its upper end (column likewise); summing the cells before
-		// and at (x, y) counts a < up[x], b < down[y].
-		for y := 1; y < nc; y++ {
-			g[y] += g[y-1]
-		}
-		for x := 1; x < nr; x++ {
-			row, prow := g[x*nc:(x+1)*nc], g[(x-1)*nc:x*nc]
-			run := int32(0)
-			for y := range row {
-				run += row[y]
-				row[y] = prow[y] + run
-			}
-		}
-		at := func(x, y int) int { return int(g[x*nc+y]) }
-		ax, by := nr-1, nc-1
-		sc.cur = resize(sc.cur, nc-1)
-		sc.cOff = append(sc.cOff, len(sc.choice))
-		switch {
-		case k == 0 && k == m:
-		case k == 0: // u fixed at up[0]; its own segments never cross ours
-			left := at(0, by)
-			oldCost += left - at(0, oldDown) + at(ax, oldDown) - at(1, oldDown)
-			for jj := 0; jj < len(down); jj++ {
-				c := (left-at(0, jj)+at(ax, jj)-at(1, jj))*scale + sc.prev[0]
-				if jj != oldDown {
-					c++
-				}
-				sc.cur[jj] = c
-				sc.choice = append(sc.choice, 0)
-			}
-		case k == m: // v fixed at down[0]
-			oldCost += at(oldUp, by) - at(oldUp, 1) + at(ax, 0) - at(oldUp, 0)
-			best, arg := -1, 0
-			for ii := 0; ii < len(up); ii++ {
-				c := sc.prev[ii] + (at(ii, by)-at(ii, 1)+at(ax, 0)-at(ii, 0))*scale
-				if best < 0 || c < best {
-					best, arg = c, ii
-				}
-			}
-			sc.cur = sc.cur[:1]
-			sc.cur[0] = best
-			sc.choice = append(sc.choice, int32(arg))
-		default:
-			oldCost += at(oldUp, by) + at(ax, oldDown) - 2*at(oldUp, oldDown)
-			cur := sc.cur[:len(down)]
-			base := sc.prev[0] + at(0, by)*scale
-			for jj, p := range g[:len(down)] {
-				cur[jj] = base - 2*int(p)*scale
-				sc.choice = append(sc.choice, 0)
-			}
-			choice := sc.choice[len(sc.choice)-len(down):]
-			for ii := 1; ii < len(up); ii++ {
-				base := sc.prev[ii] + at(ii, by)*scale
-				row := g[ii*nc : ii*nc+len(down)]
-				for jj, p := range row {
-					if c := base - 2*int(p)*scale; c < cur[jj] {
-						cur[jj] = c
-						choice[jj] = int32(ii)
-					}
-				}
-			}
-			for jj := range cur {
-				cur[jj] += at(ax, jj) * scale
-				if jj != oldDown {
-					cur[jj]++
-				}
-			}
-			sc.cur = cur
-		}
-		sc.prev, sc.cur = sc.cur, sc.prev
-		sc.up, sc.down = down, up
-		up, oldUp = down, oldDown
+		sc.cur = sc.cur[:1]
+		sc.cur[0] = best
+		sc.choice = append(sc.choice, int32(arg))
+	default:
+		oldCost = at(oldUp, by) + at(ax, oldDown) - 2*at(oldUp, oldDown)
+		c.stepMiddle(g, nu, nd, oldDown)
 	}
-	newCost := sc.prev[0] / scale
-	sc.sel = resize(sc.sel, m+1)
-	copy(sc.sel, sc.old)
-	if newCost < oldCost {
-		j := 0
-		for k := m; k >= 1; k-- {
-			j = int(sc.choice[sc.cOff[k]+j])
-			sc.sel[k] = sc.lo[k] + j
+	return oldCost
+}
+
+// stepMiddle is step between two layers of dummies.
+func (c *chainRoute) stepMiddle(g []int32, nu, nd, oldDown int) {
+	sc, scale := c.sc, c.scale
+	nc := nd + 1
+	ax, by := nu, nd
+	cur := sc.cur[:nd]
+	base := sc.prev[0] + int(g[by])*scale
+	for jj, p := range g[:nd] {
+		cur[jj] = base - 2*int(p)*scale
+		sc.choice = append(sc.choice, 0)
+	}
+	choice := sc.choice[len(sc.choice)-nd:]
+	for ii := 1; ii < nu; ii++ {
+		base := sc.prev[ii] + int(g[ii*nc+by])*scale
+		row := g[ii*nc : ii*nc+nd]
+		for jj, p := range row {
+			if cost := base - 2*int(p)*scale; cost < cur[jj] {
+				cur[jj] = cost
+				choice[jj] = int32(ii)
+			}
 		}
 	}
-	for k := 1; k <= m; k++ {
-		l := r + k
-		d := w.segs[segs[k]].up
+	for jj := range cur {
+		cur[jj] += int(g[ax*nc+jj]) * scale
+		if jj != oldDown {
+			cur[jj]++
+		}
+	}
+	sc.cur = cur
+}
+
+// putBack puts the dummies in their selected slots (sc.sel).
+func (c *chainRoute) putBack() {
+	w, sc := c.w, c.sc
+	for k := 1; k <= c.m; k++ {
+		l := c.r + k
+		d := w.segs[c.segs[k]].up
 		if sc.real[k] {
 			w.roots[l] = slices.Insert(w.roots[l], sc.sel[k], d)
 			if sc.sel[k] != sc.old[k] {
@@ -359,7 +420,6 @@ func (w *work) rerouteChain(e int) int {
 			w.moveInLayer(l, int(sc.gone[k]), sc.sel[k])
 		}
 	}
-	return max(0, oldCost-newCost)
 }
 
 // moveInLayer moves the item at position from of layer l (which has no

@@ -15,22 +15,36 @@ import (
 
 // Crossings against Graphviz.
 //
-// testdata/dot_crossings.json holds, for each generated 300-node graph, the
-// number of crossings Graphviz dot's mincross ends with on our layering. To
-// record it (needs `dot` on PATH; Debian: apt-get install graphviz):
+// testdata/dot_crossings.json holds, for each recorded graph, the number
+// of crossings Graphviz dot's mincross ends with on our layering. The
+// graphs: twelve generated 300-node graphs (genGraph), the simulator's
+// loop at 1,000 and 3,000 atoms (simGraph) and loops with long edges at
+// 1,000 and 3,000 atoms (longEdgeGraph). To record (needs `dot` on PATH;
+// Debian: apt-get install graphviz; the 3,000-atom graphs take dot many
+// minutes):
 //
-//	AOT_RECORD_DOT=1 go test ./ui/graph -run TestRecordDotCrossings
+//	AOT_RECORD_DOT=1 go test ./ui/graph -run TestRecordDotCrossings -timeout 2h
 //
 // Method: each graph is ranked by this package and every long edge is split
 // into a chain through one dummy node per layer it passes, exactly the
 // layered graph our crossing reduction orders. That graph is written as DOT
 // with one `{rank=same; …}` subgraph per layer, so dot's ranking reproduces
 // our layers (checked from dot's -Tplain positions) and dot orders the very
-// same nodes. `dot -v` prints its mincross progress; the final
-// "mincross G: N crossings" line is its result. The recorder also reads
-// dot's final order from the -Tplain x positions, counts it with our
-// counter and requires the same N, so both numbers measure the same thing
-// (segment crossings between adjacent layers, Layout.Crossings).
+// same nodes: both start from the same ranks. `dot -v` prints its mincross
+// progress; the final "mincross G: N crossings" line is its result. The
+// recorder also reads dot's final order from the -Tplain x positions,
+// counts it pair by pair and requires the same N, so both numbers measure
+// the same thing (segment crossings between adjacent layers,
+// Layout.Crossings).
+//
+// OR groups and decomposition frames (the simulator's graphs have them)
+// are kept contiguous in each layer by our ordering. dot is not given them:
+// the graphviz here (2.43) loses nodes in mincross when clusters are
+// combined with rank=same layers ("merge2: graph G, rank 0 has only 166 <
+// 173 nodes"), so its count would not be a valid order. For graphs with
+// clusters the test therefore compares dot with our ordering of the same
+// layered graph without the clusters (the same problem for both), and logs
+// the drawing's own count, which pays for keeping groups together.
 //
 // Given the original graph instead (long edges as single edges, dot making
 // its own virtual chains), dot reports lower numbers on some graphs; those
@@ -41,10 +55,13 @@ import (
 // need dot.
 
 type dotCase struct {
-	Name     string `json:"name"`
+	Name string `json:"name"`
+	// Family is how the graph is generated: "" genGraph with Window,
+	// "sim" the simulator's loop (simGraph), "long" longEdgeGraph.
+	Family   string `json:"family,omitempty"`
 	Seed     uint64 `json:"seed"`
 	Nodes    int    `json:"nodes"`
-	Window   int    `json:"window"`
+	Window   int    `json:"window,omitempty"`
 	Dot      int    `json:"dot_crossings"`
 	Implicit int    `json:"dot_implicit"`
 	Ours     int    `json:"ours_when_recorded"`
@@ -63,9 +80,21 @@ var dotCases = []dotCase{
 	{Name: "mixed-4", Seed: 104, Nodes: 300, Window: 8},
 	{Name: "mixed-5", Seed: 105, Nodes: 300, Window: 16},
 	{Name: "mixed-6", Seed: 106, Nodes: 300, Window: 40},
+	{Name: "sim-1000", Family: "sim", Seed: 1, Nodes: 1000},
+	{Name: "sim-1000b", Family: "sim", Seed: 2, Nodes: 1000},
+	{Name: "long-1000", Family: "long", Seed: 1, Nodes: 1000},
+	{Name: "long-1000b", Family: "long", Seed: 2, Nodes: 1000},
+	{Name: "sim-3000", Family: "sim", Seed: 3, Nodes: 3000},
+	{Name: "long-3000", Family: "long", Seed: 3, Nodes: 3000},
 }
 
-func (c dotCase) graph() Graph {
+func (c dotCase) graph(tb testing.TB) Graph {
+	switch c.Family {
+	case "sim":
+		return simGraph(tb, c.Seed, c.Nodes)
+	case "long":
+		return longEdgeGraph(c.Seed, c.Nodes)
+	}
 	return genGraph(c.Seed, c.Nodes, genOpts{window: c.Window})
 }
 
@@ -146,11 +175,11 @@ func TestRecordDotCrossings(t *testing.T) {
 	}
 	var out []dotCase
 	for _, c := range dotCases {
-		src, w := layeredDot(c.graph())
+		src, w := layeredDot(c.graph(t))
 		n, plain := runDot(t, src)
 		checkDotOrder(t, w, plain, n)
 		c.Dot = n
-		l := NewLayout(c.graph(), Options{})
+		l := NewLayout(c.graph(t), Options{})
 		c.Implicit, _ = runDot(t, toDot(l))
 		c.Ours = l.Crossings()
 		t.Logf("%s: dot %d (implicit chains %d), ours %d", c.Name, c.Dot, c.Implicit, c.Ours)
@@ -189,10 +218,45 @@ func checkDotOrder(t *testing.T, w *work, plain string, want int) {
 		}
 		prev = f
 	}
-	w.initOrder(func(it int) float64 { return x[name(it)] })
-	if got := w.totalCrossings(); got != want {
+	if got := orderCrossings(w, func(it int) float64 { return x[name(it)] }); got != want {
 		t.Fatalf("dot reports %d crossings; its order counts %d here", want, got)
 	}
+}
+
+// orderCrossings counts the crossings of w's segments with items placed at
+// x, pair by pair. Unlike w.totalCrossings it needs no order w could hold:
+// dot does not keep OR groups and frames contiguous.
+func orderCrossings(w *work, x func(it int) float64) int {
+	n := 0
+	for i, s := range w.segs {
+		for _, t := range w.segs[i+1:] {
+			if w.items[s.up].layer != w.items[t.up].layer {
+				continue
+			}
+			if (x(s.up)-x(t.up))*(x(s.down)-x(t.down)) < 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// unclusteredCrossings orders g's layered graph as NewLayout does from
+// scratch, but without keeping OR groups and frames contiguous — the
+// problem dot is given — and returns its crossings and whether g's layout
+// has such clusters at all.
+func unclusteredCrossings(g Graph) (int, bool) {
+	st := buildStructure(&g, Options{})
+	w := newWork(st, rankNodes(st, nil), Options{})
+	if len(w.clusters) == 0 {
+		return 0, false
+	}
+	w.clusters, w.byLayer = nil, nil
+	for i := range w.items {
+		w.items[i].cl = -1
+	}
+	w.orderFresh()
+	return w.totalCrossings(), true
 }
 
 func TestCrossingsNoWorseThanDot(t *testing.T) {
@@ -211,8 +275,19 @@ func TestCrossingsNoWorseThanDot(t *testing.T) {
 		if c.Name != dotCases[i].Name || c.Seed != dotCases[i].Seed {
 			t.Fatalf("%s does not match the test's cases: re-record", dotFile)
 		}
-		l := NewLayout(c.graph(), Options{})
-		if got := l.Crossings(); got > c.Dot {
+		g := c.graph(t)
+		got := NewLayout(g, Options{}).Crossings()
+		if free, clusters := unclusteredCrossings(g); clusters {
+			// dot was not given the clusters (see above): compare the
+			// same problem, and log the drawing's own count.
+			if free > c.Dot {
+				t.Errorf("%s: %d crossings without clusters, dot found %d", c.Name, free, c.Dot)
+			} else {
+				t.Logf("%s: %d crossings without clusters, dot %d (the drawing, keeping OR groups and frames together: %d)", c.Name, free, c.Dot, got)
+			}
+			continue
+		}
+		if got > c.Dot {
 			t.Errorf("%s: %d crossings, dot found %d", c.Name, got, c.Dot)
 		} else {
 			t.Logf("%s: %d crossings, dot %d", c.Name, got, c.Dot)

@@ -83,7 +83,8 @@ type work struct {
 	scratch        orderScratch
 	chain          chainScratch
 	coord          coordScratch
-	chainWindow    int // see effort.window
+	chainWindow    int        // see effort.window
+	bp             *bestParts // while minimizing: the best order of each part (see bestParts)
 	route          routeScratch
 
 	// backing arrays kept for reuse (see newWork)
@@ -140,6 +141,7 @@ type orderScratch struct {
 	dUp       []int32
 	dDown     []int32
 	improve   orderSnapshot
+	offer     orderSnapshot
 	best      orderSnapshot
 	start     orderSnapshot
 }
@@ -952,6 +954,7 @@ func resize[T any](s []T, n int) []T {
 type effort struct {
 	starts int  // starting orders (see minimizeWith)
 	iters  int  // median sweeps per start
+	again  int  // sweeps again from the best order of each part, times
 	rounds int  // polishing rounds at most
 	sift   bool // polishing sifts
 	window int  // slots a dummy may move either way when a long edge is rerouted
@@ -960,9 +963,11 @@ type effort struct {
 func (w *work) effort() effort {
 	switch segs := len(w.segs); {
 	case segs <= 2500:
-		return effort{starts: 6, iters: 3, rounds: 2, sift: true, window: 8}
-	case segs <= 8000:
-		return effort{starts: 1, iters: 3, rounds: 1, window: 8}
+		return effort{starts: 6, iters: 24, again: 1, rounds: 4, sift: true, window: 16}
+	case segs <= 5000:
+		return effort{starts: 3, iters: 12, again: 1, rounds: 2, sift: true, window: 8}
+	case segs <= 30000:
+		return effort{starts: 1, iters: 4, rounds: 2, window: 8}
 	}
 	return effort{starts: 1, iters: 3}
 }
@@ -979,12 +984,22 @@ func (w *work) minimizeCrossings() {
 // starting orders (input order, DFS from the sources, DFS from the sinks;
 // then the same with barycentres), keeps the best and polishes it: long
 // edges rerouted whole, sifting, transposition. It returns the crossings.
+//
+// When the layered graph falls into several parts (the simulator's loops
+// have hundreds: strands, OR groups and decompositions apart from the
+// rest), every order a sweep reaches is also judged part by part: each
+// part keeps its best order over all sweeps and starts, as dot minimises
+// each component on its own, and the parts are then laid side by side
+// (see bestParts); with e.again, sweeps run again from that order.
 func (w *work) minimizeWith(e effort) int {
 	start := &w.scratch.start
 	w.snapshotInto(start)
 	best := -1
 	bestSnap := &w.scratch.best
 	var dfs [2][]float64
+	bp := w.newBestParts()
+	w.bp = bp
+	defer func() { w.bp = nil }()
 	for k := 0; k < e.starts && best != 0; k++ {
 		switch k % 3 {
 		case 0:
@@ -1002,8 +1017,22 @@ func (w *work) minimizeWith(e effort) int {
 			best = c
 			w.snapshotInto(bestSnap)
 		}
+		if bp != nil {
+			bp.offer(w)
+		}
 	}
 	w.restore(bestSnap)
+	if bp != nil {
+		if c := bp.apply(w); c <= best {
+			best = c
+			for p := 0; p < e.again && best > 0; p++ {
+				w.medianSweeps(e.iters)
+				best = bp.apply(w)
+			}
+		} else {
+			w.restore(bestSnap)
+		}
+	}
 	w.bary = false
 	w.chainWindow = e.window
 	return w.polish(best, e.rounds, e.sift)
@@ -1051,9 +1080,8 @@ func (w *work) layerClusters(l int) []int {
 }
 
 // medianSweeps runs up to iters median (or barycentre) sweeps, each
-// followed by transposition, from the current order; it stops when iters
-// sweeps in a row bring no improvement, leaves the best order found and
-// returns its crossings.
+// followed by transposition, from the current order, leaves the best order
+// found and returns its crossings. Each sweep's order is offered to w.bp.
 func (w *work) medianSweeps(iters int) int {
 	best := w.totalCrossings()
 	bestSnap := &w.scratch.improve
@@ -1081,6 +1109,9 @@ func (w *work) medianSweeps(iters int) int {
 		if c := w.totalCrossings(); c <= best {
 			best = c
 			w.snapshotInto(bestSnap)
+		}
+		if w.bp != nil {
+			w.bp.offerKeep(w)
 		}
 	}
 	w.restore(bestSnap)

@@ -45,10 +45,12 @@ type ranking struct {
 }
 
 // rankNodes breaks cycles, decides which decompositions can be frames,
-// adds part-of links for the others and assigns layers by dependency depth
-// (longest path from the sources). With prevRank (each node's layer in a
-// previous layout, -1 for new nodes) nodes keep their old layer unless a
-// dependency pushes them down.
+// adds part-of links for the others and assigns layers. A fresh layout
+// (prevRank nil) takes the layering with the least total edge length
+// (network simplex, see simplex.go), so long edges are as short as the
+// dependencies allow. With prevRank (each node's layer in a previous
+// layout, -1 for new nodes) nodes keep their old layer unless a
+// dependency pushes them down (longest path seeded by the old layers).
 func rankNodes(st *structure, prevRank []int) *ranking {
 	n := len(st.nodes)
 	rk := &ranking{rank: make([]int, n), frameOf: make([]int, n), adopted: make([]int, n)}
@@ -56,8 +58,45 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 		rk.frameOf[i] = -1
 		rk.adopted[i] = -1
 	}
+	rev := breakCycles(st)
+	parts := 0
+	for _, d := range st.decomps {
+		parts += len(d.children)
+	}
+	rk.edges = make([]ledge, len(st.edges), len(st.edges)+parts)
+	for i, e := range st.edges {
+		rk.edges[i] = ledge{from: e.from, to: e.to, kind: edgeDep, rev: rev[i]}
+	}
+	uf := rk.adoptChoices(st)
+	uf, accepted := rk.contractFrames(st, uf)
+	rk.linkParts(st, uf, accepted)
 
-	// Cycle breaking: DFS in node order; back edges are reversed.
+	// Each set of nodes that share a layer (a frame, a choice and its
+	// adoptees) is ranked as one node, its smallest member.
+	set := make([]int, n)
+	for i := range set {
+		set[i] = uf.find(i)
+	}
+	var r []int
+	if prevRank == nil {
+		r = rk.simplexLayers(set)
+	} else {
+		r = rk.longestPathLayers(set, prevRank)
+	}
+	for i := range n {
+		rk.rank[i] = r[set[i]]
+		rk.layers = max(rk.layers, rk.rank[i]+1)
+	}
+	if prevRank == nil {
+		rk.compact()
+	}
+	return rk
+}
+
+// breakCycles reverses the back edges of a depth-first search in node
+// order and reports, per edge of st, whether it was reversed.
+func breakCycles(st *structure) []bool {
+	n := len(st.nodes)
 	// out[outOff[v]:outOff[v+1]] are v's edges, in edge order.
 	outOff := make([]int32, n+1)
 	for _, e := range st.edges {
@@ -101,22 +140,19 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 			}
 		}
 	}
-	parts := 0
-	for _, d := range st.decomps {
-		parts += len(d.children)
-	}
-	rk.edges = make([]ledge, len(st.edges), len(st.edges)+parts)
-	for i, e := range st.edges {
-		rk.edges[i] = ledge{from: e.from, to: e.to, kind: edgeDep, rev: rev[i]}
-	}
+	return rev
+}
 
+// adoptChoices gives each missing OR choice without edges the layer of its
+// group's first defined member (recorded in adopted) and returns the
+// union-find of the nodes that must share a layer so far.
+func (rk *ranking) adoptChoices(st *structure) *unionFind {
+	n := len(st.nodes)
 	degree := make([]int, n)
 	for _, e := range rk.edges {
 		degree[e.from]++
 		degree[e.to]++
 	}
-	// Missing OR choices with no edges share the layer of the group's first
-	// defined member.
 	uf := newUnionFind(n)
 	for _, g := range st.groups {
 		anchor := -1
@@ -136,16 +172,22 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 			}
 		}
 	}
+	return uf
+}
 
+// contractFrames decides which decompositions are drawn as frames:
+// parent, children (and the children's adoptees) contracted into one
+// layer, kept only if no edge joins two nodes of one set and the
+// contracted graph stays acyclic. It returns the union-find with the
+// frames' sets joined and which decompositions became frames.
+func (rk *ranking) contractFrames(st *structure, uf *unionFind) (*unionFind, []bool) {
+	n := len(st.nodes)
 	adoptees := map[int][]int{}
 	for m, a := range rk.adopted {
 		if a >= 0 {
 			adoptees[a] = append(adoptees[a], m)
 		}
 	}
-	// Frames: contract parent and children; keep the contraction only if
-	// no edge joins two nodes of one set and the contracted graph stays
-	// acyclic.
 	accepted := make([]bool, len(st.decomps))
 	// try starts as a copy of uf: a union-find's sets (and roots, the
 	// smallest members) do not depend on how it was built.
@@ -170,9 +212,14 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 		rk.frameOf[d.parent] = len(rk.frames)
 		rk.frames = append(rk.frames, fi)
 	}
+	return uf, accepted
+}
 
-	// Part-of links for decompositions that are not frames.
-	cg := newContracted(uf, rk.edges, n)
+// linkParts adds part-of links (child ⇢ parent) for the decompositions
+// that are not frames, reversed where the parent is an ancestor of the
+// child.
+func (rk *ranking) linkParts(st *structure, uf *unionFind, accepted []bool) {
+	cg := newContracted(uf, rk.edges, len(st.nodes))
 	for di, d := range st.decomps {
 		if accepted[di] {
 			continue
@@ -189,12 +236,82 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 			cg.add(e)
 		}
 	}
+}
 
-	// Longest path over the contracted DAG, seeded by previous layers.
-	set := make([]int, n)
-	for i := range set {
-		set[i] = uf.find(i)
+// simplexLayers ranks the contracted graph (sets given by set, each
+// represented by its smallest member) by network simplex and returns each
+// representative's layer.
+func (rk *ranking) simplexLayers(set []int) []int {
+	n := len(set)
+	idx := make([]int32, n) // representative → simplex node
+	var size []int32
+	for i := range n {
+		if set[i] == i {
+			idx[i] = int32(len(size))
+			size = append(size, 0)
+		}
 	}
+	for i := range n {
+		size[idx[set[i]]]++
+	}
+	// edges between sets, parallel ones merged into one of their weight
+	m := len(size)
+	off := make([]int32, m+1)
+	for _, e := range rk.edges {
+		if u, v := set[e.upper()], set[e.lower()]; u != v {
+			off[idx[u]+1]++
+		}
+	}
+	for u := range m {
+		off[u+1] += off[u]
+	}
+	to := make([]int32, off[m])
+	fill := make([]int32, m)
+	for _, e := range rk.edges {
+		if u, v := set[e.upper()], set[e.lower()]; u != v {
+			a := idx[u]
+			to[off[a]+fill[a]] = idx[v]
+			fill[a]++
+		}
+	}
+	var tail, head, weight []int32
+	at := make([]int32, m) // simplex edge of (u, v) for the current u, if marked
+	mark := make([]int32, m)
+	for v := range mark {
+		mark[v] = -1
+	}
+	for u := range int32(m) {
+		for _, v := range to[off[u]:off[u+1]] {
+			if mark[v] == u {
+				weight[at[v]]++
+				continue
+			}
+			mark[v], at[v] = u, int32(len(tail))
+			tail, head, weight = append(tail, u), append(head, v), append(weight, 1)
+		}
+	}
+	ranks := newSimplex(m, tail, head, weight, size).solve(simplexMaxPivots(m))
+	r := make([]int, n)
+	for i := range n {
+		if set[i] == i {
+			r[i] = int(ranks[idx[i]])
+		}
+	}
+	return r
+}
+
+// simplexMaxPivots bounds network simplex's pivots: ten times what it
+// takes on work graphs (three or four per node), so only a pathological
+// graph stops early, with a feasible if not shortest layering.
+func simplexMaxPivots(n int) int { return 40*n + 1000 }
+
+// longestPathLayers ranks the contracted graph by longest path from the
+// sources, each node starting from its previous layer (prevRank, -1 for
+// new nodes): old nodes keep their layer unless a dependency pushes them
+// down. A new atom with no dependencies sits just above its first
+// dependent rather than at the top.
+func (rk *ranking) longestPathLayers(set, prevRank []int) []int {
+	n := len(set)
 	init := make([]int, n)
 	for i := range prevRank {
 		if r := prevRank[i]; r >= 0 && r > init[set[i]] {
@@ -215,7 +332,7 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 		coutOff[v+1] += coutOff[v]
 	}
 	coutAll := make([]int, coutOff[n])
-	clear(fill)
+	fill := make([]int32, n)
 	for _, e := range rk.edges {
 		if u, v := set[e.upper()], set[e.lower()]; u != v {
 			coutAll[coutOff[u]+fill[u]] = v
@@ -251,14 +368,8 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 			}
 		}
 	}
-	// An atom with no dependencies sits just above its first dependent
-	// rather than at the top: dependencies stay above dependents, and long
-	// edges from the first layer (and their dummies) disappear.
 	for _, v := range queue {
-		if hasIn[v] || len(cout(v)) == 0 {
-			continue
-		}
-		if prevOf[v] {
+		if hasIn[v] || len(cout(v)) == 0 || prevOf[v] {
 			continue
 		}
 		m := -1
@@ -269,14 +380,7 @@ func rankNodes(st *structure, prevRank []int) *ranking {
 		}
 		r[v] = max(r[v], m-1)
 	}
-	for i := range n {
-		rk.rank[i] = r[set[i]]
-		rk.layers = max(rk.layers, rk.rank[i]+1)
-	}
-	if prevRank == nil {
-		rk.compact()
-	}
-	return rk
+	return r
 }
 
 // compact removes empty layers (a fresh layout has none; seeded ones may).

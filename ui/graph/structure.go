@@ -63,27 +63,58 @@ type structure struct {
 }
 
 func buildStructure(g *Graph, opt Options) *structure {
-	st := &structure{orient: opt.Orientation, width: opt.nodeWidth()}
-
-	// 1. Atoms (first of duplicate ids) and missing ids, in reference order.
-	type tnode struct {
-		id   string
-		kind nodeKind
-		src  int
+	sb := structBuild{g: g, opt: opt, st: &structure{orient: opt.Orientation, width: opt.nodeWidth()}}
+	sb.collectNodes()
+	sb.decompTree()
+	sb.collapse()
+	var summary map[int]bool
+	if opt.CollapseResolved {
+		summary = sb.foldHistory()
 	}
-	var tn []tnode
-	tidx := make(map[string]int, len(g.Nodes))
+	sb.drawnNodes(summary)
+	sb.addEdges()
+	sb.addGroups()
+	sb.addDecomps()
+	st := sb.st
+	st.key = st.encode()
+	return st
+}
+
+// tnode is an id of the graph: an atom or a missing id.
+type tnode struct {
+	id   string
+	kind nodeKind
+	src  int
+}
+
+// structBuild holds the steps of buildStructure.
+type structBuild struct {
+	g      *Graph
+	opt    Options
+	st     *structure
+	tn     []tnode
+	tidx   map[string]int // id → tn index
+	parent []int          // decomposition parent in tn, or -1
+	rep    []int          // the tn node that draws each
+	final  []int          // tn index → st.nodes index
+}
+
+// collectNodes lists the atoms (first of duplicate ids) and missing ids,
+// in reference order.
+func (sb *structBuild) collectNodes() {
+	g := sb.g
+	sb.tidx = make(map[string]int, len(g.Nodes))
 	for i, n := range g.Nodes {
-		if _, dup := tidx[n.ID]; dup {
+		if _, dup := sb.tidx[n.ID]; dup {
 			continue
 		}
-		tidx[n.ID] = len(tn)
-		tn = append(tn, tnode{n.ID, kindAtom, i})
+		sb.tidx[n.ID] = len(sb.tn)
+		sb.tn = append(sb.tn, tnode{n.ID, kindAtom, i})
 	}
 	ref := func(id string) {
-		if _, ok := tidx[id]; !ok {
-			tidx[id] = len(tn)
-			tn = append(tn, tnode{id, kindMissing, -1})
+		if _, ok := sb.tidx[id]; !ok {
+			sb.tidx[id] = len(sb.tn)
+			sb.tn = append(sb.tn, tnode{id, kindMissing, -1})
 		}
 	}
 	for _, e := range g.Edges {
@@ -101,17 +132,19 @@ func buildStructure(g *Graph, opt Options) *structure {
 			ref(c)
 		}
 	}
+}
 
-	// 2. Decomposition tree: the first parent of a child wins; links that
-	// would make the tree cyclic are ignored.
-	parent := make([]int, len(tn))
+// decompTree makes the decomposition tree: the first parent of a child
+// wins; links that would make the tree cyclic are ignored.
+func (sb *structBuild) decompTree() {
+	parent := make([]int, len(sb.tn))
 	for i := range parent {
 		parent[i] = -1
 	}
-	for _, d := range g.Decomps {
-		p := tidx[d.Parent]
+	for _, d := range sb.g.Decomps {
+		p := sb.tidx[d.Parent]
 		for _, c := range d.Children {
-			ci := tidx[c]
+			ci := sb.tidx[c]
 			if ci == p || parent[ci] >= 0 {
 				continue
 			}
@@ -127,39 +160,44 @@ func buildStructure(g *Graph, opt Options) *structure {
 			}
 		}
 	}
+	sb.parent = parent
+}
 
-	// 3. Collapsed parents hide their descendants: rep is the topmost
-	// collapsed ancestor.
-	rep := make([]int, len(tn))
-	for i := range tn {
-		rep[i] = i
-		for a := parent[i]; a >= 0; a = parent[a] {
-			if opt.Collapsed[tn[a].id] {
-				rep[i] = a
+// collapse hides the descendants of collapsed parents: rep is the topmost
+// collapsed ancestor.
+func (sb *structBuild) collapse() {
+	sb.rep = make([]int, len(sb.tn))
+	for i := range sb.tn {
+		sb.rep[i] = i
+		for a := sb.parent[i]; a >= 0; a = sb.parent[a] {
+			if sb.opt.Collapsed[sb.tn[a].id] {
+				sb.rep[i] = a
 			}
 		}
 	}
+}
 
-	// 4. Resolved history folded into summaries.
-	var summary map[int]bool
-	if opt.CollapseResolved {
-		status := make([]Status, len(tn))
-		for i, t := range tn {
-			status[i] = Unknown
-			if t.src >= 0 {
-				status[i] = g.Nodes[t.src].Status
-			}
+// foldHistory folds resolved history into summaries.
+func (sb *structBuild) foldHistory() map[int]bool {
+	status := make([]Status, len(sb.tn))
+	for i, t := range sb.tn {
+		status[i] = Unknown
+		if t.src >= 0 {
+			status[i] = sb.g.Nodes[t.src].Status
 		}
-		summary = foldResolved(g, status, rep, tidx)
 	}
+	return foldResolved(sb.g, status, sb.rep, sb.tidx)
+}
 
-	// 5. Drawn nodes in first-member order.
+// drawnNodes makes the drawn nodes in first-member order.
+func (sb *structBuild) drawnNodes(summary map[int]bool) {
+	st, tn := sb.st, sb.tn
 	final := make([]int, len(tn)) // tn index → st.nodes index
 	for i := range final {
 		final[i] = -1
 	}
 	for i := range tn {
-		r := rep[i]
+		r := sb.rep[i]
 		if final[r] < 0 {
 			final[r] = len(st.nodes)
 			st.nodes = append(st.nodes, snode{id: tn[r].id, kind: tn[r].kind, src: tn[r].src})
@@ -173,7 +211,7 @@ func buildStructure(g *Graph, opt Options) *structure {
 	// A summary is named after its first member, which it also folds.
 	for i := range st.nodes {
 		n := &st.nodes[i]
-		if summary[tidx[n.id]] {
+		if summary[sb.tidx[n.id]] {
 			n.kind = kindSummary
 			n.folded = append([]string{n.id}, n.folded...)
 			n.id = "+" + n.id
@@ -187,25 +225,31 @@ func buildStructure(g *Graph, opt Options) *structure {
 	for i, t := range tn {
 		st.repOf[t.id] = final[i]
 	}
+	sb.final = final
+}
 
-	// 6. Edges between drawn nodes, deduplicated.
-	seen := make(map[[2]int]bool, len(g.Edges))
-	for _, e := range g.Edges {
-		a, b := final[tidx[e.From]], final[tidx[e.To]]
+// addEdges adds the edges between drawn nodes, deduplicated.
+func (sb *structBuild) addEdges() {
+	seen := make(map[[2]int]bool, len(sb.g.Edges))
+	for _, e := range sb.g.Edges {
+		a, b := sb.final[sb.tidx[e.From]], sb.final[sb.tidx[e.To]]
 		if a == b || seen[[2]int{a, b}] {
 			continue
 		}
 		seen[[2]int{a, b}] = true
-		st.edges = append(st.edges, sedge{from: a, to: b})
+		sb.st.edges = append(sb.st.edges, sedge{from: a, to: b})
 	}
+}
 
-	// 7. OR groups over members drawn as themselves.
-	for gi, o := range g.ORGroups {
+// addGroups adds the OR groups over members drawn as themselves.
+func (sb *structBuild) addGroups() {
+	st, final := sb.st, sb.final
+	for gi, o := range sb.g.ORGroups {
 		sg := sgroup{gi: gi, name: o.Name}
 		in := map[int]bool{}
 		for _, c := range o.Choices {
-			ti := tidx[c]
-			if rep[ti] != ti || in[final[ti]] || st.nodes[final[ti]].kind == kindSummary {
+			ti := sb.tidx[c]
+			if sb.rep[ti] != ti || in[final[ti]] || st.nodes[final[ti]].kind == kindSummary {
 				continue
 			}
 			in[final[ti]] = true
@@ -215,21 +259,24 @@ func buildStructure(g *Graph, opt Options) *structure {
 			st.groups = append(st.groups, sg)
 		}
 	}
+}
 
-	// 8. Decompositions whose parent is drawn expanded.
-	// Several entries for one parent are merged.
+// addDecomps adds the decompositions whose parent is drawn expanded.
+// Several entries for one parent are merged.
+func (sb *structBuild) addDecomps() {
+	st, final, rep := sb.st, sb.final, sb.rep
 	done := map[int]bool{}
 	at := map[int]int{}
-	for _, d := range g.Decomps {
-		pi := tidx[d.Parent]
-		if rep[pi] != pi || opt.Collapsed[d.Parent] || st.nodes[final[pi]].kind == kindSummary {
+	for _, d := range sb.g.Decomps {
+		pi := sb.tidx[d.Parent]
+		if rep[pi] != pi || sb.opt.Collapsed[d.Parent] || st.nodes[final[pi]].kind == kindSummary {
 			continue
 		}
 		p := final[pi]
 		var kids []int
 		for _, c := range d.Children {
-			ci := tidx[c]
-			if parent[ci] != pi || rep[ci] != ci || done[final[ci]] || st.nodes[final[ci]].kind == kindSummary {
+			ci := sb.tidx[c]
+			if sb.parent[ci] != pi || rep[ci] != ci || done[final[ci]] || st.nodes[final[ci]].kind == kindSummary {
 				continue
 			}
 			done[final[ci]] = true
@@ -245,8 +292,6 @@ func buildStructure(g *Graph, opt Options) *structure {
 		at[p] = len(st.decomps)
 		st.decomps = append(st.decomps, sdecomp{parent: p, children: kids})
 	}
-	st.key = st.encode()
-	return st
 }
 
 // foldResolved points rep of every atom in a resolved set of two or more at
