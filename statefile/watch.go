@@ -108,6 +108,9 @@ type watch struct {
 	last     []byte
 	lastKind EventKind
 	lastStat fileStamp
+	// doc is the last AoT Document read: the next change is read on it
+	// (Reparse), so that only what changed is parsed and decoded again.
+	doc *Document
 }
 
 type fileStamp struct {
@@ -247,11 +250,12 @@ func (w *watch) parse(data []byte) Event {
 		ev.Kind, ev.Phase = EventLoaded, p
 		return ev
 	}
-	doc, err := Parse(data)
+	doc, err := Reparse(w.doc, data)
 	if err != nil {
 		ev.Kind, ev.Err = EventInvalid, withPath(err, w.t.Path)
 		return ev
 	}
+	w.doc = doc
 	ev.Kind, ev.Doc, ev.Facts = EventLoaded, doc, model.Derive(doc.State)
 	ev.NotWritable = Writable(w.t.Path)
 	return ev
