@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -47,12 +48,21 @@ func fastParseMemo(yml []byte, lines yamltext.LineMap, prev *Memo, record bool) 
 }
 
 func (p *fastParser) run(yml []byte, lines yamltext.LineMap, prev *Memo, record bool) (*yaml.Node, string) {
-	ok, ascii := fastSafeText(yml)
-	if !lines.SameLines() || !ok {
+	if !lines.SameLines() {
 		return nil, "characters or lines outside the subset"
 	}
-	p.src = string(yml)
-	if prev != nil && len(yml) > 0 {
+	var ok, ascii bool
+	if record && prev != nil {
+		ok, ascii = safeChange(prev, yml)
+	} else {
+		ok, ascii = fastSafeText(yml)
+	}
+	if !ok {
+		return nil, "characters or lines outside the subset"
+	}
+	if !record || prev == nil || len(yml) == 0 {
+		p.src = string(yml)
+	} else {
 		// The nodes built here live beside nodes of earlier versions and
 		// may outlive this text by many versions: each value gets a string
 		// of its own rather than pinning the whole text (see node). The
@@ -61,9 +71,18 @@ func (p *fastParser) run(yml []byte, lines yamltext.LineMap, prev *Memo, record 
 		p.src, p.copyValues = unsafe.String(&yml[0], len(yml)), true
 	}
 	if record {
-		p.memo = &Memo{text: yml, sections: map[string]*memoSection{}}
+		p.memo = &Memo{text: yml, ascii: ascii, sections: map[string]*memoSection{}}
 		p.prev = prev
 	}
+	if buf, _ := linePool.Get().(*[]fastLine); buf != nil {
+		p.lines = (*buf)[:0]
+	}
+	defer func() {
+		if cap(p.lines) <= maxPooledLines {
+			buf := p.lines[:0]
+			linePool.Put(&buf)
+		}
+	}()
 	p.splitLines(ascii)
 	p.skipBlank()
 	if p.i >= len(p.lines) || keyEnd(p.text(p.i)) < 0 {
@@ -150,11 +169,19 @@ func (p *fastParser) fail(why string) {
 	}
 }
 
+// linePool keeps line tables between parses: a watcher parses each new
+// version of a large file, and its table of lines is garbage as soon as
+// the tree is built. maxPooledLines bounds what is kept.
+var linePool sync.Pool
+
+const maxPooledLines = 1 << 20
+
 // splitLines finds the lines of src; ascii says src is all ASCII, which
 // spares looking at every byte again.
 func (p *fastParser) splitLines(ascii bool) {
-	n := strings.Count(p.src, "\n") + 1
-	p.lines = make([]fastLine, 0, n)
+	if n := strings.Count(p.src, "\n") + 1; cap(p.lines) < n {
+		p.lines = make([]fastLine, 0, n)
+	}
 	for pos := 0; pos <= len(p.src); {
 		end := strings.IndexByte(p.src[pos:], '\n')
 		nl := end >= 0

@@ -1,6 +1,8 @@
 package fastyaml
 
 import (
+	"bytes"
+	"slices"
 	"unsafe"
 
 	"github.com/aot-loop/aot-tui/yamltext"
@@ -25,7 +27,8 @@ import (
 // entry that ends elsewhere makes the parse keep no memo. A Memo and the
 // nodes it holds are never modified once made.
 type Memo struct {
-	text []byte
+	text  []byte
+	ascii bool // text is all ASCII
 	// sections maps each top-level key to its collection's entries; nil
 	// when its value is not a block collection or the key is repeated.
 	sections map[string]*memoSection
@@ -37,12 +40,12 @@ type memoSection struct {
 }
 
 type memoEntry struct {
-	start, end int // the entry's text in Memo.text, whole lines
-	line       int // its first line, 0-based
 	key, val   *yaml.Node
+	start, end int32 // the entry's text in Memo.text, whole lines
+	line       int32 // its first line, 0-based
 	// from is the entry of the previous memo this one was taken from (-1:
 	// parsed), delta the lines it moved.
-	from, delta int
+	from, delta int32
 }
 
 // reuser finds entries of the previous memo's section for the entries of
@@ -69,32 +72,40 @@ func ParseMemo(yml []byte, lines yamltext.LineMap, prev *Memo) (root *yaml.Node,
 	return root, nil, err
 }
 
-// Origin says where entry i of the collection coll, the value of the
-// top-level key, came from: the index of the entry of the previous memo's
-// collection it was taken from (-1: parsed), and how many lines it moved.
-// ok is false when m does not know the entry.
-func (m *Memo) Origin(key string, coll *yaml.Node, i int) (from, delta int, ok bool) {
-	if m == nil {
-		return -1, 0, false
-	}
-	s := m.sections[key]
-	if s == nil || s.coll != coll || i < 0 || i >= len(s.entries) {
-		return -1, 0, false
-	}
-	e := s.entries[i]
-	return e.from, e.delta, true
-}
+// A Section is what a Memo knows of the entries of one top-level
+// collection (the zero Section knows none).
+type Section struct{ s *memoSection }
 
-// Entries is the number of entries m knows of the collection coll under
-// the top-level key (0 if none).
-func (m *Memo) Entries(key string, coll *yaml.Node) int {
+// Section returns what m knows of the entries of coll, the value of the
+// top-level key.
+func (m *Memo) Section(key string, coll *yaml.Node) Section {
 	if m == nil {
-		return 0
+		return Section{}
 	}
 	if s := m.sections[key]; s != nil && s.coll == coll {
-		return len(s.entries)
+		return Section{s}
 	}
-	return 0
+	return Section{}
+}
+
+// Len is the number of entries s knows.
+func (s Section) Len() int {
+	if s.s == nil {
+		return 0
+	}
+	return len(s.s.entries)
+}
+
+// Origin says where entry i came from: the index of the entry of the
+// previous memo's collection under the same key it was taken from (-1:
+// parsed), and how many lines it moved. ok is false when s does not know
+// the entry.
+func (s Section) Origin(i int) (from, delta int, ok bool) {
+	if s.s == nil || i < 0 || i >= len(s.s.entries) {
+		return -1, 0, false
+	}
+	e := &s.s.entries[i]
+	return int(e.from), int(e.delta), true
 }
 
 // enterSection notes that the value of the top-level key is parsed next.
@@ -124,6 +135,8 @@ func (p *fastParser) openSection(coll *yaml.Node, depth int) *memoSection {
 	if p.prev != nil {
 		if ps := p.prev.sections[p.sectionKey]; ps != nil && ps.coll.Kind == coll.Kind {
 			p.reuse.sec = ps
+			sec.entries = make([]memoEntry, 0, len(ps.entries)+8)
+			p.stack = slices.Grow(p.stack, 2*len(ps.entries)+16)
 		}
 	}
 	p.sectionKey = ""
@@ -142,7 +155,7 @@ func (p *fastParser) entry(sec *memoSection, indent, k, depth int) {
 	}
 	if from := p.lookup(p.src[start:end]); from >= 0 {
 		old := p.reuse.sec.entries[from]
-		delta := i - old.line
+		delta := i - int(old.line)
 		key, val := old.key, old.val
 		if delta != 0 {
 			key, val = p.clone(key, delta), p.clone(val, delta)
@@ -151,7 +164,7 @@ func (p *fastParser) entry(sec *memoSection, indent, k, depth int) {
 			p.stack = append(p.stack, key)
 		}
 		p.stack = append(p.stack, val)
-		sec.entries = append(sec.entries, memoEntry{start: start, end: end, line: i, key: key, val: val, from: from, delta: delta})
+		sec.entries = append(sec.entries, memoEntry{start: int32(start), end: int32(end), line: int32(i), key: key, val: val, from: int32(from), delta: int32(delta)})
 		p.i = j
 		return
 	}
@@ -172,7 +185,7 @@ func (p *fastParser) entry(sec *memoSection, indent, k, depth int) {
 	if p.skipBlank(); p.i != j {
 		p.memoOff = true // entryEnd was wrong about this entry: trust no span
 	}
-	sec.entries = append(sec.entries, memoEntry{start: start, end: end, line: i, key: key, val: val, from: -1})
+	sec.entries = append(sec.entries, memoEntry{start: int32(start), end: int32(end), line: int32(i), key: key, val: val, from: -1})
 }
 
 // entryEnd returns the line after the entry that starts on line i with its
@@ -228,6 +241,56 @@ func (p *fastParser) lookup(text string) int {
 		return k
 	}
 	return -1
+}
+
+// safeChange is fastSafeText for yml, a new version of prev's text, which
+// passed it: only the lines that changed are looked at. They run from the
+// start of the line holding the first byte that differs to the end of the
+// line holding the last; the line break before them comes along, so that
+// a marker line among them is seen as one.
+func safeChange(prev *Memo, yml []byte) (ok, ascii bool) {
+	old := prev.text
+	pre := commonPrefix(old, yml)
+	suf := commonSuffix(old[pre:], yml[pre:])
+	start := bytes.LastIndexByte(yml[:pre], '\n') + 1
+	end := len(yml) - suf
+	if i := bytes.IndexByte(yml[end:], '\n'); i >= 0 {
+		end += i + 1
+	} else {
+		end = len(yml)
+	}
+	changed := yml[start:end]
+	if start > 0 {
+		changed = yml[start-1 : end]
+	}
+	ok, ascii = fastSafeText(changed)
+	return ok, ascii && prev.ascii
+}
+
+// commonPrefix is the length of the longest common prefix of a and b.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+4096 <= n && bytes.Equal(a[i:i+4096], b[i:i+4096]) {
+		i += 4096
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix is the length of the longest common suffix of a and b.
+func commonSuffix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+4096 <= n && bytes.Equal(a[len(a)-i-4096:len(a)-i], b[len(b)-i-4096:len(b)-i]) {
+		i += 4096
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
 }
 
 // clone copies the tree n with every line moved by delta.

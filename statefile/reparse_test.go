@@ -323,7 +323,7 @@ func TestReparseReuses(t *testing.T) {
 	}
 	moved := append([]byte("---\n# a comment above everything\n"), changed[4:]...)
 	doc2 := checkReparse(t, doc, moved, "line added at the top")
-	from, delta, ok := doc2.memo.yaml.Origin("atoms", atoms(doc2), 150)
+	from, delta, ok := doc2.memo.yaml.Section("atoms", atoms(doc2)).Origin(150)
 	if !ok || from != 150 || delta != 1 {
 		t.Fatalf("atom 150 came from %d moved %d (%v), want from 150 moved 1", from, delta, ok)
 	}

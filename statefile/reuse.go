@@ -22,8 +22,11 @@ type docMemo struct {
 // it is decoded; nil when there is no memo to record in.
 type listRec struct {
 	key   string
-	coll  *yaml.Node
+	sec   fastyaml.Section
 	spans []int32
+	// prevSpans are the spans of the same list in the previous version
+	// (nil: none known).
+	prevSpans []int32
 }
 
 // list starts recording the entries of coll, the value of the top-level
@@ -32,16 +35,21 @@ func (d *decoder) list(key string, coll *yaml.Node) *listRec {
 	if d.memo == nil {
 		return nil
 	}
-	n := d.memo.yaml.Entries(key, coll)
+	sec := d.memo.yaml.Section(key, coll)
+	n := sec.Len()
 	if n == 0 || n != itemCount(coll) {
 		return nil
 	}
-	return &listRec{key: key, coll: coll, spans: make([]int32, 0, 2*n)}
+	r := &listRec{key: key, sec: sec, spans: make([]int32, 0, 2*n)}
+	if d.prev != nil {
+		r.prevSpans = d.prev.memo.spans[key]
+	}
+	return r
 }
 
 // done stores what was recorded, when every entry was decoded.
 func (r *listRec) done(d *decoder) {
-	if r != nil && len(r.spans) == 2*d.memo.yaml.Entries(r.key, r.coll) {
+	if r != nil && len(r.spans) == 2*r.sec.Len() {
 		d.memo.spans[r.key] = r.spans
 	}
 }
@@ -71,11 +79,11 @@ func reused[T any](d *decoder, r *listRec, i int, old []T, shift func(T, int) T)
 	if r == nil || d.prev == nil {
 		return zero, false
 	}
-	from, delta, ok := d.memo.yaml.Origin(r.key, r.coll, i)
+	from, delta, ok := r.sec.Origin(i)
 	if !ok || from < 0 || from >= len(old) {
 		return zero, false
 	}
-	spans := d.prev.memo.spans[r.key]
+	spans := r.prevSpans
 	if len(spans) != 2*len(old) {
 		return zero, false
 	}
