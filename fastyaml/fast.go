@@ -51,16 +51,19 @@ func (p *fastParser) run(yml []byte, lines yamltext.LineMap, prev *Memo, record 
 	if !lines.SameLines() {
 		return nil, "characters or lines outside the subset"
 	}
-	var ok, ascii bool
-	if record && prev != nil {
-		ok, ascii = safeChange(prev, yml)
+	incremental := record && prev != nil
+	var ascii bool
+	if incremental {
+		// The characters are checked after the parse, outside the
+		// entries taken from prev (see checkGaps).
+		ascii = isASCII(yml)
 	} else {
-		ok, ascii = fastSafeText(yml)
+		var ok bool
+		if ok, ascii = fastSafeText(yml); !ok {
+			return nil, "characters or lines outside the subset"
+		}
 	}
-	if !ok {
-		return nil, "characters or lines outside the subset"
-	}
-	if !record || prev == nil || len(yml) == 0 {
+	if !incremental || len(yml) == 0 {
 		p.src = string(yml)
 	} else {
 		// The nodes built here live beside nodes of earlier versions and
@@ -71,7 +74,7 @@ func (p *fastParser) run(yml []byte, lines yamltext.LineMap, prev *Memo, record 
 		p.src, p.copyValues = unsafe.String(&yml[0], len(yml)), true
 	}
 	if record {
-		p.memo = &Memo{text: yml, ascii: ascii, sections: map[string]*memoSection{}}
+		p.memo = &Memo{text: yml, sections: map[string]*memoSection{}}
 		p.prev = prev
 	}
 	if buf, _ := linePool.Get().(*[]fastLine); buf != nil {
@@ -97,6 +100,9 @@ func (p *fastParser) run(yml []byte, lines yamltext.LineMap, prev *Memo, record 
 	}
 	if p.bad {
 		return nil, "line " + strconv.Itoa(p.whyLine) + ": " + p.why
+	}
+	if incremental && !p.checkGaps(yml) {
+		return nil, "characters or lines outside the subset"
 	}
 	if p.memoOff {
 		p.memo = nil
@@ -136,6 +142,7 @@ type fastParser struct {
 	memoOff    bool   // the memo turned out unusable: keep none
 	sectionKey string // the top-level key whose value is being parsed
 	reuse      reuser
+	taken      [][2]int32 // the text of the entries taken from prev, in order
 }
 
 // fastSafeText reports whether yml has only what the fast parser handles

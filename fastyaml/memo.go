@@ -1,7 +1,7 @@
 package fastyaml
 
 import (
-	"bytes"
+	"encoding/binary"
 	"slices"
 	"unsafe"
 
@@ -27,8 +27,7 @@ import (
 // entry that ends elsewhere makes the parse keep no memo. A Memo and the
 // nodes it holds are never modified once made.
 type Memo struct {
-	text  []byte
-	ascii bool // text is all ASCII
+	text []byte
 	// sections maps each top-level key to its collection's entries; nil
 	// when its value is not a block collection or the key is repeated.
 	sections map[string]*memoSection
@@ -165,6 +164,7 @@ func (p *fastParser) entry(sec *memoSection, indent, k, depth int) {
 		}
 		p.stack = append(p.stack, val)
 		sec.entries = append(sec.entries, memoEntry{start: int32(start), end: int32(end), line: int32(i), key: key, val: val, from: int32(from), delta: int32(delta)})
+		p.taken = append(p.taken, [2]int32{int32(start), int32(end)})
 		p.i = j
 		return
 	}
@@ -243,54 +243,39 @@ func (p *fastParser) lookup(text string) int {
 	return -1
 }
 
-// safeChange is fastSafeText for yml, a new version of prev's text, which
-// passed it: only the lines that changed are looked at. They run from the
-// start of the line holding the first byte that differs to the end of the
-// line holding the last; the line break before them comes along, so that
-// a marker line among them is seen as one.
-func safeChange(prev *Memo, yml []byte) (ok, ascii bool) {
-	old := prev.text
-	pre := commonPrefix(old, yml)
-	suf := commonSuffix(old[pre:], yml[pre:])
-	start := bytes.LastIndexByte(yml[:pre], '\n') + 1
-	end := len(yml) - suf
-	if i := bytes.IndexByte(yml[end:], '\n'); i >= 0 {
-		end += i + 1
-	} else {
-		end = len(yml)
+// checkGaps is fastSafeText for a text parsed with entries taken from the
+// previous memo, whose text passed it: only the text outside those
+// entries (p.taken) is looked at. Entries are whole lines and a character
+// or a marker line is a fact of its own line, so the whole text passes
+// exactly when what lies between the entries does. Each gap is checked
+// with the line break before it, so that a marker line opening it shows.
+func (p *fastParser) checkGaps(yml []byte) bool {
+	at := 0
+	for _, t := range append(p.taken, [2]int32{int32(len(yml)), int32(len(yml))}) {
+		if start, end := at, int(t[0]); start < end {
+			if start > 0 {
+				start-- // the line break before the gap
+			}
+			if ok, _ := fastSafeText(yml[start:end]); !ok {
+				return false
+			}
+		}
+		at = int(t[1])
 	}
-	changed := yml[start:end]
-	if start > 0 {
-		changed = yml[start-1 : end]
-	}
-	ok, ascii = fastSafeText(changed)
-	return ok, ascii && prev.ascii
+	return true
 }
 
-// commonPrefix is the length of the longest common prefix of a and b.
-func commonPrefix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+4096 <= n && bytes.Equal(a[i:i+4096], b[i:i+4096]) {
-		i += 4096
+// isASCII reports whether b holds no byte above 0x7F.
+func isASCII(b []byte) bool {
+	var acc uint64
+	for len(b) >= 8 {
+		acc |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
 	}
-	for i < n && a[i] == b[i] {
-		i++
+	for _, c := range b {
+		acc |= uint64(c)
 	}
-	return i
-}
-
-// commonSuffix is the length of the longest common suffix of a and b.
-func commonSuffix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+4096 <= n && bytes.Equal(a[len(a)-i-4096:len(a)-i], b[len(b)-i-4096:len(b)-i]) {
-		i += 4096
-	}
-	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
-		i++
-	}
-	return i
+	return acc&0x8080808080808080 == 0
 }
 
 // clone copies the tree n with every line moved by delta.

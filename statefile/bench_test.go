@@ -76,7 +76,7 @@ func BenchmarkParsePhaseLoop(b *testing.B) {
 
 // BenchmarkReparse is reading a changed file as the watcher does, on the
 // Document of the version before: a status change (one atom), the control
-// block, a binding added (the lists after it move down a line or three),
+// block, both, a binding added (the lists after it move down a line or three),
 // and a line added above everything (every entry moves). The versions
 // alternate, so each read has the other as its previous version.
 func BenchmarkReparse(b *testing.B) {
@@ -88,7 +88,9 @@ func BenchmarkReparse(b *testing.B) {
 			"binding":    bytes.Replace(base, []byte("\nbindings:\n"), []byte("\nbindings:\n  X1:\n    summary: \"new\"\n    artifacts: [\"x.go\"]\n"), 1),
 			"line-above": bytes.Replace(base, []byte("---\n"), []byte("---\n# moved\n"), 1),
 		}
-		for _, name := range []string{"status", "control", "binding", "line-above"} {
+		// A write of an iteration: the control block and an atom far below.
+		changes["status+control"] = bytes.Replace(changes["status"], []byte("\n  stall_count: 0\n"), []byte("\n  stall_count: 1\n"), 1)
+		for _, name := range []string{"status", "control", "status+control", "binding", "line-above"} {
 			versions := [2][]byte{base, changes[name]}
 			if bytes.Equal(versions[0], versions[1]) {
 				b.Fatalf("%s: no change", name)

@@ -159,7 +159,8 @@ var lineEdits = []struct {
 		k := r.Intn(len(ls))
 		l := ls[k]
 		at := r.Intn(len(l) + 1)
-		bits := []string{"x", " ", ":", "- ", "#", "\"", "'", "[", "]", "|", "&a", "*a", "\t", "ü", "1", "  "}
+		bits := []string{"x", " ", ":", "- ", "#", "\"", "'", "[", "]", "|", "&a", "*a", "\t", "ü", "1", "  ",
+			"\x01", "\xff", "\uFEFF", "\u2028", "\x7f", "\r"}
 		ls[k] = l[:at] + bits[r.Intn(len(bits))] + l[at:]
 		return ls
 	}},
