@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Counts are atoms by status.
 type Counts struct {
 	Total      int `json:"total"`
@@ -55,19 +57,116 @@ type Facts struct {
 }
 
 // Derive computes the facts of s in time linear in its size.
-func Derive(s *State) *Facts {
-	n := len(s.Atoms)
-	f := &Facts{
-		Index:     make(map[string]int, n),
-		ORGroupOf: make(map[string]string),
-		ParentOf:  make(map[string]string),
+func Derive(s *State) *Facts { return derive(s, newShape(s)) }
+
+// A Deriver derives the facts of the successive states of one loop, as a
+// watcher reads them. When a state's work graph has the shape of the last
+// one's — the same atom ids in the same order with the same dependencies
+// and OR groups, the same OR group choices and decompositions — as after a
+// write that changed only statuses or the control block, what depends on
+// the shape alone (Index, Dependents, ORGroupOf, ParentOf, ChildrenOf) is
+// taken from the last facts rather than built again. The facts are those
+// Derive returns, sharing those maps with the last ones (nothing modifies
+// Facts). A Deriver is for one goroutine.
+type Deriver struct {
+	last  *State
+	shape *shape
+}
+
+// Derive returns Derive(s).
+func (d *Deriver) Derive(s *State) *Facts {
+	if d.shape == nil || d.last == nil || !sameShape(d.last, s) {
+		d.shape = newShape(s)
 	}
-	first := make([]bool, n) // the atom is the first with its id
+	d.last = s
+	return derive(s, d.shape)
+}
+
+// shape is what Derive builds from the shape of the work graph alone.
+type shape struct {
+	index      map[string]int
+	first      []bool // the atom is the first with its id
+	g          depGraph
+	dependents map[string][]string
+	orGroupOf  map[string]string
+	parentOf   map[string]string
+	childrenOf map[string][]string
+}
+
+func newShape(s *State) *shape {
+	n := len(s.Atoms)
+	sh := &shape{
+		index:     make(map[string]int, n),
+		first:     make([]bool, n),
+		orGroupOf: make(map[string]string),
+		parentOf:  make(map[string]string),
+	}
 	for i, a := range s.Atoms {
-		if _, dup := f.Index[a.ID]; !dup {
-			f.Index[a.ID] = i
-			first[i] = true
+		if _, dup := sh.index[a.ID]; !dup {
+			sh.index[a.ID] = i
+			sh.first[i] = true
 		}
+	}
+	sh.g = resolveDeps(s, sh.index)
+	sh.dependents = dependents(s, sh.g)
+	named := make(map[string]bool, len(s.ORGroups))
+	for _, g := range s.ORGroups {
+		named[g.Name] = true
+		for _, c := range g.Choices {
+			if _, ok := sh.orGroupOf[c]; !ok {
+				sh.orGroupOf[c] = g.Name
+			}
+		}
+	}
+	for _, a := range s.Atoms {
+		if a.ORGroup != "" && named[a.ORGroup] {
+			sh.orGroupOf[a.ID] = a.ORGroup
+		}
+	}
+	sh.childrenOf = make(map[string][]string, len(s.Decompositions))
+	for _, d := range s.Decompositions {
+		for _, c := range d.Children {
+			sh.parentOf[c] = d.Parent
+			sh.childrenOf[d.Parent] = append(sh.childrenOf[d.Parent], c)
+		}
+	}
+	return sh
+}
+
+// sameShape reports whether newShape(a) and newShape(b) are the same.
+func sameShape(a, b *State) bool {
+	if len(a.Atoms) != len(b.Atoms) || len(a.ORGroups) != len(b.ORGroups) || len(a.Decompositions) != len(b.Decompositions) {
+		return false
+	}
+	for i := range a.Atoms {
+		x, y := &a.Atoms[i], &b.Atoms[i]
+		if x.ID != y.ID || x.ORGroup != y.ORGroup || !slices.Equal(x.DependsOn, y.DependsOn) {
+			return false
+		}
+	}
+	for i := range a.ORGroups {
+		if a.ORGroups[i].Name != b.ORGroups[i].Name || !slices.Equal(a.ORGroups[i].Choices, b.ORGroups[i].Choices) {
+			return false
+		}
+	}
+	for i := range a.Decompositions {
+		if a.Decompositions[i].Parent != b.Decompositions[i].Parent || !slices.Equal(a.Decompositions[i].Children, b.Decompositions[i].Children) {
+			return false
+		}
+	}
+	return true
+}
+
+// derive computes the facts of s, whose shape is sh.
+func derive(s *State, sh *shape) *Facts {
+	f := &Facts{
+		Index:      sh.index,
+		Dependents: sh.dependents,
+		ORGroupOf:  sh.orGroupOf,
+		ParentOf:   sh.parentOf,
+		ChildrenOf: sh.childrenOf,
+	}
+	for _, a := range s.Atoms {
 		f.Counts.Total++
 		switch a.Status {
 		case StatusPending:
@@ -80,29 +179,9 @@ func Derive(s *State) *Facts {
 			f.Counts.Other++
 		}
 	}
-	g := resolveDeps(s, f.Index)
-	f.Dependents = dependents(s, g)
 	groups := make(map[string]*ORGroup, len(s.ORGroups))
 	for i := range s.ORGroups {
-		g := &s.ORGroups[i]
-		groups[g.Name] = g
-		for _, c := range g.Choices {
-			if _, ok := f.ORGroupOf[c]; !ok {
-				f.ORGroupOf[c] = g.Name
-			}
-		}
-	}
-	for _, a := range s.Atoms {
-		if a.ORGroup != "" && groups[a.ORGroup] != nil {
-			f.ORGroupOf[a.ID] = a.ORGroup
-		}
-	}
-	f.ChildrenOf = make(map[string][]string, len(s.Decompositions))
-	for _, d := range s.Decompositions {
-		for _, c := range d.Children {
-			f.ParentOf[c] = d.Parent
-			f.ChildrenOf[d.Parent] = append(f.ChildrenOf[d.Parent], c)
-		}
+		groups[s.ORGroups[i].Name] = &s.ORGroups[i]
 	}
 
 	status := func(id string) (AtomStatus, bool) {
@@ -114,14 +193,14 @@ func Derive(s *State) *Facts {
 	}
 	for i, a := range s.Atoms {
 		// Only the first of duplicate ids counts (duplicates are a validation error).
-		if a.Status != StatusPending || !first[i] {
+		if a.Status != StatusPending || !sh.first[i] {
 			continue
 		}
-		if f.isExecutable(s, g, i, groups, status) {
+		if f.isExecutable(s, sh.g, i, groups, status) {
 			f.Executable = append(f.Executable, a.ID)
 		}
 	}
-	n = s.Objective.Constraints.EffectiveMaxParallelAgents()
+	n := s.Objective.Constraints.EffectiveMaxParallelAgents()
 	f.NextBatch = f.Executable[:min(n, len(f.Executable))]
 
 	unresolved := f.Counts.Unresolved()
@@ -135,7 +214,7 @@ func Derive(s *State) *Facts {
 	default:
 		f.Progress = ProgressExpanding
 	}
-	f.LongestChain = longestUnresolvedChain(s, g, first)
+	f.LongestChain = longestUnresolvedChain(s, sh.g, sh.first)
 	for _, a := range s.Atoms {
 		if !a.Status.Unresolved() {
 			continue

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/aot-loop/aot-tui/model"
@@ -41,6 +42,56 @@ func TestDeriveMatchesReference(t *testing.T) {
 			t.Fatalf("state %d: Derive\n%+v\nwant\n%+v\natoms %+v", k, got, want, s.Atoms)
 		}
 	}
+}
+
+// TestDeriverMatchesDerive runs a Deriver over chains of states in which
+// most steps change statuses, the control block or OR selections (the
+// shape stays, and its maps are reused) and some change the shape: its
+// facts must always be those Derive returns.
+func TestDeriverMatchesDerive(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for chain := 0; chain < 300; chain++ {
+		var d model.Deriver
+		s := randomState(r)
+		for step := 0; step < 20; step++ {
+			got := d.Derive(s)
+			if want := deriveRef(s); !reflect.DeepEqual(got, want) {
+				t.Fatalf("chain %d step %d: Deriver\n%+v\nwant\n%+v", chain, step, got, want)
+			}
+			s = mutate(r, s)
+		}
+	}
+}
+
+// mutate returns a copy of s with a random change, of its shape or not.
+func mutate(r *rand.Rand, s *model.State) *model.State {
+	c := *s
+	c.Atoms = slices.Clone(s.Atoms)
+	c.ORGroups = slices.Clone(s.ORGroups)
+	c.Decompositions = slices.Clone(s.Decompositions)
+	statuses := []model.AtomStatus{model.StatusPending, model.StatusInProgress, model.StatusResolved, "odd"}
+	switch k := r.IntN(12); {
+	case k < 5 && len(c.Atoms) > 0:
+		c.Atoms[r.IntN(len(c.Atoms))].Status = statuses[r.IntN(len(statuses))]
+	case k == 5:
+		c.Control.PrevPendingCount = r.IntN(10) - 1
+	case k == 6 && len(c.ORGroups) > 0 && len(c.Atoms) > 0:
+		c.ORGroups[r.IntN(len(c.ORGroups))].Selected = c.Atoms[r.IntN(len(c.Atoms))].ID
+	case k == 7 && len(c.Atoms) > 0:
+		i := r.IntN(len(c.Atoms))
+		c.Atoms[i].DependsOn = append(slices.Clone(c.Atoms[i].DependsOn), c.Atoms[r.IntN(len(c.Atoms))].ID)
+	case k == 8 && len(c.Atoms) > 0:
+		c.Atoms = append(c.Atoms, model.Atom{ID: fmt.Sprintf("N%d", r.IntN(5)), Status: model.StatusPending, DependsOn: []string{c.Atoms[0].ID}})
+	case k == 9 && len(c.ORGroups) > 0 && len(c.Atoms) > 0:
+		g := &c.ORGroups[r.IntN(len(c.ORGroups))]
+		g.Choices = append(slices.Clone(g.Choices), c.Atoms[r.IntN(len(c.Atoms))].ID)
+	case k == 10 && len(c.Decompositions) > 0 && len(c.Atoms) > 0:
+		dc := &c.Decompositions[r.IntN(len(c.Decompositions))]
+		dc.Children = append(slices.Clone(dc.Children), c.Atoms[r.IntN(len(c.Atoms))].ID)
+	default:
+		return randomState(r)
+	}
+	return &c
 }
 
 func randomState(r *rand.Rand) *model.State {

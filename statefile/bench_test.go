@@ -112,3 +112,29 @@ func BenchmarkReparse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDeriveStatusChange is the watcher's Derive after a status
+// change: the work graph keeps its shape, so a Deriver reuses its maps.
+func BenchmarkDeriveStatusChange(b *testing.B) {
+	for _, n := range benchSizes {
+		data, _ := gen.GenerateSpec(n, 1)
+		changed := bytes.Replace(data, []byte("    status: pending\n"), []byte("    status: in_progress\n"), 1)
+		var states [2]*model.State
+		for k, d := range [][]byte{data, changed} {
+			doc, err := Parse(d)
+			if err != nil {
+				b.Fatal(err)
+			}
+			states[k] = doc.State
+		}
+		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
+			var d model.Deriver
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				d.Derive(states[i%2])
+			}
+		})
+	}
+}

@@ -109,8 +109,10 @@ type watch struct {
 	lastKind EventKind
 	lastStat fileStamp
 	// doc is the last AoT Document read: the next change is read on it
-	// (Reparse), so that only what changed is parsed and decoded again.
-	doc *Document
+	// (Reparse), so that only what changed is parsed and decoded again;
+	// derive reuses what depends on the work graph's shape alone.
+	doc    *Document
+	derive model.Deriver
 }
 
 type fileStamp struct {
@@ -256,7 +258,7 @@ func (w *watch) parse(data []byte) Event {
 		return ev
 	}
 	w.doc = doc
-	ev.Kind, ev.Doc, ev.Facts = EventLoaded, doc, model.Derive(doc.State)
+	ev.Kind, ev.Doc, ev.Facts = EventLoaded, doc, w.derive.Derive(doc.State)
 	ev.NotWritable = Writable(w.t.Path)
 	return ev
 }
