@@ -87,6 +87,16 @@ func loopWrite(t *testing.T, path string, data []byte) {
 	}
 }
 
+// wantBoth fails unless the file has the loop's binding and the runbook
+// correction.
+func wantBoth(t *testing.T, path, binding string) {
+	t.Helper()
+	st := load(t, path).State
+	if _, ok := st.Binding(binding); !ok || !hasEntry(st, "Write the runbook") {
+		t.Fatalf("the loop's write (%s) or the correction is missing", binding)
+	}
+}
+
 func withBinding(data []byte, name string) []byte {
 	return bytes.Replace(data, []byte("\nbindings:\n"), []byte("\nbindings:\n  "+name+":\n    summary: \"loop write\"\n    artifacts: []\n"), 1)
 }
@@ -254,10 +264,7 @@ func TestApplyAfterTheLoopWroteReplans(t *testing.T) {
 	if r := run(t, s.Apply(ar.Replanned)).(ApplyResult); r.Err != nil || r.Plan == nil {
 		t.Fatalf("apply of the new preview: %+v", r)
 	}
-	st := load(t, path).State
-	if _, ok := st.Binding("W1"); !ok || !hasEntry(st, "Write the runbook") {
-		t.Fatal("the loop's write or the correction is missing")
-	}
+	wantBoth(t, path, "W1")
 }
 
 func TestApplyNoLongerPossible(t *testing.T) {
@@ -552,10 +559,7 @@ func TestFollowMergesALateLoopWrite(t *testing.T) {
 	if r.Err != nil || r.Merged != 1 {
 		t.Fatalf("%+v: want the late write merged", r)
 	}
-	st := load(t, path).State
-	if _, ok := st.Binding("W5"); !ok || !hasEntry(st, "Write the runbook") {
-		t.Fatal("the late write or the correction is missing")
-	}
+	wantBoth(t, path, "W5")
 }
 
 func TestRunMergesALateLoopWrite(t *testing.T) {
@@ -577,8 +581,5 @@ func TestRunMergesALateLoopWrite(t *testing.T) {
 	if err != nil || out.Merged != 1 {
 		t.Fatalf("err %v, merged %d", err, out.Merged)
 	}
-	st := load(t, path).State
-	if _, ok := st.Binding("W6"); !ok || !hasEntry(st, "Write the runbook") {
-		t.Fatal("the late write or the correction is missing")
-	}
+	wantBoth(t, path, "W6")
 }

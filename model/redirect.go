@@ -584,16 +584,34 @@ func (r DeleteAtom) plan(p *planner) error {
 	p.removeOnce(P("atoms", i))
 	p.affect(a.ID)
 	var notes []string
-	for _, d := range deps {
-		j := p.f.Index[d]
-		for k, dep := range s.Atoms[j].DependsOn {
-			if dep == a.ID {
-				p.removeOnce(P("atoms", j, "depends_on", k))
-			}
+	// The selected choice of an OR group hands its dependents to the
+	// group's next choice, as the loop's own backtrack does; otherwise
+	// they lose the dependency.
+	next := ""
+	for _, g := range s.ORGroups {
+		if g.Selected == a.ID {
+			next = nextChoice(p, g, a.ID)
+			break
 		}
-		p.affect(d)
 	}
-	if len(deps) > 0 {
+	switch {
+	case len(deps) > 0 && next != "":
+		moved, err := p.rewire(a.ID, next)
+		if err != nil {
+			return err
+		}
+		p.affect(moved...)
+		notes = append(notes, fmt.Sprintf("%s now depend%s on %s instead", strings.Join(moved, ", "), plural1(len(moved)), next))
+	case len(deps) > 0:
+		for _, d := range deps {
+			j := p.f.Index[d]
+			for k, dep := range s.Atoms[j].DependsOn {
+				if dep == a.ID {
+					p.removeOnce(P("atoms", j, "depends_on", k))
+				}
+			}
+			p.affect(d)
+		}
 		notes = append(notes, "detached from "+strings.Join(deps, ", "))
 	}
 	for _, g := range s.ORGroups {
@@ -609,15 +627,7 @@ func (r DeleteAtom) plan(p *planner) error {
 			}
 		}
 		if g.Selected == a.ID {
-			next := ""
-			for _, c := range g.Choices {
-				if c != a.ID && !slices.Contains(g.Failed, c) {
-					if _, ok := p.f.Index[c]; ok {
-						next = c
-						break
-					}
-				}
-			}
+			next := nextChoice(p, g, a.ID)
 			if next == "" {
 				p.edit(Replace(gp.Child("selected"), nil))
 				notes = append(notes, "OR group "+g.Name+" has no choice left to select")
@@ -656,6 +666,27 @@ func (r DeleteAtom) plan(p *planner) error {
 	p.record(CorrectionDAG, desc, false)
 	p.plan.Summary = "deleted " + a.ID
 	return nil
+}
+
+// nextChoice is the choice of g that takes over from choice gone: the
+// first other one that has not failed and exists ("" when none does).
+func nextChoice(p *planner, g ORGroup, gone string) string {
+	for _, c := range g.Choices {
+		if c != gone && !slices.Contains(g.Failed, c) {
+			if _, ok := p.f.Index[c]; ok {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// plural1 is the verb ending for n subjects ("s" for one: "A6 depends").
+func plural1(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
 }
 
 // ---------------------------------------------------------------------------

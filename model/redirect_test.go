@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/sim"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
@@ -617,6 +618,24 @@ func TestDeleteAtom(t *testing.T) {
 		checkRecorded(t, p, s, model.CorrectionDAG, "OR group fmt now selects A12", false)
 		// The selection changed: the trail records it.
 		checkTrailAppended(t, p, doc.State, s, "fmt", "A12", "A10, the selected choice, was deleted; A12 is the next choice that has not failed")
+	})
+	t.Run("the selected choice's dependents move to the next choice", func(t *testing.T) {
+		// The demo: A6 depends on A4, the selected choice of
+		// session_strategy. Deleted, A4 hands A6 to A5, as the loop's own
+		// backtrack does (A6 must not lose its session strategy).
+		doc := parse(t, sim.DemoState)
+		p := planOK(t, doc, model.DeleteAtom{ID: "A4", Detach: true}, ctx)
+		s := apply(t, doc, p)
+		if d := atom(t, s, "A6").DependsOn; !slices.Equal(d, []string{"A3", "A5"}) {
+			t.Fatalf("A6 depends on %v, want [A3 A5]", d)
+		}
+		if g := group(t, s, "session_strategy"); g.Selected != "A5" {
+			t.Fatalf("session_strategy selects %q", g.Selected)
+		}
+		checkRecorded(t, p, s, model.CorrectionDAG, `deleted A4 "Stateless JWT tokens" (was pending); A6 now depends on A5 instead; OR group session_strategy now selects A5`, false)
+		if !slices.Contains(p.Affected, "A6") {
+			t.Fatalf("affected %v", p.Affected)
+		}
 	})
 	t.Run("no choice left to select", func(t *testing.T) {
 		doc := parse(t, variant(t, "choices: [A10, A11, A12]", "choices: [A10, A11, A20]"))

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 )
@@ -229,7 +230,22 @@ func TestForceORAtStartCompletes(t *testing.T) {
 		done <- res
 	}()
 	waitFor(t, path, "status: running")
-	plan := correct(t, path, model.ForceOR{Group: "session_strategy", Choice: "A5", Reason: "sessions work behind the proxy"})
+	// As /redirect does it: pause the loop, correct, resume — each write
+	// guarded against the loop's own writes (the simulator writes the
+	// file between its reads as the loop does; a write of ours it read
+	// around would otherwise be undone and the test would race it).
+	guarded := correction.RunOptions{Guard: 300 * time.Millisecond}
+	if _, err := correction.Run(path, model.SetRedirect{Requested: true}, guarded); err != nil {
+		t.Fatal(err)
+	}
+	out, err := correction.Run(path, model.ForceOR{Group: "session_strategy", Choice: "A5", Reason: "sessions work behind the proxy"}, guarded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := out.Plan
+	if _, err := correction.Run(path, model.SetRedirect{Requested: false}, guarded); err != nil {
+		t.Fatal(err)
+	}
 	if d := plan.Correction.Description; !strings.Contains(d, "A6 now depends on A5 instead of A4") {
 		t.Errorf("the correction does not say how A6 is rewired: %q", d)
 	}

@@ -478,10 +478,24 @@ func reflects(old *model.State, req model.Request, p *model.Plan, nw *model.Stat
 			return fmt.Errorf("atom %s not deleted", r.ID)
 		}
 		expect.affected[r.ID] = true
+		// The selected choice of an OR group hands its dependents to the
+		// group's next choice (the first group that selects it); other
+		// atoms' dependents lose the dependency.
+		next := ""
+		for _, g := range old.ORGroups {
+			if g.Selected == r.ID {
+				next = nextLiveChoice(g, oldAtoms, r.ID)
+				break
+			}
+		}
 		for _, a := range old.Atoms {
 			if slices.Contains(a.DependsOn, r.ID) {
 				expect.affected[a.ID] = true
-				if want := without(a.DependsOn, r.ID); !slices.Equal(newAtoms[a.ID].DependsOn, want) {
+				want := without(a.DependsOn, r.ID)
+				if next != "" {
+					want = movedDeps(a.DependsOn, r.ID, next)
+				}
+				if !slices.Equal(newAtoms[a.ID].DependsOn, want) {
 					return fmt.Errorf("%s depends on %v, want %v", a.ID, newAtoms[a.ID].DependsOn, want)
 				}
 			}
@@ -496,13 +510,7 @@ func reflects(old *model.State, req model.Request, p *model.Plan, nw *model.Stat
 			}
 			sel := g.Selected
 			if sel == r.ID {
-				sel = ""
-				for _, c := range g.Choices {
-					if _, ok := oldAtoms[c]; ok && c != r.ID && !slices.Contains(g.Failed, c) {
-						sel = c
-						break
-					}
-				}
+				sel = nextLiveChoice(g, oldAtoms, r.ID)
 			}
 			if ng.Selected != sel {
 				return fmt.Errorf("OR group %s selects %q, want %q", g.Name, ng.Selected, sel)
@@ -540,15 +548,7 @@ func reflects(old *model.State, req model.Request, p *model.Plan, nw *model.Stat
 				if !slices.Contains(a.DependsOn, g.Selected) {
 					continue
 				}
-				var want []string
-				for _, d := range a.DependsOn {
-					if d == g.Selected {
-						d = r.Choice
-					}
-					if d != r.Choice || !slices.Contains(want, d) {
-						want = append(want, d)
-					}
-				}
+				want := movedDeps(a.DependsOn, g.Selected, r.Choice)
 				if got := newAtoms[a.ID].DependsOn; !slices.Equal(got, want) {
 					return fmt.Errorf("%s depends on %v, want %v (moved from %s to %s)", a.ID, got, want, g.Selected, r.Choice)
 				}
@@ -835,6 +835,32 @@ func trimmedSet(ids []string) []string {
 		}
 	}
 	return out
+}
+
+// movedDeps is a depends_on list with old moved onto next (once: a list
+// that had both keeps only next).
+func movedDeps(list []string, old, next string) []string {
+	var want []string
+	for _, d := range list {
+		if d == old {
+			d = next
+		}
+		if d != next || !slices.Contains(want, d) {
+			want = append(want, d)
+		}
+	}
+	return want
+}
+
+// nextLiveChoice is the choice of g that takes over from gone: the first
+// other existing one that has not failed.
+func nextLiveChoice(g model.ORGroup, atoms map[string]model.Atom, gone string) string {
+	for _, c := range g.Choices {
+		if _, ok := atoms[c]; ok && c != gone && !slices.Contains(g.Failed, c) {
+			return c
+		}
+	}
+	return ""
 }
 
 func without(ids []string, id string) []string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/aot-loop/aot-tui/model"
@@ -14,11 +15,24 @@ import (
 // scans instead of indexes, a fixpoint instead of a topological order.
 // It follows DESIGN.md §3.2 sentence by sentence.
 
+// refFirsts remembers, per state, where each id first stands: the one
+// lookup that made the reference quadratic (97 s at 10,000 atoms under
+// -race) is a linear scan done once.
+var refFirsts sync.Map // *model.State → map[string]int
+
 func refFirst(s *model.State, id string) (model.Atom, int, bool) {
-	for i, a := range s.Atoms {
-		if a.ID == id {
-			return a, i, true
+	m, ok := refFirsts.Load(s)
+	if !ok {
+		first := map[string]int{}
+		for i, a := range s.Atoms {
+			if _, seen := first[a.ID]; !seen {
+				first[a.ID] = i
+			}
 		}
+		m, _ = refFirsts.LoadOrStore(s, first)
+	}
+	if i, ok := m.(map[string]int)[id]; ok {
+		return s.Atoms[i], i, true
 	}
 	return model.Atom{}, -1, false
 }

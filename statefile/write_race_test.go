@@ -63,6 +63,22 @@ func withBinding(data []byte, name string) []byte {
 	return bytes.Replace(data, []byte("\nbindings:\n"), []byte("\nbindings:\n  "+name+":\n    summary: \"loop write\"\n    artifacts: []\n"), 1)
 }
 
+// withAtom is data with one more atom at the end of atoms, as the loop's
+// decomposition writes it: where a correction's new atom goes too.
+func withAtom(t *testing.T, data []byte, id string) []byte {
+	t.Helper()
+	doc, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ApplyEdits(doc, []model.Edit{model.Append(model.P("atoms"),
+		model.Map{{Key: "id", Value: id}, {Key: "description", Value: "loop's own"}, {Key: "status", Value: "pending"}, {Key: "depends_on", Value: model.Flow{}}})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func readState(t *testing.T, path string) *model.State {
 	t.Helper()
 	doc, err := Load(path, 0)
@@ -175,12 +191,7 @@ func TestPreparedWriteMeetsALoopWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, _ := Parse(before)
-	clash, err := ApplyEdits(doc, []model.Edit{model.Append(model.P("atoms"),
-		model.Map{{Key: "id", Value: "A20"}, {Key: "description", Value: "loop's own"}, {Key: "status", Value: "pending"}, {Key: "depends_on", Value: model.Flow{}}})})
-	if err != nil {
-		t.Fatal(err)
-	}
+	clash := withAtom(t, before, "A20")
 	for name, theirs := range map[string][]byte{"disjoint": withBinding(before, "W3"), "same lines": clash} {
 		t.Run(name, func(t *testing.T) {
 			if err := os.WriteFile(path, before, 0o644); err != nil {
@@ -208,9 +219,7 @@ func TestLateWriteOnTheSameLinesIsMergedByPlanningAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, _ := Parse(before)
-	theirs, _ := ApplyEdits(doc, []model.Edit{model.Append(model.P("atoms"),
-		model.Map{{Key: "id", Value: "A20"}, {Key: "description", Value: "loop's own"}, {Key: "status", Value: "pending"}, {Key: "depends_on", Value: model.Flow{}}})})
+	theirs := withAtom(t, before, "A20")
 	final, err := Merge(path, res.Before, theirs, MergeOptions{Installed: res.After, Plan: planOf(addAtom), Carried: carriedRunbook})
 	if err != nil {
 		t.Fatal(err)
@@ -234,9 +243,7 @@ func TestUnmergeableWritesAreKeptBesideTheFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, _ := Parse(before)
-	theirs, _ := ApplyEdits(doc, []model.Edit{model.Append(model.P("atoms"),
-		model.Map{{Key: "id", Value: "A20"}, {Key: "description", Value: "loop's own"}, {Key: "status", Value: "pending"}, {Key: "depends_on", Value: model.Flow{}}})})
+	theirs := withAtom(t, before, "A20")
 	_, err = Merge(path, res.Before, theirs, MergeOptions{})
 	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "kept in") {
 		t.Fatalf("err %v; want a conflict naming where the write is kept", err)

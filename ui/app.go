@@ -57,6 +57,17 @@ type Options struct {
 	SyncLayout bool
 	// Keys are the key bindings (zero: DefaultKeyMap; see LoadKeyMap).
 	Keys *KeyMap
+	// VerifyTimeout bounds each command a verification (V) runs
+	// (verify.DefaultTimeout when zero).
+	VerifyTimeout time.Duration
+	// Journal records every new version of each AoT state file to a
+	// journal beside it (history.JournalPath), capped at JournalMax bytes
+	// a file (0: history.DefaultJournalMax).
+	Journal    bool
+	JournalMax int64
+	// Replay, when set, shows recorded versions instead of watching a
+	// file (aot-tui replay); Target names the loop.
+	Replay *Replay
 }
 
 // Messages. Watch events carry the index of the loop they are about.
@@ -81,6 +92,7 @@ const (
 	focusJump                // the : prompt
 	focusHelp                // the help screen
 	focusDialog              // the top dialog of the loop on screen
+	focusPanel               // a full-screen panel: what changed, the message log
 )
 
 // environment is what the TUI looks up once, before it runs: I/O stays
@@ -122,10 +134,17 @@ type Model struct {
 	statusUntil time.Time
 	helpText    scrollText
 
+	// msgs is the message log; panel the full-screen panel (focusPanel).
+	msgs  messageLog
+	panel panelView
+
 	// bodyCache is the last rendered body (see renderBody).
 	bodyCache    []string
 	bodyCacheKey bodyKey
 	bodyGen      uint64
+
+	// verifies are each loop's last base_case verification (V).
+	verifies map[*loop]*verifyRun
 }
 
 // New builds the root model; Init starts watching the file(s).
@@ -188,6 +207,9 @@ func editorAvailable() bool {
 
 // Init starts the watchers, the clock and asks for the background colour.
 func (m *Model) Init() tea.Cmd {
+	if m.opts.Replay != nil {
+		return m.initReplay()
+	}
 	cmds := []tea.Cmd{tick(), tea.RequestBackgroundColor}
 	for _, l := range m.loops {
 		cmds = append(cmds, m.startWatch(l), listen(l))
@@ -199,8 +221,10 @@ func (m *Model) Init() tea.Cmd {
 // exits with a form open, or crashes), lets the corrections' file work
 // finish and stops the watchers; call it after the program returns.
 func (m *Model) Close() {
+	m.stopVerifies()
 	for _, l := range m.loops {
 		l.session.Close()
+		m.closeHistory(l)
 		if l.watcher != nil {
 			l.watcher.Stop()
 			l.watcher = nil
@@ -288,6 +312,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tick()
 	case sessionMsg:
 		return m.onSessionMsg(msg)
+	case verifyMsg:
+		return m.onVerifyMsg(msg)
+	case playMsg:
+		return m.onPlay(msg)
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
@@ -337,6 +365,7 @@ func (m *Model) refocus() {
 
 // setStatus shows a transient message in the footer.
 func (m *Model) setStatus(s string, d time.Duration) {
+	m.logMessage(m.cur, s)
 	m.status = s
 	m.statusUntil = m.now.Add(d)
 }

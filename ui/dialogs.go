@@ -287,6 +287,16 @@ func (staleFlagDialog) update(m *Model, l *loop, msg tea.Msg) step {
 	return stay(nil)
 }
 
+// isRedirectDialog reports whether d is a step of a redirect (the menu, a
+// form, its preview, the busy box): the loop is paused while it is open.
+func isRedirectDialog(d dialog) bool {
+	switch d.(type) {
+	case *menuDialog, *formDialog, *previewDialog, *busyDialog:
+		return true
+	}
+	return false
+}
+
 // markMoved notes on the open form or preview that the loop wrote the file.
 func markMoved(d dialog) {
 	switch d := d.(type) {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/model"
@@ -116,4 +117,59 @@ func TestBusyBoxLeavesOnEsc(t *testing.T) {
 
 func correctionPreviewRefused() correction.PreviewResult {
 	return correction.PreviewResult{Err: &model.Refusal{Rule: model.RuleNoChange, Reason: "nothing to change"}}
+}
+
+// The TUI guards its corrections for as long as it runs: a loop script
+// that read the file before the write and writes after it undoes the
+// correction; it is applied again, and the person is told.
+func TestGuardReappliesAndSaysSo(t *testing.T) {
+	f := startRedirectFlow(t)
+	stale := f.file()
+	formScripts[0].run(f) // add-atom "Write the runbook"
+	f.waitFor("preview:", "enter apply")
+	f.keys("enter")
+	f.waitFor("recorded in corrections")
+	// The loop's script writes back what it read before the correction,
+	// with its own change.
+	theirs := strings.Replace(string(stale), "iteration: 7", "iteration: 8", 1)
+	theirs = strings.Replace(theirs, "redirect_requested: true", "redirect_requested: false", 1)
+	if err := os.WriteFile(f.path, []byte(theirs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.waitFor("re-applied after the loop overwrote it")
+	got := string(f.waitFile("has the correction again", func(b []byte) bool {
+		return strings.Contains(string(b), "Write the runbook") && strings.Contains(string(b), "iteration: 8")
+	}))
+	if strings.Count(got, "description: \"Write the runbook\"") != 1 {
+		t.Fatal("the correction is in the file twice")
+	}
+	f.keys("4") // corrections view: the account of it
+	f.waitFor(`added A9 "Write the runbook"`)
+	f.keys("G", "enter")
+	f.waitFor("re-applied 1× after the loop overwrote it")
+}
+
+func TestGuardReportsALostCorrection(t *testing.T) {
+	f := startRedirectFlow(t)
+	stale := f.file()
+	formScripts[1].run(f) // delete A8
+	f.waitFor("preview:", "enter apply")
+	f.keys("enter")
+	f.waitFor("recorded in corrections")
+	// The loop's script writes back A8, now resolved: the delete cannot
+	// be applied again.
+	theirs := strings.Replace(string(stale), "  - id: A8\n    description: \"文档：计费服务的运行手册 and docs\"\n    status: pending",
+		"  - id: A8\n    description: \"文档：计费服务的运行手册 and docs\"\n    status: resolved", 1)
+	theirs = strings.Replace(theirs, "redirect_requested: true", "redirect_requested: false", 1)
+	if err := os.WriteFile(f.path, []byte(theirs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.waitFor("lost: deleted A8", "esc dismisses")
+	f.keys("esc")
+	for deadline := time.Now().Add(10 * time.Second); strings.Contains(f.screen(), "lost: deleted A8"); {
+		if time.Now().After(deadline) {
+			t.Fatal("esc did not dismiss the banner")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

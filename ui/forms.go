@@ -423,17 +423,22 @@ func needsDetach(st *model.State, id string) bool {
 func detachDescription(st *model.State, id string) string {
 	f := model.Derive(st)
 	var why []string
+	selected := false
+	for _, g := range st.ORGroups {
+		if g.Selected == id {
+			selected = true
+			why = append(why, "it is the selected choice of "+termtext.Line(g.Name)+": detaching selects the next choice")
+		}
+	}
 	if d := f.Dependents[id]; len(d) > 0 {
-		verb := " depend on it"
+		verb, what := " depend on it", ": detaching drops it from their depends_on"
 		if len(d) == 1 {
 			verb = " depends on it"
 		}
-		why = append(why, termtext.Line(strings.Join(d, ", "))+verb+": detaching drops it from their depends_on")
-	}
-	for _, g := range st.ORGroups {
-		if g.Selected == id {
-			why = append(why, "it is the selected choice of "+termtext.Line(g.Name)+": detaching selects the next choice")
+		if selected {
+			what = ": they move to that next choice (if there is one)"
 		}
+		why = append(why, termtext.Line(strings.Join(d, ", "))+verb+what)
 	}
 	return strings.Join(why, "; ") + ". Without detaching the delete is refused."
 }

@@ -91,7 +91,7 @@ func (m *Model) banners(l *loop) []banner {
 	for _, b := range []struct {
 		text string
 		bad  bool
-	}{{l.banner, l.bannerBad}, {l.lost, true}} {
+	}{{l.banner, l.bannerBad}, {l.lost, true}, {m.timelineBanner(l), false}} {
 		if b.text == "" {
 			continue
 		}
@@ -126,7 +126,7 @@ func (m *Model) refreshText(l *loop) {
 	if l.st == nil {
 		return
 	}
-	l.objective.set(renderObjective(l.st, l.objective.width, m.styles))
+	l.objective.set(renderObjective(l.st, m.verifyViewOf(l), l.objective.width, m.styles))
 	l.prompt.set(renderPrompt(l.st.Body, l.prompt.width, m.styles))
 	m.refreshDetails(l)
 }

@@ -83,6 +83,17 @@ var keyActions = func() []keyAction {
 		{"cancel", func(k *KeyMap) *key.Binding { return &k.Cancel }, p},
 		{"yes", func(k *KeyMap) *key.Binding { return &k.Yes }, st},
 		{"no", func(k *KeyMap) *key.Binding { return &k.No }, st},
+		// verify's confirmation and progress boxes take the preview's keys.
+		{"verify", func(k *KeyMap) *key.Binding { return &k.Verify }, v},
+		{"older_version", func(k *KeyMap) *key.Binding { return &k.OlderVersion }, v},
+		{"newer_version", func(k *KeyMap) *key.Binding { return &k.NewerVersion }, v},
+		{"prev_change", func(k *KeyMap) *key.Binding { return &k.PrevChange }, v},
+		{"next_change", func(k *KeyMap) *key.Binding { return &k.NextChange }, v},
+		{"what_changed", func(k *KeyMap) *key.Binding { return &k.WhatChanged }, v},
+		{"play", func(k *KeyMap) *key.Binding { return &k.Play }, v},
+		{"faster", func(k *KeyMap) *key.Binding { return &k.Faster }, v},
+		{"slower", func(k *KeyMap) *key.Binding { return &k.Slower }, v},
+		{"messages", func(k *KeyMap) *key.Binding { return &k.Messages }, v},
 	}
 	for i := range 6 {
 		a = append(a, keyAction{fmt.Sprintf("view_%d", i+1), func(k *KeyMap) *key.Binding { return &k.Views[i] }, v})

@@ -24,6 +24,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.filterKey(msg)
 	case focusJump:
 		return m.jumpKey(msg)
+	case focusPanel:
+		return m.panelKey(msg)
 	case focusHelp:
 		switch {
 		case key.Matches(msg, k.Help), key.Matches(msg, k.Back), key.Matches(msg, k.Quit):
@@ -90,14 +92,23 @@ func (m *Model) viewKey(l *loop, msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevLoop) && len(m.loops) > 1:
 		m.switchLoop(l.idx - 1)
 		return nil
+	case key.Matches(msg, k.Verify):
+		return m.verifyKey(l)
 	}
 	if l.phase != nil {
+		if key.Matches(msg, k.Messages) {
+			m.openMessages()
+			return nil
+		}
 		if isWriteKey(k, msg) {
 			m.setStatus("phase loops are read-only: the seed defines no redirect for them", statusShort)
 			return nil
 		}
 		textKeys(&l.phaseText, msg, k)
 		return nil
+	}
+	if cmd, ok := m.timelineKey(l, msg); ok {
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.NextView):
@@ -145,7 +156,9 @@ func (m *Model) viewKey(l *loop, msg tea.KeyPressMsg) tea.Cmd {
 	case viewCorrections:
 		tableKeys(&l.corrections, msg, k)
 	case viewObjective:
-		textKeys(&l.objective, msg, k)
+		if !m.verifyDetailsKey(l, msg) {
+			textKeys(&l.objective, msg, k)
+		}
 	case viewPrompt:
 		textKeys(&l.prompt, msg, k)
 	}
@@ -154,6 +167,9 @@ func (m *Model) viewKey(l *loop, msg tea.KeyPressMsg) tea.Cmd {
 
 // writeKey handles a key that would change the file.
 func (m *Model) writeKey(l *loop, msg tea.KeyPressMsg) tea.Cmd {
+	if m.refusePastWrite(l) {
+		return nil
+	}
 	if l.readOnly {
 		m.setStatus("read-only ("+l.readOnlyWhy+"): corrections are disabled", statusShort)
 		return nil
@@ -477,6 +493,8 @@ func (m *Model) onWheel(msg tea.MouseWheelMsg) {
 	switch {
 	case m.focus == focusHelp:
 		m.helpText.scroll(d)
+	case m.focus == focusPanel:
+		m.panel.text.scroll(d)
 	case l.phase != nil:
 		l.phaseText.scroll(d)
 	case l.view == viewGraph && m.wide && msg.X > l.graph.width:

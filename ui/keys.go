@@ -29,6 +29,13 @@ type KeyMap struct {
 	// Dialog keys: the preview's apply, edit and cancel; the stale-flag
 	// question's yes and no.
 	Apply, Edit, Cancel, Yes, No key.Binding
+
+	// Verify runs the base_case's checks now (after a confirmation that
+	// takes the preview's keys: apply runs, cancel does not).
+	Verify key.Binding
+	// Timeline keys (timeline.go): step through the versions seen, jump
+	// between changes of structure, what changed, play; the message log.
+	OlderVersion, NewerVersion, PrevChange, NextChange, WhatChanged, Play, Faster, Slower, Messages key.Binding
 }
 
 // DefaultKeyMap returns the key bindings.
@@ -87,6 +94,17 @@ func DefaultKeyMap() KeyMap {
 		Cancel: b("esc", "cancel", "esc", "n", "c", "q"),
 		Yes:    b("y", "yes", "y", "Y"),
 		No:     b("n", "no (default)", "n", "N", "esc", "enter"),
+
+		Verify:       b("V", "verify base_case now", "V"),
+		OlderVersion: b(",", "older version", ","),
+		NewerVersion: b(".", "newer version", "."),
+		PrevChange:   b("{", "previous change", "{"),
+		NextChange:   b("}", "next change", "}"),
+		WhatChanged:  b("w", "what changed", "w"),
+		Play:         b("p", "play / pause", "p"),
+		Faster:       b("+", "play faster", "+", "="),
+		Slower:       b("-", "play slower", "-"),
+		Messages:     b("M", "message log", "M"),
 	}
 	names := []string{"graph", "bindings", "trail", "corrections", "objective", "prompt"}
 	for i := range k.Views {
@@ -184,8 +202,14 @@ func (v viewKeys) groups() []helpGroup {
 	default:
 		groups = append(groups, nav, helpGroup{Title: "redirect", Keys: []key.Binding{k.Redirect, k.Constraints, k.Objective, k.Stop, k.Undo}, Write: true}, general)
 	}
+	if v.view == viewObjective && !v.phase {
+		groups = append(groups, helpGroup{Title: "base_case", Keys: []key.Binding{k.Verify, k.Details}})
+	}
 	if v.multi {
 		groups = append(groups, helpGroup{Title: "loops", Keys: []key.Binding{k.NextLoop, k.PrevLoop}})
+	}
+	if !v.phase {
+		groups = append(groups, timelineHelp(k))
 	}
 	return groups
 }

@@ -62,6 +62,8 @@ type loop struct {
 	applied map[string]*appliedCorrection
 	// staleOffered is set once the stale-flag question was asked.
 	staleOffered bool
+	// hist is the loop's timeline of versions (timeline.go).
+	hist *timeline
 }
 
 // appliedCorrection is a correction of this session, as the corrections

@@ -12,8 +12,11 @@ import (
 
 // renderObjective lays out the objective: goal, background, deliverables,
 // definition of done, constraints, and the base_case as a tree with check
-// types and values and AND/OR groups.
-func renderObjective(st *model.State, width int, s Styles) []string {
+// types and values and AND/OR groups. With vv (the last verification, nil
+// when there was none), each item the run checked is marked ✓ ✗ ? or ·,
+// its checks say how they came out and when, and the output of the
+// failed ones follows.
+func renderObjective(st *model.State, vv *verifyView, width int, s Styles) []string {
 	o := st.Objective
 	w := max(width, 20)
 	var out []string
@@ -47,16 +50,26 @@ func renderObjective(st *model.State, width int, s Styles) []string {
 		"  "+cons("max_stall_count", c.MaxStallCount, c.Lines.Has("max_stall_count"), model.DefaultMaxStallCount), "")
 
 	bc := o.BaseCase
+	var verified []string
+	if vv != nil {
+		verified = vv.header(w, s)
+	}
 	switch {
 	case bc.IsChecklist:
 		out = append(out, s.Title.Render("base_case")+s.Muted.Render(" checklist — every top-level item must pass"))
-		out = append(out, checklistTree(bc.Checklist, "", nil, w, s)...)
+		out = append(out, verified...)
+		out = append(out, checklistTree(bc.Checklist, "", nil, vv, w, s)...)
 	case bc.Legacy != nil:
 		out = append(out, s.Title.Render("base_case")+s.Muted.Render(" (legacy format)"))
+		out = append(out, verified...)
 		out = append(out, checkLines(bc.Legacy, "  ", w, s)...)
+		if r := vv.legacyResult(bc.Legacy); r != nil {
+			out = append(out, vv.resultLine(r, "  ", w, s))
+		}
 	default:
 		out = append(out, s.Title.Render("base_case"), "  "+s.Danger.Render("(none: the loop cannot verify completion)"))
 	}
+	out = append(out, vv.outputSection(w, s)...)
 	if len(o.Extra) > 0 {
 		out = append(out, "", s.Title.Render("other fields"))
 		for _, x := range o.Extra {
@@ -71,8 +84,9 @@ func renderObjective(st *model.State, width int, s Styles) []string {
 
 // checklistTree draws checklist items with box-drawing branches. pos is
 // the 1-based position path shown before each item (as the redirect forms
-// and CLI address items: 1, 1.2, …).
-func checklistTree(items []model.ChecklistItem, prefix string, pos []int, w int, s Styles) []string {
+// and CLI address items: 1, 1.2, …); vv marks the items a verification
+// checked.
+func checklistTree(items []model.ChecklistItem, prefix string, pos []int, vv *verifyView, w int, s Styles) []string {
 	var out []string
 	for i, it := range items {
 		last := i == len(items)-1
@@ -81,7 +95,11 @@ func checklistTree(items []model.ChecklistItem, prefix string, pos []int, w int,
 			branch, cont = "└─ ", "   "
 		}
 		p := append(append([]int{}, pos...), i+1)
+		res := vv.result(posString(p), it)
 		label := s.Muted.Render(posString(p)+" ") + s.Bold.Render(termtext.Line(nonEmpty(it.Item, "(unnamed)")))
+		if res != nil {
+			label = outcomeMark(res.Outcome, s) + " " + label
+		}
 		switch it.Kind() {
 		case "group":
 			label += " " + s.Accent.Render("[ALL of]")
@@ -93,12 +111,15 @@ func checklistTree(items []model.ChecklistItem, prefix string, pos []int, w int,
 		out = append(out, "  "+prefix+branch+label)
 		if it.Check != nil {
 			out = append(out, checkLines(it.Check, "  "+prefix+cont+"   ", w, s)...)
+			if res != nil && res.Kind == "check" {
+				out = append(out, vv.resultLine(res, "  "+prefix+cont+"   ", w, s))
+			}
 		}
 		if it.IsGroup {
-			out = append(out, checklistTree(it.Group, prefix+cont, p, w, s)...)
+			out = append(out, checklistTree(it.Group, prefix+cont, p, vv, w, s)...)
 		}
 		if it.IsAnyOf {
-			out = append(out, checklistTree(it.AnyOf, prefix+cont, p, w, s)...)
+			out = append(out, checklistTree(it.AnyOf, prefix+cont, p, vv, w, s)...)
 		}
 	}
 	return out

@@ -59,6 +59,9 @@ func (m *Model) render() string {
 	if m.focus == focusHelp {
 		return m.renderHelp()
 	}
+	if m.focus == focusPanel {
+		return m.renderPanel()
+	}
 	s := m.styles
 	l := m.cur
 	var lines []string
@@ -269,11 +272,10 @@ func (m *Model) renderFooter() string {
 	r := strings.Join(right, " ")
 	room := m.width - lipgloss.Width(r) - 1
 	left := ""
-	_, stale := l.topDialog().(staleFlagDialog)
 	switch {
 	case m.status != "":
 		left = s.Accent.Render(m.status)
-	case l.topDialog() != nil && !stale:
+	case isRedirectDialog(l.topDialog()):
 		msg := "redirect in progress: the loop pauses until you apply or cancel (esc)"
 		if lipgloss.Width(msg) > room {
 			msg = "loop paused until you apply or cancel (esc)"

@@ -50,6 +50,10 @@ func (m *Model) onState(l *loop, ev statefile.Event) tea.Cmd {
 }
 
 func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
+	m.recordVersion(l, ev)
+	if l.hist.inPast() {
+		return m.onLoadedInPast(l, ev)
+	}
 	l.banner, l.bannerBad = "", false
 	if ev.Data == nil || !l.session.IsOurs(ev.Data) {
 		// Not our own write coming back through the watcher.

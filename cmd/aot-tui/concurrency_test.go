@@ -428,8 +428,6 @@ type writerProc struct {
 	stdin  io.WriteCloser
 	events chan writerEvent
 	done   chan error
-	// acks carries the writer's answers to force, in order.
-	acks chan writerEvent
 	// kept are the events read while waiting for an ack.
 	kept []writerEvent
 }

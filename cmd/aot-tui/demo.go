@@ -128,6 +128,7 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		Watch:    statefile.WatchOptions{MaxSize: g.maxSize},
 		LoopName: "demo",
 		Keys:     keys,
+		Journal:  true,
 	})
 	p := tea.NewProgram(m, tea.WithOutput(out))
 	stopHangup, hungUp := onHangup(p)

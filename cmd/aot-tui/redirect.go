@@ -43,10 +43,14 @@ func newRedirectCmd(g *globalFlags) *cobra.Command {
 the change itself plus a corrections[] entry (and a trail entry where the flow
 appends one). The file is changed only where the correction needs it; comments,
 quoting, key order and the Markdown body stay byte-identical. Writes are atomic
-(temp file + rename) and re-planned when the loop writes the file meanwhile.
+(temp file + exchange) and re-planned when the loop writes the file meanwhile; a
+loop write that lands in the same instant is kept. For --guard after the write
+(1s by default) the file is watched: a loop script that read it before our write
+and wrote after undoes the correction, and it is applied again.
 
 Exit codes: 0 written, 1 refused (the one-line reason names the rule it would
-break; the file is untouched), 2 usage or I/O error, 3 the file kept changing.`,
+break; the file is untouched), 2 usage or I/O error, 3 the file kept changing, or
+a loop write undid the correction and it could not be applied again (lost: …).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
@@ -110,7 +114,8 @@ func newDeleteAtomCmd(g *globalFlags) *cobra.Command {
 		Long: `Deletes a pending or in-progress atom and every reference to it (OR choices,
 decomposition children, a stale binding). An atom that others depend on, or the
 selected choice of an OR group, is deleted only with --detach, which drops it from
-its dependents' depends_on and selects the group's next choice.`,
+its dependents' depends_on — or, for a selected choice, selects the group's next
+choice and moves the dependents onto it, as the loop's own backtrack does.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCorrection(cmd, g, &w, model.DeleteAtom{ID: args[0], Detach: detach})

@@ -66,7 +66,8 @@ Several PATHs watch several loops: < and > switch between them.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fail(exitUsage, "%s%s (see %s --help)", subcommand(c), flagErrorText(err), c.CommandPath())
 	})
-	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g), newDemoCmd(g), newKeysCmd())
+	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g), newDemoCmd(g), newKeysCmd(), newVerifyCmd(g))
+	root.AddCommand(newReplayCmd(g), newReportCmd(g))
 	return root
 }
 

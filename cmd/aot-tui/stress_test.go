@@ -119,7 +119,7 @@ func TestStressLoopWriters(t *testing.T) {
 	<-writersDone
 	// The TUI guards for as long as it runs: its last looks, then stop.
 	time.Sleep(400 * time.Millisecond)
-	tui.finish(&tally)
+	tui.finish(t, &tally)
 
 	final, err := os.ReadFile(path)
 	if err != nil {
@@ -328,6 +328,7 @@ func cliCorrection(t *testing.T, bin, path string, k int, guard []string) stress
 		r.reapplied, r.merged = res.Reapplied, res.Merged
 	case exitConflict:
 		r.refused = true
+		t.Logf("%s: exit 3: %s", tok, strings.TrimSpace(errb.String()))
 	default:
 		t.Errorf("%v: exit %d: %s", args, code, errb.String())
 	}
@@ -349,6 +350,7 @@ type tuiSession struct {
 	written           []stressResult
 	refused           int
 	summaries         map[string]string
+	errs              []string
 }
 
 func startTUISession(path string) *tuiSession {
@@ -421,6 +423,7 @@ func (u *tuiSession) correct(t *testing.T, n int) {
 			}
 		case errors.Is(ar.Err, statefile.ErrConflict):
 			u.refused++
+			t.Logf("%s: not written: %v", tok, ar.Err)
 		default:
 			t.Errorf("apply %s: %+v", tok, ar)
 		}
@@ -429,12 +432,15 @@ func (u *tuiSession) correct(t *testing.T, n int) {
 }
 
 // finish stops the session and adds its account to tally.
-func (u *tuiSession) finish(tally *stressTally) {
+func (u *tuiSession) finish(t *testing.T, tally *stressTally) {
 	u.w.Stop()
 	u.running.Wait()
 	u.s.Close()
 	u.mu.Lock()
 	defer u.mu.Unlock()
+	for _, e := range u.errs {
+		t.Logf("TUI guard: %s", e)
+	}
 	for i, r := range u.written {
 		if u.lost[u.summaries[r.token]] {
 			r.written, r.refused = false, true

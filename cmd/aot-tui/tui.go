@@ -20,12 +20,15 @@ type tuiFlags struct {
 	readOnly bool
 	quiet    bool
 	keys     string
+	// noJournal turns off the journal of versions beside each state file.
+	noJournal bool
 }
 
 func (t *tuiFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&t.file, "file", "f", "", "state file or project directory (default: current directory)")
 	cmd.Flags().BoolVar(&t.readOnly, "read-only", false, "never write to the file: every write key is disabled")
 	cmd.Flags().BoolVar(&t.quiet, "quiet", false, "no bell and no desktop notifications")
+	cmd.Flags().BoolVar(&t.noJournal, "no-journal", false, "do not record the versions seen to the journal beside the state file (see aot-tui replay)")
 	registerKeys(cmd, &t.keys)
 }
 
@@ -105,6 +108,7 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 		Quiet:    t.quiet,
 		Watch:    statefile.WatchOptions{MaxSize: g.maxSize},
 		Keys:     keys,
+		Journal:  !t.noJournal,
 	})
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithOutput(cmd.OutOrStdout()))

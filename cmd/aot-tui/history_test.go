@@ -1,0 +1,195 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aot-loop/aot-tui/history"
+	"github.com/aot-loop/aot-tui/sim"
+)
+
+// quitTmux presses q and waits for the pane to die.
+func quitTmux(t *testing.T, s *tmuxSession) {
+	t.Helper()
+	s.send("q")
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.TrimSpace(s.tmux("display-message", "-p", "-t", "e2e", "#{pane_dead}")) == "1" {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("q did not quit the TUI")
+}
+
+// The TUI records what it sees to the journal beside the state file, and
+// aot-tui replay plays it back from the first version.
+func TestE2EJournalThenReplay(t *testing.T) {
+	bin := binary(t)
+	path := copyFixture(t, "seed-complete.md")
+	dir := filepath.Dir(filepath.Dir(path))
+	s := startTmux(t, 100, 30, []string{"NO_COLOR=1"}, bin, dir)
+	s.waitFor("iteration 5/20")
+	for i := 6; i <= 8; i++ {
+		replaceInFile(t, path, "iteration: "+itoa(i-1), "iteration: "+itoa(i), i%2 == 0)
+		s.waitFor("iteration " + itoa(i) + "/20")
+	}
+	quitTmux(t, s)
+	versions, notes, err := history.ReadJournal(history.JournalPath(path))
+	if err != nil || len(notes) > 0 || len(versions) != 4 {
+		t.Fatalf("the journal: %d versions, %v %v", len(versions), err, notes)
+	}
+	final, _ := os.ReadFile(path)
+	if string(versions[3].Data) != string(final) {
+		t.Fatal("the journal's last version is not the file")
+	}
+
+	r := startTmux(t, 100, 30, []string{"NO_COLOR=1"}, bin, "replay", dir)
+	r.waitFor("version 1 of 4", "replay of aot-loop-state.history.jsonl", "iteration 5/20")
+	r.send(".")
+	r.waitFor("version 2 of 4", "iteration 6/20")
+	r.send("w")
+	r.waitFor("what changed — version 2 of 4", "iteration 5 → 6")
+	r.send("Escape")
+	r.waitFor("◷ version 2 of 4") // before p: esc p at once would be alt+p
+	r.send("p")
+	r.waitFor("version 4 of 4", "iteration 8/20", "end of the recording")
+	r.send("a")
+	r.waitFor("a replay is read-only")
+	quitTmux(t, r)
+	if after, _ := os.ReadFile(path); string(after) != string(final) {
+		t.Fatal("the replay wrote to the state file")
+	}
+}
+
+func TestE2ENoJournal(t *testing.T) {
+	bin := binary(t)
+	path := copyFixture(t, "seed-complete.md")
+	s := startTmux(t, 100, 30, []string{"NO_COLOR=1"}, bin, "--no-journal", filepath.Dir(filepath.Dir(path)))
+	s.waitFor("iteration 5/20")
+	replaceInFile(t, path, "iteration: 5", "iteration: 6", true)
+	s.waitFor("iteration 6/20")
+	quitTmux(t, s)
+	if _, err := os.Stat(history.JournalPath(path)); !os.IsNotExist(err) {
+		t.Fatalf("--no-journal wrote a journal: %v", err)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// journalOfRun records a demo run the way the TUI does and returns the
+// project directory.
+func journalOfRun(t *testing.T) (dir string, n int) {
+	t.Helper()
+	dir = t.TempDir()
+	path, err := sim.Setup(dir, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := history.OpenJournal(history.JournalPath(path), history.JournalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	initial, _ := os.ReadFile(path)
+	j.Append(history.Version{At: time.Now(), Data: initial})
+	n = 1
+	_, err = sim.Run(t.Context(), sim.Config{Path: path, Seed: 1, Speed: 1000, Demo: true, OnWrite: func(_ string, data []byte) {
+		if ok, err := j.Append(history.Version{At: time.Now(), Data: data}); err != nil {
+			t.Error(err)
+		} else if ok {
+			n++
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, n
+}
+
+func TestReportCommand(t *testing.T) {
+	dir, n := journalOfRun(t)
+	code, md, stderr := cli(t, "report", dir)
+	if code != 0 {
+		t.Fatalf("report: %d %s", code, stderr)
+	}
+	for _, want := range []string{"# Post-mortem: Add user authentication to the web API", "**Outcome:** COMPLETED",
+		"| 2 | ", "backtracked: A4 failed, A5 selected", "## Final graph", "with its journal aot-loop-state.history.jsonl"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the Markdown report lacks %q", want)
+		}
+	}
+	journal := filepath.Join(dir, ".claude", "aot-loop-state.history.jsonl")
+	code, out, stderr := cli(t, "report", "--journal", journal, "--format", "json")
+	var r struct {
+		Versions   int
+		Iterations []struct{ N int }
+		Outcome    struct{ Status string }
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+		t.Fatalf("report --format json: %d %s %s", code, stderr, out)
+	}
+	if r.Versions != n || r.Outcome.Status != "completed" || len(r.Iterations) < 5 {
+		t.Fatalf("json: %+v (versions written %d)", r, n)
+	}
+	page := filepath.Join(t.TempDir(), "r.html")
+	if code, _, stderr := cli(t, "report", "-f", dir, "--format", "html", "-o", page); code != 0 {
+		t.Fatalf("report html: %s", stderr)
+	}
+	if data, _ := os.ReadFile(page); !strings.HasPrefix(string(data), "<!DOCTYPE html>") || !strings.Contains(string(data), "<svg") {
+		t.Fatal("the HTML report is not a page with its chart")
+	}
+	code, out, _ = cli(t, "report", "--no-journal", dir)
+	if code != 0 || !strings.Contains(out, "only the final state was read") || strings.Contains(out, "| 2 | ") {
+		t.Fatalf("--no-journal:\n%s", out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", "--format", "pdf", dir}, `--format "pdf": use md, json or html`},
+		{[]string{"report", "--journal", filepath.Join(dir, "none.jsonl")}, "no journal at"},
+		{[]string{"report", "--journal", journal, dir}, "give one of PATH"},
+		{[]string{"replay", filepath.Join(dir, "none.jsonl")}, "no journal at"},
+		{[]string{"replay", "--speed", "0", dir}, "--speed must be positive"},
+		{[]string{"replay", "--git", dir, dir}, "not both"},
+	} {
+		code, _, stderr := cli(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+func TestReportFromGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t",
+			"GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	path := writeFile(t, dir, ".claude/aot-loop-state.md", sim.DemoState)
+	git("add", "-A")
+	git("commit", "-qm", "aligned")
+	writeFile(t, dir, ".claude/aot-loop-state.md", strings.Replace(strings.Replace(sim.DemoState, "status: pending\n  iteration: 0", "status: running\n  iteration: 1", 1), "    status: pending", "    status: resolved", 1))
+	git("commit", "-qam", "iteration 1")
+	code, out, stderr := cli(t, "report", "--git", path)
+	if code != 0 || !strings.Contains(out, "2 versions of the state file, from git history of") || !strings.Contains(out, "| 0 | ") {
+		t.Fatalf("report --git: %d %s\n%s", code, stderr, out)
+	}
+}

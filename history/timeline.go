@@ -1,0 +1,313 @@
+// Package history keeps the versions of a state file: in memory as a
+// Timeline (each version a line diff against the one before, with full
+// snapshots now and then for fast seeking), on disk as a Journal that
+// survives crashes and is shared safely by several aot-tui processes, and
+// read back from git. Compare says in words what changed between two
+// versions. The TUI's timeline, aot-tui replay and aot-tui report use it.
+package history
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/textdiff"
+)
+
+// Version is one distinct version of a state file.
+type Version struct {
+	// At is when the version was seen (the watcher's time, the journal's
+	// record time, or a commit's time).
+	At time.Time
+	// Data is the file's bytes.
+	Data []byte
+	// Marks say what kind of step the version is (MarksOf of Compare with
+	// the version before); zero when not known.
+	Marks Mark
+}
+
+// TimelineOptions tune a Timeline. The zero value is sensible.
+type TimelineOptions struct {
+	// SnapshotEvery stores a full copy every this many versions (default
+	// 64), so that any version is at most that many diffs away from one.
+	SnapshotEvery int
+	// MaxBytes bounds the memory the versions take (default 64 MiB); past
+	// it the oldest versions are dropped, a snapshot's run at a time.
+	MaxBytes int64
+}
+
+// Timeline holds the distinct versions of one file in the order they were
+// seen. Each version is stored as a line diff against the one before
+// (copied runs of the previous version's lines plus inserted text), every
+// SnapshotEvery-th one in full. Reading version k applies at most
+// SnapshotEvery diffs to the snapshot before it; stepping one version
+// forward or back from the last one read is cheaper still (a cache of
+// the last version's lines). A Timeline is not safe for concurrent use.
+type Timeline struct {
+	opts    TimelineOptions
+	entries []entry
+	// dropped is how many of the oldest versions were let go.
+	dropped int
+	size    int64
+	// head is the last version, split into lines, and its bytes.
+	head      []string
+	headData  []byte
+	sinceSnap int
+	// cache is the last version read (index into entries and its lines).
+	cacheIdx   int
+	cacheLines []string
+}
+
+type entry struct {
+	at    time.Time
+	marks Mark
+	// snap is set for a snapshot (the whole text); ops otherwise.
+	snap   string
+	isSnap bool
+	ops    []op
+	n      int // the version's length in bytes
+}
+
+// op is a copy of the previous version's lines [a0, a1) or, when
+// a0 == a1, inserted text.
+type op struct {
+	a0, a1 int32
+	text   string
+}
+
+// entry overheads counted against MaxBytes, beyond the text itself.
+const (
+	entryOverhead = 96
+	opOverhead    = 32
+)
+
+// NewTimeline returns an empty Timeline.
+func NewTimeline(opts TimelineOptions) *Timeline {
+	if opts.SnapshotEvery <= 0 {
+		opts.SnapshotEvery = 64
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = 64 << 20
+	}
+	return &Timeline{opts: opts, cacheIdx: -1}
+}
+
+// Append adds v after the last version, unless it has the same bytes
+// (then it reports false). It returns v's index.
+func (t *Timeline) Append(v Version) (int, bool) {
+	if len(t.entries) > 0 && bytes.Equal(v.Data, t.headData) {
+		return t.Len() - 1, false
+	}
+	text := string(v.Data)
+	lines := textdiff.SplitLines(text)
+	e := entry{at: v.At, marks: v.Marks, n: len(text)}
+	if len(t.entries) > 0 && t.sinceSnap+1 < t.opts.SnapshotEvery {
+		var inserted int
+		for _, o := range textdiff.Diff(t.head, lines) {
+			switch o.Kind {
+			case textdiff.Equal:
+				e.ops = append(e.ops, op{a0: int32(o.A0), a1: int32(o.A1)})
+			case textdiff.Insert:
+				// A copy: a substring would keep the whole text alive.
+				s := strings.Clone(strings.Join(lines[o.B0:o.B1], ""))
+				inserted += len(s)
+				e.ops = append(e.ops, op{a0: int32(o.A0), a1: int32(o.A0), text: s})
+			}
+		}
+		if inserted > len(text)/2 {
+			e.ops = nil // as big as the text: store it whole
+		}
+	}
+	if e.ops == nil {
+		e.snap, e.isSnap = text, true
+		t.sinceSnap = 0
+	} else {
+		t.sinceSnap++
+	}
+	t.entries = append(t.entries, e)
+	t.size += e.bytes()
+	t.head, t.headData = lines, v.Data
+	t.trim()
+	return t.Len() - 1, true
+}
+
+func (e *entry) bytes() int64 {
+	n := int64(entryOverhead + len(e.snap))
+	for _, o := range e.ops {
+		n += int64(opOverhead + len(o.text))
+	}
+	return n
+}
+
+// trim drops the oldest versions, up to the second snapshot, while the
+// timeline is over its memory bound and the last version stays.
+func (t *Timeline) trim() {
+	for t.size > t.opts.MaxBytes {
+		next := -1
+		for i := 1; i < len(t.entries); i++ {
+			if t.entries[i].isSnap {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			return
+		}
+		for _, e := range t.entries[:next] {
+			t.size -= e.bytes()
+		}
+		t.entries = append([]entry(nil), t.entries[next:]...)
+		t.dropped += next
+		t.cacheIdx, t.cacheLines = -1, nil
+	}
+}
+
+// Len is the number of versions appended, counting those dropped.
+func (t *Timeline) Len() int { return t.dropped + len(t.entries) }
+
+// First is the index of the oldest version still held (versions before
+// it were dropped to stay within MaxBytes).
+func (t *Timeline) First() int { return t.dropped }
+
+// Bytes is roughly the memory the versions take.
+func (t *Timeline) Bytes() int64 { return t.size }
+
+func (t *Timeline) entry(i int) (*entry, bool) {
+	j := i - t.dropped
+	if j < 0 || j >= len(t.entries) {
+		return nil, false
+	}
+	return &t.entries[j], true
+}
+
+// Time is when version i was seen (zero if it is not held).
+func (t *Timeline) Time(i int) time.Time {
+	if e, ok := t.entry(i); ok {
+		return e.at
+	}
+	return time.Time{}
+}
+
+// Marks are version i's marks.
+func (t *Timeline) Marks(i int) Mark {
+	if e, ok := t.entry(i); ok {
+		return e.marks
+	}
+	return 0
+}
+
+// SetMarks sets version i's marks (when they are worked out later).
+func (t *Timeline) SetMarks(i int, m Mark) {
+	if e, ok := t.entry(i); ok {
+		e.marks = m
+	}
+}
+
+// Next is the nearest version after i (dir > 0) or before it (dir < 0)
+// with any of the marks in mask; false when there is none.
+func (t *Timeline) Next(i, dir int, mask Mark) (int, bool) {
+	step := 1
+	if dir < 0 {
+		step = -1
+	}
+	for j := i + step; j >= t.First() && j < t.Len(); j += step {
+		if t.Marks(j)&mask != 0 {
+			return j, true
+		}
+	}
+	return i, false
+}
+
+// Data returns version i's bytes.
+func (t *Timeline) Data(i int) ([]byte, error) {
+	lines, err := t.lines(i)
+	if err != nil {
+		return nil, err
+	}
+	var n int
+	if e, ok := t.entry(i); ok {
+		n = e.n
+	}
+	b := make([]byte, 0, n)
+	for _, l := range lines {
+		b = append(b, l...)
+	}
+	return b, nil
+}
+
+// Version returns version i whole.
+func (t *Timeline) Version(i int) (Version, error) {
+	data, err := t.Data(i)
+	if err != nil {
+		return Version{}, err
+	}
+	e, _ := t.entry(i)
+	return Version{At: e.at, Data: data, Marks: e.marks}, nil
+}
+
+func (t *Timeline) lines(i int) ([]string, error) {
+	j := i - t.dropped
+	if j < 0 || j >= len(t.entries) {
+		if i >= 0 && i < t.dropped {
+			return nil, fmt.Errorf("version %d is no longer held (the oldest %d were dropped to bound memory)", i+1, t.dropped)
+		}
+		return nil, fmt.Errorf("no version %d (there are %d)", i+1, t.Len())
+	}
+	if j == len(t.entries)-1 {
+		return t.head, nil
+	}
+	s := j
+	for !t.entries[s].isSnap {
+		s--
+	}
+	var lines []string
+	start := s
+	if t.cacheIdx >= s && t.cacheIdx <= j {
+		lines, start = t.cacheLines, t.cacheIdx
+	} else {
+		lines = textdiff.SplitLines(t.entries[s].snap)
+	}
+	for k := start + 1; k <= j; k++ {
+		lines = apply(lines, t.entries[k].ops)
+	}
+	t.cacheIdx, t.cacheLines = j, lines
+	return lines, nil
+}
+
+// apply builds a version from the one before and its ops.
+func apply(prev []string, ops []op) []string {
+	n := 0
+	for _, o := range ops {
+		n += int(o.a1 - o.a0)
+	}
+	out := make([]string, 0, n+8)
+	for _, o := range ops {
+		if o.a1 > o.a0 {
+			out = append(out, prev[o.a0:o.a1]...)
+		} else {
+			out = append(out, textdiff.SplitLines(o.text)...)
+		}
+	}
+	return out
+}
+
+// Build makes a Timeline of versions, oldest first, working out each
+// version's marks (when it has none) by comparing it with the last one
+// before it that parsed.
+func Build(versions []Version, opts TimelineOptions) *Timeline {
+	t := NewTimeline(opts)
+	var prev *model.State
+	for _, v := range versions {
+		if doc, err := statefile.Parse(v.Data); err == nil {
+			if v.Marks == 0 {
+				v.Marks = MarksOf(Compare(prev, doc.State))
+			}
+			prev = doc.State
+		}
+		t.Append(v)
+	}
+	return t
+}
