@@ -74,6 +74,19 @@ func BenchmarkStateUpdate1k(b *testing.B) {
 	}
 }
 
+// BenchmarkStateUpdate10k times a loop write as the TUI takes it at
+// 10,000 atoms: the new state applied in Update, then View().
+func BenchmarkStateUpdate10k(b *testing.B) {
+	evs := benchStates(b, 10000)
+	m := benchModel(b, evs[0], 160, 50)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Update(stateMsg{ev: evs[i%2]})
+		_ = m.View()
+	}
+}
+
 // BenchmarkViewAfterScroll1k… time a key press that moves the selection
 // (scrolling when it nears the edge) plus View().
 func BenchmarkViewAfterScroll1kDrawing(b *testing.B) { benchViewAfterScroll(b, 160, 50) }
