@@ -2,6 +2,7 @@ package fastyaml
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -256,6 +257,17 @@ func (p *fastParser) node(kind yaml.Kind, tag, value string, style yaml.Style, l
 	return n
 }
 
+// ownAlloc says whether a block collection at depth gets a node and a
+// Content slice of its own rather than slab space: when a memo is
+// recorded, for the root and the top-level collections — the nodes whose
+// Content holds entries a later version may take over. Slab space lives
+// as long as any node carved from it: a root or a list of 10,000 atoms
+// sharing a chunk with a changed entry that the next versions keep would
+// keep its Content, and through it the entries of its own version, whose
+// chunks hold the root of the version before, and so on — every version
+// read would stay in memory.
+func (p *fastParser) ownAlloc(depth int) bool { return p.memo != nil && depth <= 1 }
+
 // alloc returns a zero node carved from the slab.
 func (p *fastParser) alloc() *yaml.Node {
 	if len(p.nodes) == cap(p.nodes) {
@@ -269,9 +281,11 @@ func (p *fastParser) alloc() *yaml.Node {
 
 // content moves the children pushed since mark into n.Content, a slice
 // whose capacity is its length so that an append elsewhere copies it.
-func (p *fastParser) content(n *yaml.Node, mark int) {
+func (p *fastParser) content(n *yaml.Node, mark int, depth int) {
 	kids := p.stack[mark:]
-	if len(kids) > 0 {
+	if len(kids) > 0 && p.ownAlloc(depth) {
+		n.Content = slices.Clone(kids)
+	} else if len(kids) > 0 {
 		if cap(p.ptrs)-len(p.ptrs) < len(kids) {
 			p.ptrs = make([]*yaml.Node, 0, max(min(max(64, 2*cap(p.ptrs)), 8192), len(kids)))
 		}
@@ -334,6 +348,9 @@ func (p *fastParser) openBlock(kind yaml.Kind, tag string, depth int) (*yaml.Nod
 		return nil, 0
 	}
 	first := p.lines[p.i]
+	if p.ownAlloc(depth) {
+		return &yaml.Node{Kind: kind, Tag: tag, Line: p.i + 1, Column: p.col(p.i, first.start+first.indent)}, len(p.stack)
+	}
 	return p.node(kind, tag, "", 0, p.i, first.start+first.indent), len(p.stack)
 }
 
@@ -374,7 +391,7 @@ func (p *fastParser) blockMapping(indent, depth int) *yaml.Node {
 		p.stack = append(p.stack, v)
 	}
 	if m != nil {
-		p.content(m, mark)
+		p.content(m, mark, depth)
 	}
 	return m
 }
@@ -400,7 +417,7 @@ func (p *fastParser) blockSequence(indent, depth int) *yaml.Node {
 		p.stack = append(p.stack, p.value(l.start+l.indent+1, indent, false, depth))
 	}
 	if s != nil {
-		p.content(s, mark)
+		p.content(s, mark, depth)
 	}
 	return s
 }
@@ -725,7 +742,7 @@ func (p *fastParser) flow(at int) *yaml.Node {
 	if !p.bad && !restIsComment(p.src[k:end]) {
 		p.fail("flow: text after it")
 	}
-	p.content(n, mark)
+	p.content(n, mark, fastMaxDepth+1) // no entry is ever taken into a flow collection: slab space
 	return n
 }
 

@@ -291,7 +291,7 @@ func (p *fastParser) clone(n *yaml.Node, delta int) *yaml.Node {
 		for _, ch := range n.Content {
 			p.stack = append(p.stack, p.clone(ch, delta))
 		}
-		p.content(c, mark)
+		p.content(c, mark, fastMaxDepth+1) // an entry: slab space
 	}
 	return c
 }

@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"gopkg.in/yaml.v3"
@@ -370,4 +372,67 @@ func checkReparseFuzz(t *testing.T, prev *Document, data []byte) *Document {
 		t.Fatalf("Reparse differs from Parse: %v\n--- file\n%q", err, data)
 	}
 	return got
+}
+
+// TestReparseLetsOldVersionsGo checks that a chain of Reparses keeps only
+// what the last Document uses: the root and the top-level lists of every
+// earlier version are collected, although their unchanged entries live
+// on. (The nodes of a parse are carved from shared chunks; when a root or
+// the list of atoms shared a chunk with an entry the next versions kept,
+// each version kept the one before alive, some 170 KB a write at 10,000
+// atoms, without end.)
+func TestReparseLetsOldVersionsGo(t *testing.T) {
+	base := gen.Generate(gen.Options{Atoms: 400, Seed: 11, Resolved: 0.3, ORGroups: 16, Decompositions: 10})
+	lines := strings.Split(string(base), "\n")
+	var statuses []int
+	iter := -1
+	for k, l := range lines {
+		switch {
+		case iter < 0 && strings.HasPrefix(l, "  iteration: "):
+			iter = k
+		case l == "    status: pending" || l == "    status: in_progress":
+			statuses = append(statuses, k)
+		}
+	}
+	var old []weak.Pointer[yaml.Node]
+	var doc *Document
+	for i := 0; i < 60; i++ {
+		// A different atom's status each write, and the iteration.
+		k := statuses[(i*7919)%len(statuses)]
+		if lines[k] == "    status: pending" {
+			lines[k] = "    status: in_progress"
+		} else {
+			lines[k] = "    status: pending"
+		}
+		lines[iter] = fmt.Sprintf("  iteration: %d", i)
+		var err error
+		if doc, err = Reparse(doc, []byte(strings.Join(lines, "\n"))); err != nil {
+			t.Fatal(err)
+		}
+		if doc.memo == nil || doc.memo.yaml == nil {
+			t.Fatal("the fast parser did not take the file")
+		}
+		old = append(old, weak.Make(doc.Root))
+		if i == 59 {
+			break
+		}
+		for j := 0; j+1 < len(doc.Root.Content); j += 2 {
+			if v := doc.Root.Content[j+1]; v.Kind != yaml.ScalarNode && v.Style&yaml.FlowStyle == 0 {
+				old = append(old, weak.Make(v))
+			}
+		}
+	}
+	runtime.GC()
+	runtime.GC()
+	kept := 0
+	for _, p := range old {
+		if p.Value() != nil {
+			kept++
+		}
+	}
+	// Only the last version's root is in use.
+	if kept != 1 {
+		t.Fatalf("%d of %d roots and top-level lists of earlier versions still in memory, want none", kept-1, len(old)-1)
+	}
+	runtime.KeepAlive(doc)
 }
