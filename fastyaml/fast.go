@@ -2,9 +2,12 @@ package fastyaml
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/aot-loop/aot-tui/yamltext"
 	"gopkg.in/yaml.v3"
@@ -35,11 +38,56 @@ func fastParse(yml []byte) *yaml.Node {
 // fastParseWhy is fastParse that also says why it gave up, with the line;
 // lines is yml's LineMap, which Parse's caller has already made.
 func fastParseWhy(yml []byte, lines yamltext.LineMap) (*yaml.Node, string) {
-	if !lines.SameLines() || !fastSafeText(yml) {
+	return fastParseMemo(yml, lines, nil, false)
+}
+
+// fastParseMemo is fastParseWhy that, when record is set, also keeps a
+// Memo of the parse in p.memo, taking unchanged entries from prev (see
+// ParseMemo).
+func fastParseMemo(yml []byte, lines yamltext.LineMap, prev *Memo, record bool) (*yaml.Node, string) {
+	return (&fastParser{}).run(yml, lines, prev, record)
+}
+
+func (p *fastParser) run(yml []byte, lines yamltext.LineMap, prev *Memo, record bool) (*yaml.Node, string) {
+	if !lines.SameLines() {
 		return nil, "characters or lines outside the subset"
 	}
-	p := &fastParser{src: string(yml)}
-	p.splitLines()
+	incremental := record && prev != nil
+	var ascii bool
+	if incremental {
+		// The characters are checked after the parse, outside the
+		// entries taken from prev (see checkGaps).
+		ascii = isASCII(yml)
+	} else {
+		var ok bool
+		if ok, ascii = fastSafeText(yml); !ok {
+			return nil, "characters or lines outside the subset"
+		}
+	}
+	if !incremental || len(yml) == 0 {
+		p.src = string(yml)
+	} else {
+		// The nodes built here live beside nodes of earlier versions and
+		// may outlive this text by many versions: each value gets a string
+		// of its own rather than pinning the whole text (see node). The
+		// text is read through a view of yml, which is not modified while
+		// it is parsed.
+		p.src, p.copyValues = unsafe.String(&yml[0], len(yml)), true
+	}
+	if record {
+		p.memo = &Memo{text: yml, sections: map[string]*memoSection{}}
+		p.prev = prev
+	}
+	if buf, _ := linePool.Get().(*[]fastLine); buf != nil {
+		p.lines = (*buf)[:0]
+	}
+	defer func() {
+		if cap(p.lines) <= maxPooledLines {
+			buf := p.lines[:0]
+			linePool.Put(&buf)
+		}
+	}()
+	p.splitLines(ascii)
 	p.skipBlank()
 	if p.i >= len(p.lines) || keyEnd(p.text(p.i)) < 0 {
 		return nil, "not a block mapping"
@@ -53,6 +101,12 @@ func fastParseWhy(yml []byte, lines yamltext.LineMap) (*yaml.Node, string) {
 	}
 	if p.bad {
 		return nil, "line " + strconv.Itoa(p.whyLine) + ": " + p.why
+	}
+	if incremental && !p.checkGaps(yml) {
+		return nil, "characters or lines outside the subset"
+	}
+	if p.memoOff {
+		p.memo = nil
 	}
 	return root, ""
 }
@@ -79,28 +133,41 @@ type fastParser struct {
 	nodes []yaml.Node  // slab the nodes are carved from
 	ptrs  []*yaml.Node // slab Content slices are carved from
 	stack []*yaml.Node // children of the collections being built
+
+	// copyValues gives every node value a string of its own (src is then
+	// a view of bytes the nodes must not keep).
+	copyValues bool
+	// The memo being recorded (nil: none) and what it reuses (memo.go).
+	memo       *Memo
+	prev       *Memo
+	memoOff    bool   // the memo turned out unusable: keep none
+	sectionKey string // the top-level key whose value is being parsed
+	reuse      reuser
+	taken      [][2]int32 // the text of the entries taken from prev, in order
 }
 
 // fastSafeText reports whether yml has only what the fast parser handles
 // at the character level: text yaml.v3 accepts (yamltext.BadChar), no tab
 // and no BOM, and no directive or document marker lines. (Line breaks
-// other than LF and CRLF show in the LineMap: see fastParseWhy.)
-func fastSafeText(yml []byte) bool {
+// other than LF and CRLF show in the LineMap: see fastParseWhy.) ascii
+// says yml is all ASCII.
+func fastSafeText(yml []byte) (ok, ascii bool) {
 	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) {
-		return false
+		return false, false
 	}
-	if bad, _ := yamltext.BadChar(yml); bad >= 0 {
-		return false
+	bad, ascii := yamltext.BadChar(yml)
+	if bad >= 0 {
+		return false, false
 	}
 	if isMarkerLine(yml) {
-		return false
+		return false, false
 	}
 	for _, m := range []string{"\n---", "\n...", "\n%"} { // isMarkerLine on every other line
 		if bytes.Contains(yml, []byte(m)) {
-			return false
+			return false, false
 		}
 	}
-	return true
+	return true, ascii
 }
 
 // fail marks the input as outside the subset; why is for debugging.
@@ -110,9 +177,19 @@ func (p *fastParser) fail(why string) {
 	}
 }
 
-func (p *fastParser) splitLines() {
-	n := strings.Count(p.src, "\n") + 1
-	p.lines = make([]fastLine, 0, n)
+// linePool keeps line tables between parses: a watcher parses each new
+// version of a large file, and its table of lines is garbage as soon as
+// the tree is built. maxPooledLines bounds what is kept.
+var linePool sync.Pool
+
+const maxPooledLines = 1 << 20
+
+// splitLines finds the lines of src; ascii says src is all ASCII, which
+// spares looking at every byte again.
+func (p *fastParser) splitLines(ascii bool) {
+	if n := strings.Count(p.src, "\n") + 1; cap(p.lines) < n {
+		p.lines = make([]fastLine, 0, n)
+	}
 	for pos := 0; pos <= len(p.src); {
 		end := strings.IndexByte(p.src[pos:], '\n')
 		nl := end >= 0
@@ -129,7 +206,7 @@ func (p *fastParser) splitLines() {
 		for l.indent < end-pos && p.src[pos+l.indent] == ' ' {
 			l.indent++
 		}
-		for k := pos; k < end; k++ {
+		for k := pos; !ascii && k < end; k++ {
 			if p.src[k] >= 0x80 {
 				l.ascii = false
 				break
@@ -172,20 +249,43 @@ func (p *fastParser) col(i, off int) int {
 }
 
 func (p *fastParser) node(kind yaml.Kind, tag, value string, style yaml.Style, line, off int) *yaml.Node {
+	if p.copyValues {
+		value = strings.Clone(value)
+	}
+	n := p.alloc()
+	*n = yaml.Node{Kind: kind, Tag: tag, Value: value, Style: style, Line: line + 1, Column: p.col(line, off)}
+	return n
+}
+
+// ownAlloc says whether a block collection at depth gets a node and a
+// Content slice of its own rather than slab space: when a memo is
+// recorded, for the root and the top-level collections — the nodes whose
+// Content holds entries a later version may take over. Slab space lives
+// as long as any node carved from it: a root or a list of 10,000 atoms
+// sharing a chunk with a changed entry that the next versions keep would
+// keep its Content, and through it the entries of its own version, whose
+// chunks hold the root of the version before, and so on — every version
+// read would stay in memory.
+func (p *fastParser) ownAlloc(depth int) bool { return p.memo != nil && depth <= 1 }
+
+// alloc returns a zero node carved from the slab.
+func (p *fastParser) alloc() *yaml.Node {
 	if len(p.nodes) == cap(p.nodes) {
 		// Chunks grow with the file, so that a small file allocates
 		// little and a large one makes few allocations.
 		p.nodes = make([]yaml.Node, 0, min(max(64, 2*cap(p.nodes)), 4096))
 	}
-	p.nodes = append(p.nodes, yaml.Node{Kind: kind, Tag: tag, Value: value, Style: style, Line: line + 1, Column: p.col(line, off)})
+	p.nodes = append(p.nodes, yaml.Node{})
 	return &p.nodes[len(p.nodes)-1]
 }
 
 // content moves the children pushed since mark into n.Content, a slice
 // whose capacity is its length so that an append elsewhere copies it.
-func (p *fastParser) content(n *yaml.Node, mark int) {
+func (p *fastParser) content(n *yaml.Node, mark int, depth int) {
 	kids := p.stack[mark:]
-	if len(kids) > 0 {
+	if len(kids) > 0 && p.ownAlloc(depth) {
+		n.Content = slices.Clone(kids)
+	} else if len(kids) > 0 {
 		if cap(p.ptrs)-len(p.ptrs) < len(kids) {
 			p.ptrs = make([]*yaml.Node, 0, max(min(max(64, 2*cap(p.ptrs)), 8192), len(kids)))
 		}
@@ -248,6 +348,9 @@ func (p *fastParser) openBlock(kind yaml.Kind, tag string, depth int) (*yaml.Nod
 		return nil, 0
 	}
 	first := p.lines[p.i]
+	if p.ownAlloc(depth) {
+		return &yaml.Node{Kind: kind, Tag: tag, Line: p.i + 1, Column: p.col(p.i, first.start+first.indent)}, len(p.stack)
+	}
 	return p.node(kind, tag, "", 0, p.i, first.start+first.indent), len(p.stack)
 }
 
@@ -265,6 +368,7 @@ func (p *fastParser) within(indent int) bool {
 // indent, beginning at the current line.
 func (p *fastParser) blockMapping(indent, depth int) *yaml.Node {
 	m, mark := p.openBlock(yaml.MappingNode, "!!map", depth)
+	sec := p.openSection(m, depth)
 	for m != nil && p.within(indent) {
 		l := p.lines[p.i]
 		t := p.text(p.i)
@@ -273,13 +377,21 @@ func (p *fastParser) blockMapping(indent, depth int) *yaml.Node {
 			p.fail("not a key line in a mapping")
 			break
 		}
+		if sec != nil {
+			p.entry(sec, indent, k, depth)
+			continue
+		}
 		key := p.node(yaml.ScalarNode, keyTag(t[:k]), t[:k], 0, p.i, l.start+l.indent)
 		p.stack = append(p.stack, key)
+		if depth == 0 {
+			p.enterSection(key.Value)
+		}
 		v := p.value(l.start+l.indent+k+1, indent, true, depth)
+		p.sectionKey = ""
 		p.stack = append(p.stack, v)
 	}
 	if m != nil {
-		p.content(m, mark)
+		p.content(m, mark, depth)
 	}
 	return m
 }
@@ -288,6 +400,7 @@ func (p *fastParser) blockMapping(indent, depth int) *yaml.Node {
 // indent, beginning at the current line.
 func (p *fastParser) blockSequence(indent, depth int) *yaml.Node {
 	s, mark := p.openBlock(yaml.SequenceNode, "!!seq", depth)
+	sec := p.openSection(s, depth)
 	for s != nil && p.within(indent) {
 		l := p.lines[p.i]
 		if l.indent > indent {
@@ -297,10 +410,14 @@ func (p *fastParser) blockSequence(indent, depth int) *yaml.Node {
 		if !isDashEntry(p.text(p.i)) {
 			break // the next key of the mapping around an indentless sequence
 		}
+		if sec != nil {
+			p.entry(sec, indent, -1, depth)
+			continue
+		}
 		p.stack = append(p.stack, p.value(l.start+l.indent+1, indent, false, depth))
 	}
 	if s != nil {
-		p.content(s, mark)
+		p.content(s, mark, depth)
 	}
 	return s
 }
@@ -625,7 +742,7 @@ func (p *fastParser) flow(at int) *yaml.Node {
 	if !p.bad && !restIsComment(p.src[k:end]) {
 		p.fail("flow: text after it")
 	}
-	p.content(n, mark)
+	p.content(n, mark, fastMaxDepth+1) // no entry is ever taken into a flow collection: slab space
 	return n
 }
 

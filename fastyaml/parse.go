@@ -5,7 +5,10 @@
 // at once (split.go). Each gives up on anything it is not sure of, and
 // yaml.v3 then parses the whole text, so the tree (comments aside) and
 // the errors are always yaml.v3's. Verify checks that promise; FuzzParse
-// in statefile runs it on every input it tries.
+// in statefile runs it on every input it tries. ParseMemo parses a new
+// version of a text taking the entries of its top-level lists that did
+// not change from the parse of an earlier one (memo.go); statefile's
+// FuzzReparse and TestReparseMatchesParse check it against Parse.
 package fastyaml
 
 import (
@@ -30,6 +33,12 @@ func Parse(yml []byte, lines yamltext.LineMap) (*yaml.Node, error) {
 	if root, _ := fastParseWhy(yml, lines); root != nil {
 		return root, nil
 	}
+	return parseSlow(yml)
+}
+
+// parseSlow is Parse for text the fast parser declined: in pieces or
+// whole with yaml.v3.
+func parseSlow(yml []byte) (*yaml.Node, error) {
 	if len(yml) >= parallelMin && runtime.GOMAXPROCS(0) > 1 {
 		if root := parseSplit(yml); root != nil {
 			return root, nil

@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Counts are atoms by status.
 type Counts struct {
 	Total      int `json:"total"`
@@ -55,18 +57,116 @@ type Facts struct {
 }
 
 // Derive computes the facts of s in time linear in its size.
-func Derive(s *State) *Facts {
-	f := &Facts{
-		Index:      make(map[string]int, len(s.Atoms)),
-		Dependents: make(map[string][]string),
-		ORGroupOf:  make(map[string]string),
-		ParentOf:   make(map[string]string),
-		ChildrenOf: make(map[string][]string),
+func Derive(s *State) *Facts { return derive(s, newShape(s)) }
+
+// A Deriver derives the facts of the successive states of one loop, as a
+// watcher reads them. When a state's work graph has the shape of the last
+// one's — the same atom ids in the same order with the same dependencies
+// and OR groups, the same OR group choices and decompositions — as after a
+// write that changed only statuses or the control block, what depends on
+// the shape alone (Index, Dependents, ORGroupOf, ParentOf, ChildrenOf) is
+// taken from the last facts rather than built again. The facts are those
+// Derive returns, sharing those maps with the last ones (nothing modifies
+// Facts). A Deriver is for one goroutine.
+type Deriver struct {
+	last  *State
+	shape *shape
+}
+
+// Derive returns Derive(s).
+func (d *Deriver) Derive(s *State) *Facts {
+	if d.shape == nil || d.last == nil || !sameShape(d.last, s) {
+		d.shape = newShape(s)
+	}
+	d.last = s
+	return derive(s, d.shape)
+}
+
+// shape is what Derive builds from the shape of the work graph alone.
+type shape struct {
+	index      map[string]int
+	first      []bool // the atom is the first with its id
+	g          depGraph
+	dependents map[string][]string
+	orGroupOf  map[string]string
+	parentOf   map[string]string
+	childrenOf map[string][]string
+}
+
+func newShape(s *State) *shape {
+	n := len(s.Atoms)
+	sh := &shape{
+		index:     make(map[string]int, n),
+		first:     make([]bool, n),
+		orGroupOf: make(map[string]string),
+		parentOf:  make(map[string]string),
 	}
 	for i, a := range s.Atoms {
-		if _, dup := f.Index[a.ID]; !dup {
-			f.Index[a.ID] = i
+		if _, dup := sh.index[a.ID]; !dup {
+			sh.index[a.ID] = i
+			sh.first[i] = true
 		}
+	}
+	sh.g = resolveDeps(s, sh.index)
+	sh.dependents = dependents(s, sh.g)
+	named := make(map[string]bool, len(s.ORGroups))
+	for _, g := range s.ORGroups {
+		named[g.Name] = true
+		for _, c := range g.Choices {
+			if _, ok := sh.orGroupOf[c]; !ok {
+				sh.orGroupOf[c] = g.Name
+			}
+		}
+	}
+	for _, a := range s.Atoms {
+		if a.ORGroup != "" && named[a.ORGroup] {
+			sh.orGroupOf[a.ID] = a.ORGroup
+		}
+	}
+	sh.childrenOf = make(map[string][]string, len(s.Decompositions))
+	for _, d := range s.Decompositions {
+		for _, c := range d.Children {
+			sh.parentOf[c] = d.Parent
+			sh.childrenOf[d.Parent] = append(sh.childrenOf[d.Parent], c)
+		}
+	}
+	return sh
+}
+
+// sameShape reports whether newShape(a) and newShape(b) are the same.
+func sameShape(a, b *State) bool {
+	if len(a.Atoms) != len(b.Atoms) || len(a.ORGroups) != len(b.ORGroups) || len(a.Decompositions) != len(b.Decompositions) {
+		return false
+	}
+	for i := range a.Atoms {
+		x, y := &a.Atoms[i], &b.Atoms[i]
+		if x.ID != y.ID || x.ORGroup != y.ORGroup || !slices.Equal(x.DependsOn, y.DependsOn) {
+			return false
+		}
+	}
+	for i := range a.ORGroups {
+		if a.ORGroups[i].Name != b.ORGroups[i].Name || !slices.Equal(a.ORGroups[i].Choices, b.ORGroups[i].Choices) {
+			return false
+		}
+	}
+	for i := range a.Decompositions {
+		if a.Decompositions[i].Parent != b.Decompositions[i].Parent || !slices.Equal(a.Decompositions[i].Children, b.Decompositions[i].Children) {
+			return false
+		}
+	}
+	return true
+}
+
+// derive computes the facts of s, whose shape is sh.
+func derive(s *State, sh *shape) *Facts {
+	f := &Facts{
+		Index:      sh.index,
+		Dependents: sh.dependents,
+		ORGroupOf:  sh.orGroupOf,
+		ParentOf:   sh.parentOf,
+		ChildrenOf: sh.childrenOf,
+	}
+	for _, a := range s.Atoms {
 		f.Counts.Total++
 		switch a.Status {
 		case StatusPending:
@@ -79,36 +179,9 @@ func Derive(s *State) *Facts {
 			f.Counts.Other++
 		}
 	}
-	for _, a := range s.Atoms {
-		seen := map[string]bool{}
-		for _, dep := range a.DependsOn {
-			if seen[dep] {
-				continue
-			}
-			seen[dep] = true
-			f.Dependents[dep] = append(f.Dependents[dep], a.ID)
-		}
-	}
 	groups := make(map[string]*ORGroup, len(s.ORGroups))
 	for i := range s.ORGroups {
-		g := &s.ORGroups[i]
-		groups[g.Name] = g
-		for _, c := range g.Choices {
-			if _, ok := f.ORGroupOf[c]; !ok {
-				f.ORGroupOf[c] = g.Name
-			}
-		}
-	}
-	for _, a := range s.Atoms {
-		if a.ORGroup != "" && groups[a.ORGroup] != nil {
-			f.ORGroupOf[a.ID] = a.ORGroup
-		}
-	}
-	for _, d := range s.Decompositions {
-		for _, c := range d.Children {
-			f.ParentOf[c] = d.Parent
-			f.ChildrenOf[d.Parent] = append(f.ChildrenOf[d.Parent], c)
-		}
+		groups[s.ORGroups[i].Name] = &s.ORGroups[i]
 	}
 
 	status := func(id string) (AtomStatus, bool) {
@@ -120,10 +193,10 @@ func Derive(s *State) *Facts {
 	}
 	for i, a := range s.Atoms {
 		// Only the first of duplicate ids counts (duplicates are a validation error).
-		if a.Status != StatusPending || f.Index[a.ID] != i {
+		if a.Status != StatusPending || !sh.first[i] {
 			continue
 		}
-		if f.isExecutable(a, groups, status) {
+		if f.isExecutable(s, sh.g, i, groups, status) {
 			f.Executable = append(f.Executable, a.ID)
 		}
 	}
@@ -141,7 +214,7 @@ func Derive(s *State) *Facts {
 	default:
 		f.Progress = ProgressExpanding
 	}
-	f.LongestChain = longestUnresolvedChain(s, f)
+	f.LongestChain = longestUnresolvedChain(s, sh.g, sh.first)
 	for _, a := range s.Atoms {
 		if !a.Status.Unresolved() {
 			continue
@@ -154,9 +227,112 @@ func Derive(s *State) *Facts {
 	return f
 }
 
-func (f *Facts) isExecutable(a Atom, groups map[string]*ORGroup, status func(string) (AtomStatus, bool)) bool {
-	for _, dep := range a.DependsOn {
-		if st, ok := status(dep); !ok || st != StatusResolved {
+// depGraph is every atom's depends_on resolved once: the dependencies of
+// atom i are dep[off[i]:off[i+1]], each the index of the atom it names
+// (the first with that id) or -1 when none has it; repeat marks one that
+// the same list names earlier. Looking ids up once, rather than in a map
+// per use and a set per atom, is most of what made Derive fast enough to
+// run on every change of a 10,000-atom file.
+type depGraph struct {
+	off    []int32
+	dep    []int32
+	repeat []bool
+}
+
+func resolveDeps(s *State, index map[string]int) depGraph {
+	total := 0
+	for _, a := range s.Atoms {
+		total += len(a.DependsOn)
+	}
+	g := depGraph{off: make([]int32, len(s.Atoms)+1), dep: make([]int32, total), repeat: make([]bool, total)}
+	k := 0
+	for i, a := range s.Atoms {
+		g.off[i] = int32(k)
+		var seen map[string]bool // for long lists only
+		if len(a.DependsOn) > 16 {
+			seen = make(map[string]bool, len(a.DependsOn))
+		}
+		for j, d := range a.DependsOn {
+			x, ok := index[d]
+			if !ok {
+				x = -1
+			}
+			g.dep[k] = int32(x)
+			if seen != nil {
+				g.repeat[k] = seen[d]
+				seen[d] = true
+			} else {
+				for _, e := range a.DependsOn[:j] {
+					if e == d {
+						g.repeat[k] = true
+						break
+					}
+				}
+			}
+			k++
+		}
+	}
+	g.off[len(s.Atoms)] = int32(k)
+	return g
+}
+
+// dependents maps each id named in a depends_on to the atoms naming it, in
+// file order; the lists share one array (each capped at its length).
+func dependents(s *State, g depGraph) map[string][]string {
+	count := make([]int32, len(s.Atoms))
+	var dangling map[string][]string // ids no atom has
+	keys, total := 0, 0
+	for i, a := range s.Atoms {
+		for p := g.off[i]; p < g.off[i+1]; p++ {
+			switch x := g.dep[p]; {
+			case g.repeat[p]:
+			case x < 0:
+				if dangling == nil {
+					dangling = map[string][]string{}
+				}
+				d := a.DependsOn[p-g.off[i]]
+				dangling[d] = append(dangling[d], a.ID)
+			default:
+				if count[x] == 0 {
+					keys++
+				}
+				count[x]++
+				total++
+			}
+		}
+	}
+	out := make(map[string][]string, keys+len(dangling))
+	all := make([]string, total)
+	next := make([]int32, len(s.Atoms)) // where atom x's next dependent goes
+	at := int32(0)
+	for x, c := range count {
+		next[x] = at
+		at += c
+	}
+	for i, a := range s.Atoms {
+		for p := g.off[i]; p < g.off[i+1]; p++ {
+			if x := g.dep[p]; x >= 0 && !g.repeat[p] {
+				all[next[x]] = a.ID
+				next[x]++
+			}
+		}
+	}
+	for x, c := range count {
+		if c > 0 {
+			end := next[x]
+			out[s.Atoms[x].ID] = all[end-c : end : end]
+		}
+	}
+	for d, ids := range dangling {
+		out[d] = ids
+	}
+	return out
+}
+
+func (f *Facts) isExecutable(s *State, g depGraph, i int, groups map[string]*ORGroup, status func(string) (AtomStatus, bool)) bool {
+	a := &s.Atoms[i]
+	for p := g.off[i]; p < g.off[i+1]; p++ {
+		if x := g.dep[p]; x < 0 || s.Atoms[x].Status != StatusResolved {
 			return false
 		}
 	}
@@ -174,50 +350,65 @@ func (f *Facts) isExecutable(a Atom, groups map[string]*ORGroup, status func(str
 
 // longestUnresolvedChain runs a longest-path pass over unresolved atoms in
 // topological order (Kahn); atoms on a cycle are left out.
-func longestUnresolvedChain(s *State, f *Facts) []string {
+func longestUnresolvedChain(s *State, g depGraph, first []bool) []string {
 	n := len(s.Atoms)
 	if n == 0 {
 		return nil
 	}
-	unres := func(i int) bool { return s.Atoms[i].Status.Unresolved() && f.Index[s.Atoms[i].ID] == i }
-	indeg := make([]int, n)
-	deps := make([][]int, n) // unresolved dependencies of i
-	outs := make([][]int, n) // unresolved dependents of i
+	unres := make([]bool, n)
 	for i, a := range s.Atoms {
-		if !unres(i) {
-			continue
-		}
-		seen := map[int]bool{}
-		for _, d := range a.DependsOn {
-			j, ok := f.Index[d]
-			if !ok || !unres(j) || seen[j] {
-				continue
-			}
-			seen[j] = true
-			deps[i] = append(deps[i], j)
-			outs[j] = append(outs[j], i)
-			indeg[i]++
-		}
+		unres[i] = a.Status.Unresolved() && first[i]
 	}
-	queue := make([]int, 0, n)
+	// edge reports whether dependency p of atom i is an edge between two
+	// unresolved atoms (each counted once).
+	edge := func(i int, p int32) bool {
+		x := g.dep[p]
+		return unres[i] && x >= 0 && unres[x] && !g.repeat[p]
+	}
+	indeg := make([]int32, n)
+	outOff := make([]int32, n+1) // unresolved dependents of j: outs[outOff[j]:outOff[j+1]]
 	for i := range s.Atoms {
-		if unres(i) && indeg[i] == 0 {
-			queue = append(queue, i)
+		for p := g.off[i]; p < g.off[i+1]; p++ {
+			if edge(i, p) {
+				indeg[i]++
+				outOff[g.dep[p]+1]++
+			}
 		}
 	}
-	length := make([]int, n)
-	prev := make([]int, n)
+	for j := 0; j < n; j++ {
+		outOff[j+1] += outOff[j]
+	}
+	outs := make([]int32, outOff[n])
+	fill := make([]int32, n)
+	copy(fill, outOff[:n])
+	for i := range s.Atoms {
+		for p := g.off[i]; p < g.off[i+1]; p++ {
+			if edge(i, p) {
+				x := g.dep[p]
+				outs[fill[x]] = int32(i)
+				fill[x]++
+			}
+		}
+	}
+	queue := make([]int32, 0, n)
+	for i := range s.Atoms {
+		if unres[i] && indeg[i] == 0 {
+			queue = append(queue, int32(i))
+		}
+	}
+	length := make([]int32, n)
+	prev := make([]int32, n)
 	for i := range prev {
 		prev[i] = -1
 	}
-	best := -1
+	best := int32(-1)
 	for q := 0; q < len(queue); q++ {
 		i := queue[q]
 		length[i]++
 		if best < 0 || length[i] > length[best] {
 			best = i
 		}
-		for _, j := range outs[i] {
+		for _, j := range outs[outOff[i]:outOff[i+1]] {
 			if length[i] > length[j] {
 				length[j], prev[j] = length[i], i
 			}

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 benchtime=1s
 updates=50
 idle=10s
-if [ "${1:-}" = "-short" ]; then benchtime=100ms; updates=15; idle=3s; fi
+writes=100
+if [ "${1:-}" = "-short" ]; then benchtime=100ms; updates=15; idle=3s; writes=30; fi
 
 command -v tmux >/dev/null || { echo "bench.sh needs tmux (apt-get install -y tmux)" >&2; exit 1; }
 
@@ -29,4 +30,4 @@ go test -run '^$' -bench . -benchmem -benchtime "$benchtime" ./... 2>/dev/null \
       mem=""; for (i=4;i<=NF;i++) { if ($(i+1)=="B/op") mem=sprintf("%.1f MB/op", $i/1048576); if ($(i+1)=="allocs/op") mem=mem sprintf(", %d allocs/op", $i) }
       printf("| %s | %s | %s |\n", name, t, mem)
     }'
-go run ./scripts/perf -bin "$work/aot-tui" -updates "$updates" -idle "$idle"
+go run ./scripts/perf -bin "$work/aot-tui" -updates "$updates" -idle "$idle" -rss-writes "$writes"

@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
@@ -70,5 +71,70 @@ func BenchmarkParsePhaseLoop(b *testing.B) {
 		if _, err := ParsePhaseLoop(data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkReparse is reading a changed file as the watcher does, on the
+// Document of the version before: a status change (one atom), the control
+// block, both, a binding added (the lists after it move down a line or three),
+// and a line added above everything (every entry moves). The versions
+// alternate, so each read has the other as its previous version.
+func BenchmarkReparse(b *testing.B) {
+	for _, n := range benchSizes {
+		base := gen.Generate(gen.Options{Atoms: n, Seed: 11, Resolved: 0.3, ORGroups: n / 25, Decompositions: n / 40})
+		changes := map[string][]byte{
+			"status":     bytes.Replace(base, []byte("    status: pending\n"), []byte("    status: in_progress\n"), 1),
+			"control":    bytes.Replace(base, []byte("\n  stall_count: 0\n"), []byte("\n  stall_count: 1\n"), 1),
+			"binding":    bytes.Replace(base, []byte("\nbindings:\n"), []byte("\nbindings:\n  X1:\n    summary: \"new\"\n    artifacts: [\"x.go\"]\n"), 1),
+			"line-above": bytes.Replace(base, []byte("---\n"), []byte("---\n# moved\n"), 1),
+		}
+		// A write of an iteration: the control block and an atom far below.
+		changes["status+control"] = bytes.Replace(changes["status"], []byte("\n  stall_count: 0\n"), []byte("\n  stall_count: 1\n"), 1)
+		for _, name := range []string{"status", "control", "status+control", "binding", "line-above"} {
+			versions := [2][]byte{base, changes[name]}
+			if bytes.Equal(versions[0], versions[1]) {
+				b.Fatalf("%s: no change", name)
+			}
+			b.Run(fmt.Sprintf("%s/atoms=%d", name, n), func(b *testing.B) {
+				doc, err := Reparse(nil, versions[0])
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					i++
+					if doc, err = Reparse(doc, versions[i%2]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkDeriveStatusChange is the watcher's Derive after a status
+// change: the work graph keeps its shape, so a Deriver reuses its maps.
+func BenchmarkDeriveStatusChange(b *testing.B) {
+	for _, n := range benchSizes {
+		data, _ := gen.GenerateSpec(n, 1)
+		changed := bytes.Replace(data, []byte("    status: pending\n"), []byte("    status: in_progress\n"), 1)
+		var states [2]*model.State
+		for k, d := range [][]byte{data, changed} {
+			doc, err := Parse(d)
+			if err != nil {
+				b.Fatal(err)
+			}
+			states[k] = doc.State
+		}
+		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
+			var d model.Deriver
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				d.Derive(states[i%2])
+			}
+		})
 	}
 }

@@ -27,6 +27,12 @@ type decoder struct {
 	// on the first alias met (files without aliases never pay for it).
 	anchorSize map[*yaml.Node]int
 	root       *yaml.Node
+
+	// memo records what the next Reparse needs (nil: Parse records
+	// nothing); prev is the Document whose decoded entries are taken
+	// where their text did not change (nil: none).
+	memo *docMemo
+	prev *Document
 }
 
 // maxAliasExpansions bounds how many nodes the decoder reaches through
@@ -298,6 +304,10 @@ func (d *decoder) seq(n *yaml.Node, path string, each func(i int, item *yaml.Nod
 // decodeState fills a model.State from the frontmatter's root mapping.
 func (d *decoder) decodeState(root *yaml.Node) *model.State {
 	s := &model.State{}
+	prev := d.prevState()
+	if prev == nil {
+		prev = &model.State{}
+	}
 	s.Extra, s.Lines, _ = d.mapping(root, "frontmatter", func(key string, k, v *yaml.Node) bool {
 		switch key {
 		case "objective":
@@ -308,28 +318,36 @@ func (d *decoder) decodeState(root *yaml.Node) *model.State {
 		// wins, as in YAML readers, so lists start over rather than grow.
 		case "atoms":
 			s.Atoms = make([]model.Atom, 0, itemCount(v))
+			r := d.list(key, v)
 			d.seq(v, "atoms", func(i int, item *yaml.Node) {
-				s.Atoms = append(s.Atoms, d.atom(item, i))
+				s.Atoms = append(s.Atoms, entry(d, r, i, prev.Atoms, shiftAtom, func() model.Atom { return d.atom(item, i) }))
 			})
+			r.done(d)
 		case "decompositions":
 			s.Decompositions = make([]model.Decomposition, 0, itemCount(v))
+			r := d.list(key, v)
 			d.seq(v, "decompositions", func(i int, item *yaml.Node) {
-				s.Decompositions = append(s.Decompositions, d.decomposition(item, i))
+				s.Decompositions = append(s.Decompositions, entry(d, r, i, prev.Decompositions, shiftDecomposition, func() model.Decomposition { return d.decomposition(item, i) }))
 			})
+			r.done(d)
 		case "or_groups":
-			s.ORGroups = d.orGroups(v)
+			s.ORGroups = d.orGroups(v, prev.ORGroups)
 		case "bindings":
-			s.Bindings = d.bindings(v)
+			s.Bindings = d.bindings(v, prev.Bindings)
 		case "trail":
 			s.Trail = make([]model.TrailEntry, 0, itemCount(v))
+			r := d.list(key, v)
 			d.seq(v, "trail", func(i int, item *yaml.Node) {
-				s.Trail = append(s.Trail, d.trail(item, i))
+				s.Trail = append(s.Trail, entry(d, r, i, prev.Trail, shiftTrail, func() model.TrailEntry { return d.trail(item, i) }))
 			})
+			r.done(d)
 		case "corrections":
 			s.Corrections = make([]model.Correction, 0, itemCount(v))
+			r := d.list(key, v)
 			d.seq(v, "corrections", func(i int, item *yaml.Node) {
-				s.Corrections = append(s.Corrections, d.correction(item, i))
+				s.Corrections = append(s.Corrections, entry(d, r, i, prev.Corrections, shiftCorrection, func() model.Correction { return d.correction(item, i) }))
 			})
+			r.done(d)
 		default:
 			return false
 		}
@@ -577,50 +595,62 @@ func (d *decoder) decomposition(n *yaml.Node, i int) model.Decomposition {
 	return dc
 }
 
-func (d *decoder) orGroups(n *yaml.Node) []model.ORGroup {
+func (d *decoder) orGroups(n *yaml.Node, prev []model.ORGroup) []model.ORGroup {
 	out := make([]model.ORGroup, 0, itemCount(n))
+	r := d.list("or_groups", n)
 	d.mapping(n, "or_groups", func(name string, k, v *yaml.Node) bool {
-		path := "or_groups." + name
-		g := model.ORGroup{Name: name, Line: d.line(k)}
-		g.Extra, g.Lines, _ = d.mapping(v, path, func(key string, k, v *yaml.Node) bool {
-			switch key {
-			case "choices":
-				g.Choices = d.strList(v, path+".choices")
-			case "selected":
-				g.Selected = d.str(v, path+".selected")
-			case "failed":
-				g.Failed = d.strList(v, path+".failed")
-			default:
-				return false
-			}
-			return true
-		})
-		out = append(out, g)
+		out = append(out, entry(d, r, len(out), prev, shiftORGroup, func() model.ORGroup { return d.orGroup(name, k, v) }))
 		return true
 	})
+	r.done(d)
 	return out
 }
 
-func (d *decoder) bindings(n *yaml.Node) []model.Binding {
-	out := make([]model.Binding, 0, itemCount(n))
-	d.mapping(n, "bindings", func(id string, k, v *yaml.Node) bool {
-		path := "bindings." + id
-		b := model.Binding{AtomID: id, Line: d.line(k)}
-		b.Extra, b.Lines, _ = d.mapping(v, path, func(key string, k, v *yaml.Node) bool {
-			switch key {
-			case "summary":
-				b.Summary = strings.TrimRight(d.str(v, path+".summary"), "\n")
-			case "artifacts":
-				b.Artifacts = d.strList(v, path+".artifacts")
-			default:
-				return false
-			}
-			return true
-		})
-		out = append(out, b)
+func (d *decoder) orGroup(name string, k, v *yaml.Node) model.ORGroup {
+	path := "or_groups." + name
+	g := model.ORGroup{Name: name, Line: d.line(k)}
+	g.Extra, g.Lines, _ = d.mapping(v, path, func(key string, k, v *yaml.Node) bool {
+		switch key {
+		case "choices":
+			g.Choices = d.strList(v, path+".choices")
+		case "selected":
+			g.Selected = d.str(v, path+".selected")
+		case "failed":
+			g.Failed = d.strList(v, path+".failed")
+		default:
+			return false
+		}
 		return true
 	})
+	return g
+}
+
+func (d *decoder) bindings(n *yaml.Node, prev []model.Binding) []model.Binding {
+	out := make([]model.Binding, 0, itemCount(n))
+	r := d.list("bindings", n)
+	d.mapping(n, "bindings", func(id string, k, v *yaml.Node) bool {
+		out = append(out, entry(d, r, len(out), prev, shiftBinding, func() model.Binding { return d.binding(id, k, v) }))
+		return true
+	})
+	r.done(d)
 	return out
+}
+
+func (d *decoder) binding(id string, k, v *yaml.Node) model.Binding {
+	path := "bindings." + id
+	b := model.Binding{AtomID: id, Line: d.line(k)}
+	b.Extra, b.Lines, _ = d.mapping(v, path, func(key string, k, v *yaml.Node) bool {
+		switch key {
+		case "summary":
+			b.Summary = strings.TrimRight(d.str(v, path+".summary"), "\n")
+		case "artifacts":
+			b.Artifacts = d.strList(v, path+".artifacts")
+		default:
+			return false
+		}
+		return true
+	})
+	return b
 }
 
 func (d *decoder) trail(n *yaml.Node, i int) model.TrailEntry {

@@ -32,6 +32,8 @@ type Document struct {
 	State *model.State
 
 	lines yamltext.LineMap
+	// memo is what Reparse remembers for the next Reparse (nil after Parse).
+	memo *docMemo
 }
 
 // LineOffset is what to add to a node's Line to get its line in the file,
@@ -47,7 +49,26 @@ func (d *Document) FileLine(nodeLine int) int { return d.lines.File(nodeLine) }
 // Parse reads an AoT state file from bytes. Errors are *Error values with
 // the line (no path; Load adds it). Type errors inside an otherwise readable
 // file do not fail Parse: they are listed in State.Problems for Validate.
-func Parse(data []byte) (doc *Document, err error) {
+func Parse(data []byte) (*Document, error) { return parse(data, nil, false) }
+
+// Reparse is Parse for a new version of the file that prev (nil for none)
+// was read from, as a watcher reads each change: the Document it returns
+// is the one Parse(data) returns, but it is built from prev's parts where
+// their text did not change — the entries of atoms, bindings and the other
+// top-level lists are parsed and decoded again only when their own text
+// changed, and moved to their new lines when lines were added or removed
+// above them (see fastyaml.Memo). It also remembers what the next Reparse
+// needs, which Parse does not. The two Documents may share nodes and
+// decoded values: neither may be modified.
+func Reparse(prev *Document, data []byte) (*Document, error) {
+	if prev == nil || prev.memo == nil {
+		prev = nil
+	}
+	return parse(data, prev, true)
+}
+
+// parse is Parse, and Reparse when record is set.
+func parse(data []byte, prev *Document, record bool) (doc *Document, err error) {
 	fm, err := SplitFrontmatter(data)
 	if err != nil {
 		e := &Error{Msg: err.Error(), Err: err, Line: 1}
@@ -60,7 +81,19 @@ func Parse(data []byte) (doc *Document, err error) {
 	}
 	yml := fm.YAML(data)
 	lines := yamltext.NewLineMap(yml, fm.FirstLine-1)
-	root, err := fastyaml.Parse(yml, lines)
+	var (
+		root *yaml.Node
+		memo *fastyaml.Memo
+	)
+	if record {
+		var pm *fastyaml.Memo
+		if prev != nil {
+			pm = prev.memo.yaml
+		}
+		root, memo, err = fastyaml.ParseMemo(yml, lines, pm)
+	} else {
+		root, err = fastyaml.Parse(yml, lines)
+	}
 	if err != nil {
 		return nil, yamlError(err, yml, lines)
 	}
@@ -71,6 +104,12 @@ func Parse(data []byte) (doc *Document, err error) {
 		return nil, &Error{Line: lines.File(root.Line), Msg: "the frontmatter is not a mapping of sections", Hint: "it must hold objective:, control:, atoms: …"}
 	}
 	d := &decoder{lines: lines, aliasBudget: maxAliasExpansions, root: root}
+	if memo != nil {
+		d.memo = &docMemo{yaml: memo, spans: map[string][]int32{}}
+		if prev != nil {
+			d.prev = prev
+		}
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			bomb, ok := r.(aliasBombError)
@@ -82,8 +121,13 @@ func Parse(data []byte) (doc *Document, err error) {
 	}()
 	st := d.decodeState(root)
 	st.Problems = d.problems
-	st.Body = string(fm.Body(data))
-	return &Document{Data: data, FM: fm, Root: root, State: st, lines: lines}, nil
+	body := fm.Body(data)
+	if prev != nil && prev.State.Body == string(body) {
+		st.Body = prev.State.Body
+	} else {
+		st.Body = string(body)
+	}
+	return &Document{Data: data, FM: fm, Root: root, State: st, lines: lines, memo: d.memo}, nil
 }
 
 var (

@@ -108,6 +108,11 @@ type watch struct {
 	last     []byte
 	lastKind EventKind
 	lastStat fileStamp
+	// doc is the last AoT Document read: the next change is read on it
+	// (Reparse), so that only what changed is parsed and decoded again;
+	// derive reuses what depends on the work graph's shape alone.
+	doc    *Document
+	derive model.Deriver
 }
 
 type fileStamp struct {
@@ -247,12 +252,13 @@ func (w *watch) parse(data []byte) Event {
 		ev.Kind, ev.Phase = EventLoaded, p
 		return ev
 	}
-	doc, err := Parse(data)
+	doc, err := Reparse(w.doc, data)
 	if err != nil {
 		ev.Kind, ev.Err = EventInvalid, withPath(err, w.t.Path)
 		return ev
 	}
-	ev.Kind, ev.Doc, ev.Facts = EventLoaded, doc, model.Derive(doc.State)
+	w.doc = doc
+	ev.Kind, ev.Doc, ev.Facts = EventLoaded, doc, w.derive.Derive(doc.State)
 	ev.NotWritable = Writable(w.t.Path)
 	return ev
 }

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,6 +77,19 @@ func BenchmarkStateUpdate1k(b *testing.B) {
 	}
 }
 
+// BenchmarkStateUpdate10k times a loop write as the TUI takes it at
+// 10,000 atoms: the new state applied in Update, then View().
+func BenchmarkStateUpdate10k(b *testing.B) {
+	evs := benchStates(b, 10000)
+	m := benchModel(b, evs[0], 160, 50)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Update(stateMsg{ev: evs[i%2]})
+		_ = m.View()
+	}
+}
+
 // BenchmarkViewAfterScroll1k… time a key press that moves the selection
 // (scrolling when it nears the edge) plus View().
 func BenchmarkViewAfterScroll1kDrawing(b *testing.B) { benchViewAfterScroll(b, 160, 50) }
@@ -93,4 +109,60 @@ func benchViewAfterScroll(b *testing.B, w, h int) {
 		}
 		_ = m.View()
 	}
+}
+
+// BenchmarkLoopWrite10k is one write of the loop as the TUI takes it at
+// 10,000 atoms, everything but the terminal: the watcher's Reparse and
+// Derive of the new bytes (an atom's status and the iteration changed),
+// the version kept in the timeline, Update and View. The timeline grows
+// by one version per write, as it does in a run.
+func BenchmarkLoopWrite10k(b *testing.B) {
+	base := gen.Generate(gen.Options{Atoms: 10000, Seed: 11, Resolved: 0.3, ORGroups: 400, Decompositions: 250})
+	lines := strings.Split(string(base), "\n")
+	var statuses []int
+	iter := -1
+	for k, l := range lines {
+		switch {
+		case iter < 0 && strings.HasPrefix(l, "  iteration: "):
+			iter = k
+		case l == "    status: pending" || l == "    status: in_progress":
+			statuses = append(statuses, k)
+		}
+	}
+	version := func(i int) []byte {
+		k := statuses[(i*7919)%len(statuses)]
+		if lines[k] == "    status: pending" {
+			lines[k] = "    status: in_progress"
+		} else {
+			lines[k] = "    status: pending"
+		}
+		lines[iter] = "  iteration: " + strconv.Itoa(100+i)
+		return []byte(strings.Join(lines, "\n"))
+	}
+	var d model.Deriver
+	read := func(prev *statefile.Document, data []byte) statefile.Event {
+		doc, err := statefile.Reparse(prev, data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: d.Derive(doc.State), Data: data, At: fixedNow}
+	}
+	ev := read(nil, version(0))
+	m := benchModel(b, ev, 160, 50)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 1; i <= b.N; i++ {
+		b.StopTimer()
+		data := version(i)
+		b.StartTimer()
+		ev = read(ev.Doc, data)
+		m.Update(stateMsg{ev: ev})
+		_ = m.View()
+	}
+	b.StopTimer()
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "MB-live")
+	runtime.KeepAlive(m)
 }

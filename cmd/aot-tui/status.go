@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui"
@@ -70,7 +74,7 @@ Exit codes: 0 ok, 1 the file cannot be parsed, 2 usage or I/O error.`,
 			case l.Phase != nil:
 				printPhaseStatus(out, l)
 			case asJSON:
-				writeJSON(out, aotStatusJSON(l))
+				writeAoTStatusJSON(out, l)
 			default:
 				printAoTStatus(out, l)
 			}
@@ -99,6 +103,304 @@ func writeJSON(w io.Writer, v any) {
 		return
 	}
 	_, _ = w.Write(out.Bytes())
+}
+
+// writeAoTStatusJSON writes what writeJSON(w, aotStatusJSON(l)) writes —
+// the same keys, values, order and indentation — in one pass from the
+// state, through a small buffer. At 10,000 atoms the struct, the compact
+// encoding and the indented copy of it were a quarter of the command's
+// time and 10 MB of fresh memory (TestStatusJSONStreamsTheSame compares
+// the two on many files).
+func writeAoTStatusJSON(w io.Writer, l *loaded) {
+	s, f := l.AoT.State, l.Facts
+	c := s.Control
+	cons := s.Objective.Constraints
+	v := model.ValidateWith(s, f)
+	j := &jsonStream{w: bufio.NewWriterSize(w, 64<<10)}
+	j.open('{')
+	j.key("exists")
+	j.bool(true)
+	j.key("status")
+	j.str(string(c.Status))
+	j.key("iteration")
+	j.int(c.Iteration)
+	j.key("stall_count")
+	j.int(c.StallCount)
+	j.key("stop_requested")
+	j.bool(c.StopRequested)
+	j.key("redirect_requested")
+	j.bool(c.RedirectRequested)
+	j.key("stop_reason")
+	if c.StopReason != "" {
+		j.str(c.StopReason)
+	} else {
+		j.null()
+	}
+	j.key("atoms")
+	j.open('[')
+	for i := range s.Atoms {
+		j.atom(&s.Atoms[i])
+	}
+	j.close(']')
+	j.key("executable_atoms")
+	j.open('[')
+	for _, id := range f.Executable {
+		j.atom(&s.Atoms[f.Index[id]])
+	}
+	j.close(']')
+	j.key("bindings")
+	j.open('{')
+	// A map in the struct: the last binding of an id wins, keys sorted.
+	last := make(map[string]int, len(s.Bindings))
+	for i, b := range s.Bindings {
+		last[b.AtomID] = i
+	}
+	order := make([]int, 0, len(last))
+	for i, b := range s.Bindings {
+		if last[b.AtomID] == i {
+			order = append(order, i)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(s.Bindings[a].AtomID, s.Bindings[b].AtomID) })
+	for _, i := range order {
+		b := &s.Bindings[i]
+		j.key(b.AtomID)
+		j.open('{')
+		j.key("summary")
+		j.str(b.Summary)
+		j.key("artifacts")
+		j.strs(b.Artifacts, false)
+		j.close('}')
+	}
+	j.close('}')
+	j.key("summary")
+	j.open('{')
+	for _, kv := range []struct {
+		k string
+		v int
+	}{{"total", f.Counts.Total}, {"pending", f.Counts.Pending}, {"in_progress", f.Counts.InProgress},
+		{"resolved", f.Counts.Resolved}, {"executable", len(f.Executable)}} {
+		j.key(kv.k)
+		j.int(kv.v)
+	}
+	j.close('}')
+	j.key("kind")
+	j.str("aot-loop")
+	j.key("path")
+	j.str(l.Target.Path)
+	j.key("goal")
+	j.str(s.Objective.Goal)
+	j.key("max_iterations")
+	j.int(cons.EffectiveMaxIterations())
+	j.key("max_stall_count")
+	j.int(cons.EffectiveMaxStallCount())
+	j.key("max_parallel_agents")
+	j.int(cons.EffectiveMaxParallelAgents())
+	j.key("prev_pending_count")
+	j.int(c.PrevPendingCount)
+	j.key("unresolved")
+	j.int(f.Counts.Unresolved())
+	j.key("progress")
+	j.str(string(f.Progress))
+	j.key("next_batch")
+	j.strs(f.NextBatch, false)
+	j.key("longest_chain")
+	j.strs(f.LongestChain, false)
+	o := model.PredictOutlook(s, f)
+	j.key("outlook")
+	j.open('{')
+	j.key("decision")
+	j.str(string(o.Decision))
+	j.key("text")
+	j.str(o.Text)
+	j.key("warning")
+	j.bool(o.Warning)
+	j.key("next_stall")
+	j.int(o.NextStall)
+	j.close('}')
+	j.key("valid")
+	j.bool(v.Valid)
+	j.key("errors")
+	j.strs(v.Errors, true)
+	j.key("warnings")
+	j.strs(v.Warnings, true)
+	j.close('}')
+	j.w.WriteByte('\n')
+	_ = j.w.Flush()
+}
+
+// jsonStream writes JSON as json.Encoder (HTML not escaped) and then
+// json.Indent(dst, src, "", "  ") would: two spaces a level, "key": value,
+// empty arrays and objects as [] and {}.
+type jsonStream struct {
+	w         *bufio.Writer
+	depth     int
+	empty     bool // the container just opened has no element yet
+	valueNext bool // a key was written: its value follows on the same line
+	buf       []byte
+}
+
+// elem starts an element: a new line, after a comma unless it is the
+// first, or nothing for the value of a key.
+func (j *jsonStream) elem() {
+	if j.valueNext {
+		j.valueNext = false
+		return
+	}
+	if j.depth == 0 {
+		return
+	}
+	if j.empty {
+		j.empty = false
+	} else {
+		j.w.WriteByte(',')
+	}
+	j.newline()
+}
+
+func (j *jsonStream) newline() {
+	j.w.WriteByte('\n')
+	for range j.depth {
+		j.w.WriteString("  ")
+	}
+}
+
+func (j *jsonStream) open(c byte) {
+	j.elem()
+	j.w.WriteByte(c)
+	j.depth++
+	j.empty = true
+}
+
+func (j *jsonStream) close(c byte) {
+	j.depth--
+	if j.empty {
+		j.empty = false
+	} else {
+		j.newline()
+	}
+	j.w.WriteByte(c)
+}
+
+func (j *jsonStream) key(k string) {
+	j.elem()
+	j.quote(k)
+	j.w.WriteString(": ")
+	j.valueNext = true
+}
+
+func (j *jsonStream) str(s string) {
+	j.elem()
+	j.quote(s)
+}
+
+func (j *jsonStream) int(n int) {
+	j.elem()
+	j.buf = strconv.AppendInt(j.buf[:0], int64(n), 10)
+	j.w.Write(j.buf)
+}
+
+func (j *jsonStream) bool(b bool) {
+	j.elem()
+	if b {
+		j.w.WriteString("true")
+	} else {
+		j.w.WriteString("false")
+	}
+}
+
+func (j *jsonStream) null() {
+	j.elem()
+	j.w.WriteString("null")
+}
+
+// strs writes a list of strings; nil is null when nilIsNull, else [].
+func (j *jsonStream) strs(list []string, nilIsNull bool) {
+	if list == nil && nilIsNull {
+		j.null()
+		return
+	}
+	j.open('[')
+	for _, s := range list {
+		j.str(s)
+	}
+	j.close(']')
+}
+
+// atom writes an atom as atomJSON is encoded.
+func (j *jsonStream) atom(a *model.Atom) {
+	j.open('{')
+	j.key("id")
+	j.str(a.ID)
+	j.key("description")
+	j.str(a.Description)
+	j.key("status")
+	j.str(string(a.Status))
+	j.key("depends_on")
+	j.strs(a.DependsOn, false)
+	if a.ORGroup != "" {
+		j.key("or_group")
+		j.str(a.ORGroup)
+	}
+	j.close('}')
+}
+
+// quote writes s as a JSON string, escaped as encoding/json escapes it
+// with HTML escaping off: quote, backslash and control characters (\b \f
+// \n \r \t by name, the others as \u00XX), invalid UTF-8 as \ufffd, and
+// U+2028 and U+2029.
+func (j *jsonStream) quote(s string) {
+	const hex = "0123456789abcdef"
+	b := append(j.buf[:0], '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	b = append(b, '"')
+	j.w.Write(b)
+	j.buf = b
 }
 
 type atomJSON struct {

@@ -24,7 +24,8 @@ func main() {
 	atoms := flag.Int("atoms", 1000, "atoms in the loop for the latency and idle runs")
 	updates := flag.Int("updates", 50, "file writes to time")
 	idle := flag.Duration("idle", 10*time.Second, "how long to measure idle CPU")
-	big := flag.Int("rss-atoms", 10000, "atoms in the loop for the memory run")
+	big := flag.Int("rss-atoms", 10000, "atoms in the loop for the memory run (and its latency)")
+	bigWrites := flag.Int("rss-writes", 100, "file writes in the memory run, each timed as a write-to-screen latency")
 	flag.Parse()
 	if *bin == "" {
 		fail("perf: -bin is required")
@@ -48,21 +49,36 @@ func main() {
 	cpu := idleCPU(s, *idle)
 	s.stop()
 
+	// The big loop: memory after start, then after rss-writes writes, each
+	// timed like the small loop's.
 	bigPath := filepath.Join(dir, "big", "aot-loop-state.md")
 	writeLoop(bigPath, *big)
 	b := start(*bin, bigPath)
 	b.waitFor("iteration ")
 	time.Sleep(500 * time.Millisecond)
 	rss := rssKB(b.pid())
+	bc := b.control()
+	bigLat := latency(bc, bigPath, *bigWrites)
+	bc.close()
+	time.Sleep(500 * time.Millisecond)
+	rssAfter := rssKB(b.pid())
 	b.stop()
 
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	med := lat[len(lat)/2]
-	p95 := lat[min(len(lat)-1, len(lat)*95/100)]
+	med, p95 := stats(lat)
+	bmed, bp95 := stats(bigLat)
 	fmt.Printf("| write-to-screen latency, %d atoms (median of %d) | %.1f ms | goal ≤ 50 ms |\n", *atoms, len(lat), ms(med))
-	fmt.Printf("| write-to-screen latency, %d atoms (p95 of %d) | %.1f ms | goal ≤ 50 ms |\n", *atoms, len(lat), ms(p95))
+	fmt.Printf("| write-to-screen latency, %d atoms (p95 of %d) | %.1f ms | goal ≤ 25 ms |\n", *atoms, len(lat), ms(p95))
+	fmt.Printf("| write-to-screen latency, %d atoms (median of %d) | %.1f ms | goal ≤ 30 ms |\n", *big, len(bigLat), ms(bmed))
+	fmt.Printf("| write-to-screen latency, %d atoms (p95 of %d) | %.1f ms | goal ≤ 60 ms |\n", *big, len(bigLat), ms(bp95))
 	fmt.Printf("| idle CPU of the TUI over %s, %d atoms | %.2f %% | goal ≈ 0 (a 1 s clock tick) |\n", *idle, *atoms, cpu)
-	fmt.Printf("| RSS of the TUI, %d atoms | %.1f MB | goal ≤ 100 MB |\n", *big, float64(rss)/1024)
+	fmt.Printf("| RSS of the TUI, %d atoms, after start | %.1f MB | goal ≤ 100 MB |\n", *big, float64(rss)/1024)
+	fmt.Printf("| RSS of the TUI, %d atoms, after %d writes | %.1f MB | goal ≤ 80 MB |\n", *big, len(bigLat), float64(rssAfter)/1024)
+}
+
+// stats returns the median and the 95th percentile of lat.
+func stats(lat []time.Duration) (med, p95 time.Duration) {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	return lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*95/100)]
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -122,8 +138,9 @@ func (s *session) pid() int {
 
 func (s *session) stop() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() }
 
-// latency rewrites control.iteration the hook's way (temp file + rename)
-// and times until the new value is on screen.
+// latency rewrites the file the way the loop's writes change it — one
+// atom's status and control.iteration — by the hook's way (temp file +
+// rename), and times until the new iteration is on screen.
 func latency(c *control, path string, n int) []time.Duration {
 	var out []time.Duration
 	for i := 0; i < n; i++ {
@@ -133,12 +150,25 @@ func latency(c *control, path string, n int) []time.Duration {
 		}
 		lines := strings.Split(string(data), "\n")
 		want := ""
+		var statuses []int
 		for k, l := range lines {
-			if strings.HasPrefix(l, "  iteration: ") {
+			switch {
+			case want == "" && strings.HasPrefix(l, "  iteration: "):
 				v := 100 + i // a value the screen has not shown yet
 				lines[k] = "  iteration: " + strconv.Itoa(v)
 				want = fmt.Sprintf("iteration %d/", v)
-				break
+			case l == "    status: pending" || l == "    status: in_progress":
+				statuses = append(statuses, k)
+			}
+		}
+		if len(statuses) > 0 {
+			// A different atom each time, back and forth between pending
+			// and in_progress: the graph's structure stays as it is.
+			k := statuses[(i*7919)%len(statuses)]
+			if lines[k] == "    status: pending" {
+				lines[k] = "    status: in_progress"
+			} else {
+				lines[k] = "    status: pending"
 			}
 		}
 		tmp := path + ".tmp"

@@ -19,6 +19,7 @@ package graph
 import (
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui/termtext"
+	"slices"
 )
 
 // Status is an atom's status as the graph shows it.
@@ -116,13 +117,39 @@ func FromState(s *model.State, f *model.Facts) Graph {
 	for _, id := range f.Executable {
 		exec[id] = true
 	}
+	// first[i]: atom i is the first of its id (f.Index names it). This
+	// runs on every write of the loop: one map lookup per atom, and edges
+	// deduplicated within an atom's few dependencies by a scan rather than
+	// a map per atom (7 ms and 4 MB a write at 10,000 atoms before).
+	first := make([]bool, len(s.Atoms))
+	n, edges := 0, 0
+	var seen map[string]bool // ids f.Index does not name, if any
+	for i, a := range s.Atoms {
+		k, ok := f.Index[a.ID]
+		if !ok {
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			k, ok = i, !seen[a.ID]
+			seen[a.ID] = true
+		}
+		if ok && k == i {
+			first[i] = true
+			n++
+			edges += len(a.DependsOn)
+		}
+	}
 	var g Graph
-	seen := make(map[string]bool, len(s.Atoms))
-	for _, a := range s.Atoms {
-		if seen[a.ID] {
+	if n > 0 {
+		g.Nodes = make([]Node, 0, n)
+	}
+	if edges > 0 {
+		g.Edges = make([]Edge, 0, edges)
+	}
+	for i, a := range s.Atoms {
+		if !first[i] {
 			continue
 		}
-		seen[a.ID] = true
 		g.Nodes = append(g.Nodes, Node{
 			ID:         a.ID,
 			Label:      termtext.Line(a.Description),
@@ -130,18 +157,26 @@ func FromState(s *model.State, f *model.Facts) Graph {
 			Executable: exec[a.ID],
 		})
 	}
-	done := make(map[string]bool, len(s.Atoms))
-	for _, a := range s.Atoms {
-		if done[a.ID] {
+	var deps map[string]bool
+	for i, a := range s.Atoms {
+		if !first[i] {
 			continue
 		}
-		done[a.ID] = true
-		deps := make(map[string]bool, len(a.DependsOn))
-		for _, d := range a.DependsOn {
-			if deps[d] {
+		if len(a.DependsOn) > 16 {
+			clear(deps)
+			if deps == nil {
+				deps = map[string]bool{}
+			}
+		}
+		for k, d := range a.DependsOn {
+			if len(a.DependsOn) > 16 {
+				if deps[d] {
+					continue
+				}
+				deps[d] = true
+			} else if slices.Contains(a.DependsOn[:k], d) {
 				continue
 			}
-			deps[d] = true
 			g.Edges = append(g.Edges, Edge{From: d, To: a.ID})
 		}
 	}

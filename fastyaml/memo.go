@@ -1,0 +1,297 @@
+package fastyaml
+
+import (
+	"encoding/binary"
+	"slices"
+	"unsafe"
+
+	"github.com/aot-loop/aot-tui/yamltext"
+	"gopkg.in/yaml.v3"
+)
+
+// A Memo remembers, of a parse by the fast parser, where the entries of
+// the top-level block collections are — the items of atoms, the keys of
+// bindings, … — and the nodes built for them. ParseMemo on a later
+// version of the text takes an entry whose text has not changed from the
+// memo instead of parsing it again: as it is when it is on the same line,
+// else a copy moved to its new line. A loop's write usually changes one
+// atom or the control block, so the rest of the tree is not built again.
+//
+// An entry's nodes depend on nothing but its own text and its first line:
+// it starts at a line start (so columns do not move), and the fast parser
+// reads an entry's lines up to the first line that is neither blank nor a
+// comment and is indented no deeper than the entry (in a mapping, lines
+// "- " at the key's indentation are still the entry's: an indentless
+// sequence), and decides nothing on what follows except that it ends the
+// entry. entryEnd finds that line before the entry is parsed; a parsed
+// entry that ends elsewhere makes the parse keep no memo. A Memo and the
+// nodes it holds are never modified once made.
+type Memo struct {
+	text []byte
+	// sections maps each top-level key to its collection's entries; nil
+	// when its value is not a block collection or the key is repeated.
+	sections map[string]*memoSection
+}
+
+type memoSection struct {
+	coll    *yaml.Node
+	entries []memoEntry
+}
+
+type memoEntry struct {
+	key, val   *yaml.Node
+	start, end int32 // the entry's text in Memo.text, whole lines
+	line       int32 // its first line, 0-based
+	// from is the entry of the previous memo this one was taken from (-1:
+	// parsed), delta the lines it moved.
+	from, delta int32
+}
+
+// reuser finds entries of the previous memo's section for the entries of
+// the section being parsed.
+type reuser struct {
+	sec    *memoSection // the previous memo's section of the same key
+	cursor int          // where the next entry is expected in sec
+	misses int          // entries in a row not found near cursor
+	index  map[string]int
+}
+
+// ParseMemo is Parse that also returns a Memo of the parse for the next
+// one, and takes unchanged entries from prev, a Memo of an earlier
+// version of the text (nil for none). The tree and the error are what
+// Parse returns for yml; memo is nil when the fast parser did not take
+// yml. The tree may share nodes with trees of earlier versions: none of
+// them may be modified.
+func ParseMemo(yml []byte, lines yamltext.LineMap, prev *Memo) (root *yaml.Node, memo *Memo, err error) {
+	p := &fastParser{}
+	if root, _ = p.run(yml, lines, prev, true); root != nil {
+		return root, p.memo, nil
+	}
+	root, err = parseSlow(yml)
+	return root, nil, err
+}
+
+// A Section is what a Memo knows of the entries of one top-level
+// collection (the zero Section knows none).
+type Section struct{ s *memoSection }
+
+// Section returns what m knows of the entries of coll, the value of the
+// top-level key.
+func (m *Memo) Section(key string, coll *yaml.Node) Section {
+	if m == nil {
+		return Section{}
+	}
+	if s := m.sections[key]; s != nil && s.coll == coll {
+		return Section{s}
+	}
+	return Section{}
+}
+
+// Len is the number of entries s knows.
+func (s Section) Len() int {
+	if s.s == nil {
+		return 0
+	}
+	return len(s.s.entries)
+}
+
+// Origin says where entry i came from: the index of the entry of the
+// previous memo's collection under the same key it was taken from (-1:
+// parsed), and how many lines it moved. ok is false when s does not know
+// the entry.
+func (s Section) Origin(i int) (from, delta int, ok bool) {
+	if s.s == nil || i < 0 || i >= len(s.s.entries) {
+		return -1, 0, false
+	}
+	e := &s.s.entries[i]
+	return int(e.from), int(e.delta), true
+}
+
+// enterSection notes that the value of the top-level key is parsed next.
+func (p *fastParser) enterSection(key string) {
+	if p.memo == nil {
+		return
+	}
+	if _, dup := p.memo.sections[key]; dup {
+		// A repeated key: which value a reader keeps is the reader's
+		// business; remember neither.
+		p.memo.sections[key] = nil
+		return
+	}
+	p.memo.sections[key] = nil
+	p.sectionKey = key
+}
+
+// openSection starts recording the entries of coll when it is the block
+// collection of a top-level key; it returns nil otherwise.
+func (p *fastParser) openSection(coll *yaml.Node, depth int) *memoSection {
+	if p.memo == nil || depth != 1 || p.sectionKey == "" || coll == nil {
+		return nil
+	}
+	sec := &memoSection{coll: coll}
+	p.memo.sections[p.sectionKey] = sec
+	p.reuse = reuser{}
+	if p.prev != nil {
+		if ps := p.prev.sections[p.sectionKey]; ps != nil && ps.coll.Kind == coll.Kind {
+			p.reuse.sec = ps
+			sec.entries = make([]memoEntry, 0, len(ps.entries)+8)
+			p.stack = slices.Grow(p.stack, 2*len(ps.entries)+16)
+		}
+	}
+	p.sectionKey = ""
+	return sec
+}
+
+// entry parses (or takes from the previous memo) the entry of sec at the
+// current line, whose dash or key is at indent; k is keyEnd of the line
+// for a mapping entry, -1 for a sequence entry.
+func (p *fastParser) entry(sec *memoSection, indent, k, depth int) {
+	i, inMap := p.i, k >= 0
+	j := p.entryEnd(i, indent, inMap)
+	start, end := p.lines[i].start, len(p.src)
+	if j < len(p.lines) {
+		end = p.lines[j].start
+	}
+	if from := p.lookup(p.src[start:end]); from >= 0 {
+		old := p.reuse.sec.entries[from]
+		delta := i - int(old.line)
+		key, val := old.key, old.val
+		if delta != 0 {
+			key, val = p.clone(key, delta), p.clone(val, delta)
+		}
+		if inMap {
+			p.stack = append(p.stack, key)
+		}
+		p.stack = append(p.stack, val)
+		sec.entries = append(sec.entries, memoEntry{start: int32(start), end: int32(end), line: int32(i), key: key, val: val, from: int32(from), delta: int32(delta)})
+		p.taken = append(p.taken, [2]int32{int32(start), int32(end)})
+		p.i = j
+		return
+	}
+	l := p.lines[i]
+	var key, val *yaml.Node
+	if inMap {
+		t := p.text(i)
+		key = p.node(yaml.ScalarNode, keyTag(t[:k]), t[:k], 0, i, l.start+l.indent)
+		p.stack = append(p.stack, key)
+		val = p.value(l.start+l.indent+k+1, indent, true, depth)
+	} else {
+		val = p.value(l.start+l.indent+1, indent, false, depth)
+	}
+	p.stack = append(p.stack, val)
+	if p.bad {
+		return
+	}
+	if p.skipBlank(); p.i != j {
+		p.memoOff = true // entryEnd was wrong about this entry: trust no span
+	}
+	sec.entries = append(sec.entries, memoEntry{start: int32(start), end: int32(end), line: int32(i), key: key, val: val, from: -1})
+}
+
+// entryEnd returns the line after the entry that starts on line i with its
+// dash or key at indent: the first line that is not blank or a comment
+// and is indented less, or as much (unless, in a mapping, it starts an
+// indentless sequence); len(p.lines) at the end of the text.
+func (p *fastParser) entryEnd(i, indent int, inMap bool) int {
+	for j := i + 1; j < len(p.lines); j++ {
+		if p.blank(j) {
+			continue
+		}
+		switch l := p.lines[j]; {
+		case l.indent < indent:
+			return j
+		case l.indent == indent && !(inMap && isDashEntry(p.text(j))):
+			return j
+		}
+	}
+	return len(p.lines)
+}
+
+// lookup returns the entry of the previous memo's section whose text is
+// text, or -1. Entries are looked for where the last one found leaves off
+// (the next one, or the one after it when one was changed or removed);
+// after two misses in a row, by an index of them all.
+func (p *fastParser) lookup(text string) int {
+	r := &p.reuse
+	if r.sec == nil {
+		return -1
+	}
+	old := p.prev.text
+	for k := r.cursor; k < len(r.sec.entries) && k < r.cursor+2; k++ {
+		if e := r.sec.entries[k]; string(old[e.start:e.end]) == text {
+			r.cursor, r.misses = k+1, 0
+			return k
+		}
+	}
+	if r.misses++; r.misses < 2 {
+		return -1
+	}
+	if r.index == nil {
+		r.index = make(map[string]int, len(r.sec.entries))
+		for k, e := range r.sec.entries {
+			// A view of the previous text, which nothing modifies.
+			s := unsafe.String(unsafe.SliceData(old[e.start:e.end]), e.end-e.start)
+			if _, dup := r.index[s]; !dup {
+				r.index[s] = k
+			}
+		}
+	}
+	if k, ok := r.index[text]; ok {
+		r.cursor, r.misses = k+1, 0
+		return k
+	}
+	return -1
+}
+
+// checkGaps is fastSafeText for a text parsed with entries taken from the
+// previous memo, whose text passed it: only the text outside those
+// entries (p.taken) is looked at. Entries are whole lines and a character
+// or a marker line is a fact of its own line, so the whole text passes
+// exactly when what lies between the entries does. Each gap is checked
+// with the line break before it, so that a marker line opening it shows.
+func (p *fastParser) checkGaps(yml []byte) bool {
+	at := 0
+	for _, t := range append(p.taken, [2]int32{int32(len(yml)), int32(len(yml))}) {
+		if start, end := at, int(t[0]); start < end {
+			if start > 0 {
+				start-- // the line break before the gap
+			}
+			if ok, _ := fastSafeText(yml[start:end]); !ok {
+				return false
+			}
+		}
+		at = int(t[1])
+	}
+	return true
+}
+
+// isASCII reports whether b holds no byte above 0x7F.
+func isASCII(b []byte) bool {
+	var acc uint64
+	for len(b) >= 8 {
+		acc |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
+	}
+	for _, c := range b {
+		acc |= uint64(c)
+	}
+	return acc&0x8080808080808080 == 0
+}
+
+// clone copies the tree n with every line moved by delta.
+func (p *fastParser) clone(n *yaml.Node, delta int) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	c := p.alloc()
+	*c = *n
+	c.Line += delta
+	if len(n.Content) > 0 {
+		mark := len(p.stack)
+		for _, ch := range n.Content {
+			p.stack = append(p.stack, p.clone(ch, delta))
+		}
+		p.content(c, mark, fastMaxDepth+1) // an entry: slab space
+	}
+	return c
+}

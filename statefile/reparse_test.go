@@ -1,0 +1,438 @@
+package statefile
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"weak"
+
+	"github.com/aot-loop/aot-tui/sim/gen"
+	"gopkg.in/yaml.v3"
+)
+
+// sameDoc reports how Reparse's result (got, gotErr) differs from
+// Parse's (want, wantErr) for the same bytes: the error, the frontmatter,
+// the decoded state with every line and problem, and the node tree with
+// every position (which the text editor works from).
+func sameDoc(got, want *Document, gotErr, wantErr error) error {
+	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+		return fmt.Errorf("error %v, Parse's %v", gotErr, wantErr)
+	}
+	if wantErr != nil {
+		ge, _ := ParseError(gotErr)
+		we, _ := ParseError(wantErr)
+		if ge == nil || we == nil || ge.Line != we.Line || ge.Hint != we.Hint {
+			return fmt.Errorf("error %+v, Parse's %+v", ge, we)
+		}
+		return nil
+	}
+	if !bytes.Equal(got.Data, want.Data) || got.FM != want.FM {
+		return fmt.Errorf("data or frontmatter differ: %+v vs %+v", got.FM, want.FM)
+	}
+	if !reflect.DeepEqual(got.State, want.State) {
+		return fmt.Errorf("states differ:\n%s", stateDiff(got.State, want.State))
+	}
+	if err := sameNodes(got.Root, want.Root, "root"); err != nil {
+		return err
+	}
+	for _, n := range []int{1, 2, 7, 1000} {
+		if got.FileLine(n) != want.FileLine(n) {
+			return fmt.Errorf("FileLine(%d) = %d, Parse's %d", n, got.FileLine(n), want.FileLine(n))
+		}
+	}
+	return nil
+}
+
+// stateDiff names the first parts of two states that differ.
+func stateDiff(a, b any) string {
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	var out []string
+	for i := 0; i < va.NumField(); i++ {
+		fa, fb := va.Field(i), vb.Field(i)
+		if reflect.DeepEqual(fa.Interface(), fb.Interface()) {
+			continue
+		}
+		name := va.Type().Field(i).Name
+		if fa.Kind() == reflect.Slice && fa.Len() == fb.Len() {
+			for k := 0; k < fa.Len(); k++ {
+				if !reflect.DeepEqual(fa.Index(k).Interface(), fb.Index(k).Interface()) {
+					out = append(out, fmt.Sprintf("%s[%d]: %+v\n   vs %+v", name, k, fa.Index(k).Interface(), fb.Index(k).Interface()))
+					break
+				}
+			}
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: %+v\n   vs %+v", name, fa.Interface(), fb.Interface()))
+	}
+	return strings.Join(out, "\n")
+}
+
+// sameNodes compares two node trees in everything, positions included.
+func sameNodes(a, b *yaml.Node, path string) error {
+	switch {
+	case a == nil || b == nil:
+		if a != b {
+			return fmt.Errorf("%s: one tree is nil", path)
+		}
+		return nil
+	case a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value || a.Anchor != b.Anchor ||
+		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) ||
+		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment:
+		return fmt.Errorf("%s: %+v\n  vs %+v", path, *a, *b)
+	case a.Kind == yaml.AliasNode:
+		if (a.Alias == nil) != (b.Alias == nil) || a.Alias != nil && (a.Alias.Line != b.Alias.Line || a.Alias.Column != b.Alias.Column) {
+			return fmt.Errorf("%s: aliases point at different nodes", path)
+		}
+		return nil
+	}
+	for i := range a.Content {
+		if err := sameNodes(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkReparse reparses data on prev and compares the result with Parse.
+func checkReparse(t *testing.T, prev *Document, data []byte, what string) *Document {
+	t.Helper()
+	got, gotErr := Reparse(prev, data)
+	want, wantErr := Parse(data)
+	if err := sameDoc(got, want, gotErr, wantErr); err != nil {
+		t.Fatalf("%s: Reparse differs from Parse: %v\n--- file\n%s", what, err, data)
+	}
+	return got
+}
+
+// lineEdits are the changes a loop and its people make to a state file,
+// and some no tool makes, as edits of its lines.
+var lineEdits = []struct {
+	name string
+	do   func(r *rand.Rand, lines []string) []string
+}{
+	{"status", func(r *rand.Rand, ls []string) []string {
+		return replaceMatching(r, ls, "    status: ", func(string) string {
+			return "    status: " + []string{"pending", "in_progress", "resolved"}[r.Intn(3)]
+		})
+	}},
+	{"iteration", func(r *rand.Rand, ls []string) []string {
+		return replaceMatching(r, ls, "  iteration: ", func(string) string { return fmt.Sprintf("  iteration: %d", r.Intn(100)) })
+	}},
+	{"insert", func(r *rand.Rand, ls []string) []string {
+		k := r.Intn(len(ls) + 1)
+		add := strings.Split(insertions[r.Intn(len(insertions))], "\n")
+		return append(ls[:k:k], append(add, ls[k:]...)...)
+	}},
+	{"delete", func(r *rand.Rand, ls []string) []string {
+		if len(ls) == 0 {
+			return ls
+		}
+		k := r.Intn(len(ls))
+		n := 1 + r.Intn(min(4, len(ls)-k))
+		return append(ls[:k:k], ls[k+n:]...)
+	}},
+	{"copy block", func(r *rand.Rand, ls []string) []string {
+		if len(ls) < 2 {
+			return ls
+		}
+		i := r.Intn(len(ls))
+		j := i + 1 + r.Intn(min(8, len(ls)-i))
+		k := r.Intn(len(ls) + 1)
+		block := append([]string(nil), ls[i:j]...)
+		return append(ls[:k:k], append(block, ls[k:]...)...)
+	}},
+	{"swap", func(r *rand.Rand, ls []string) []string {
+		if len(ls) > 1 {
+			i, j := r.Intn(len(ls)), r.Intn(len(ls))
+			ls[i], ls[j] = ls[j], ls[i]
+		}
+		return ls
+	}},
+	{"change text", func(r *rand.Rand, ls []string) []string {
+		if len(ls) == 0 {
+			return ls
+		}
+		k := r.Intn(len(ls))
+		l := ls[k]
+		at := r.Intn(len(l) + 1)
+		bits := []string{"x", " ", ":", "- ", "#", "\"", "'", "[", "]", "|", "&a", "*a", "\t", "ü", "1", "  ",
+			"\x01", "\xff", "\uFEFF", "\u2028", "\x7f", "\r"}
+		ls[k] = l[:at] + bits[r.Intn(len(bits))] + l[at:]
+		return ls
+	}},
+	{"blank line above", func(r *rand.Rand, ls []string) []string {
+		// Moves the frontmatter in the file: every line after it moves.
+		if len(ls) > 0 && ls[0] == "" && r.Intn(2) == 0 {
+			return ls[1:]
+		}
+		return append([]string{""}, ls...)
+	}},
+	{"indent", func(r *rand.Rand, ls []string) []string {
+		if len(ls) > 0 {
+			k := r.Intn(len(ls))
+			if r.Intn(2) == 0 {
+				ls[k] = " " + ls[k]
+			} else {
+				ls[k] = strings.TrimPrefix(ls[k], " ")
+			}
+		}
+		return ls
+	}},
+}
+
+// insertions are lines an edit may insert: entries and fields of each
+// section, problems (a wrong type, a key given twice), comments, YAML the
+// fast parser leaves to yaml.v3, and frontmatter delimiters.
+var insertions = []string{
+	"  - id: N1\n    description: \"new atom\"\n    status: pending\n    depends_on: [A1]",
+	"  - id: N2\n    description: x\n    status: [bad]\n    depends_on: 7\n    note: {a: 1}\n    more:\n      - x\n      - k: v",
+	"    status: resolved",
+	"    extra_field: 42",
+	"  N3:\n    summary: |\n      line one\n\n      line two\n    artifacts:\n    - a.go\n    - b.go",
+	"  N4:\n    summary: done\n    artifacts: []\n    why: null",
+	"  - or_group: g\n    selected: A1\n    reason: \"because\"\n    timestamp: \"2026-01-01T00:00:00Z\"",
+	"  - timestamp: \"2026-01-02T00:00:00Z\"\n    type: dag_adjustment\n    description: x\n    trail_cleared: maybe",
+	"  g9:\n    choices: [A1, A2]\n    selected: A1\n    failed: []",
+	"# a comment",
+	"",
+	"   ",
+	"atoms: []",
+	"trail:\n- a\n- b",
+	"bindings:\n  A1:\n  - x\n  A2: {}",
+	"unknown_section:\n  - 1\n  - [2, 3]\n  - k: v",
+	"control:\n  status: running",
+	"  - &anchor x\n  - *anchor",
+	"  - !!str tagged",
+	"    description: \"two\n      lines\"",
+	"---",
+	"...",
+	"\tstatus: tab",
+}
+
+func replaceMatching(r *rand.Rand, ls []string, prefix string, with func(string) string) []string {
+	var at []int
+	for i, l := range ls {
+		if strings.HasPrefix(l, prefix) {
+			at = append(at, i)
+		}
+	}
+	if len(at) > 0 {
+		k := at[r.Intn(len(at))]
+		ls[k] = with(ls[k])
+	}
+	return ls
+}
+
+// reparseBases are the files the differential tests start from.
+func reparseBases(t testing.TB) map[string][]byte {
+	bases := map[string][]byte{}
+	for _, n := range []int{1, 5, 40} {
+		bases[fmt.Sprintf("gen-%d", n)] = gen.Generate(gen.Options{Atoms: n, Seed: uint64(n), Resolved: 0.4, ORGroups: n / 8, Decompositions: n / 10})
+		spec, _ := gen.GenerateSpec(n, uint64(n))
+		bases[fmt.Sprintf("spec-%d", n)] = spec
+	}
+	files, _ := filepath.Glob("../testdata/*.md")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bases[filepath.Base(name)] = data
+	}
+	return bases
+}
+
+// TestReparseMatchesParse is the differential test of Reparse: chains of
+// edits such as a loop makes (a status, the control block, an entry added
+// or removed, lines added above everything) and such as no tool makes
+// (text broken, YAML outside the fast parser's subset and back, keys
+// given twice, wrong types), each version read by Reparse on the last
+// good Document — or on an older one — must give exactly what Parse gives.
+func TestReparseMatchesParse(t *testing.T) {
+	steps := 150
+	if testing.Short() {
+		steps = 40
+	}
+	for name, base := range reparseBases(t) {
+		t.Run(name, func(t *testing.T) {
+			for seed := int64(1); seed <= 6; seed++ {
+				r := rand.New(rand.NewSource(seed))
+				prev := checkReparse(t, nil, base, "first read")
+				var older []*Document
+				cur := base
+				for step := 0; step < steps; step++ {
+					e := lineEdits[r.Intn(len(lineEdits))]
+					if r.Intn(8) == 0 && len(older) > 0 {
+						cur = older[r.Intn(len(older))].Data // back to an earlier version
+					} else {
+						lines := strings.Split(string(cur), "\n")
+						cur = []byte(strings.Join(e.do(r, lines), "\n"))
+					}
+					on := prev
+					if r.Intn(6) == 0 && len(older) > 0 {
+						on = older[r.Intn(len(older))]
+					}
+					doc := checkReparse(t, on, cur, fmt.Sprintf("seed %d step %d (%s)", seed, step, e.name))
+					if doc != nil {
+						prev = doc
+						older = append(older, doc)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestReparseReuses checks that Reparse does what it is for: after a
+// status change in a large file only the changed atom is new, and after a
+// line added at the top every atom is moved, not parsed again.
+func TestReparseReuses(t *testing.T) {
+	data := gen.Generate(gen.Options{Atoms: 300, Seed: 4, Resolved: 0.3, ORGroups: 10, Decompositions: 5})
+	prev, err := Reparse(nil, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	atoms := func(d *Document) *yaml.Node {
+		for i := 0; i+1 < len(d.Root.Content); i += 2 {
+			if d.Root.Content[i].Value == "atoms" {
+				return d.Root.Content[i+1]
+			}
+		}
+		t.Fatal("no atoms")
+		return nil
+	}
+	changed := bytes.Replace(data, []byte("    status: pending\n"), []byte("    status: in_progress\n"), 1)
+	doc := checkReparse(t, prev, changed, "status change")
+	same := 0
+	for i, n := range atoms(doc).Content {
+		if n == atoms(prev).Content[i] {
+			same++
+		}
+	}
+	if same != 299 {
+		t.Fatalf("%d of 300 atom nodes reused after one status change, want 299", same)
+	}
+	// A binding whose value is an indentless sequence: its entry runs on
+	// past lines at its own indentation.
+	indentless := bytes.Replace(changed, []byte("\nbindings:\n"), []byte("\nbindings:\n  A9999:\n  - x\n  - y\n"), 1)
+	if doc := checkReparse(t, doc, indentless, "indentless sequence"); doc.memo == nil || doc.memo.yaml == nil {
+		t.Fatal("no memo kept of a file with an indentless sequence in bindings")
+	}
+	moved := append([]byte("---\n# a comment above everything\n"), changed[4:]...)
+	doc2 := checkReparse(t, doc, moved, "line added at the top")
+	from, delta, ok := doc2.memo.yaml.Section("atoms", atoms(doc2)).Origin(150)
+	if !ok || from != 150 || delta != 1 {
+		t.Fatalf("atom 150 came from %d moved %d (%v), want from 150 moved 1", from, delta, ok)
+	}
+	// The frontmatter itself moves: no node moves, every decoded line does.
+	below := append([]byte("\n\n"), moved...)
+	doc3 := checkReparse(t, doc2, below, "frontmatter moved down")
+	if atoms(doc3).Content[7] != atoms(doc2).Content[7] {
+		t.Fatal("moving the frontmatter should keep every atom's nodes")
+	}
+}
+
+// FuzzReparse reads a file, then a version of it with the bytes at..at+del
+// replaced by ins, then the first again, each with Reparse on the
+// Document before: each must be what Parse gives. The seed corpus is in
+// testdata/fuzz/FuzzReparse.
+func FuzzReparse(f *testing.F) {
+	for name, base := range reparseBases(f) {
+		if len(base) > 4500 {
+			continue
+		}
+		at := uint16(len(base) / 2)
+		f.Add(base, []byte("    status: resolved\n"), at, uint16(0))
+		f.Add(base, []byte(""), at, uint16(len(name)))
+		f.Add(base, []byte("# x\n"), uint16(4), uint16(0))
+	}
+	f.Fuzz(func(t *testing.T, data, ins []byte, at, del uint16) {
+		a := min(int(at), len(data))
+		b := min(a+int(del), len(data))
+		edited := append(append(append([]byte(nil), data[:a]...), ins...), data[b:]...)
+		first, _ := Reparse(nil, data)
+		second := checkReparseFuzz(t, first, edited)
+		if second == nil {
+			second = first
+		}
+		checkReparseFuzz(t, second, data)
+	})
+}
+
+func checkReparseFuzz(t *testing.T, prev *Document, data []byte) *Document {
+	got, gotErr := Reparse(prev, data)
+	want, wantErr := Parse(data)
+	if err := sameDoc(got, want, gotErr, wantErr); err != nil {
+		t.Fatalf("Reparse differs from Parse: %v\n--- file\n%q", err, data)
+	}
+	return got
+}
+
+// TestReparseLetsOldVersionsGo checks that a chain of Reparses keeps only
+// what the last Document uses: the root and the top-level lists of every
+// earlier version are collected, although their unchanged entries live
+// on. (The nodes of a parse are carved from shared chunks; when a root or
+// the list of atoms shared a chunk with an entry the next versions kept,
+// each version kept the one before alive, some 170 KB a write at 10,000
+// atoms, without end.)
+func TestReparseLetsOldVersionsGo(t *testing.T) {
+	base := gen.Generate(gen.Options{Atoms: 400, Seed: 11, Resolved: 0.3, ORGroups: 16, Decompositions: 10})
+	lines := strings.Split(string(base), "\n")
+	var statuses []int
+	iter := -1
+	for k, l := range lines {
+		switch {
+		case iter < 0 && strings.HasPrefix(l, "  iteration: "):
+			iter = k
+		case l == "    status: pending" || l == "    status: in_progress":
+			statuses = append(statuses, k)
+		}
+	}
+	var old []weak.Pointer[yaml.Node]
+	var doc *Document
+	for i := 0; i < 60; i++ {
+		// A different atom's status each write, and the iteration.
+		k := statuses[(i*7919)%len(statuses)]
+		if lines[k] == "    status: pending" {
+			lines[k] = "    status: in_progress"
+		} else {
+			lines[k] = "    status: pending"
+		}
+		lines[iter] = fmt.Sprintf("  iteration: %d", i)
+		var err error
+		if doc, err = Reparse(doc, []byte(strings.Join(lines, "\n"))); err != nil {
+			t.Fatal(err)
+		}
+		if doc.memo == nil || doc.memo.yaml == nil {
+			t.Fatal("the fast parser did not take the file")
+		}
+		old = append(old, weak.Make(doc.Root))
+		if i == 59 {
+			break
+		}
+		for j := 0; j+1 < len(doc.Root.Content); j += 2 {
+			if v := doc.Root.Content[j+1]; v.Kind != yaml.ScalarNode && v.Style&yaml.FlowStyle == 0 {
+				old = append(old, weak.Make(v))
+			}
+		}
+	}
+	runtime.GC()
+	runtime.GC()
+	kept := 0
+	for _, p := range old {
+		if p.Value() != nil {
+			kept++
+		}
+	}
+	// Only the last version's root is in use.
+	if kept != 1 {
+		t.Fatalf("%d of %d roots and top-level lists of earlier versions still in memory, want none", kept-1, len(old)-1)
+	}
+	runtime.KeepAlive(doc)
+}

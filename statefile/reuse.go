@@ -1,0 +1,196 @@
+package statefile
+
+import (
+	"github.com/aot-loop/aot-tui/fastyaml"
+	"github.com/aot-loop/aot-tui/model"
+	"gopkg.in/yaml.v3"
+)
+
+// docMemo is what Reparse keeps of a Document for the next one.
+type docMemo struct {
+	// yaml remembers the parse: where each entry of the top-level lists
+	// is, and which entry of the previous version it was taken from.
+	yaml *fastyaml.Memo
+	// spans holds, for each top-level list decoded entry by entry, the
+	// problems each entry gave: State.Problems[spans[2i]:spans[2i+1]]. An
+	// entry taken from this Document takes them along. (Problems of the
+	// list itself, such as a key given twice, are outside every span.)
+	spans map[string][]int32
+}
+
+// listRec records the problems of the entries of one top-level list while
+// it is decoded; nil when there is no memo to record in.
+type listRec struct {
+	key   string
+	sec   fastyaml.Section
+	spans []int32
+	// prevSpans are the spans of the same list in the previous version
+	// (nil: none known).
+	prevSpans []int32
+}
+
+// list starts recording the entries of coll, the value of the top-level
+// key, when the memo knows them all.
+func (d *decoder) list(key string, coll *yaml.Node) *listRec {
+	if d.memo == nil {
+		return nil
+	}
+	sec := d.memo.yaml.Section(key, coll)
+	n := sec.Len()
+	if n == 0 || n != itemCount(coll) {
+		return nil
+	}
+	r := &listRec{key: key, sec: sec, spans: make([]int32, 0, 2*n)}
+	if d.prev != nil {
+		r.prevSpans = d.prev.memo.spans[key]
+	}
+	return r
+}
+
+// done stores what was recorded, when every entry was decoded.
+func (r *listRec) done(d *decoder) {
+	if r != nil && len(r.spans) == 2*r.sec.Len() {
+		d.memo.spans[r.key] = r.spans
+	}
+}
+
+// entry decodes entry i of the list r records: taken from the previous
+// version when its text did not change (old are that version's decoded
+// entries of the list, shift moves one by a number of lines), else with
+// decode.
+func entry[T any](d *decoder, r *listRec, i int, old []T, shift func(T, int) T, decode func() T) T {
+	start := len(d.problems)
+	v, ok := reused(d, r, i, old, shift)
+	if !ok {
+		v = decode()
+	}
+	if r != nil {
+		r.spans = append(r.spans, int32(start), int32(len(d.problems)))
+	}
+	return v
+}
+
+// reused returns entry i of the list r records, decoded from the previous
+// version, when its text did not change. Its problems come along; an
+// entry with problems is decoded again when its index changed, since
+// their paths may name the index.
+func reused[T any](d *decoder, r *listRec, i int, old []T, shift func(T, int) T) (T, bool) {
+	var zero T
+	if r == nil || d.prev == nil {
+		return zero, false
+	}
+	from, delta, ok := r.sec.Origin(i)
+	if !ok || from < 0 || from >= len(old) {
+		return zero, false
+	}
+	spans := r.prevSpans
+	if len(spans) != 2*len(old) {
+		return zero, false
+	}
+	probs := d.prev.State.Problems[spans[2*from]:spans[2*from+1]]
+	if len(probs) > 0 && from != i {
+		return zero, false
+	}
+	// Lines in the file: the entry moved by delta in the frontmatter, and
+	// the frontmatter may have moved in the file.
+	delta += d.lines.Offset() - d.prev.lines.Offset()
+	for _, p := range probs {
+		p.Line = shiftLine(p.Line, delta)
+		d.problems = append(d.problems, p)
+	}
+	return shift(old[from], delta), true
+}
+
+// prevState is the state entries are taken from (nil: none).
+func (d *decoder) prevState() *model.State {
+	if d.prev == nil {
+		return nil
+	}
+	return d.prev.State
+}
+
+func shiftLine(l, delta int) int {
+	if l > 0 {
+		return l + delta
+	}
+	return l
+}
+
+func shiftLines(ls model.Lines, delta int) model.Lines {
+	if ls == nil {
+		return nil
+	}
+	out := make(model.Lines, len(ls))
+	for k, l := range ls {
+		out[k] = shiftLine(l, delta)
+	}
+	return out
+}
+
+func shiftExtra(e model.Extra, delta int) model.Extra {
+	if e == nil {
+		return nil
+	}
+	out := make(model.Extra, len(e))
+	for i, f := range e {
+		out[i] = model.Field{Key: f.Key, Value: shiftValue(f.Value, delta), Line: shiftLine(f.Line, delta)}
+	}
+	return out
+}
+
+// shiftValue moves the lines inside a value decoded by generic.
+func shiftValue(v any, delta int) any {
+	switch v := v.(type) {
+	case model.Extra:
+		return shiftExtra(v, delta)
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = shiftValue(x, delta)
+		}
+		return out
+	}
+	return v
+}
+
+func shiftAtom(a model.Atom, delta int) model.Atom {
+	if delta != 0 {
+		a.Line, a.Lines, a.Extra = shiftLine(a.Line, delta), shiftLines(a.Lines, delta), shiftExtra(a.Extra, delta)
+	}
+	return a
+}
+
+func shiftDecomposition(dc model.Decomposition, delta int) model.Decomposition {
+	if delta != 0 {
+		dc.Line, dc.Extra = shiftLine(dc.Line, delta), shiftExtra(dc.Extra, delta)
+	}
+	return dc
+}
+
+func shiftORGroup(g model.ORGroup, delta int) model.ORGroup {
+	if delta != 0 {
+		g.Line, g.Lines, g.Extra = shiftLine(g.Line, delta), shiftLines(g.Lines, delta), shiftExtra(g.Extra, delta)
+	}
+	return g
+}
+
+func shiftBinding(b model.Binding, delta int) model.Binding {
+	if delta != 0 {
+		b.Line, b.Lines, b.Extra = shiftLine(b.Line, delta), shiftLines(b.Lines, delta), shiftExtra(b.Extra, delta)
+	}
+	return b
+}
+
+func shiftTrail(t model.TrailEntry, delta int) model.TrailEntry {
+	if delta != 0 {
+		t.Line, t.Extra = shiftLine(t.Line, delta), shiftExtra(t.Extra, delta)
+	}
+	return t
+}
+
+func shiftCorrection(c model.Correction, delta int) model.Correction {
+	if delta != 0 {
+		c.Line, c.Extra = shiftLine(c.Line, delta), shiftExtra(c.Extra, delta)
+	}
+	return c
+}
