@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/report"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -142,14 +141,7 @@ commit time; commits whose version does not parse are skipped with a note.`,
 				Keys:     km,
 				Replay:   &ui.Replay{Timeline: tl, Speed: speed, Play: play, Notes: rec.notes, Source: filepath.Base(rec.source)},
 			})
-			defer m.Close()
-			p := tea.NewProgram(m, tea.WithOutput(cmd.OutOrStdout()))
-			stop, hungUp := onHangup(p)
-			defer stop()
-			if _, err := p.Run(); err != nil && !hungUp() {
-				return fail(exitUsage, "the terminal UI failed: %v", err)
-			}
-			return nil
+			return runModel(cmd, m)
 		},
 	}
 	f := cmd.Flags()

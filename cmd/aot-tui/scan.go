@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui"
@@ -92,14 +91,7 @@ func runFleetTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags)
 		Keys:     keys,
 		Journal:  !t.noJournal,
 	})
-	defer m.Close()
-	p := tea.NewProgram(m, tea.WithOutput(cmd.OutOrStdout()))
-	stop, hungUp := onHangup(p)
-	defer stop()
-	if _, err := p.Run(); err != nil && !hungUp() {
-		return fail(exitUsage, "the terminal UI failed: %v", err)
-	}
-	return nil
+	return runModel(cmd, m)
 }
 
 // fleetJSON is `status --scan --json`: the directories scanned, the

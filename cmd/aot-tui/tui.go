@@ -118,6 +118,13 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 		Keys:     keys,
 		Journal:  !t.noJournal,
 	})
+	return runModel(cmd, m)
+}
+
+// runModel runs the TUI on m until it ends, then closes m (which clears
+// a redirect_requested this session set). A hangup ends it like a quit;
+// any other failure is reported.
+func runModel(cmd *cobra.Command, m *ui.Model) error {
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithOutput(cmd.OutOrStdout()))
 	stop, hungUp := onHangup(p)
