@@ -26,11 +26,7 @@ and adds the full validation report.
 Exit codes: 0 ready, 1 not ready (or unparseable), 2 usage or I/O error.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := ff.resolve(args)
-			if err != nil {
-				return err
-			}
-			l, err := load(path, g)
+			l, err := ff.load(args, g)
 			if err != nil {
 				return err
 			}

@@ -39,6 +39,16 @@ type loaded struct {
 	ParseErr error
 }
 
+// load is resolve then the package's load: the state file the arguments
+// (or -f) name, read.
+func (f *fileFlag) load(args []string, g *globalFlags) (*loaded, error) {
+	path, err := f.resolve(args)
+	if err != nil {
+		return nil, err
+	}
+	return load(path, g)
+}
+
 // load discovers and reads the state file. I/O problems (a missing file, a
 // permission error) are returned as usage errors (exit 2); a file that
 // exists but cannot be parsed comes back in ParseErr.

@@ -25,11 +25,7 @@ Exit codes: 0 valid, 1 invalid (including a file that cannot be parsed),
 2 usage or I/O error such as a missing file.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := ff.resolve(args)
-			if err != nil {
-				return err
-			}
-			l, err := load(path, g)
+			l, err := ff.load(args, g)
 			if err != nil {
 				return err
 			}

@@ -50,11 +50,7 @@ Exit codes: 0 every checkable item passed, 1 one failed (or nothing could be
 checked, or the run was interrupted), 2 usage or I/O error, or not confirmed.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := ff.resolve(args)
-			if err != nil {
-				return err
-			}
-			l, err := load(path, g)
+			l, err := ff.load(args, g)
 			if err != nil {
 				return err
 			}
