@@ -36,21 +36,13 @@ func HTML(w io.Writer, r *Report) error {
 	if out.StopReason != "" {
 		fmt.Fprintf(&b, " — %s", h(out.StopReason))
 	}
-	fmt.Fprintf(&b, " · iterations %d of %d · stall %d of %d · atoms %d resolved, %d pending, %d in progress</p>\n",
-		out.Iterations, out.MaxIterations, out.StallCount, out.MaxStall, out.Resolved, out.Pending, out.InProgress)
-	if !out.Start.IsZero() {
-		fmt.Fprintf(&b, "<p class=\"muted\">Recorded from %s to %s (%s), %d versions of the state file, from %s.</p>\n",
-			stamp(out.Start), stamp(out.End), out.End.Sub(out.Start).Round(time.Second), r.Versions, h(r.Source))
-	} else {
-		fmt.Fprintf(&b, "<p class=\"muted\">From %s.</p>\n", h(r.Source))
-	}
+	fmt.Fprintf(&b, " · %s</p>\n", out.counts())
+	fmt.Fprintf(&b, "<p class=\"muted\">%s</p>\n", r.provenance(h))
 
 	b.WriteString("<h2>Objective</h2>\n<ul>\n")
 	fmt.Fprintf(&b, "<li><strong>Goal:</strong> %s</li>\n", h(o.Goal))
-	for _, f := range []struct{ name, v string }{{"Background intent", o.BackgroundIntent}, {"Deliverables", o.Deliverables}, {"Definition of done", o.DefinitionOfDone}} {
-		if f.v != "" {
-			fmt.Fprintf(&b, "<li><strong>%s:</strong> %s</li>\n", f.name, h(f.v))
-		}
+	for _, f := range o.texts() {
+		fmt.Fprintf(&b, "<li><strong>%s:</strong> %s</li>\n", f.name, h(f.v))
 	}
 	fmt.Fprintf(&b, "<li><strong>Constraints:</strong> max_iterations %d, max_parallel_agents %d, max_stall_count %d</li>\n</ul>\n",
 		o.MaxIterations, o.MaxParallel, o.MaxStall)

@@ -75,21 +75,13 @@ func Markdown(w io.Writer, r *Report) error {
 	if out.StopReason != "" {
 		fmt.Fprintf(&b, " — %s", md(out.StopReason))
 	}
-	fmt.Fprintf(&b, " · iterations %d of %d · stall %d of %d · atoms %d resolved, %d pending, %d in progress\n\n",
-		out.Iterations, out.MaxIterations, out.StallCount, out.MaxStall, out.Resolved, out.Pending, out.InProgress)
-	if !out.Start.IsZero() {
-		fmt.Fprintf(&b, "Recorded from %s to %s (%s), %d versions of the state file, from %s.\n\n",
-			stamp(out.Start), stamp(out.End), out.End.Sub(out.Start).Round(time.Second), r.Versions, md(r.Source))
-	} else {
-		fmt.Fprintf(&b, "From %s.\n\n", md(r.Source))
-	}
+	fmt.Fprintf(&b, " · %s\n\n", out.counts())
+	fmt.Fprintf(&b, "%s\n\n", r.provenance(md))
 
 	b.WriteString("## Objective\n\n")
 	fmt.Fprintf(&b, "- **Goal:** %s\n", md(o.Goal))
-	for _, f := range []struct{ name, v string }{{"Background intent", o.BackgroundIntent}, {"Deliverables", o.Deliverables}, {"Definition of done", o.DefinitionOfDone}} {
-		if f.v != "" {
-			fmt.Fprintf(&b, "- **%s:** %s\n", f.name, md(f.v))
-		}
+	for _, f := range o.texts() {
+		fmt.Fprintf(&b, "- **%s:** %s\n", f.name, md(f.v))
 	}
 	fmt.Fprintf(&b, "- **Constraints:** max_iterations %d, max_parallel_agents %d, max_stall_count %d\n", o.MaxIterations, o.MaxParallel, o.MaxStall)
 	if o.Changed > 0 {

@@ -396,3 +396,36 @@ func nonNilTrail(s []Trail) []Trail {
 	}
 	return s
 }
+
+// counts is the outcome's numbers as both text formats print them after
+// the status.
+func (o Outcome) counts() string {
+	return fmt.Sprintf("iterations %d of %d · stall %d of %d · atoms %d resolved, %d pending, %d in progress",
+		o.Iterations, o.MaxIterations, o.StallCount, o.MaxStall, o.Resolved, o.Pending, o.InProgress)
+}
+
+// provenance says where the report comes from and the time it spans,
+// with the source escaped by esc for the format.
+func (r *Report) provenance(esc func(string) string) string {
+	out := r.Outcome
+	if out.Start.IsZero() {
+		return fmt.Sprintf("From %s.", esc(r.Source))
+	}
+	return fmt.Sprintf("Recorded from %s to %s (%s), %d versions of the state file, from %s.",
+		stamp(out.Start), stamp(out.End), out.End.Sub(out.Start).Round(time.Second), r.Versions, esc(r.Source))
+}
+
+// namedText is one of the objective's free texts and its heading.
+type namedText struct{ name, v string }
+
+// texts are the objective's free texts that are set, in the order the
+// reports print them.
+func (o Objective) texts() []namedText {
+	var out []namedText
+	for _, f := range []namedText{{"Background intent", o.BackgroundIntent}, {"Deliverables", o.Deliverables}, {"Definition of done", o.DefinitionOfDone}} {
+		if f.v != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
