@@ -115,7 +115,10 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	s, f := l.AoT.State, l.Facts
 	c := s.Control
 	cons := s.Objective.Constraints
-	v := model.ValidateWith(s, f)
+	// The checks are printed last: on a second core they run while the
+	// atoms are written (both only read s and f).
+	checked := make(chan model.Report, 1)
+	go func() { checked <- model.ValidateWith(s, f) }()
 	j := &jsonStream{w: bufio.NewWriterSize(w, 64<<10)}
 	j.open('{')
 	j.key("exists")
@@ -218,6 +221,7 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	j.key("next_stall")
 	j.int(o.NextStall)
 	j.close('}')
+	v := <-checked
 	j.key("valid")
 	j.bool(v.Valid)
 	j.key("errors")
