@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/model"
@@ -102,12 +103,30 @@ func collectLess() (restore func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	limit := debug.SetMemoryLimit(oneShotMemoryLimit)
-	percent := debug.SetGCPercent(-1)
-	return func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
+	collecting.Lock()
+	defer collecting.Unlock()
+	if collecting.users == 0 {
+		collecting.limit = debug.SetMemoryLimit(oneShotMemoryLimit)
+		collecting.percent = debug.SetGCPercent(-1)
 	}
+	collecting.users++
+	return func() {
+		collecting.Lock()
+		defer collecting.Unlock()
+		if collecting.users--; collecting.users == 0 {
+			debug.SetGCPercent(collecting.percent)
+			debug.SetMemoryLimit(collecting.limit)
+		}
+	}
+}
+
+// collecting counts the commands in collectLess (tests run several at
+// once) and keeps the settings the last of them puts back.
+var collecting struct {
+	sync.Mutex
+	users   int
+	percent int
+	limit   int64
 }
 
 // oneShotMemoryLimit is the heap size at which collectLess lets the
