@@ -144,6 +144,11 @@ type fastParser struct {
 	sectionKey string // the top-level key whose value is being parsed
 	reuse      reuser
 	taken      [][2]int32 // the text of the entries taken from prev, in order
+
+	// halfAt overrides halfMin when set (tests); joined counts the halves
+	// taken (half.go).
+	halfAt int
+	joined int
 }
 
 // fastSafeText reports whether yml has only what the fast parser handles
@@ -401,7 +406,18 @@ func (p *fastParser) blockMapping(indent, depth int) *yaml.Node {
 func (p *fastParser) blockSequence(indent, depth int) *yaml.Node {
 	s, mark := p.openBlock(yaml.SequenceNode, "!!seq", depth)
 	sec := p.openSection(s, depth)
+	var h *half
+	if s != nil && sec == nil && depth == 1 && p.memo == nil {
+		h = p.startHalf(indent, depth)
+	}
 	for s != nil && p.within(indent) {
+		if h != nil && p.i >= h.cut {
+			if p.i == h.cut {
+				p.joinHalf(h)
+				break
+			}
+			h = nil // the cut was inside an entry: go on alone
+		}
 		l := p.lines[p.i]
 		if l.indent > indent {
 			p.fail("more indented than the sequence")
@@ -420,6 +436,22 @@ func (p *fastParser) blockSequence(indent, depth int) *yaml.Node {
 		p.content(s, mark, depth)
 	}
 	return s
+}
+
+// seqEntries parses the entries of the block sequence at indent from the
+// current line on, as blockSequence's loop does, onto p.stack.
+func (p *fastParser) seqEntries(indent, depth int) {
+	for p.within(indent) {
+		l := p.lines[p.i]
+		if l.indent > indent {
+			p.fail("more indented than the sequence")
+			return
+		}
+		if !isDashEntry(p.text(p.i)) {
+			return
+		}
+		p.stack = append(p.stack, p.value(l.start+l.indent+1, indent, false, depth))
+	}
 }
 
 // value parses what follows an indicator — the ':' after a key (inMap) or

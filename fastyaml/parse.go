@@ -1,6 +1,8 @@
 // Package fastyaml parses a state file's YAML frontmatter into the node
 // tree yaml.v3 builds, faster than yaml.v3 alone: a parser of its own for
-// the block-style subset state files are written in (fast.go), and for a
+// the block-style subset state files are written in (fast.go), which
+// parses the second half of a large top-level list on another core
+// (half.go), and for a
 // large frontmatter on more than one core a parse in pieces, two of them
 // at once (split.go). Each gives up on anything it is not sure of, and
 // yaml.v3 then parses the whole text, so the tree (comments aside) and

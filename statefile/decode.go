@@ -33,6 +33,11 @@ type decoder struct {
 	// where their text did not change (nil: none).
 	memo *docMemo
 	prev *Document
+
+	// halves is the number of atoms from which Parse decodes the list in
+	// two halves at once; half marks the decoder of a half (half.go).
+	halves int
+	half   bool
 }
 
 // maxAliasExpansions bounds how many nodes the decoder reaches through
@@ -61,6 +66,9 @@ func (d *decoder) problem(n *yaml.Node, path, format string, args ...any) {
 // subtree it names.
 func (d *decoder) resolve(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
+		if d.half {
+			panic(errHalfAlias)
+		}
 		if d.anchorSize == nil {
 			d.anchorSize = map[*yaml.Node]int{}
 			countNodes(d.root, d.anchorSize)
@@ -317,6 +325,10 @@ func (d *decoder) decodeState(root *yaml.Node) *model.State {
 		// A section given twice is reported by mapping; the later one
 		// wins, as in YAML readers, so lists start over rather than grow.
 		case "atoms":
+			if atoms, ok := d.atomsInHalves(v); ok {
+				s.Atoms = atoms
+				break
+			}
 			s.Atoms = make([]model.Atom, 0, itemCount(v))
 			r := d.list(key, v)
 			d.seq(v, "atoms", func(i int, item *yaml.Node) {
@@ -554,7 +566,7 @@ func (d *decoder) control(n *yaml.Node) model.Control {
 }
 
 func (d *decoder) atom(n *yaml.Node, i int) model.Atom {
-	path := fmt.Sprintf("atoms[%d]", i)
+	path := "atoms[" + strconv.Itoa(i) + "]"
 	a := model.Atom{Line: d.line(d.resolve(n))}
 	a.Extra, a.Lines, _ = d.mapping(n, path, func(key string, k, v *yaml.Node) bool {
 		switch key {

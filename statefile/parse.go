@@ -49,7 +49,7 @@ func (d *Document) FileLine(nodeLine int) int { return d.lines.File(nodeLine) }
 // Parse reads an AoT state file from bytes. Errors are *Error values with
 // the line (no path; Load adds it). Type errors inside an otherwise readable
 // file do not fail Parse: they are listed in State.Problems for Validate.
-func Parse(data []byte) (*Document, error) { return parse(data, nil, false) }
+func Parse(data []byte) (*Document, error) { return parse(data, nil, false, atomHalves) }
 
 // Reparse is Parse for a new version of the file that prev (nil for none)
 // was read from, as a watcher reads each change: the Document it returns
@@ -64,11 +64,12 @@ func Reparse(prev *Document, data []byte) (*Document, error) {
 	if prev == nil || prev.memo == nil {
 		prev = nil
 	}
-	return parse(data, prev, true)
+	return parse(data, prev, true, atomHalves)
 }
 
-// parse is Parse, and Reparse when record is set.
-func parse(data []byte, prev *Document, record bool) (doc *Document, err error) {
+// parse is Parse, and Reparse when record is set; a list of at least
+// halves atoms is decoded in two halves at once (see atomsInHalves).
+func parse(data []byte, prev *Document, record bool, halves int) (doc *Document, err error) {
 	fm, err := SplitFrontmatter(data)
 	if err != nil {
 		e := &Error{Msg: err.Error(), Err: err, Line: 1}
@@ -103,7 +104,7 @@ func parse(data []byte, prev *Document, record bool) (doc *Document, err error) 
 	if root.Kind != yaml.MappingNode {
 		return nil, &Error{Line: lines.File(root.Line), Msg: "the frontmatter is not a mapping of sections", Hint: "it must hold objective:, control:, atoms: …"}
 	}
-	d := &decoder{lines: lines, aliasBudget: maxAliasExpansions, root: root}
+	d := &decoder{lines: lines, aliasBudget: maxAliasExpansions, root: root, halves: halves}
 	if memo != nil {
 		d.memo = &docMemo{yaml: memo, spans: map[string][]int32{}}
 		if prev != nil {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 
 	"github.com/aot-loop/aot-tui/model"
@@ -118,4 +119,28 @@ func hostile(r *rand.Rand, doc *statefile.Document) *statefile.Document {
 	d := *doc
 	d.State = &s
 	return &d
+}
+
+// collectLess puts the collector's settings back, also when calls overlap
+// (tests run status commands at once).
+func TestCollectLessRestores(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set: collectLess leaves things as they are")
+	}
+	percent := debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	limit := debug.SetMemoryLimit(-1)
+	a := collectLess()
+	b := collectLess()
+	if got := debug.SetMemoryLimit(-1); got != oneShotMemoryLimit {
+		t.Errorf("memory limit during the command: %d, want %d", got, oneShotMemoryLimit)
+	}
+	a()
+	b()
+	if got := debug.SetGCPercent(percent); got != percent {
+		t.Errorf("GC percent after: %d, want %d", got, percent)
+	}
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Errorf("memory limit after: %d, want %d", got, limit)
+	}
 }

@@ -1,0 +1,93 @@
+package statefile
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/aot-loop/aot-tui/sim/gen"
+)
+
+// checkAtomHalves parses data with the atoms decoded in two halves from
+// two atoms on and in one piece, and fails unless both give the same
+// Document or the same error.
+func checkAtomHalves(t testing.TB, data []byte) {
+	t.Helper()
+	whole, errWhole := parse(data, nil, false, 0)
+	halves, errHalves := parse(data, nil, false, 2)
+	if !reflect.DeepEqual(errWhole, errHalves) {
+		t.Fatalf("in one piece: %v; in halves: %v; on\n%s", errWhole, errHalves, data)
+	}
+	if !reflect.DeepEqual(whole, halves) {
+		t.Fatalf("the atoms decoded in halves differ from one piece on\n%s", data)
+	}
+}
+
+func TestAtomHalvesGenerated(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 50, 1000} {
+		for seed := range uint64(3) {
+			a, _ := gen.GenerateSpec(n, seed)
+			checkAtomHalves(t, a)
+			checkAtomHalves(t, gen.Generate(gen.Options{Atoms: n, Seed: seed, Resolved: 0.5, ORGroups: n / 10, Decompositions: n / 10}))
+		}
+	}
+}
+
+func TestAtomHalvesFixtures(t *testing.T) {
+	var files []string
+	for _, glob := range []string{"../testdata/*.md", "../testdata/valid/*.md", "../testdata/invalid/*.md", "testdata/edits/*.md", "../sim/testdata/*.md"} {
+		m, _ := filepath.Glob(glob)
+		files = append(files, m...)
+	}
+	if len(files) < 20 {
+		t.Fatalf("found only %d fixtures", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAtomHalves(t, data)
+	}
+}
+
+// Problems keep their order across the two halves; an alias in either half
+// sends the list back to one piece (its budget is the document's).
+func TestAtomHalvesProblemsAndAliases(t *testing.T) {
+	for _, atoms := range []string{
+		"  - id: A1\n    status: [x]\n  - id: {a: 1}\n    depends_on: 7\n  - id: A3\n    extra: {k: [1, 2.5, true, null]}\n  - 5\n",
+		"  - &a {id: A1}\n  - *a\n  - id: A3\n  - *a\n",
+		"  - id: A1\n    depends_on: &d [A0]\n  - id: A2\n  - id: A3\n    depends_on: *d\n",
+		"  - id: A1\n  - id: A1\n    id: A2\n  - ~\n  - []\n",
+	} {
+		checkAtomHalves(t, []byte("---\nobjective:\n  goal: g\ncontrol:\n  status: running\natoms:\n"+atoms+"---\nbody\n"))
+	}
+}
+
+// FuzzAtomHalves checks the atoms decoded in halves against one piece.
+// Seed corpus: testdata/fuzz/FuzzAtomHalves.
+func FuzzAtomHalves(f *testing.F) {
+	f.Add([]byte("---\natoms:\n  - id: A1\n    status: [x]\n  - id: A2\n    depends_on: [A1]\n---\n"))
+	f.Add([]byte("---\natoms:\n  - &a {id: A1}\n  - *a\n---\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkAtomHalves(t, data)
+	})
+}
+
+func BenchmarkAtomHalves(b *testing.B) {
+	data, _ := gen.GenerateSpec(10000, 1)
+	for _, at := range []int{0, atomHalves} {
+		name := "one-piece"
+		if at > 0 {
+			name = "halves"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := parse(data, nil, false, at); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
