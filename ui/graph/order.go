@@ -141,7 +141,6 @@ type orderScratch struct {
 	dUp       []int32
 	dDown     []int32
 	improve   orderSnapshot
-	offer     orderSnapshot
 	best      orderSnapshot
 	start     orderSnapshot
 }
@@ -1111,7 +1110,7 @@ func (w *work) medianSweeps(iters int) int {
 			w.snapshotInto(bestSnap)
 		}
 		if w.bp != nil {
-			w.bp.offerKeep(w)
+			w.bp.offer(w)
 		}
 	}
 	w.restore(bestSnap)
