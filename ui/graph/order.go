@@ -84,6 +84,7 @@ type work struct {
 	chain          chainScratch
 	coord          coordScratch
 	chainWindow    int        // see effort.window
+	tValid         bool       // scratch.tpos and dirty hold for this work
 	bp             *bestParts // while minimizing: the best order of each part (see bestParts)
 	route          routeScratch
 
@@ -140,9 +141,14 @@ type orderScratch struct {
 	itemCr    []int32
 	dUp       []int32
 	dDown     []int32
-	improve   orderSnapshot
-	best      orderSnapshot
-	start     orderSnapshot
+	// transpose's judgements (see transpose): the positions it left,
+	// each item's dirty bits, whether its last call swapped equal pairs
+	tpos    []int32
+	dirty   []uint8
+	tEqual  bool
+	improve orderSnapshot
+	best    orderSnapshot
+	start   orderSnapshot
 }
 
 type blockVal struct {
@@ -833,17 +839,22 @@ func insertionSort(a []int32) {
 
 // transpose swaps adjacent sibling items while that removes crossings;
 // with equal it also swaps pairs whose crossings stay equal (as dot does, to
-// leave plateaus), but only strict gains call for another pass. A layer is
-// revisited only when it or a neighbouring layer changed.
+// leave plateaus), but only strict gains call for another pass.
+//
+// Only pairs with a dirty item are judged: an item is dirty when it or a
+// neighbour moved since its layer was last judged (positions are compared
+// with those the last call left, see markMoved). A pair of clean items
+// was judged, adjacent, against the same neighbour positions and kept, so
+// it would be kept again: skipping it changes nothing but the time, and
+// late sweeps, which move few items, cost little.
 func (w *work) transpose(maxPasses int, equal bool) {
 	L := len(w.roots)
 	sc := &w.scratch
 	cand := resize(sc.cand, L)
 	next := resize(sc.next, L)
-	for l := range cand {
-		cand[l] = true
-	}
 	defer func() { sc.cand, sc.next = cand, next }()
+	w.markMoved(equal, cand)
+	dirty := sc.dirty
 	for pass := 0; pass < maxPasses; pass++ {
 		gained := false
 		clear(next)
@@ -856,7 +867,7 @@ func (w *work) transpose(maxPasses int, equal bool) {
 			for _, kids := range w.siblingLists(l) {
 				for i := 0; i+1 < len(kids); i++ {
 					a, b := kids[i], kids[i+1]
-					if a < 0 || b < 0 {
+					if a < 0 || b < 0 || dirty[a]|dirty[b] == 0 {
 						continue
 					}
 					keep, sw := w.pairCross(a, b)
@@ -866,6 +877,11 @@ func (w *work) transpose(maxPasses int, equal bool) {
 						w.pos[a], w.pos[b] = pb, pa
 						order[pb] = a
 						order[pa] = b
+						sc.tpos[a], sc.tpos[b] = pb, pa
+						w.markNeighbours(a, 1)
+						w.markNeighbours(b, 1)
+						dirty[a] |= 2 // judged again at the next visit
+						dirty[b] |= 2
 						w.changed(l)
 						changed = true
 						if sw < keep {
@@ -873,6 +889,9 @@ func (w *work) transpose(maxPasses int, equal bool) {
 						}
 					}
 				}
+			}
+			for _, it := range order {
+				dirty[it] >>= 1
 			}
 			if changed {
 				next[max(0, l-1)] = true
@@ -884,6 +903,55 @@ func (w *work) transpose(maxPasses int, equal bool) {
 			return
 		}
 		cand, next = next, cand
+	}
+}
+
+// markMoved marks dirty every item whose position changed since the last
+// transpose (and its neighbours), or every item when the last call's
+// judgements do not hold for this one (a first call; a pair of equal
+// crossings kept when equal swaps were off), and sets cand for the layers
+// with a dirty item.
+func (w *work) markMoved(equal bool, cand []bool) {
+	sc := &w.scratch
+	n := len(w.items)
+	if !w.tValid || len(sc.tpos) != n || equal && !sc.tEqual {
+		w.tValid = true
+		sc.tpos = resize(sc.tpos, n)
+		sc.dirty = resize(sc.dirty, n)
+		copy(sc.tpos, w.pos)
+		for i := range sc.dirty {
+			sc.dirty[i] = 1
+		}
+		for l := range cand {
+			cand[l] = true
+		}
+		sc.tEqual = equal
+		return
+	}
+	sc.tEqual = equal
+	for it, p := range w.pos {
+		if sc.tpos[it] != p {
+			sc.tpos[it] = p
+			sc.dirty[it] |= 1
+			w.markNeighbours(it, 1)
+		}
+	}
+	clear(cand)
+	for it, d := range sc.dirty {
+		if d != 0 {
+			cand[w.items[it].layer] = true
+		}
+	}
+}
+
+// markNeighbours marks item it's neighbours above and below dirty.
+func (w *work) markNeighbours(it int, bit uint8) {
+	d := w.scratch.dirty
+	for _, x := range w.upNb[w.upOff[it]:w.upOff[it+1]] {
+		d[x] |= bit
+	}
+	for _, x := range w.downNb[w.downOff[it]:w.downOff[it+1]] {
+		d[x] |= bit
 	}
 }
 
