@@ -196,10 +196,17 @@ func (b *bestParts) partCrossings(w *work) {
 }
 
 // offer judges w's current order part by part; w's order is not changed.
-func (b *bestParts) offer(w *work) {
+// It reports whether the parts' best crossings fell in all.
+func (b *bestParts) offer(w *work) bool {
 	b.partCrossings(w)
+	gain := 0
 	for p, c := range b.cr {
 		if b.best[p] < 0 || c < b.best[p] {
+			if b.best[p] < 0 {
+				gain++
+			} else {
+				gain += b.best[p] - c
+			}
 			b.best[p] = c
 			b.better[p] = true
 		}
@@ -210,6 +217,7 @@ func (b *bestParts) offer(w *work) {
 		}
 	}
 	clear(b.better)
+	return gain > 0
 }
 
 // apply orders w by the best offers and returns its crossings.

@@ -1021,18 +1021,23 @@ func resize[T any](s []T, n int) []T {
 type effort struct {
 	starts int  // starting orders (see minimizeWith)
 	iters  int  // median sweeps per start
+	quit   int  // a start stops after this many sweeps without a real gain (0: never)
 	again  int  // sweeps again from the best order of each part, times
 	rounds int  // polishing rounds at most
 	sift   bool // polishing sifts
 	window int  // slots a dummy may move either way when a long edge is rerouted
 }
 
+// convergence is dot's: a sweep whose crossings are not below this
+// fraction of the best so far gains nothing real.
+const convergence = 0.995
+
 func (w *work) effort() effort {
 	switch segs := len(w.segs); {
 	case segs <= 2500:
-		return effort{starts: 6, iters: 24, again: 1, rounds: 4, sift: true, window: 16}
+		return effort{starts: 4, iters: 24, quit: 6, again: 1, rounds: 4, sift: true, window: 16}
 	case segs <= 5000:
-		return effort{starts: 3, iters: 12, again: 1, rounds: 2, sift: true, window: 8}
+		return effort{starts: 3, iters: 12, quit: 6, again: 1, rounds: 2, sift: true, window: 8}
 	case segs <= 30000:
 		return effort{starts: 1, iters: 4, rounds: 2, window: 8}
 	}
@@ -1049,7 +1054,7 @@ func (w *work) minimizeCrossings() {
 
 // minimizeWith runs median sweeps with transposition from several
 // starting orders (input order, DFS from the sources, DFS from the sinks;
-// then the same with barycentres), keeps the best and polishes it: long
+// then the same with barycentres, as far as e.starts goes), keeps the best and polishes it: long
 // edges rerouted whole, sifting, transposition. It returns the crossings.
 //
 // When the layered graph falls into several parts (the simulator's loops
@@ -1080,7 +1085,7 @@ func (w *work) minimizeWith(e effort) int {
 			w.initOrder(func(it int) float64 { return v[it] })
 		}
 		w.bary = k >= 3
-		if c := w.medianSweeps(e.iters); best < 0 || c < best {
+		if c := w.medianSweeps(e.iters, e.quit); best < 0 || c < best {
 			best = c
 			w.snapshotInto(bestSnap)
 		}
@@ -1093,7 +1098,7 @@ func (w *work) minimizeWith(e effort) int {
 		if c := bp.apply(w); c <= best {
 			best = c
 			for p := 0; p < e.again && best > 0; p++ {
-				w.medianSweeps(e.iters)
+				w.medianSweeps(e.iters, e.quit)
 				best = bp.apply(w)
 			}
 		} else {
@@ -1149,14 +1154,18 @@ func (w *work) layerClusters(l int) []int {
 // medianSweeps runs up to iters median (or barycentre) sweeps, each
 // followed by transposition, from the current order, leaves the best order
 // found and returns its crossings. Each sweep's order is offered to w.bp.
-func (w *work) medianSweeps(iters int) int {
+// As in dot, the sweeps stop once quit of them in a row (if quit > 0) have
+// not brought the crossings below convergence times the best so far, nor
+// lowered any part's best.
+func (w *work) medianSweeps(iters, quit int) int {
 	best := w.totalCrossings()
 	bestSnap := &w.scratch.improve
 	w.snapshotInto(bestSnap)
 	w.scratch.val = resize(w.scratch.val, len(w.items))
 	val := w.scratch.val
 	L := len(w.order)
-	for iter := 0; iter < iters && best > 0; iter++ {
+	stale := 0 // sweeps since the last real gain
+	for iter := 0; iter < iters && best > 0 && (quit <= 0 || stale < quit); iter++ {
 		// The first sweep lets equal medians swap places; the others keep
 		// them in order and let transposition swap pairs of equal
 		// crossings, to leave plateaus. (dot alternates the two every other
@@ -1173,12 +1182,16 @@ func (w *work) medianSweeps(iters int) int {
 			}
 		}
 		w.transpose(8, !reverse)
+		stale++
 		if c := w.totalCrossings(); c <= best {
+			if float64(c) < convergence*float64(best) {
+				stale = 0
+			}
 			best = c
 			w.snapshotInto(bestSnap)
 		}
-		if w.bp != nil {
-			w.bp.offer(w)
+		if w.bp != nil && w.bp.offer(w) {
+			stale = 0
 		}
 	}
 	w.restore(bestSnap)
