@@ -1063,37 +1063,36 @@ func (w *work) minimizeCrossings() {
 // part keeps its best order over all sweeps and starts, as dot minimises
 // each component on its own, and the parts are then laid side by side
 // (see bestParts); with e.again, sweeps run again from that order.
+//
+// The starts are independent and run side by side (runStarts); each
+// judges parts on its own and the results are merged in start order, so
+// the outcome is the same on any number of cores.
 func (w *work) minimizeWith(e effort) int {
 	start := &w.scratch.start
 	w.snapshotInto(start)
-	best := -1
-	bestSnap := &w.scratch.best
-	var dfs [2][]float64
 	bp := w.newBestParts()
-	w.bp = bp
-	defer func() { w.bp = nil }()
-	for k := 0; k < e.starts && best != 0; k++ {
-		switch k % 3 {
-		case 0:
-			w.restore(start)
-		default:
-			rev := k%3 == 2
-			if dfs[k%3-1] == nil {
-				dfs[k%3-1] = w.dfsValues(rev)
-			}
-			v := dfs[k%3-1]
-			w.initOrder(func(it int) float64 { return v[it] })
+	best, last := -1, 0
+	runs := w.runStarts(e, start, bp)
+	for k := range runs {
+		if best < 0 || runs[k].c < best {
+			best = runs[k].c
+			w.restore(&runs[k].snap)
 		}
-		w.bary = k >= 3
-		if c := w.medianSweeps(e.iters, e.quit); best < 0 || c < best {
-			best = c
-			w.snapshotInto(bestSnap)
-		}
-		if bp != nil {
-			bp.offer(w)
+		last = k
+		if best == 0 {
+			break
 		}
 	}
-	w.restore(bestSnap)
+	if bp != nil {
+		for _, r := range runs[:last+1] {
+			bp.merge(r.bp)
+		}
+	}
+	w.bp = bp
+	defer func() { w.bp = nil }()
+	bestSnap := &w.scratch.best
+	w.snapshotInto(bestSnap)
+	w.bary = e.starts > 3 // the again sweeps as the last start's
 	if bp != nil {
 		if c := bp.apply(w); c <= best {
 			best = c
