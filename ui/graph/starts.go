@@ -31,7 +31,9 @@ func (w *work) runStarts(e effort, start *orderSnapshot, bp *bestParts) []startR
 	if e.starts > 2 {
 		dfs[1] = w.dfsValues(true)
 	}
-	w.layerClusters(0) // forks share byLayer: build it first
+	if len(w.roots) > 0 {
+		w.layerClusters(0) // forks share byLayer: build it first
+	}
 	runs := make([]startRun, e.starts)
 	run := func(k int) {
 		f := w
