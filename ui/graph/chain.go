@@ -18,6 +18,7 @@ type chainScratch struct {
 	grid   []int32 // 2-D prefix counts of one layer pair over candidates
 	prev   []int
 	cur    []int
+	base   []int   // stepMiddle's row constants
 	choice []int32 // arg min per layer and lower candidate
 	cOff   []int
 	up     []int32 // positions of the candidates of the upper layer
@@ -376,22 +377,16 @@ func (c *chainRoute) stepMiddle(g []int32, nu, nd, oldDown int) {
 	nc := nd + 1
 	ax, by := nu, nd
 	cur := sc.cur[:nd]
-	base := sc.prev[0] + int(g[by])*scale
-	for jj, p := range g[:nd] {
-		cur[jj] = base - 2*int(p)*scale
+	base := resize(sc.base, nu)
+	for ii := range base {
+		base[ii] = sc.prev[ii] + int(g[ii*nc+by])*scale
+	}
+	sc.base = base
+	n0 := len(sc.choice)
+	for range nd {
 		sc.choice = append(sc.choice, 0)
 	}
-	choice := sc.choice[len(sc.choice)-nd:]
-	for ii := 1; ii < nu; ii++ {
-		base := sc.prev[ii] + int(g[ii*nc+by])*scale
-		row := g[ii*nc : ii*nc+nd]
-		for jj, p := range row {
-			if cost := base - 2*int(p)*scale; cost < cur[jj] {
-				cur[jj] = cost
-				choice[jj] = int32(ii)
-			}
-		}
-	}
+	columnMinima(g, nc, scale, base, cur, sc.choice[n0:], 0, nd-1, 0, nu-1)
 	for jj := range cur {
 		cur[jj] += int(g[ax*nc+jj]) * scale
 		if jj != oldDown {
@@ -399,6 +394,27 @@ func (c *chainRoute) stepMiddle(g []int32, nu, nd, oldDown int) {
 		}
 	}
 	sc.cur = cur
+}
+
+// columnMinima sets cur[jj], for columns jlo..jhi, to the least
+// base[ii] - 2*g[ii][jj]*scale over rows ilo..ihi, and choice[jj] to the
+// first row reaching it. g counts dominance (a 2-D prefix sum of counts),
+// so the matrix is Monge and the first minimising row never decreases
+// from one column to the next: each column's row is searched between its
+// neighbours' (divide and conquer, O(n log n) cells instead of n²).
+func columnMinima(g []int32, nc, scale int, base, cur []int, choice []int32, jlo, jhi, ilo, ihi int) {
+	for jlo <= jhi {
+		jm := (jlo + jhi) / 2
+		best, arg := base[ilo]-2*int(g[ilo*nc+jm])*scale, ilo
+		for ii := ilo + 1; ii <= ihi; ii++ {
+			if cost := base[ii] - 2*int(g[ii*nc+jm])*scale; cost < best {
+				best, arg = cost, ii
+			}
+		}
+		cur[jm], choice[jm] = best, int32(arg)
+		columnMinima(g, nc, scale, base, cur, choice, jlo, jm-1, ilo, arg)
+		jlo, ilo = jm+1, arg
+	}
 }
 
 // putBack puts the dummies in their selected slots (sc.sel).

@@ -86,50 +86,6 @@ func (w *work) arrangeParts(part []int32, nparts int, pos []float64) {
 	w.initOrder(func(it int) float64 { return rank[part[it]]*scale + pos[it] })
 }
 
-// positions returns every item's index in its layer's order.
-func (w *work) positions(dst []float64) []float64 {
-	dst = resize(dst, len(w.items))
-	for _, layer := range w.order {
-		for k, it := range layer {
-			dst[it] = float64(k)
-		}
-	}
-	return dst
-}
-
-// partCrossings adds to cr, per part, the crossings between its segments.
-// The order must have no crossings between parts (see arrangeParts): each
-// crossing is then counted for the part of the segment that closes it.
-func (w *work) partCrossings(part []int32, cr []int) {
-	var tree []int32
-	var downs []int32
-	for l := 0; l+1 < len(w.order); l++ {
-		size := len(w.order[l+1])
-		tree = resize(tree, size+1)
-		clear(tree)
-		inserted := int32(0)
-		for _, it := range w.order[l] {
-			downs = downs[:0]
-			for _, s := range w.downSegs(it) {
-				downs = append(downs, w.pos[w.segs[s].down])
-			}
-			slices.Sort(downs)
-			for _, d := range downs {
-				// inserted segments ending at or left of d
-				le := int32(0)
-				for i := int(d) + 1; i > 0; i -= i & -i {
-					le += tree[i]
-				}
-				cr[part[it]] += int(inserted - le)
-				for i := int(d) + 1; i <= size; i += i & -i {
-					tree[i]++
-				}
-				inserted++
-			}
-		}
-	}
-}
-
 // bestParts keeps, part by part, the best of several orders: each call to
 // offer gives the current order of w; apply orders w with every part as in
 // the offer where it crossed least.
@@ -139,6 +95,17 @@ type bestParts struct {
 	best   []int     // least crossings of each part so far
 	pos    []float64 // each item's position in its part's best offer
 	cr     []int
+	// start is each item's first index in its layer when the layer is
+	// ordered by part (parts in number order, each part's items
+	// contiguous): the slots its part takes there. Part sizes per layer do
+	// not depend on the order, so it is fixed.
+	start  []int32
+	better []bool  // per part: the offer being judged is its best
+	local  []int32 // per part: items placed so far in the current layer
+	ins    []int32 // per part: segments inserted so far in the current layer pair
+	slot   []int32 // each item's index in its layer ordered by part
+	tree   []int32
+	downs  []int32
 }
 
 // newBestParts returns nil when one part holds nearly every item (long
@@ -155,46 +122,106 @@ func (w *work) newBestParts() *bestParts {
 	if slices.Max(size)*10 > len(part)*9 {
 		return nil
 	}
-	b := &bestParts{part: part, nparts: n, best: make([]int, n), cr: make([]int, n)}
+	b := &bestParts{part: part, nparts: n, best: make([]int, n), cr: make([]int, n),
+		start: make([]int32, len(part)), local: make([]int32, n), ins: make([]int32, n),
+		slot: make([]int32, len(part)), better: make([]bool, n), pos: make([]float64, len(part))}
 	for i := range b.best {
 		b.best[i] = -1
+	}
+	// a layer's items sorted by part: each part's first index is its start
+	var sorted []int
+	for _, layer := range w.order {
+		sorted = append(sorted[:0], layer...)
+		slices.SortStableFunc(sorted, func(x, y int) int { return int(part[x] - part[y]) })
+		first := 0
+		for k, it := range sorted {
+			if part[it] != part[sorted[first]] {
+				first = k
+			}
+			b.start[it] = int32(first)
+		}
 	}
 	return b
 }
 
-func (b *bestParts) offer(w *work) {
-	pos := w.positions(nil)
-	w.arrangeParts(b.part, b.nparts, pos)
+// partCrossings sets b.cr, per part, to the crossings between its own
+// segments in w's current order. Segments of one part cross as they would
+// with the parts laid side by side (see arrangeParts), which keeps each
+// part's order: each part is counted in its own slots of an accumulator
+// tree, so w's order is not touched.
+func (b *bestParts) partCrossings(w *work) {
 	clear(b.cr)
-	w.partCrossings(b.part, b.cr)
-	pos = w.positions(pos)
-	if b.pos == nil {
-		b.pos = make([]float64, len(w.items))
+	part := b.part
+	for _, layer := range w.order {
+		for _, it := range layer {
+			p := part[it]
+			b.slot[it] = b.start[it] + b.local[p]
+			b.local[p]++
+		}
+		for _, it := range layer {
+			b.local[part[it]] = 0
+		}
 	}
-	better := make([]bool, b.nparts)
+	for l := 0; l+1 < len(w.order); l++ {
+		size := len(w.order[l+1])
+		b.tree = resize(b.tree, size+1)
+		tree := b.tree
+		clear(tree)
+		for _, it := range w.order[l] {
+			ds := w.downSegs(it)
+			if len(ds) == 0 {
+				continue
+			}
+			p := part[it]
+			// the part's slots in layer l+1 start here: segments of
+			// parts further left end before them
+			left := bitSum(tree, int(b.start[w.segs[ds[0]].down]))
+			downs := b.downs[:0]
+			for _, s := range ds {
+				downs = append(downs, b.slot[w.segs[s].down])
+			}
+			insertionSort(downs)
+			b.downs = downs
+			for _, d := range downs {
+				// segments of p inserted before, ending right of d
+				b.cr[p] += int(b.ins[p] - (bitSum(tree, int(d)+1) - left))
+				bitAdd(tree, int(d)+1)
+				b.ins[p]++
+			}
+		}
+		for _, it := range w.order[l] {
+			b.ins[part[it]] = 0
+		}
+	}
+}
+
+// offer judges w's current order part by part; w's order is not changed.
+// It reports whether the parts' best crossings fell in all.
+func (b *bestParts) offer(w *work) bool {
+	b.partCrossings(w)
+	gain := 0
 	for p, c := range b.cr {
 		if b.best[p] < 0 || c < b.best[p] {
+			if b.best[p] < 0 {
+				gain++
+			} else {
+				gain += b.best[p] - c
+			}
 			b.best[p] = c
-			better[p] = true
+			b.better[p] = true
 		}
 	}
 	for it, p := range b.part {
-		if better[p] {
-			b.pos[it] = pos[it]
+		if b.better[p] {
+			b.pos[it] = float64(w.pos[it])
 		}
 	}
+	clear(b.better)
+	return gain > 0
 }
 
 // apply orders w by the best offers and returns its crossings.
 func (b *bestParts) apply(w *work) int {
 	w.arrangeParts(b.part, b.nparts, b.pos)
 	return w.totalCrossings()
-}
-
-// offerKeep offers the current order and leaves w's order as it was.
-func (b *bestParts) offerKeep(w *work) {
-	s := &w.scratch.offer
-	w.snapshotInto(s)
-	b.offer(w)
-	w.restore(s)
 }

@@ -84,6 +84,7 @@ type work struct {
 	chain          chainScratch
 	coord          coordScratch
 	chainWindow    int        // see effort.window
+	tValid         bool       // scratch.tpos and dirty hold for this work
 	bp             *bestParts // while minimizing: the best order of each part (see bestParts)
 	route          routeScratch
 
@@ -140,10 +141,14 @@ type orderScratch struct {
 	itemCr    []int32
 	dUp       []int32
 	dDown     []int32
-	improve   orderSnapshot
-	offer     orderSnapshot
-	best      orderSnapshot
-	start     orderSnapshot
+	// transpose's judgements (see transpose): the positions it left,
+	// each item's dirty bits, whether its last call swapped equal pairs
+	tpos    []int32
+	dirty   []uint8
+	tEqual  bool
+	improve orderSnapshot
+	best    orderSnapshot
+	start   orderSnapshot
 }
 
 type blockVal struct {
@@ -834,17 +839,22 @@ func insertionSort(a []int32) {
 
 // transpose swaps adjacent sibling items while that removes crossings;
 // with equal it also swaps pairs whose crossings stay equal (as dot does, to
-// leave plateaus), but only strict gains call for another pass. A layer is
-// revisited only when it or a neighbouring layer changed.
+// leave plateaus), but only strict gains call for another pass.
+//
+// Only pairs with a dirty item are judged: an item is dirty when it or a
+// neighbour moved since its layer was last judged (positions are compared
+// with those the last call left, see markMoved). A pair of clean items
+// was judged, adjacent, against the same neighbour positions and kept, so
+// it would be kept again: skipping it changes nothing but the time, and
+// late sweeps, which move few items, cost little.
 func (w *work) transpose(maxPasses int, equal bool) {
 	L := len(w.roots)
 	sc := &w.scratch
 	cand := resize(sc.cand, L)
 	next := resize(sc.next, L)
-	for l := range cand {
-		cand[l] = true
-	}
 	defer func() { sc.cand, sc.next = cand, next }()
+	w.markMoved(equal, cand)
+	dirty := sc.dirty
 	for pass := 0; pass < maxPasses; pass++ {
 		gained := false
 		clear(next)
@@ -857,7 +867,7 @@ func (w *work) transpose(maxPasses int, equal bool) {
 			for _, kids := range w.siblingLists(l) {
 				for i := 0; i+1 < len(kids); i++ {
 					a, b := kids[i], kids[i+1]
-					if a < 0 || b < 0 {
+					if a < 0 || b < 0 || dirty[a]|dirty[b] == 0 {
 						continue
 					}
 					keep, sw := w.pairCross(a, b)
@@ -867,6 +877,11 @@ func (w *work) transpose(maxPasses int, equal bool) {
 						w.pos[a], w.pos[b] = pb, pa
 						order[pb] = a
 						order[pa] = b
+						sc.tpos[a], sc.tpos[b] = pb, pa
+						w.markNeighbours(a, 1)
+						w.markNeighbours(b, 1)
+						dirty[a] |= 2 // judged again at the next visit
+						dirty[b] |= 2
 						w.changed(l)
 						changed = true
 						if sw < keep {
@@ -874,6 +889,9 @@ func (w *work) transpose(maxPasses int, equal bool) {
 						}
 					}
 				}
+			}
+			for _, it := range order {
+				dirty[it] >>= 1
 			}
 			if changed {
 				next[max(0, l-1)] = true
@@ -885,6 +903,55 @@ func (w *work) transpose(maxPasses int, equal bool) {
 			return
 		}
 		cand, next = next, cand
+	}
+}
+
+// markMoved marks dirty every item whose position changed since the last
+// transpose (and its neighbours), or every item when the last call's
+// judgements do not hold for this one (a first call; a pair of equal
+// crossings kept when equal swaps were off), and sets cand for the layers
+// with a dirty item.
+func (w *work) markMoved(equal bool, cand []bool) {
+	sc := &w.scratch
+	n := len(w.items)
+	if !w.tValid || len(sc.tpos) != n || equal && !sc.tEqual {
+		w.tValid = true
+		sc.tpos = resize(sc.tpos, n)
+		sc.dirty = resize(sc.dirty, n)
+		copy(sc.tpos, w.pos)
+		for i := range sc.dirty {
+			sc.dirty[i] = 1
+		}
+		for l := range cand {
+			cand[l] = true
+		}
+		sc.tEqual = equal
+		return
+	}
+	sc.tEqual = equal
+	for it, p := range w.pos {
+		if sc.tpos[it] != p {
+			sc.tpos[it] = p
+			sc.dirty[it] |= 1
+			w.markNeighbours(it, 1)
+		}
+	}
+	clear(cand)
+	for it, d := range sc.dirty {
+		if d != 0 {
+			cand[w.items[it].layer] = true
+		}
+	}
+}
+
+// markNeighbours marks item it's neighbours above and below dirty.
+func (w *work) markNeighbours(it int, bit uint8) {
+	d := w.scratch.dirty
+	for _, x := range w.upNb[w.upOff[it]:w.upOff[it+1]] {
+		d[x] |= bit
+	}
+	for _, x := range w.downNb[w.downOff[it]:w.downOff[it+1]] {
+		d[x] |= bit
 	}
 }
 
@@ -954,18 +1021,23 @@ func resize[T any](s []T, n int) []T {
 type effort struct {
 	starts int  // starting orders (see minimizeWith)
 	iters  int  // median sweeps per start
+	quit   int  // a start stops after this many sweeps without a real gain (0: never)
 	again  int  // sweeps again from the best order of each part, times
 	rounds int  // polishing rounds at most
 	sift   bool // polishing sifts
 	window int  // slots a dummy may move either way when a long edge is rerouted
 }
 
+// convergence is dot's: a sweep whose crossings are not below this
+// fraction of the best so far gains nothing real.
+const convergence = 0.995
+
 func (w *work) effort() effort {
 	switch segs := len(w.segs); {
 	case segs <= 2500:
-		return effort{starts: 6, iters: 24, again: 1, rounds: 4, sift: true, window: 16}
+		return effort{starts: 4, iters: 24, quit: 6, again: 1, rounds: 4, sift: true, window: 16}
 	case segs <= 5000:
-		return effort{starts: 3, iters: 12, again: 1, rounds: 2, sift: true, window: 8}
+		return effort{starts: 3, iters: 12, quit: 6, again: 1, rounds: 2, sift: true, window: 8}
 	case segs <= 30000:
 		return effort{starts: 1, iters: 4, rounds: 2, window: 8}
 	}
@@ -982,7 +1054,7 @@ func (w *work) minimizeCrossings() {
 
 // minimizeWith runs median sweeps with transposition from several
 // starting orders (input order, DFS from the sources, DFS from the sinks;
-// then the same with barycentres), keeps the best and polishes it: long
+// then the same with barycentres, as far as e.starts goes), keeps the best and polishes it: long
 // edges rerouted whole, sifting, transposition. It returns the crossings.
 //
 // When the layered graph falls into several parts (the simulator's loops
@@ -991,42 +1063,41 @@ func (w *work) minimizeCrossings() {
 // part keeps its best order over all sweeps and starts, as dot minimises
 // each component on its own, and the parts are then laid side by side
 // (see bestParts); with e.again, sweeps run again from that order.
+//
+// The starts are independent and run side by side (runStarts); each
+// judges parts on its own and the results are merged in start order, so
+// the outcome is the same on any number of cores.
 func (w *work) minimizeWith(e effort) int {
 	start := &w.scratch.start
 	w.snapshotInto(start)
-	best := -1
-	bestSnap := &w.scratch.best
-	var dfs [2][]float64
 	bp := w.newBestParts()
-	w.bp = bp
-	defer func() { w.bp = nil }()
-	for k := 0; k < e.starts && best != 0; k++ {
-		switch k % 3 {
-		case 0:
-			w.restore(start)
-		default:
-			rev := k%3 == 2
-			if dfs[k%3-1] == nil {
-				dfs[k%3-1] = w.dfsValues(rev)
-			}
-			v := dfs[k%3-1]
-			w.initOrder(func(it int) float64 { return v[it] })
+	best, last := -1, 0
+	runs := w.runStarts(e, start, bp)
+	for k := range runs {
+		if best < 0 || runs[k].c < best {
+			best = runs[k].c
+			w.restore(&runs[k].snap)
 		}
-		w.bary = k >= 3
-		if c := w.medianSweeps(e.iters); best < 0 || c < best {
-			best = c
-			w.snapshotInto(bestSnap)
-		}
-		if bp != nil {
-			bp.offer(w)
+		last = k
+		if best == 0 {
+			break
 		}
 	}
-	w.restore(bestSnap)
+	if bp != nil {
+		for _, r := range runs[:last+1] {
+			bp.merge(r.bp)
+		}
+	}
+	w.bp = bp
+	defer func() { w.bp = nil }()
+	bestSnap := &w.scratch.best
+	w.snapshotInto(bestSnap)
+	w.bary = e.starts > 3 // the again sweeps as the last start's
 	if bp != nil {
 		if c := bp.apply(w); c <= best {
 			best = c
 			for p := 0; p < e.again && best > 0; p++ {
-				w.medianSweeps(e.iters)
+				w.medianSweeps(e.iters, e.quit)
 				best = bp.apply(w)
 			}
 		} else {
@@ -1082,14 +1153,18 @@ func (w *work) layerClusters(l int) []int {
 // medianSweeps runs up to iters median (or barycentre) sweeps, each
 // followed by transposition, from the current order, leaves the best order
 // found and returns its crossings. Each sweep's order is offered to w.bp.
-func (w *work) medianSweeps(iters int) int {
+// As in dot, the sweeps stop once quit of them in a row (if quit > 0) have
+// not brought the crossings below convergence times the best so far, nor
+// lowered any part's best.
+func (w *work) medianSweeps(iters, quit int) int {
 	best := w.totalCrossings()
 	bestSnap := &w.scratch.improve
 	w.snapshotInto(bestSnap)
 	w.scratch.val = resize(w.scratch.val, len(w.items))
 	val := w.scratch.val
 	L := len(w.order)
-	for iter := 0; iter < iters && best > 0; iter++ {
+	stale := 0 // sweeps since the last real gain
+	for iter := 0; iter < iters && best > 0 && (quit <= 0 || stale < quit); iter++ {
 		// The first sweep lets equal medians swap places; the others keep
 		// them in order and let transposition swap pairs of equal
 		// crossings, to leave plateaus. (dot alternates the two every other
@@ -1106,12 +1181,16 @@ func (w *work) medianSweeps(iters int) int {
 			}
 		}
 		w.transpose(8, !reverse)
+		stale++
 		if c := w.totalCrossings(); c <= best {
+			if float64(c) < convergence*float64(best) {
+				stale = 0
+			}
 			best = c
 			w.snapshotInto(bestSnap)
 		}
-		if w.bp != nil {
-			w.bp.offerKeep(w)
+		if w.bp != nil && w.bp.offer(w) {
+			stale = 0
 		}
 	}
 	w.restore(bestSnap)

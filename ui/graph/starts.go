@@ -1,0 +1,145 @@
+package graph
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// Starting orders are independent: each runs its sweeps on a fork of the
+// work (its own order, sharing the read-only structure), on up to
+// GOMAXPROCS goroutines, and the results are taken in start order, so the
+// outcome does not depend on the schedule.
+
+// With one start there is nothing to share: it runs on w itself.
+
+// startRun is the outcome of one start: the crossings and order its
+// sweeps ended with, and its parts' best orders.
+type startRun struct {
+	c    int
+	snap orderSnapshot
+	bp   *bestParts
+}
+
+// runStarts runs starts 0..n-1 from the order in start (see minimizeWith)
+// and returns their outcomes.
+func (w *work) runStarts(e effort, start *orderSnapshot, bp *bestParts) []startRun {
+	var dfs [2][]float64
+	if e.starts > 1 {
+		dfs[0] = w.dfsValues(false)
+	}
+	if e.starts > 2 {
+		dfs[1] = w.dfsValues(true)
+	}
+	if len(w.roots) > 0 {
+		w.layerClusters(0) // forks share byLayer: build it first
+	}
+	runs := make([]startRun, e.starts)
+	run := func(k int) {
+		f := w
+		if e.starts == 1 {
+			w.bp = bp // the only start: it judges parts in bp itself
+		} else {
+			f = w.fork(bp)
+		}
+		switch k % 3 {
+		case 0:
+			f.restore(start)
+		default:
+			v := dfs[k%3-1]
+			f.initOrder(func(it int) float64 { return v[it] })
+		}
+		f.bary = k >= 3
+		r := &runs[k]
+		r.c = f.medianSweeps(e.iters, e.quit)
+		f.snapshotInto(&r.snap)
+		if f.bp != nil {
+			f.bp.offer(f)
+		}
+		r.bp = f.bp
+	}
+	workers := min(e.starts, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for k := range runs {
+			run(k)
+		}
+		return runs
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := 0
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				k := next
+				next++
+				mu.Unlock()
+				if k >= len(runs) {
+					return
+				}
+				run(k)
+			}
+		}()
+	}
+	wg.Wait()
+	return runs
+}
+
+// fork returns a work with its own copy of w's order (block lists and
+// positions) and fresh scratch, sharing everything the ordering only
+// reads; with bp, it judges parts on its own (see bestParts.fork).
+func (w *work) fork(bp *bestParts) *work {
+	f := &work{st: w.st, rk: w.rk, opt: w.opt, items: w.items, segs: w.segs,
+		nodeItem: w.nodeItem, nReal: w.nReal, edgeSegs: w.edgeSegs, frameCl: w.frameCl,
+		byLayer: w.byLayer, upOff: w.upOff, downOff: w.downOff, upNb: w.upNb, downNb: w.downNb,
+		upSeg: w.upSeg, downSeg: w.downSeg, upOne: w.upOne, downOne: w.downOne}
+	f.pos = slices.Clone(w.pos)
+	f.order = make([][]int, len(w.order))
+	for l, o := range w.order {
+		f.order[l] = slices.Clone(o)
+	}
+	f.roots = make([][]int, len(w.roots))
+	for l, r := range w.roots {
+		f.roots[l] = slices.Clone(r)
+	}
+	f.clusters = slices.Clone(w.clusters)
+	for i := range f.clusters {
+		f.clusters[i].kids = slices.Clone(f.clusters[i].kids)
+	}
+	if bp != nil {
+		f.bp = bp.fork()
+	}
+	return f
+}
+
+// fork returns a bestParts for the same parts with no offers yet.
+func (b *bestParts) fork() *bestParts {
+	n, items := b.nparts, len(b.part)
+	f := &bestParts{part: b.part, nparts: n, start: b.start, best: make([]int, n), cr: make([]int, n),
+		local: make([]int32, n), ins: make([]int32, n), slot: make([]int32, items),
+		better: make([]bool, n), pos: make([]float64, items)}
+	for i := range f.best {
+		f.best[i] = -1
+	}
+	return f
+}
+
+// merge takes o's best order of every part where o crossed less than b
+// (b's offers count as earlier); merging b into itself changes nothing.
+func (b *bestParts) merge(o *bestParts) {
+	for p, c := range o.best {
+		if c >= 0 && (b.best[p] < 0 || c < b.best[p]) {
+			b.best[p] = c
+			b.better[p] = true
+		}
+	}
+	for it, p := range b.part {
+		if b.better[p] {
+			b.pos[it] = o.pos[it]
+		}
+	}
+	clear(b.better)
+}
