@@ -336,6 +336,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onVerifyMsg(msg)
 	case playMsg:
 		return m.onPlay(msg)
+	case recordMsg:
+		if l := m.loopAt(msg.idx); l != nil {
+			m.recordQueued(l)
+		}
+		return nil
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:

@@ -114,7 +114,10 @@ func (l *layered) refresh(st *model.State, f *model.Facts, nodeWidth int) *layou
 	}
 	key := layoutKey(st, l.opt)
 	if l.gv.Layout() != nil && key == l.key {
-		l.gv.SetGraph(l.g)
+		// The same structure: redecorate the installed layout. SetGraph
+		// would rebuild the structure only to find it unchanged (8 ms a
+		// write at 10,000 atoms).
+		l.gv.Install(l.gv.Layout(), l.g, l.gv.Options())
 		return nil
 	}
 	if key == l.pending {

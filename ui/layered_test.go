@@ -110,11 +110,15 @@ func TestDrawingKeys(t *testing.T) {
 func TestStatusChangeKeepsTheLayout(t *testing.T) {
 	m := loadedModel(t, "rich.md", 160, 40)
 	before := m.cur.graph.lay.gv.Layout()
+	pane := drawingPane(m)
 	ev := loadEvent(t, "../testdata/rich.md")
 	ev.Doc.State.Atoms[3].Status = "resolved"
 	m.Update(stateMsg{ev: ev})
 	if m.cur.graph.lay.gv.Layout() != before {
 		t.Fatal("a status change must not lay the graph out again")
+	}
+	if drawingPane(m) == pane {
+		t.Fatal("the drawing does not show the new status")
 	}
 }
 

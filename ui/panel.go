@@ -120,6 +120,7 @@ func (m *Model) buildMessages(toEnd bool) {
 // openWhatChanged shows what changed from the version before to the one
 // on screen, in words.
 func (m *Model) openWhatChanged(l *loop) {
+	m.recordQueued(l)
 	h := l.hist
 	if h == nil || h.tl.Len() == 0 {
 		m.setStatus("no versions yet: the timeline starts with the first state read", statusShort)
@@ -132,7 +133,7 @@ func (m *Model) openWhatChanged(l *loop) {
 
 func (m *Model) buildChanges(l *loop) {
 	s := m.styles
-	h := l.hist
+	h := m.hist(l)
 	i := h.current()
 	p := &m.panel
 	p.text.width, p.text.height = m.width, m.panelHeight()

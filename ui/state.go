@@ -50,9 +50,9 @@ func (m *Model) onState(l *loop, ev statefile.Event) tea.Cmd {
 }
 
 func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
-	m.recordVersion(l, ev)
+	record := m.queueVersion(l, ev)
 	if l.hist.inPast() {
-		return m.onLoadedInPast(l, ev)
+		return tea.Batch(record, m.onLoadedInPast(l, ev))
 	}
 	l.banner, l.bannerBad = "", false
 	if ev.Data == nil || !l.session.IsOurs(ev.Data) {
@@ -64,7 +64,7 @@ func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
 			}
 		}
 	}
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{record}
 	if ev.Phase != nil {
 		l.phase = ev.Phase
 		l.st, l.facts, l.doc = nil, nil, nil

@@ -90,7 +90,7 @@ func TestTimelineRecordsASimulatedRunAndStepsBackThroughIt(t *testing.T) {
 
 	var versions [][]byte
 	f.on(func(m *Model) {
-		h := m.cur.hist
+		h := m.hist(m.cur)
 		h.rec.Flush()
 		for i := 0; i < h.tl.Len(); i++ {
 			v, err := h.tl.Data(i)
@@ -324,5 +324,55 @@ func runCmd(m *Model, cmd tea.Cmd) {
 	if msg != nil {
 		_, next := m.Update(msg)
 		runCmd(m, next)
+	}
+}
+
+// A version read is drawn first and recorded after the frame: Update
+// queues it and answers with the command that records it; the timeline
+// keys, and anything else that reads the timeline, record what is queued
+// first, so they always see every version in order.
+func TestVersionRecordedAfterTheFrame(t *testing.T) {
+	data, err := os.ReadFile("../testdata/rich.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := func(old, new string) statefile.Event {
+		data = bytes.Replace(data, []byte(old), []byte(new), 1)
+		doc, err := statefile.Parse(bytes.Clone(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), Data: doc.Data, At: fixedNow}
+	}
+	m := New(Options{Target: statefile.Target{Path: "loop.md", Kind: statefile.KindAoT}, NoColor: true, ReadOnly: true,
+		Now: func() time.Time { return fixedNow }, SyncLayout: true})
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 34})
+	l := m.cur
+
+	_, cmd := m.Update(stateMsg{ev: event("", "")})
+	if !strings.Contains(screen(m), "iteration 7/20") {
+		t.Fatal("the state is not on screen")
+	}
+	if n := l.hist.tl.Len(); n != 0 || len(l.hist.queue) != 1 {
+		t.Fatalf("before the frame: %d versions recorded, %d queued; want 0, 1", n, len(l.hist.queue))
+	}
+	if cmd == nil {
+		t.Fatal("no command to record the version")
+	}
+	m.Update(recordMsg{idx: l.idx})
+	if n := l.hist.tl.Len(); n != 1 || len(l.hist.queue) != 0 {
+		t.Fatalf("after recordMsg: %d versions recorded, %d queued; want 1, 0", n, len(l.hist.queue))
+	}
+
+	// Two more versions, then a timeline key before their recordMsg.
+	m.Update(stateMsg{ev: event("iteration: 7", "iteration: 8")})
+	m.Update(stateMsg{ev: event("iteration: 8", "iteration: 9")})
+	m.Update(keyMsg(","))
+	if !strings.Contains(screen(m), "◷ version 2 of 3") || !strings.Contains(screen(m), "iteration 8/20") {
+		t.Fatalf("the key did not see every version:\n%s", screen(m))
+	}
+	m.Update(recordMsg{idx: l.idx})
+	if n := l.hist.tl.Len(); n != 3 {
+		t.Fatalf("%d versions recorded, want 3", n)
 	}
 }
