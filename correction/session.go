@@ -85,9 +85,10 @@ type Result interface{ isResult() }
 
 // FlagResult is a write of redirect_requested.
 type FlagResult struct {
-	// Set is the value written.
-	Set bool
-	Err error
+	// Set is the value asked for; Wrote says whether the file needed the
+	// write (false when it held Set already).
+	Set, Wrote bool
+	Err        error
 }
 
 // PreviewResult is a correction planned on the file as it is.
@@ -308,7 +309,7 @@ func (s *Session) writeFlag(v bool) FlagResult {
 	if res.Wrote {
 		s.remember(res.After)
 	}
-	return FlagResult{Set: v}
+	return FlagResult{Set: v, Wrote: res.Wrote}
 }
 
 func (s *Session) flagFailed(v bool, err error) FlagResult {
@@ -516,8 +517,18 @@ func (s *Session) checkFlag(st *model.State) Job {
 	s.flagFixes++
 	want := s.flagWant
 	return s.q.add(func() Result {
+		// The state that looked undone may be one of our own writes seen
+		// late (a form opened and cancelled at once: our true arrives
+		// after our false was written); then the file already holds what
+		// we want, nothing is written and there is nothing to report.
+		// Only real writes count against the bound.
 		r := s.writeFlag(want)
-		return GuardResult{Summary: "redirect_requested", Flag: true, Set: want, Err: r.Err}
+		if !r.Wrote && r.Err == nil {
+			s.mu.Lock()
+			s.flagFixes--
+			s.mu.Unlock()
+		}
+		return GuardResult{Summary: "redirect_requested", Flag: r.Wrote, Set: want, Err: r.Err}
 	})
 }
 

@@ -420,6 +420,42 @@ func TestFlagGuard(t *testing.T) {
 	}
 }
 
+// A form opened and cancelled at once: the watcher may deliver our own
+// flagged version after our clear was written. The check finds the file
+// already clear, writes nothing and reports nothing (it used to say "a
+// loop write undid our redirect_requested" over "correction cancelled"),
+// and such a false alarm does not use up the bound on real fixes.
+func TestFlagGuardIgnoresOurOwnVersionSeenLate(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	before, _ := os.ReadFile(path)
+	run(t, s.Begin())
+	flagged := load(t, path) // our true, as the watcher will deliver it
+	run(t, s.End())
+	for range maxReapply + 1 {
+		jobs := s.Check(flagged)
+		if len(jobs) != 1 {
+			t.Fatalf("%d jobs; want one check of the flag", len(jobs))
+		}
+		if r := run(t, jobs[0]).(GuardResult); r.Err != nil || r.Flag {
+			t.Fatalf("%+v: nothing should have been written or reported", r)
+		}
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, before) {
+		t.Fatal("the file changed")
+	}
+	// A real late loop write of true is still cleared.
+	data, _ := os.ReadFile(path)
+	loopWrite(t, path, bytes.Replace(data, []byte("redirect_requested: false"), []byte("redirect_requested: true"), 1))
+	jobs := s.Check(load(t, path))
+	if len(jobs) != 1 {
+		t.Fatalf("%d jobs; want the flag cleared again", len(jobs))
+	}
+	if r := run(t, jobs[0]).(GuardResult); r.Err != nil || !r.Flag || r.Set || flagOf(t, path) {
+		t.Fatalf("%+v", r)
+	}
+}
+
 func TestUndoRefusedAfterTheLoopMovedOn(t *testing.T) {
 	path := fixture(t, false)
 	s := newSession(path)
