@@ -7,28 +7,13 @@ import "slices"
 // and the number of parts.
 func (w *work) parts() ([]int32, int) {
 	n := len(w.items)
-	parent := make([]int32, n)
-	for i := range parent {
-		parent[i] = int32(i)
-	}
-	find := func(i int32) int32 {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	union := func(a, b int) {
-		if ra, rb := find(int32(a)), find(int32(b)); ra != rb {
-			parent[ra] = rb
-		}
-	}
+	uf := newUnionFind(n)
 	for _, s := range w.segs {
-		union(s.up, s.down)
+		uf.union(s.up, s.down)
 	}
 	for _, c := range w.clusters {
 		for _, it := range c.leaves[min(1, len(c.leaves)):] {
-			union(c.leaves[0], it)
+			uf.union(c.leaves[0], it)
 		}
 	}
 	label := make([]int32, n)
@@ -36,8 +21,8 @@ func (w *work) parts() ([]int32, int) {
 		label[i] = -1
 	}
 	k := int32(0)
-	for i := range parent {
-		r := find(int32(i))
+	for i := range n {
+		r := uf.find(i)
 		if label[r] < 0 {
 			label[r] = k
 			k++
