@@ -6,13 +6,6 @@ import (
 	"sync"
 )
 
-// Starting orders are independent: each runs its sweeps on a fork of the
-// work (its own order, sharing the read-only structure), on up to
-// GOMAXPROCS goroutines, and the results are taken in start order, so the
-// outcome does not depend on the schedule.
-
-// With one start there is nothing to share: it runs on w itself.
-
 // startRun is the outcome of one start: the crossings and order its
 // sweeps ended with, and its parts' best orders.
 type startRun struct {
@@ -21,8 +14,14 @@ type startRun struct {
 	bp   *bestParts
 }
 
-// runStarts runs starts 0..n-1 from the order in start (see minimizeWith)
-// and returns their outcomes.
+// runStarts runs starts 0..e.starts-1 from the order in start (see
+// minimizeWith) and returns their outcomes, indexed by start.
+//
+// Starting orders are independent: each runs its sweeps on a fork of the
+// work (its own order, sharing the read-only structure), on up to
+// GOMAXPROCS goroutines, and the caller takes the results in start order,
+// so the outcome does not depend on the schedule. With one start there is
+// nothing to share: it runs on w itself.
 func (w *work) runStarts(e effort, start *orderSnapshot, bp *bestParts) []startRun {
 	var dfs [2][]float64
 	if e.starts > 1 {
