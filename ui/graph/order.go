@@ -47,7 +47,6 @@ type cluster struct {
 	level  int // 1 for a frame around boxes only, 1+max(children) otherwise
 	kids   []int
 	leaves []int // every item inside, sorted
-	seq    int   // creation order, for ties
 }
 
 // block references: >= 0 an item, < 0 the cluster -1-b.
@@ -345,7 +344,7 @@ func (w *work) buildClusters() {
 		}
 		ci := len(w.clusters)
 		layer := rk.rank[f.parent]
-		w.clusters = append(w.clusters, cluster{kind: clusterFrame, layer: layer, frame: fi, group: -1, parent: -1, seq: ci})
+		w.clusters = append(w.clusters, cluster{kind: clusterFrame, layer: layer, frame: fi, group: -1, parent: -1})
 		w.clusters[ci].leaves = leafSet(units)
 		w.frameCl[fi] = ci
 		byLayer[layer] = append(byLayer[layer], ci)
@@ -391,7 +390,7 @@ func (w *work) buildClusters() {
 				continue
 			}
 			ci := len(w.clusters)
-			w.clusters = append(w.clusters, cluster{kind: clusterOR, layer: l, frame: -1, group: gi, parent: -1, leaves: leaves, seq: ci})
+			w.clusters = append(w.clusters, cluster{kind: clusterOR, layer: l, frame: -1, group: gi, parent: -1, leaves: leaves})
 			byLayer[l] = append(byLayer[l], ci)
 		}
 	}
