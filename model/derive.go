@@ -451,6 +451,18 @@ func (s *State) ORGroup(name string) (*ORGroup, bool) {
 	return nil, false
 }
 
+// orGroupsByName indexes s's OR groups by name; of groups with one name
+// the first counts, as in State.ORGroup.
+func orGroupsByName(s *State) map[string]*ORGroup {
+	groups := make(map[string]*ORGroup, len(s.ORGroups))
+	for i := range s.ORGroups {
+		if g := &s.ORGroups[i]; groups[g.Name] == nil {
+			groups[g.Name] = g
+		}
+	}
+	return groups
+}
+
 // Binding returns the binding of atom id, if any.
 func (s *State) Binding(id string) (*Binding, bool) {
 	for i := range s.Bindings {

@@ -125,12 +125,7 @@ func iterations(n int) string {
 // an OR choice its group does not select, an atom that does not exist or
 // has a status the loop does not know, or a dependency cycle.
 func deadlockCause(s *State, f *Facts) string {
-	groups := make(map[string]*ORGroup, len(s.ORGroups))
-	for i := range s.ORGroups {
-		if g := &s.ORGroups[i]; groups[g.Name] == nil {
-			groups[g.Name] = g
-		}
-	}
+	groups := orGroupsByName(s)
 	// deselected returns the group of an OR choice it does not select.
 	deselected := func(id string) string {
 		if name, ok := f.ORGroupOf[id]; ok && groups[name] != nil && groups[name].Selected != id {

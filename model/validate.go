@@ -473,12 +473,7 @@ func (v *validator) orDeadEnds() {
 	if len(v.s.ORGroups) == 0 {
 		return
 	}
-	groups := make(map[string]*ORGroup, len(v.s.ORGroups))
-	for i := range v.s.ORGroups {
-		if g := &v.s.ORGroups[i]; groups[g.Name] == nil {
-			groups[g.Name] = g
-		}
-	}
+	groups := orGroupsByName(v.s)
 	// unselected returns the group of an unresolved OR choice it does not
 	// select.
 	unselected := func(id string) *ORGroup {
