@@ -323,14 +323,14 @@ func compareBindings(prev, cur *model.State, add addFunc) {
 	}
 }
 
-// trailKey identifies a trail entry across versions.
-func trailKey(t model.TrailEntry) string {
+// TrailKey identifies a trail entry across versions.
+func TrailKey(t model.TrailEntry) string {
 	return t.Timestamp + "|" + t.ORGroup + "|" + t.Selected + "|" + t.Reason + "|" + t.Type
 }
 
 func compareTrail(prev, cur *model.State, add addFunc) {
 	same := 0
-	for same < len(prev.Trail) && same < len(cur.Trail) && trailKey(prev.Trail[same]) == trailKey(cur.Trail[same]) {
+	for same < len(prev.Trail) && same < len(cur.Trail) && TrailKey(prev.Trail[same]) == TrailKey(cur.Trail[same]) {
 		same++
 	}
 	if lost := len(prev.Trail) - same; lost > 0 {

@@ -7,7 +7,6 @@
 package history
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"time"
@@ -52,9 +51,10 @@ type Timeline struct {
 	// dropped is how many of the oldest versions were let go.
 	dropped int
 	size    int64
-	// head is the last version, split into lines, and its bytes.
+	// head is the last version, split into lines, and its text (our own
+	// copy: the caller's bytes are not kept, so they may be reused).
 	head      []string
-	headData  []byte
+	headText  string
 	sinceSnap int
 	// cache is the last version read (index into entries and its lines).
 	cacheIdx   int
@@ -98,9 +98,10 @@ func NewTimeline(opts TimelineOptions) *Timeline {
 // Append adds v after the last version, unless it has the same bytes
 // (then it reports false). It returns v's index.
 func (t *Timeline) Append(v Version) (int, bool) {
-	if len(t.entries) > 0 && bytes.Equal(v.Data, t.headData) {
+	if len(t.entries) > 0 && string(v.Data) == t.headText {
 		return t.Len() - 1, false
 	}
+	// The one copy of the text: head's lines and a snapshot share it.
 	text := string(v.Data)
 	lines := textdiff.SplitLines(text)
 	e := entry{at: v.At, marks: v.Marks, n: len(text)}
@@ -129,7 +130,7 @@ func (t *Timeline) Append(v Version) (int, bool) {
 	}
 	t.entries = append(t.entries, e)
 	t.size += e.bytes()
-	t.head, t.headData = lines, v.Data
+	t.head, t.headText = lines, text
 	t.trim()
 	return t.Len() - 1, true
 }

@@ -45,8 +45,8 @@ var scenarios = []scenario{
 
 func ptr(s string) *string { return &s }
 
-// fixedStamps are the times corrections are stamped with, one per
-// iteration they apply at.
+// t0 is the start of the recorded runs' clock: versions are seen at t0 +
+// 7 s each, a correction applied at iteration it is stamped t0 + it hours.
 var t0 = time.Date(2026, 3, 10, 14, 0, 0, 0, time.UTC)
 
 // record plays a scenario with the simulator and returns every version

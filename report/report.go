@@ -260,14 +260,14 @@ func (r *Report) atoms(final *model.State) {
 func (r *Report) orDecisions(final *model.State, states []*model.State) {
 	inFinal := map[string]bool{}
 	for _, t := range final.Trail {
-		inFinal[trailKey(t)] = true
+		inFinal[history.TrailKey(t)] = true
 	}
 	seen := map[string]bool{}
 	byGroup := map[string][]Trail{}
 	var order []string
 	for _, st := range states {
 		for _, t := range st.Trail {
-			k := trailKey(t)
+			k := history.TrailKey(t)
 			if seen[k] {
 				continue
 			}
@@ -293,10 +293,6 @@ func (r *Report) orDecisions(final *model.State, states []*model.State) {
 			r.ORDecisions = append(r.ORDecisions, ORDecision{Group: g, Choices: []string{}, Failed: []string{}, Trail: byGroup[g]})
 		}
 	}
-}
-
-func trailKey(t model.TrailEntry) string {
-	return t.Timestamp + "|" + t.ORGroup + "|" + t.Selected + "|" + t.Reason + "|" + t.Type
 }
 
 // corrections lists every correction any version held, in order of

@@ -90,15 +90,7 @@ func RunPhase(ctx context.Context, cfg PhaseConfig) (*model.PhaseLoop, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n%2 == 0 {
-			err = os.WriteFile(cfg.Path, data, 0o644)
-		} else {
-			tmp := fmt.Sprintf("%s.tmp.%d", cfg.Path, os.Getpid())
-			if err = os.WriteFile(tmp, data, 0o644); err == nil {
-				err = os.Rename(tmp, cfg.Path)
-			}
-		}
-		if err != nil {
+		if err := writeAsTheLoop(cfg.Path, data, n%2 == 0); err != nil {
 			return nil, err
 		}
 		if cfg.OnWrite != nil {

@@ -171,15 +171,7 @@ func (s *simulator) write(what string, inPlace bool, plan func(*model.State, *mo
 			}
 			return fmt.Errorf("simulator: %s: the file keeps changing", what)
 		}
-		if inPlace {
-			err = os.WriteFile(s.cfg.Path, out, 0o644)
-		} else {
-			tmp := fmt.Sprintf("%s.tmp.%d", s.cfg.Path, os.Getpid())
-			if err = os.WriteFile(tmp, out, 0o644); err == nil {
-				err = os.Rename(tmp, s.cfg.Path)
-			}
-		}
-		if err != nil {
+		if err := writeAsTheLoop(s.cfg.Path, out, inPlace); err != nil {
 			return err
 		}
 		s.writes++
@@ -188,6 +180,20 @@ func (s *simulator) write(what string, inPlace bool, plan func(*model.State, *mo
 		}
 		return nil
 	}
+}
+
+// writeAsTheLoop writes data to path as the loop's tools do: in place
+// (truncate and rewrite, as its Python scripts do) or to a temporary file
+// renamed over it (as its stop hook does).
+func writeAsTheLoop(path string, data []byte, inPlace bool) error {
+	if inPlace {
+		return os.WriteFile(path, data, 0o644)
+	}
+	tmp := fmt.Sprintf("%s.tmp.%d", path, os.Getpid())
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // sleep waits d scaled by the speed, returning early when ctx ends.

@@ -14,7 +14,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aot-loop/aot-tui/scripts/internal/tmuxrun"
 	"github.com/aot-loop/aot-tui/sim"
 )
 
@@ -108,16 +108,17 @@ func (r result) print(mode string) {
 // measure runs aot-tui with args in tmux, waits for ready on screen, plays
 // the loops for busy, then measures quiet for idle.
 func measure(bin, args, profile, ready string, projects []project, speed float64, busy, idle time.Duration) result {
-	s := &session{socket: fmt.Sprintf("aot-fleetperf-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	env := "NO_COLOR=1"
 	if profile != "" {
 		env += " AOT_TUI_CPUPROFILE=" + profile
 	}
-	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", "p", "-x", "200", "-y", "70", env+" exec "+bin+" --quiet "+args)
-	s.tmux("set-option", "-t", "p", "remain-on-exit", "on")
-	defer s.stop()
-	s.waitFor(ready)
-	pid := s.pid()
+	s := tmuxrun.Start("fleetperf", 200, 70, env+" exec "+bin+" --quiet "+args)
+	s.Tmux("set-option", "-t", "p", "remain-on-exit", "on")
+	defer s.Stop()
+	if !s.WaitFor(ready, 60*time.Second, 50*time.Millisecond) {
+		fail("fleetperf: the screen never showed " + strconv.Quote(ready) + ":\n" + s.Capture())
+	}
+	pid := s.PID()
 	time.Sleep(2 * time.Second) // the start-up reading and layout
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -139,26 +140,26 @@ func measure(bin, args, profile, ready string, projects []project, speed float64
 		}()
 	}
 	time.Sleep(time.Second)
-	a, w0, t0 := cpuTicks(pid), writes.Load(), time.Now()
+	a, w0, t0 := tmuxrun.CPUTicks(pid), writes.Load(), time.Now()
 	time.Sleep(busy)
-	b, w1, el := cpuTicks(pid), writes.Load(), time.Since(t0)
+	b, w1, el := tmuxrun.CPUTicks(pid), writes.Load(), time.Since(t0)
 	cancel()
 	wg.Wait()
 	var r result
-	r.busyCPU = float64(b-a) / hz / el.Seconds() * 100
+	r.busyCPU = float64(b-a) / tmuxrun.UserHZ / el.Seconds() * 100
 	r.writesPerSec = float64(w1-w0) / el.Seconds()
 
 	time.Sleep(3 * time.Second) // the last writes read and drawn
-	a, t0 = cpuTicks(pid), time.Now()
+	a, t0 = tmuxrun.CPUTicks(pid), time.Now()
 	time.Sleep(idle)
-	b, el = cpuTicks(pid), time.Since(t0)
-	r.idleCPU = float64(b-a) / hz / el.Seconds() * 100
-	r.rssKB, r.hwmKB, r.threads = status(pid)
+	b, el = tmuxrun.CPUTicks(pid), time.Since(t0)
+	r.idleCPU = float64(b-a) / tmuxrun.UserHZ / el.Seconds() * 100
+	r.rssKB, r.hwmKB, r.threads = tmuxrun.Status(pid)
 	r.instances, r.watches = inotify(pid)
 	if profile != "" {
-		s.tmux("send-keys", "-t", "p", "q") // the profile is written on the way out
+		s.Tmux("send-keys", "-t", "p", "q") // the profile is written on the way out
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if strings.TrimSpace(s.tmux("display-message", "-p", "-t", "p", "#{pane_dead}")) == "1" {
+			if strings.TrimSpace(s.Tmux("display-message", "-p", "-t", "p", "#{pane_dead}")) == "1" {
 				break
 			}
 		}
@@ -168,74 +169,6 @@ func measure(bin, args, profile, ready string, projects []project, speed float64
 
 // cpuProfile is -cpuprofile.
 var cpuProfile string
-
-const hz = 100 // USER_HZ on Linux
-
-type session struct{ socket string }
-
-func (s *session) tmux(args ...string) string {
-	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		fail(fmt.Sprintf("tmux %v: %v: %s", args, err, out))
-	}
-	return string(out)
-}
-
-func (s *session) waitFor(text string) {
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if strings.Contains(s.tmux("capture-pane", "-p", "-t", "p"), text) {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	fail("fleetperf: the screen never showed " + strconv.Quote(text) + ":\n" + s.tmux("capture-pane", "-p", "-t", "p"))
-}
-
-func (s *session) pid() int {
-	p, err := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", "p", "#{pane_pid}")))
-	if err != nil {
-		fail("fleetperf: no pane pid")
-	}
-	return p
-}
-
-func (s *session) stop() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() }
-
-func cpuTicks(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		fail(err.Error())
-	}
-	f := strings.Fields(string(data)[strings.LastIndexByte(string(data), ')')+2:])
-	u, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return u + st
-}
-
-// status reads VmRSS, VmHWM (kB) and the thread count.
-func status(pid int) (rss, hwm int64, threads int) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		fail(err.Error())
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 {
-			continue
-		}
-		v, _ := strconv.ParseInt(f[1], 10, 64)
-		switch f[0] {
-		case "VmRSS:":
-			rss = v
-		case "VmHWM:":
-			hwm = v
-		case "Threads:":
-			threads = int(v)
-		}
-	}
-	return rss, hwm, threads
-}
 
 // inotify counts the process's inotify instances and their watches.
 func inotify(pid int) (instances, watches int) {
@@ -255,7 +188,4 @@ func inotify(pid int) (instances, watches int) {
 	return instances, watches
 }
 
-func fail(msg string) {
-	fmt.Fprintln(os.Stderr, msg)
-	os.Exit(1)
-}
+func fail(msg string) { tmuxrun.Fail(msg) }

@@ -22,7 +22,7 @@ type control struct {
 func (s *session) control() *control {
 	// no-output: tmux does not stream the pane's output to this client, so
 	// the pipe carries only the replies to our commands.
-	cmd := exec.Command("tmux", "-L", s.socket, "-C", "attach-session", "-t", "p", "-f", "no-output,ignore-size")
+	cmd := exec.Command("tmux", "-L", s.Socket, "-C", "attach-session", "-t", "p", "-f", "no-output,ignore-size")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		fail(err.Error())

@@ -9,13 +9,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/scripts/internal/tmuxrun"
 	"github.com/aot-loop/aot-tui/sim/gen"
 )
 
@@ -47,7 +47,7 @@ func main() {
 	lat := latency(c, path, *updates)
 	c.close()
 	cpu := idleCPU(s, *idle)
-	s.stop()
+	s.Stop()
 
 	// The big loop: memory after start, then after rss-writes writes, each
 	// timed like the small loop's.
@@ -56,13 +56,13 @@ func main() {
 	b := start(*bin, bigPath)
 	b.waitFor("iteration ")
 	time.Sleep(500 * time.Millisecond)
-	rss := rssKB(b.pid())
+	rss := rssKB(b.PID())
 	bc := b.control()
 	bigLat := latency(bc, bigPath, *bigWrites)
 	bc.close()
 	time.Sleep(500 * time.Millisecond)
-	rssAfter := rssKB(b.pid())
-	b.stop()
+	rssAfter := rssKB(b.PID())
+	b.Stop()
 
 	med, p95 := stats(lat)
 	bmed, bp95 := stats(bigLat)
@@ -83,10 +83,7 @@ func stats(lat []time.Duration) (med, p95 time.Duration) {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func fail(msg string) {
-	fmt.Fprintln(os.Stderr, msg)
-	os.Exit(1)
-}
+func fail(msg string) { tmuxrun.Fail(msg) }
 
 func writeLoop(path string, atoms int) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -98,45 +95,19 @@ func writeLoop(path string, atoms int) {
 	}
 }
 
-type session struct{ socket string }
-
 func start(bin, path string) *session {
-	s := &session{socket: fmt.Sprintf("aot-perf-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", "p", "-x", "160", "-y", "50",
-		"NO_COLOR=1 exec "+bin+" --quiet -f "+path)
-	return s
+	return &session{tmuxrun.Start("perf", 160, 50, "NO_COLOR=1 exec "+bin+" --quiet -f "+path)}
 }
 
-func (s *session) tmux(args ...string) string {
-	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		fail(fmt.Sprintf("tmux %v: %v: %s", args, err, out))
-	}
-	return string(out)
-}
-
-func (s *session) capture() string { return s.tmux("capture-pane", "-p", "-t", "p") }
+// session is the tmux server aot-tui runs in (see control for a faster
+// way to look at its pane).
+type session struct{ *tmuxrun.Session }
 
 func (s *session) waitFor(text string) {
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if strings.Contains(s.capture(), text) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !s.WaitFor(text, 30*time.Second, 20*time.Millisecond) {
+		fail("perf: the screen never showed " + strconv.Quote(text))
 	}
-	fail("perf: the screen never showed " + strconv.Quote(text))
 }
-
-func (s *session) pid() int {
-	p, err := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", "p", "#{pane_pid}")))
-	if err != nil {
-		fail("perf: no pane pid")
-	}
-	return p
-}
-
-func (s *session) stop() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() }
 
 // latency rewrites the file the way the loop's writes change it — one
 // atom's status and control.iteration — by the hook's way (temp file +
@@ -192,38 +163,16 @@ func latency(c *control, path string, n int) []time.Duration {
 
 // idleCPU is the TUI's CPU use (percent of one core) while the file is quiet.
 func idleCPU(s *session, d time.Duration) float64 {
-	pid := s.pid()
+	pid := s.PID()
 	// Let the start-up work (parsing, laying the graph out) finish first.
 	time.Sleep(5 * time.Second)
-	a := cpuTicks(pid)
+	a := tmuxrun.CPUTicks(pid)
 	time.Sleep(d)
-	b := cpuTicks(pid)
-	const hz = 100 // USER_HZ on Linux
-	return float64(b-a) / hz / d.Seconds() * 100
-}
-
-func cpuTicks(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		fail(err.Error())
-	}
-	// Fields after the command name (which may contain spaces).
-	f := strings.Fields(string(data)[strings.LastIndexByte(string(data), ')')+2:])
-	u, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return u + st
+	b := tmuxrun.CPUTicks(pid)
+	return float64(b-a) / tmuxrun.UserHZ / d.Seconds() * 100
 }
 
 func rssKB(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		fail(err.Error())
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(l, "VmRSS:") {
-			v, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
-			return v
-		}
-	}
-	return 0
+	rss, _, _ := tmuxrun.Status(pid)
+	return rss
 }
