@@ -409,18 +409,17 @@ func printCorrection(w io.Writer, path string, out *correction.Outcome) {
 }
 
 type correctionOut struct {
-	Path       string            `json:"path"`
-	DryRun     bool              `json:"dry_run"`
-	Written    bool              `json:"written"`
-	Attempts   int               `json:"attempts"`
-	Reapplied  int               `json:"reapplied"`
-	Merged     int               `json:"merged"`
-	Plan       *model.Plan       `json:"plan"`
-	Correction map[string]any    `json:"correction"`
-	TrailEntry map[string]any    `json:"trail_entry"`
-	Summary    aotStatus         `json:"summary"`
-	Diff       string            `json:"diff,omitempty"`
-	Extra      map[string]string `json:"-"`
+	Path       string         `json:"path"`
+	DryRun     bool           `json:"dry_run"`
+	Written    bool           `json:"written"`
+	Attempts   int            `json:"attempts"`
+	Reapplied  int            `json:"reapplied"`
+	Merged     int            `json:"merged"`
+	Plan       *model.Plan    `json:"plan"`
+	Correction map[string]any `json:"correction"`
+	TrailEntry map[string]any `json:"trail_entry"`
+	Summary    aotStatus      `json:"summary"`
+	Diff       string         `json:"diff,omitempty"`
 }
 
 func correctionJSON(t statefile.Target, o *correction.Outcome, dry bool) correctionOut {
