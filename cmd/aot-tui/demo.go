@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/sim"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui"
@@ -130,13 +129,7 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		Keys:     keys,
 		Journal:  true,
 	})
-	p := tea.NewProgram(m, tea.WithOutput(out))
-	stopHangup, hungUp := onHangup(p)
-	_, runErr := p.Run()
-	stopHangup()
-	if hungUp() {
-		runErr = nil
-	}
+	runErr := runUntilEnd(m, out)
 	m.Close()
 	cancel()
 	simErr := <-simDone

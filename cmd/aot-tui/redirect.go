@@ -32,7 +32,7 @@ func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
 	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print a unified diff of the change and write nothing")
 	cmd.Flags().BoolVar(&w.json, "json", false, "print the correction and the resulting summary as JSON")
 	cmd.Flags().DurationVar(&w.guard, "guard", defaultGuard(),
-		"after writing, watch the file this long and apply the correction again if a loop write undoes it (0: do not wait; default from AOT_TUI_GUARD)")
+		"after writing, watch the file this long and apply the correction again if a loop write undoes it (0: do not wait; AOT_TUI_GUARD sets the default)")
 }
 
 func newRedirectCmd(g *globalFlags) *cobra.Command {
@@ -49,8 +49,10 @@ loop write that lands in the same instant is kept. For --guard after the write
 and wrote after undoes the correction, and it is applied again.
 
 Exit codes: 0 written, 1 refused (the one-line reason names the rule it would
-break; the file is untouched), 2 usage or I/O error, 3 the file kept changing, or
-a loop write undid the correction and it could not be applied again (lost: …).`,
+break; the file is untouched) or the file cannot be parsed, 2 usage or I/O
+error, 3 the file kept changing, or a loop write undid the correction and it
+could not be applied again (lost: …), or a loop write that could not be merged
+was kept beside the file (the message names it).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
@@ -324,8 +326,10 @@ func newStopCmd(g *globalFlags) *cobra.Command {
 does. The loop's stop hook stops it at its next decision. No correction entry is
 recorded.
 
-Exit codes: 0 written, 1 refused (the loop has already ended; the file is
-untouched), 2 usage or I/O error, 3 the file kept changing.`,
+Exit codes: 0 written, 1 refused (the loop has already ended, or a stop is
+already requested; the file is untouched) or the file cannot be parsed, 2 usage
+or I/O error, 3 the file kept changing, or a loop write undid the stop and it
+could not be applied again (lost: …).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ff := fileFlag{path: w.file}
@@ -409,18 +413,17 @@ func printCorrection(w io.Writer, path string, out *correction.Outcome) {
 }
 
 type correctionOut struct {
-	Path       string            `json:"path"`
-	DryRun     bool              `json:"dry_run"`
-	Written    bool              `json:"written"`
-	Attempts   int               `json:"attempts"`
-	Reapplied  int               `json:"reapplied"`
-	Merged     int               `json:"merged"`
-	Plan       *model.Plan       `json:"plan"`
-	Correction map[string]any    `json:"correction"`
-	TrailEntry map[string]any    `json:"trail_entry"`
-	Summary    aotStatus         `json:"summary"`
-	Diff       string            `json:"diff,omitempty"`
-	Extra      map[string]string `json:"-"`
+	Path       string         `json:"path"`
+	DryRun     bool           `json:"dry_run"`
+	Written    bool           `json:"written"`
+	Attempts   int            `json:"attempts"`
+	Reapplied  int            `json:"reapplied"`
+	Merged     int            `json:"merged"`
+	Plan       *model.Plan    `json:"plan"`
+	Correction map[string]any `json:"correction"`
+	TrailEntry map[string]any `json:"trail_entry"`
+	Summary    aotStatus      `json:"summary"`
+	Diff       string         `json:"diff,omitempty"`
 }
 
 func correctionJSON(t statefile.Target, o *correction.Outcome, dry bool) correctionOut {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -126,11 +127,20 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 // any other failure is reported.
 func runModel(cmd *cobra.Command, m *ui.Model) error {
 	defer m.Close()
-	p := tea.NewProgram(m, tea.WithOutput(cmd.OutOrStdout()))
+	if err := runUntilEnd(m, cmd.OutOrStdout()); err != nil {
+		return fail(exitUsage, "the terminal UI failed: %v", err)
+	}
+	return nil
+}
+
+// runUntilEnd runs m on out until it ends. A hangup ends it like a quit
+// (nil); any other failure of the program is returned. m is not closed.
+func runUntilEnd(m *ui.Model, out io.Writer) error {
+	p := tea.NewProgram(m, tea.WithOutput(out))
 	stop, hungUp := onHangup(p)
 	defer stop()
 	if _, err := p.Run(); err != nil && !hungUp() {
-		return fail(exitUsage, "the terminal UI failed: %v", err)
+		return err
 	}
 	return nil
 }

@@ -32,7 +32,8 @@ prints each item with pass, fail or not checkable, then the overall result.
 command and not_command checks run through /bin/sh -c in the loop's project
 directory (the one holding .claude/), one at a time, each with a timeout
 (--timeout, 120s by default, as the script's): a command passes on exit 0, a
-not_command on any other exit — but not when its program is missing (exit 127).
+not_command on any other exit — but not when its program is missing or cannot
+be run (exit 127 or 126).
 file and not_file checks test whether a path exists, or whether a glob pattern
 (a value with * or ?) matches, as Python's glob does. assertion and quality
 checks are judged by a person: they are never run, and left out of the result.
