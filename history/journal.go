@@ -75,6 +75,13 @@ func JournalPath(statePath string) string {
 	return filepath.Join(dir, base+".history.jsonl")
 }
 
+// StatePath is JournalPath the other way: the state file a journal (or
+// the JOURNAL.1 it rotated out) was recorded beside.
+func StatePath(journal string) string {
+	journal = strings.TrimSuffix(journal, ".1")
+	return strings.TrimSuffix(journal, ".history.jsonl") + ".md"
+}
+
 // record is one line of a journal.
 type record struct {
 	V    int               `json:"v"`

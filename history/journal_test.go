@@ -257,3 +257,13 @@ func TestJournalConcurrentProcesses(t *testing.T) {
 	}
 	t.Logf("%d versions, the writer changed %d times", len(got), switches)
 }
+
+func TestStatePathUndoesJournalPath(t *testing.T) {
+	state := filepath.Join("p", ".claude", "aot-loop-state.md")
+	j := JournalPath(state)
+	for _, in := range []string{j, j + ".1"} {
+		if got := StatePath(in); got != state {
+			t.Errorf("StatePath(%q) = %q, want %q", in, got, state)
+		}
+	}
+}

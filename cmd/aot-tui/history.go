@@ -39,8 +39,7 @@ func fromJournal(path string) (*recorded, error) {
 	if len(versions) == 0 {
 		return nil, fail(exitUsage, "%s holds no readable version", path)
 	}
-	state := strings.TrimSuffix(path, ".history.jsonl") + ".md"
-	return &recorded{source: path, target: statefile.Target{Path: state, Kind: statefile.KindAoT}, versions: versions, notes: notes}, nil
+	return &recorded{source: path, target: statefile.Target{Path: history.StatePath(path), Kind: statefile.KindAoT}, versions: versions, notes: notes}, nil
 }
 
 // fromGit reads the versions of a state file from its git commits.
