@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -21,6 +22,16 @@ func parseWithHalves(yml []byte, at int) (root *yaml.Node, joined int) {
 	p := &fastParser{halfAt: at}
 	root, _ = p.run(yml, yamltext.NewLineMap(yml, 0), nil, false)
 	return root, p.joined
+}
+
+// twoCores lets the test run with at least two Ps, since startHalf parses
+// in halves only then: without it the tests that count joined halves fail
+// on one core (or under go test -cpu 1).
+func twoCores(t testing.TB) {
+	if old := runtime.GOMAXPROCS(0); old < 2 {
+		runtime.GOMAXPROCS(2)
+		t.Cleanup(func() { runtime.GOMAXPROCS(old) })
+	}
 }
 
 // checkHalves reports whether the parse in halves (every top-level
@@ -40,6 +51,7 @@ func checkHalves(t testing.TB, yml []byte) int {
 }
 
 func TestHalvesGenerated(t *testing.T) {
+	twoCores(t)
 	for _, n := range []int{2, 3, 50, 1000} {
 		for seed := range uint64(3) {
 			a, _ := gen.GenerateSpec(n, seed)
@@ -55,6 +67,7 @@ func TestHalvesGenerated(t *testing.T) {
 }
 
 func TestHalvesFixtures(t *testing.T) {
+	twoCores(t)
 	var files []string
 	for _, glob := range []string{"../testdata/*.md", "../testdata/valid/*.md", "../testdata/invalid/*.md", "../statefile/testdata/edits/*.md", "../sim/testdata/*.md"} {
 		m, _ := filepath.Glob(glob)
@@ -74,6 +87,7 @@ func TestHalvesFixtures(t *testing.T) {
 }
 
 func TestHalvesRandom(t *testing.T) {
+	twoCores(t)
 	n := 6000
 	if testing.Short() {
 		n = 1000

@@ -2,9 +2,9 @@
 // tree yaml.v3 builds, faster than yaml.v3 alone: a parser of its own for
 // the block-style subset state files are written in (fast.go), which
 // parses the second half of a large top-level list on another core
-// (half.go), and for a
-// large frontmatter on more than one core a parse in pieces, two of them
-// at once (split.go). Each gives up on anything it is not sure of, and
+// (half.go), and for a large frontmatter the fast parser declines, on more
+// than one core, a yaml.v3 parse in pieces, two of them at once
+// (split.go). Each gives up on anything it is not sure of, and
 // yaml.v3 then parses the whole text, so the tree (comments aside) and
 // the errors are always yaml.v3's. Verify checks that promise; FuzzParse
 // in statefile runs it on every input it tries. ParseMemo parses a new
@@ -20,8 +20,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// parallelMin is the frontmatter size from which Parse cuts the YAML in
-// two and parses the halves on two cores. yaml.v3 is most of the time of
+// parallelMin is the frontmatter size from which Parse, when the fast
+// parser declined, cuts the YAML in three pieces and parses two of them at
+// once with yaml.v3 (parseSplit). yaml.v3 is most of the time of
 // reading a large state file, and a one-shot `status` pays it in full.
 const parallelMin = 256 << 10
 

@@ -309,6 +309,19 @@ func (d *decoder) seq(n *yaml.Node, path string, each func(i int, item *yaml.Nod
 	return true
 }
 
+// seqEntries decodes the top-level list key, value v, entry by entry with
+// decode, taking an entry from old (the previous version's, moved by
+// shift) where its text did not change (see entry).
+func seqEntries[T any](d *decoder, key string, v *yaml.Node, old []T, shift func(T, int) T, decode func(*yaml.Node, int) T) []T {
+	out := make([]T, 0, itemCount(v))
+	r := d.list(key, v)
+	d.seq(v, key, func(i int, item *yaml.Node) {
+		out = append(out, entry(d, r, i, old, shift, func() T { return decode(item, i) }))
+	})
+	r.done(d)
+	return out
+}
+
 // decodeState fills a model.State from the frontmatter's root mapping.
 func (d *decoder) decodeState(root *yaml.Node) *model.State {
 	s := &model.State{}
@@ -329,37 +342,17 @@ func (d *decoder) decodeState(root *yaml.Node) *model.State {
 				s.Atoms = atoms
 				break
 			}
-			s.Atoms = make([]model.Atom, 0, itemCount(v))
-			r := d.list(key, v)
-			d.seq(v, "atoms", func(i int, item *yaml.Node) {
-				s.Atoms = append(s.Atoms, entry(d, r, i, prev.Atoms, shiftAtom, func() model.Atom { return d.atom(item, i) }))
-			})
-			r.done(d)
+			s.Atoms = seqEntries(d, key, v, prev.Atoms, shiftAtom, d.atom)
 		case "decompositions":
-			s.Decompositions = make([]model.Decomposition, 0, itemCount(v))
-			r := d.list(key, v)
-			d.seq(v, "decompositions", func(i int, item *yaml.Node) {
-				s.Decompositions = append(s.Decompositions, entry(d, r, i, prev.Decompositions, shiftDecomposition, func() model.Decomposition { return d.decomposition(item, i) }))
-			})
-			r.done(d)
+			s.Decompositions = seqEntries(d, key, v, prev.Decompositions, shiftDecomposition, d.decomposition)
 		case "or_groups":
 			s.ORGroups = d.orGroups(v, prev.ORGroups)
 		case "bindings":
 			s.Bindings = d.bindings(v, prev.Bindings)
 		case "trail":
-			s.Trail = make([]model.TrailEntry, 0, itemCount(v))
-			r := d.list(key, v)
-			d.seq(v, "trail", func(i int, item *yaml.Node) {
-				s.Trail = append(s.Trail, entry(d, r, i, prev.Trail, shiftTrail, func() model.TrailEntry { return d.trail(item, i) }))
-			})
-			r.done(d)
+			s.Trail = seqEntries(d, key, v, prev.Trail, shiftTrail, d.trail)
 		case "corrections":
-			s.Corrections = make([]model.Correction, 0, itemCount(v))
-			r := d.list(key, v)
-			d.seq(v, "corrections", func(i int, item *yaml.Node) {
-				s.Corrections = append(s.Corrections, entry(d, r, i, prev.Corrections, shiftCorrection, func() model.Correction { return d.correction(item, i) }))
-			})
-			r.done(d)
+			s.Corrections = seqEntries(d, key, v, prev.Corrections, shiftCorrection, d.correction)
 		default:
 			return false
 		}

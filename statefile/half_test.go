@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/aot-loop/aot-tui/sim/gen"
+	"gopkg.in/yaml.v3"
 )
 
 // checkAtomHalves parses data with the atoms decoded in two halves from
@@ -24,12 +26,42 @@ func checkAtomHalves(t testing.TB, data []byte) {
 	}
 }
 
+// tookHalves reports whether the atoms list of data, a readable file, is
+// decoded in two halves from two atoms on.
+func tookHalves(t testing.TB, data []byte) bool {
+	t.Helper()
+	doc, err := parse(data, nil, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var atoms *yaml.Node
+	for i := 0; i+1 < len(doc.Root.Content); i += 2 {
+		if doc.Root.Content[i].Value == "atoms" {
+			atoms = doc.Root.Content[i+1]
+		}
+	}
+	d := &decoder{lines: doc.lines, aliasBudget: maxAliasExpansions, root: doc.Root, halves: 2}
+	_, ok := d.atomsInHalves(atoms)
+	return ok
+}
+
 func TestAtomHalvesGenerated(t *testing.T) {
+	// atomsInHalves declines on one P; the comparison below means
+	// something only when the halves are taken.
+	if old := runtime.GOMAXPROCS(0); old < 2 {
+		runtime.GOMAXPROCS(2)
+		t.Cleanup(func() { runtime.GOMAXPROCS(old) })
+	}
 	for _, n := range []int{1, 2, 3, 50, 1000} {
 		for seed := range uint64(3) {
 			a, _ := gen.GenerateSpec(n, seed)
-			checkAtomHalves(t, a)
-			checkAtomHalves(t, gen.Generate(gen.Options{Atoms: n, Seed: seed, Resolved: 0.5, ORGroups: n / 10, Decompositions: n / 10}))
+			b := gen.Generate(gen.Options{Atoms: n, Seed: seed, Resolved: 0.5, ORGroups: n / 10, Decompositions: n / 10})
+			for _, data := range [][]byte{a, b} {
+				checkAtomHalves(t, data)
+				if n >= 2 && !tookHalves(t, data) {
+					t.Errorf("%d atoms, seed %d: the atoms were not decoded in halves", n, seed)
+				}
+			}
 		}
 	}
 }

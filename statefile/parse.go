@@ -61,7 +61,7 @@ func Parse(data []byte) (*Document, error) { return parse(data, nil, false, atom
 // needs, which Parse does not. The two Documents may share nodes and
 // decoded values: neither may be modified.
 func Reparse(prev *Document, data []byte) (*Document, error) {
-	if prev == nil || prev.memo == nil {
+	if prev != nil && prev.memo == nil {
 		prev = nil
 	}
 	return parse(data, prev, true, atomHalves)
@@ -107,9 +107,7 @@ func parse(data []byte, prev *Document, record bool, halves int) (doc *Document,
 	d := &decoder{lines: lines, aliasBudget: maxAliasExpansions, root: root, halves: halves}
 	if memo != nil {
 		d.memo = &docMemo{yaml: memo, spans: map[string][]int32{}}
-		if prev != nil {
-			d.prev = prev
-		}
+		d.prev = prev
 	}
 	defer func() {
 		if r := recover(); r != nil {

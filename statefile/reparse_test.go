@@ -318,6 +318,17 @@ func TestReparseReuses(t *testing.T) {
 	if same != 299 {
 		t.Fatalf("%d of 300 atom nodes reused after one status change, want 299", same)
 	}
+	// The decoded atoms are taken too, not decoded again from the reused
+	// nodes: an atom taken unmoved keeps its Lines map.
+	sameDecoded := 0
+	for i, a := range doc.State.Atoms {
+		if a.Lines != nil && reflect.ValueOf(a.Lines).Pointer() == reflect.ValueOf(prev.State.Atoms[i].Lines).Pointer() {
+			sameDecoded++
+		}
+	}
+	if sameDecoded != 299 {
+		t.Fatalf("%d of 300 decoded atoms reused after one status change, want 299", sameDecoded)
+	}
 	// A binding whose value is an indentless sequence: its entry runs on
 	// past lines at its own indentation.
 	indentless := bytes.Replace(changed, []byte("\nbindings:\n"), []byte("\nbindings:\n  A9999:\n  - x\n  - y\n"), 1)

@@ -169,7 +169,7 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 			return res, err
 		}
 		if ir.kept != "" {
-			return res, fmt.Errorf("%w: three writes to %s met in a few microseconds; the one not in the file is kept in %s", ErrConflict, path, ir.kept)
+			return res, keptThirdError(path, ir.kept)
 		}
 		if !ir.swapped {
 			// Someone wrote the file between our read and our exchange:
@@ -209,7 +209,7 @@ func converge(path string, installed, want []byte, limit int64) ([]byte, error) 
 			return installed, err
 		}
 		if ir.kept != "" {
-			return ir.found, fmt.Errorf("%w: three writes to %s met in a few microseconds; the one not in the file is kept in %s", ErrConflict, path, ir.kept)
+			return ir.found, keptThirdError(path, ir.kept)
 		}
 		var other []byte
 		switch {
@@ -241,6 +241,12 @@ func converge(path string, installed, want []byte, limit int64) ([]byte, error) 
 		}
 	}
 	return installed, fmt.Errorf("%w: %s kept changing while the loop's write was being merged", ErrConflict, path)
+}
+
+// keptThirdError says where install kept a write when three writes met in
+// the instant of the exchange (installResult.kept).
+func keptThirdError(path, kept string) error {
+	return fmt.Errorf("%w: three writes to %s met in a few microseconds; the one not in the file is kept in %s", ErrConflict, path, kept)
 }
 
 // keptError keeps data beside path and says where.
@@ -538,7 +544,7 @@ func Restore(path string, expect, data []byte, limit int64) error {
 	}
 	ir.displaced.Close()
 	if ir.kept != "" {
-		return fmt.Errorf("%w: three writes to %s met in a few microseconds; the one not in the file is kept in %s", ErrConflict, path, ir.kept)
+		return keptThirdError(path, ir.kept)
 	}
 	if !ir.swapped {
 		return ErrStale

@@ -2,6 +2,7 @@ package textdiff
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -92,7 +93,7 @@ func Merge3(base, ours, theirs []byte) (merged []byte, conflicts []Conflict) {
 			e = max(e, c.e)
 		}
 		o, t := applyChanges(bl, s, e, cluster, false), applyChanges(bl, s, e, cluster, true)
-		if equalLines(o, t) {
+		if slices.Equal(o, t) {
 			emit(s, e, o)
 			continue
 		}
@@ -167,16 +168,4 @@ func applyChanges(base []string, s, e int, cluster []change, theirs bool) []stri
 		pos = c.e
 	}
 	return append(out, base[pos:e]...)
-}
-
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
