@@ -373,11 +373,7 @@ func (m *Model) fleetStatusCell(r fleet.Row) fleetCell {
 
 // meterText is n/max as cells of █ and ░.
 func meterText(n, maxN, cells int) string {
-	f := n * cells / max(1, maxN)
-	if n > 0 && f == 0 {
-		f = 1
-	}
-	f = min(max0(f), cells)
+	f := meterFilled(n, maxN, cells)
 	return strings.Repeat("█", f) + strings.Repeat("░", cells-f)
 }
 
