@@ -97,6 +97,14 @@ func (l *loop) topDialog() dialog {
 	return l.dialogs[len(l.dialogs)-1]
 }
 
+// escCloses reports whether esc has something of the view to close first
+// (the lost-selection note, the details overlay, the filter), in the order
+// viewKey closes them; only after those does esc return from the past to
+// live (timelineKey), and then to the fleet table (fleetLoopKey).
+func (l *loop) escCloses() bool {
+	return l.lost != "" || l.showDetails || (l.phase == nil && l.filters[l.view] != "")
+}
+
 // correctionKey identifies a correction entry across reloads.
 func correctionKey(c model.Correction) string {
 	return c.Timestamp + "|" + string(c.Type) + "|" + c.Description

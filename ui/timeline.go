@@ -312,7 +312,7 @@ func (m *Model) timelineKey(l *loop, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return nil, false
-	case key.Matches(msg, k.Back) && h.inPast() && l.lost == "" && !l.showDetails && l.filters[l.view] == "":
+	case key.Matches(msg, k.Back) && h.inPast() && !l.escCloses():
 		return m.toLive(l), true
 	case key.Matches(msg, k.OlderVersion):
 		m.stopPlay(h)
