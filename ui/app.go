@@ -148,8 +148,6 @@ type Model struct {
 
 	// fleet is the fleet table (nil unless Options.Fleet).
 	fleet *fleetState
-	// verifies are each loop's last base_case verification (V).
-	verifies map[*loop]*verifyRun
 }
 
 // New builds the root model; Init starts watching the file(s).

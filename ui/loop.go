@@ -64,6 +64,9 @@ type loop struct {
 	staleOffered bool
 	// hist is the loop's timeline of versions (timeline.go).
 	hist *timeline
+	// verify is the loop's last base_case verification (V), under way or
+	// done (verify.go).
+	verify *verifyRun
 }
 
 // appliedCorrection is a correction of this session, as the corrections
