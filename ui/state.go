@@ -70,12 +70,7 @@ func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
 		l.st, l.facts, l.doc = nil, nil, nil
 	} else {
 		prev := l.st
-		l.doc, l.st, l.facts = ev.Doc, ev.Doc.State, ev.Facts
-		l.outlook = model.PredictOutlook(l.st, l.facts)
-		cmds = append(cmds, m.layoutCmd(l, l.graph.setState(l.st, l.facts)))
-		l.bindings.setRows(len(l.st.Bindings))
-		l.trail.setRows(len(l.st.Trail))
-		l.corrections.setRows(len(l.st.Corrections))
+		cmds = append(cmds, m.setShown(l, shownState{doc: ev.Doc, facts: ev.Facts}))
 		cmds = append(cmds, m.alertOn(l, prev, l.st))
 		for _, job := range l.session.Check(ev.Doc) {
 			cmds = append(cmds, m.runJob(l, nil, job))

@@ -202,13 +202,21 @@ func (m *Model) show(l *loop, s shownState) tea.Cmd {
 	if s.doc == nil {
 		return nil
 	}
+	cmd := m.setShown(l, s)
+	m.layoutLoop(l)
+	return cmd
+}
+
+// setShown makes s the state l's views draw from (a live version in
+// onLoaded, a version of the timeline in show), answering with the
+// graph's layout job when its structure changed.
+func (m *Model) setShown(l *loop, s shownState) tea.Cmd {
 	l.doc, l.st, l.facts = s.doc, s.doc.State, s.facts
 	l.outlook = model.PredictOutlook(l.st, l.facts)
 	cmd := m.layoutCmd(l, l.graph.setState(l.st, l.facts))
 	l.bindings.setRows(len(l.st.Bindings))
 	l.trail.setRows(len(l.st.Trail))
 	l.corrections.setRows(len(l.st.Corrections))
-	m.layoutLoop(l)
 	return cmd
 }
 
