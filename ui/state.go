@@ -76,18 +76,25 @@ func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
 			cmds = append(cmds, m.runJob(l, nil, job))
 		}
 	}
-	if !m.opts.ReadOnly && l.target.Kind == statefile.KindAoT {
-		if ev.NotWritable != nil {
-			l.readOnly, l.readOnlyWhy = true, ev.NotWritable.Error()
-		} else {
-			l.readOnly, l.readOnlyWhy = false, ""
-		}
-	}
+	m.noteWritable(l, ev)
 	if l.st != nil {
 		m.offerStaleFlag(l)
 	}
 	m.layoutLoop(l)
 	return tea.Batch(cmds...)
+}
+
+// noteWritable follows whether an AoT loop's file can be written (unless
+// the whole TUI is --read-only): the write keys are off while it cannot.
+func (m *Model) noteWritable(l *loop, ev statefile.Event) {
+	if m.opts.ReadOnly || l.target.Kind != statefile.KindAoT {
+		return
+	}
+	if ev.NotWritable != nil {
+		l.readOnly, l.readOnlyWhy = true, ev.NotWritable.Error()
+	} else {
+		l.readOnly, l.readOnlyWhy = false, ""
+	}
 }
 
 // noteChange records when the file's content changed, for the pace meter.

@@ -186,13 +186,7 @@ func (m *Model) onLoadedInPast(l *loop, ev statefile.Event) tea.Cmd {
 		}
 		h.pending = &ev
 	}
-	if !m.opts.ReadOnly && l.target.Kind == statefile.KindAoT {
-		if ev.NotWritable != nil {
-			l.readOnly, l.readOnlyWhy = true, ev.NotWritable.Error()
-		} else {
-			l.readOnly, l.readOnlyWhy = false, ""
-		}
-	}
+	m.noteWritable(l, ev)
 	m.layoutLoop(l)
 	return tea.Batch(cmds...)
 }
