@@ -1,8 +1,11 @@
 // Package ui is aot-tui's Bubble Tea v2 program: one root model composing
 // the header, the views (graph, bindings, trail, corrections, objective,
-// prompt; the phase loop view), details, filter, help and alerts, and the
-// redirect dialogs. The file work of corrections is the correction
-// package's; this package draws it and routes keys to it.
+// prompt; the phase loop view), details, filter, help and alerts, the
+// redirect dialogs, the timeline of versions (and replay), base_case
+// verification (V) and the fleet table (--scan). The file work of
+// corrections is the correction package's, running the checks the verify
+// package's, the journal the history package's; this package draws them
+// and routes keys to them.
 package ui
 
 import (
@@ -148,8 +151,6 @@ type Model struct {
 
 	// fleet is the fleet table (nil unless Options.Fleet).
 	fleet *fleetState
-	// verifies are each loop's last base_case verification (V).
-	verifies map[*loop]*verifyRun
 }
 
 // New builds the root model; Init starts watching the file(s).

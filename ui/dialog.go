@@ -8,8 +8,9 @@ import (
 )
 
 // dialog is one box over the view: the redirect menu, a correction's
-// form, its preview, "working…" while the file is read or written, and the
-// stale-flag question. Dialogs live on their loop's stack; the top one
+// form, its preview, "working…" while the file is read or written, the
+// stale-flag question, and a verification's confirmation and progress
+// (verify.go). Dialogs live on their loop's stack; the top one
 // takes the key presses (and huh's own messages) and answers with a step.
 type dialog interface {
 	// update handles a message meant for the dialog.

@@ -404,7 +404,7 @@ func (m *Model) setFleetFilter(s string) {
 func (m *Model) fleetLoopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k, l := m.keys, m.cur
 	switch {
-	case key.Matches(msg, k.Back) && l.lost == "" && !l.showDetails && !l.hist.inPast() && (l.phase != nil || l.filters[l.view] == ""):
+	case key.Matches(msg, k.Back) && !l.escCloses() && !l.hist.inPast():
 		return m.leaveFleetLoop(), true
 	case key.Matches(msg, k.NextLoop):
 		return m.stepFleetLoop(1), true

@@ -373,11 +373,7 @@ func (m *Model) fleetStatusCell(r fleet.Row) fleetCell {
 
 // meterText is n/max as cells of █ and ░.
 func meterText(n, maxN, cells int) string {
-	f := n * cells / max(1, maxN)
-	if n > 0 && f == 0 {
-		f = 1
-	}
-	f = min(max0(f), cells)
+	f := meterFilled(n, maxN, cells)
 	return strings.Repeat("█", f) + strings.Repeat("░", cells-f)
 }
 
@@ -463,13 +459,7 @@ func (m *Model) renderFleetBar() string {
 			pos = fmt.Sprintf("%d/%d ", k+1, len(f.table.visible))
 		}
 	}
-	status, glyph := "waiting", "…"
-	switch {
-	case l.st != nil:
-		status, glyph = string(l.st.Control.Status), LoopGlyph(l.st.Control.Status)
-	case l.phase != nil:
-		status, glyph = l.phase.Phase, "▶"
-	}
+	status, glyph := loopStatus(l)
 	k := m.keys
 	back := s.Muted.Render("◂ fleet ") + s.Key.Render(k.Back.Help().Key) + s.Muted.Render(" "+k.PrevLoop.Help().Key+" "+k.NextLoop.Help().Key+" │ ")
 	cur := s.TabActive.Render(pos + termtext.Line(l.name) + " " + glyph + " " + termtext.Line(status))

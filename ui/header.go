@@ -94,15 +94,18 @@ func fitSegments(segs []segment, sep string, width int) string {
 
 // meter draws n/max as a bar of cells.
 func meter(n, max, cells int, full, empty lipgloss.Style) string {
-	if max <= 0 {
-		max = 1
-	}
-	f := n * cells / max
+	f := meterFilled(n, max, cells)
+	return full.Render(strings.Repeat("█", f)) + empty.Render(strings.Repeat("░", cells-f))
+}
+
+// meterFilled is how many of a meter's cells n/maxN fills: at least one
+// when n > 0, at most cells.
+func meterFilled(n, maxN, cells int) int {
+	f := n * cells / max(1, maxN)
 	if n > 0 && f == 0 {
 		f = 1
 	}
-	f = min(max0(f), cells)
-	return full.Render(strings.Repeat("█", f)) + empty.Render(strings.Repeat("░", cells-f))
+	return min(max0(f), cells)
 }
 
 func max0(n int) int {

@@ -64,6 +64,9 @@ type loop struct {
 	staleOffered bool
 	// hist is the loop's timeline of versions (timeline.go).
 	hist *timeline
+	// verify is the loop's last base_case verification (V), under way or
+	// done (verify.go).
+	verify *verifyRun
 }
 
 // appliedCorrection is a correction of this session, as the corrections
@@ -95,6 +98,14 @@ func (l *loop) topDialog() dialog {
 		return nil
 	}
 	return l.dialogs[len(l.dialogs)-1]
+}
+
+// escCloses reports whether esc has something of the view to close first
+// (the lost-selection note, the details overlay, the filter), in the order
+// viewKey closes them; only after those does esc return from the past to
+// live (timelineKey), and then to the fleet table (fleetLoopKey).
+func (l *loop) escCloses() bool {
+	return l.lost != "" || l.showDetails || (l.phase == nil && l.filters[l.view] != "")
 }
 
 // correctionKey identifies a correction entry across reloads.

@@ -294,6 +294,18 @@ func (m *Model) renderFooter() string {
 	return left + " " + r
 }
 
+// loopStatus is loop l's status for the loop bars, with its glyph:
+// waiting until the file is read, a phase loop's phase.
+func loopStatus(l *loop) (status, glyph string) {
+	switch {
+	case l.st != nil:
+		return string(l.st.Control.Status), LoopGlyph(l.st.Control.Status)
+	case l.phase != nil:
+		return l.phase.Phase, "▶"
+	}
+	return "waiting", "…"
+}
+
 // renderLoopBar lists the watched loops: number, project, status; the
 // current one highlighted, • on those that changed out of sight.
 func (m *Model) renderLoopBar() string {
@@ -303,13 +315,7 @@ func (m *Model) renderLoopBar() string {
 	s := m.styles
 	var parts []string
 	for _, l := range m.loops {
-		status, glyph := "waiting", "…"
-		switch {
-		case l.st != nil:
-			status, glyph = string(l.st.Control.Status), LoopGlyph(l.st.Control.Status)
-		case l.phase != nil:
-			status, glyph = l.phase.Phase, "▶"
-		}
+		status, glyph := loopStatus(l)
 		label := fmt.Sprintf("%d %s %s %s", l.idx+1, termtext.Line(l.name), glyph, termtext.Line(status))
 		if l.unseen {
 			label += " •"

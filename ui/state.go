@@ -70,29 +70,31 @@ func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
 		l.st, l.facts, l.doc = nil, nil, nil
 	} else {
 		prev := l.st
-		l.doc, l.st, l.facts = ev.Doc, ev.Doc.State, ev.Facts
-		l.outlook = model.PredictOutlook(l.st, l.facts)
-		cmds = append(cmds, m.layoutCmd(l, l.graph.setState(l.st, l.facts)))
-		l.bindings.setRows(len(l.st.Bindings))
-		l.trail.setRows(len(l.st.Trail))
-		l.corrections.setRows(len(l.st.Corrections))
+		cmds = append(cmds, m.setShown(l, shownState{doc: ev.Doc, facts: ev.Facts}))
 		cmds = append(cmds, m.alertOn(l, prev, l.st))
 		for _, job := range l.session.Check(ev.Doc) {
 			cmds = append(cmds, m.runJob(l, nil, job))
 		}
 	}
-	if !m.opts.ReadOnly && l.target.Kind == statefile.KindAoT {
-		if ev.NotWritable != nil {
-			l.readOnly, l.readOnlyWhy = true, ev.NotWritable.Error()
-		} else {
-			l.readOnly, l.readOnlyWhy = false, ""
-		}
-	}
+	m.noteWritable(l, ev)
 	if l.st != nil {
 		m.offerStaleFlag(l)
 	}
 	m.layoutLoop(l)
 	return tea.Batch(cmds...)
+}
+
+// noteWritable follows whether an AoT loop's file can be written (unless
+// the whole TUI is --read-only): the write keys are off while it cannot.
+func (m *Model) noteWritable(l *loop, ev statefile.Event) {
+	if m.opts.ReadOnly || l.target.Kind != statefile.KindAoT {
+		return
+	}
+	if ev.NotWritable != nil {
+		l.readOnly, l.readOnlyWhy = true, ev.NotWritable.Error()
+	} else {
+		l.readOnly, l.readOnlyWhy = false, ""
+	}
 }
 
 // noteChange records when the file's content changed, for the pace meter.

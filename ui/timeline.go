@@ -186,13 +186,7 @@ func (m *Model) onLoadedInPast(l *loop, ev statefile.Event) tea.Cmd {
 		}
 		h.pending = &ev
 	}
-	if !m.opts.ReadOnly && l.target.Kind == statefile.KindAoT {
-		if ev.NotWritable != nil {
-			l.readOnly, l.readOnlyWhy = true, ev.NotWritable.Error()
-		} else {
-			l.readOnly, l.readOnlyWhy = false, ""
-		}
-	}
+	m.noteWritable(l, ev)
 	m.layoutLoop(l)
 	return tea.Batch(cmds...)
 }
@@ -202,13 +196,21 @@ func (m *Model) show(l *loop, s shownState) tea.Cmd {
 	if s.doc == nil {
 		return nil
 	}
+	cmd := m.setShown(l, s)
+	m.layoutLoop(l)
+	return cmd
+}
+
+// setShown makes s the state l's views draw from (a live version in
+// onLoaded, a version of the timeline in show), answering with the
+// graph's layout job when its structure changed.
+func (m *Model) setShown(l *loop, s shownState) tea.Cmd {
 	l.doc, l.st, l.facts = s.doc, s.doc.State, s.facts
 	l.outlook = model.PredictOutlook(l.st, l.facts)
 	cmd := m.layoutCmd(l, l.graph.setState(l.st, l.facts))
 	l.bindings.setRows(len(l.st.Bindings))
 	l.trail.setRows(len(l.st.Trail))
 	l.corrections.setRows(len(l.st.Corrections))
-	m.layoutLoop(l)
 	return cmd
 }
 
@@ -312,7 +314,7 @@ func (m *Model) timelineKey(l *loop, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return nil, false
-	case key.Matches(msg, k.Back) && h.inPast() && l.lost == "" && !l.showDetails && l.filters[l.view] == "":
+	case key.Matches(msg, k.Back) && h.inPast() && !l.escCloses():
 		return m.toLive(l), true
 	case key.Matches(msg, k.OlderVersion):
 		m.stopPlay(h)

@@ -209,13 +209,10 @@ func (m *Model) startVerify(l *loop, d *verifyConfirmDialog) step {
 		// Room for every event: the run never waits on the UI.
 		events: make(chan verifyEvent, 2*len(d.plan)+1),
 	}
-	if m.verifies == nil {
-		m.verifies = map[*loop]*verifyRun{}
+	if l.verify != nil {
+		l.verify.cancel()
 	}
-	if old := m.verifies[l]; old != nil {
-		old.cancel()
-	}
-	m.verifies[l] = run
+	l.verify = run
 	m.setView(l, viewObjective)
 	m.refreshText(l)
 	m.setStatus(fmt.Sprintf("verifying the base_case: 0 of %d checks done", len(d.plan)), time.Hour)
@@ -240,7 +237,7 @@ func listenVerify(idx int, run *verifyRun) tea.Cmd {
 func (m *Model) onVerifyMsg(msg verifyMsg) tea.Cmd {
 	l := m.loopAt(msg.idx)
 	run := msg.run
-	if l == nil || m.verifies[l] != run {
+	if l == nil || l.verify != run {
 		return nil // a run replaced by a newer one
 	}
 	if msg.ev.report == nil {
@@ -289,8 +286,10 @@ func verifySummary(rep *verify.Report, lines []string) string {
 
 // stopVerifies stops every run under way (the TUI is closing).
 func (m *Model) stopVerifies() {
-	for _, run := range m.verifies {
-		run.cancel()
+	for _, l := range m.loops {
+		if l.verify != nil {
+			l.verify.cancel()
+		}
 	}
 }
 
@@ -468,7 +467,7 @@ type verifyView struct {
 }
 
 func (m *Model) verifyViewOf(l *loop) *verifyView {
-	run := m.verifies[l]
+	run := l.verify
 	if run == nil || l.st == nil {
 		return nil
 	}
@@ -659,7 +658,7 @@ func (m *Model) verifyDetailsKey(l *loop, msg tea.KeyPressMsg) bool {
 	}
 	at := outputAnchors(l.objective.lines)
 	if len(at) == 0 {
-		if run := m.verifies[l]; run != nil && run.report != nil {
+		if run := l.verify; run != nil && run.report != nil {
 			m.setStatus("no failed check has output to show", statusShort)
 		} else {
 			m.setStatus(m.keys.Verify.Help().Key+" verifies the base_case now; enter then shows what failed", statusShort)
