@@ -571,8 +571,8 @@ type MergeOptions struct {
 // — by planning the change again on the loop's write while path still
 // holds our write (MergeOptions), else line by line — and is written the
 // same way as Update writes. It returns what path holds in the end. When
-// the two cannot be merged, the loop's write is kept beside path and the
-// error says where.
+// the two cannot be merged, or the loop's write does not parse, the
+// loop's write is kept beside path and the error says where.
 func Merge(path string, base, foreign []byte, opts MergeOptions) ([]byte, error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -583,7 +583,12 @@ func Merge(path string, base, foreign []byte, opts MergeOptions) ([]byte, error)
 	}
 	fdoc, err := Parse(foreign)
 	if err != nil {
-		return nil, fmt.Errorf("the loop's late write into %s does not parse (%v); it is left out", path, err)
+		// Nothing can be merged from it, but it is the loop's work: keep it.
+		name, kerr := keep(real, foreign)
+		if kerr != nil {
+			return nil, fmt.Errorf("%w: the loop's late write into %s does not parse (%v), and %v", ErrConflict, path, err, kerr)
+		}
+		return nil, fmt.Errorf("%w: the loop's late write into %s does not parse (%v); it is kept in %s", ErrConflict, path, err, name)
 	}
 	for attempt := 0; attempt < 5; attempt++ {
 		cur, _, err := readSettled(real, opts.MaxSize)

@@ -488,3 +488,29 @@ func TestThirdWriteMadeOnOurBytesIsMerged(t *testing.T) {
 	}
 	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
 }
+
+// A late write into the replaced file that does not parse cannot be
+// merged, but it is the loop's: it is kept beside the file (it used to be
+// dropped), and the file is left as our write made it.
+func TestUnparseableLateWriteIsKeptBesideTheFile(t *testing.T) {
+	path, _ := stateFile(t, 0o644)
+	res, err := Update(path, UpdateOptions{}, planOf(addAtom))
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs := []byte("---\ncontrol: [unclosed\n---\n")
+	_, err = Merge(path, res.Before, theirs, MergeOptions{})
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "does not parse") || !strings.Contains(err.Error(), "kept in") {
+		t.Fatalf("err %v; want a conflict saying the write does not parse and where it is kept", err)
+	}
+	kept, _ := filepath.Glob(path + ".aot-tui-kept-*")
+	if len(kept) != 1 {
+		t.Fatalf("kept files %v", kept)
+	}
+	if data, _ := os.ReadFile(kept[0]); !bytes.Equal(data, theirs) {
+		t.Fatal("the kept file is not the loop's write")
+	}
+	if final, _ := os.ReadFile(path); !bytes.Equal(final, res.After) {
+		t.Fatal("the file changed")
+	}
+}
