@@ -416,6 +416,7 @@ func (m *Model) onPlay(msg playMsg) tea.Cmd {
 		return nil
 	}
 	h := l.hist
+	m.recordQueued(l) // a version still queued is played, not skipped
 	last := h.tl.Len() - 1
 	if h.idx+1 >= last {
 		h.playing = false
