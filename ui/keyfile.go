@@ -139,8 +139,10 @@ func LoadKeyMap(path string, required bool) (KeyMap, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !required:
 		return k, nil
-	case err != nil:
+	case err != nil && required:
 		return k, fmt.Errorf("keys file %s: %v — check the path given to --keys", path, err)
+	case err != nil:
+		return k, fmt.Errorf("keys file %s: %v — make it readable, or remove it to use the default keys", path, err)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {

@@ -98,3 +98,16 @@ func TestReboundKeysDriveTheTUI(t *testing.T) {
 		t.Fatalf("A in the menu did not open the add-atom form: %T", m.cur.topDialog())
 	}
 }
+
+// The default keys file (no --keys) that cannot be read says what to do
+// with it, not to check a --keys path the person never gave.
+func TestUnreadableDefaultKeysFileDoesNotBlameTheFlag(t *testing.T) {
+	dir := t.TempDir() // a directory where the file should be: unreadable as a file
+	_, err := LoadKeyMap(dir, false)
+	if err == nil || strings.Contains(err.Error(), "--keys") || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("err %v; want one naming the file, without --keys", err)
+	}
+	if _, err := LoadKeyMap(dir, true); err == nil || !strings.Contains(err.Error(), "--keys") {
+		t.Fatalf("err %v; want the --keys hint when the flag named it", err)
+	}
+}
