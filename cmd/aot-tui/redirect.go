@@ -359,6 +359,11 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	if w.guard < 0 {
 		return fail(exitUsage, "--guard must be 0 or more, not %v", w.guard)
 	}
+	if v := os.Getenv("AOT_TUI_GUARD"); v != "" && !cmd.Flags().Changed("guard") {
+		if d, err := time.ParseDuration(v); err != nil || d < 0 {
+			return fail(exitUsage, "AOT_TUI_GUARD=%q is not a duration of 0 or more (such as 1s or 250ms) — fix it, unset it, or give --guard", v)
+		}
+	}
 	out, err := correction.Run(target.Path, req, correction.RunOptions{
 		Options: correction.Options{MaxSize: g.maxSize, Now: clockNow},
 		Note:    w.note, DryRun: w.dryRun, Guard: w.guard,

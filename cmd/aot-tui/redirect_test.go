@@ -253,3 +253,21 @@ func TestFileKeptMidRewriteIsExit3(t *testing.T) {
 		t.Fatalf("exit %d: %s; want 3", code, errs)
 	}
 }
+
+// A bad AOT_TUI_GUARD is a usage error naming the variable, not a silent
+// fall back to the default; --guard given on the line wins over it.
+func TestBadGuardEnvironmentIsNamed(t *testing.T) {
+	path := loopFixture(t)
+	before, _ := os.ReadFile(path)
+	t.Setenv("AOT_TUI_GUARD", "soon")
+	code, _, errs := runCLI(t, "redirect", "constraints", "--max-iterations", "30", "-f", path)
+	if code != 2 || !strings.Contains(errs, "AOT_TUI_GUARD") {
+		t.Fatalf("exit %d, stderr %q; want 2 naming AOT_TUI_GUARD", code, errs)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+		t.Fatal("the file changed")
+	}
+	if code, out, errs := runCLI(t, "redirect", "constraints", "--max-iterations", "30", "--guard", "0", "-f", path); code != 0 {
+		t.Fatalf("with --guard: exit %d: %s%s", code, out, errs)
+	}
+}
