@@ -141,6 +141,7 @@ type fastParser struct {
 	memo       *Memo
 	prev       *Memo
 	memoOff    bool   // the memo turned out unusable: keep none
+	lean       func(key string) bool
 	sectionKey string // the top-level key whose value is being parsed
 	reuse      reuser
 	taken      [][2]int32 // the text of the entries taken from prev, in order

@@ -26,6 +26,13 @@ import (
 // entry. entryEnd finds that line before the entry is parsed; a parsed
 // entry that ends elsewhere makes the parse keep no memo. A Memo and the
 // nodes it holds are never modified once made.
+//
+// The entries of a lean section (see ParseMemo) keep no nodes: the caller
+// keeps what it made of them instead, and a tree parsed with the memo has
+// the Stub node in place of each such entry taken from it — and the key,
+// moved to its line, in a mapping. Release, once the tree has been read,
+// lets go of the tree, so that a memo of lean sections holds little more
+// than where the entries are.
 type Memo struct {
 	text []byte
 	// sections maps each top-level key to its collection's entries; nil
@@ -34,11 +41,17 @@ type Memo struct {
 }
 
 type memoSection struct {
+	// coll is the collection the entries are in, until Release.
 	coll    *yaml.Node
+	kind    yaml.Kind
+	lean    bool
 	entries []memoEntry
 }
 
 type memoEntry struct {
+	// key and val are the entry's nodes; val is nil in a lean section,
+	// and key there a node of its own (not slab space, which would keep
+	// the nodes around it).
 	key, val   *yaml.Node
 	start, end int32 // the entry's text in Memo.text, whole lines
 	line       int32 // its first line, 0-based
@@ -62,8 +75,16 @@ type reuser struct {
 // Parse returns for yml; memo is nil when the fast parser did not take
 // yml. The tree may share nodes with trees of earlier versions: none of
 // them may be modified.
-func ParseMemo(yml []byte, lines yamltext.LineMap, prev *Memo) (root *yaml.Node, memo *Memo, err error) {
-	p := &fastParser{}
+//
+// The entries of the collection under a top-level key for which lean
+// returns true (lean may be nil) are lean: the memo keeps no nodes of
+// them, and an entry taken from prev is the Stub node in the tree (with
+// its key, in a mapping). That is for a caller that keeps what it decoded
+// of each entry, finds which entry of prev's an entry is with
+// Section.Origin, and never reads a Stub: one that cannot use what it
+// kept for a Stub parses again without prev.
+func ParseMemo(yml []byte, lines yamltext.LineMap, prev *Memo, lean func(key string) bool) (root *yaml.Node, memo *Memo, err error) {
+	p := &fastParser{lean: lean}
 	if root, _ = p.run(yml, lines, prev, true); root != nil {
 		return root, p.memo, nil
 	}
@@ -78,7 +99,7 @@ type Section struct{ s *memoSection }
 // Section returns what m knows of the entries of coll, the value of the
 // top-level key.
 func (m *Memo) Section(key string, coll *yaml.Node) Section {
-	if m == nil {
+	if m == nil || coll == nil {
 		return Section{}
 	}
 	if s := m.sections[key]; s != nil && s.coll == coll {
@@ -86,6 +107,28 @@ func (m *Memo) Section(key string, coll *yaml.Node) Section {
 	}
 	return Section{}
 }
+
+// Release lets go of the tree m was recorded with, once it has been read:
+// m keeps the nodes of the entries of sections that are not lean, which a
+// later parse takes over, and nothing else of the tree. Section knows
+// nothing after Release.
+func (m *Memo) Release() {
+	if m == nil {
+		return
+	}
+	for _, s := range m.sections {
+		if s != nil {
+			s.coll = nil
+		}
+	}
+}
+
+// Stub stands in a tree parsed by ParseMemo for an entry of a lean
+// section taken from the previous memo. Nothing may modify it.
+var Stub = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!fastyaml-stub", Value: "an entry taken from the previous version"}
+
+// IsStub reports whether n is the Stub.
+func IsStub(n *yaml.Node) bool { return n == Stub }
 
 // Len is the number of entries s knows.
 func (s Section) Len() int {
@@ -128,11 +171,11 @@ func (p *fastParser) openSection(coll *yaml.Node, depth int) *memoSection {
 	if p.memo == nil || depth != 1 || p.sectionKey == "" || coll == nil {
 		return nil
 	}
-	sec := &memoSection{coll: coll}
+	sec := &memoSection{coll: coll, kind: coll.Kind, lean: p.lean != nil && p.lean(p.sectionKey)}
 	p.memo.sections[p.sectionKey] = sec
 	p.reuse = reuser{}
 	if p.prev != nil {
-		if ps := p.prev.sections[p.sectionKey]; ps != nil && ps.coll.Kind == coll.Kind {
+		if ps := p.prev.sections[p.sectionKey]; ps != nil && ps.kind == coll.Kind && ps.lean == sec.lean {
 			p.reuse.sec = ps
 			sec.entries = make([]memoEntry, 0, len(ps.entries)+8)
 			p.stack = slices.Grow(p.stack, 2*len(ps.entries)+16)
@@ -159,11 +202,21 @@ func (p *fastParser) entry(sec *memoSection, indent, k, depth int) {
 		if delta != 0 {
 			key, val = p.clone(key, delta), p.clone(val, delta)
 		}
+		kept := memoEntry{start: int32(start), end: int32(end), line: int32(i), key: key, val: val, from: int32(from), delta: int32(delta)}
+		switch {
+		case sec.lean:
+			val, kept.val = Stub, nil
+			if inMap && delta != 0 {
+				kept.key = ownTree(key)
+			}
+		case p.lean != nil && delta != 0:
+			kept.key, kept.val = ownTree(key), ownTree(val)
+		}
 		if inMap {
 			p.stack = append(p.stack, key)
 		}
 		p.stack = append(p.stack, val)
-		sec.entries = append(sec.entries, memoEntry{start: int32(start), end: int32(end), line: int32(i), key: key, val: val, from: int32(from), delta: int32(delta)})
+		sec.entries = append(sec.entries, kept)
 		p.taken = append(p.taken, [2]int32{int32(start), int32(end)})
 		p.i = j
 		return
@@ -185,7 +238,33 @@ func (p *fastParser) entry(sec *memoSection, indent, k, depth int) {
 	if p.skipBlank(); p.i != j {
 		p.memoOff = true // entryEnd was wrong about this entry: trust no span
 	}
-	sec.entries = append(sec.entries, memoEntry{start: int32(start), end: int32(end), line: int32(i), key: key, val: val, from: -1})
+	kept := memoEntry{start: int32(start), end: int32(end), line: int32(i), key: key, val: val, from: -1}
+	if p.lean != nil {
+		kept.key, kept.val = ownTree(key), nil
+		if !sec.lean {
+			kept.val = ownTree(val)
+		}
+	}
+	sec.entries = append(sec.entries, kept)
+}
+
+// ownTree copies the tree n to allocations of its own, for a memo with
+// lean sections to keep. Nodes in slab space would keep their chunks, the
+// chunks the nodes of the lean entries around them, and those, through
+// their Content in the Content slab, the rest of the tree.
+func ownTree(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	c := new(yaml.Node)
+	*c = *n
+	if len(n.Content) > 0 {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, ch := range n.Content {
+			c.Content[i] = ownTree(ch)
+		}
+	}
+	return c
 }
 
 // entryEnd returns the line after the entry that starts on line i with its

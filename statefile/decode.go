@@ -33,6 +33,10 @@ type decoder struct {
 	// where their text did not change (nil: none).
 	memo *docMemo
 	prev *Document
+	// stubMissed is set when an entry the parse took from prev's memo (a
+	// fastyaml.Stub, see reused) could not be taken from prev's decoded
+	// entries: the state is then wrong, and parse starts over without prev.
+	stubMissed bool
 
 	// halves is the number of atoms from which Parse decodes the list in
 	// two halves at once; half marks the decoder of a half (half.go).
@@ -316,7 +320,7 @@ func seqEntries[T any](d *decoder, key string, v *yaml.Node, old []T, shift func
 	out := make([]T, 0, itemCount(v))
 	r := d.list(key, v)
 	d.seq(v, key, func(i int, item *yaml.Node) {
-		out = append(out, entry(d, r, i, old, shift, func() T { return decode(item, i) }))
+		out = append(out, entry(d, r, i, item, old, shift, func() T { return decode(item, i) }))
 	})
 	r.done(d)
 	return out
@@ -604,7 +608,7 @@ func (d *decoder) orGroups(n *yaml.Node, prev []model.ORGroup) []model.ORGroup {
 	out := make([]model.ORGroup, 0, itemCount(n))
 	r := d.list("or_groups", n)
 	d.mapping(n, "or_groups", func(name string, k, v *yaml.Node) bool {
-		out = append(out, entry(d, r, len(out), prev, shiftORGroup, func() model.ORGroup { return d.orGroup(name, k, v) }))
+		out = append(out, entry(d, r, len(out), v, prev, shiftORGroup, func() model.ORGroup { return d.orGroup(name, k, v) }))
 		return true
 	})
 	r.done(d)
@@ -634,7 +638,7 @@ func (d *decoder) bindings(n *yaml.Node, prev []model.Binding) []model.Binding {
 	out := make([]model.Binding, 0, itemCount(n))
 	r := d.list("bindings", n)
 	d.mapping(n, "bindings", func(id string, k, v *yaml.Node) bool {
-		out = append(out, entry(d, r, len(out), prev, shiftBinding, func() model.Binding { return d.binding(id, k, v) }))
+		out = append(out, entry(d, r, len(out), v, prev, shiftBinding, func() model.Binding { return d.binding(id, k, v) }))
 		return true
 	})
 	r.done(d)

@@ -33,6 +33,14 @@ var (
 // never modified. yamledit.Apply says how values are written.
 func ApplyEdits(doc *Document, edits []model.Edit) ([]byte, error) {
 	var in yamledit.Input
+	if doc != nil && doc.Root == nil {
+		// A Document from Reparse keeps no tree.
+		full, err := Parse(doc.Data)
+		if err != nil {
+			return nil, err
+		}
+		doc = full
+	}
 	if doc != nil {
 		off := doc.LineOffset()
 		in = yamledit.Input{

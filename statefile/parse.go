@@ -26,7 +26,8 @@ type Document struct {
 	// FM locates the frontmatter and body in Data.
 	FM Frontmatter
 	// Root is the frontmatter's root mapping node. Node lines count from
-	// the first YAML line; add FM.FirstLine-1 for file lines.
+	// the first YAML line; add FM.FirstLine-1 for file lines. Nil in a
+	// Document from Reparse (ApplyEdits then parses Data again).
 	Root *yaml.Node
 	// State is the decoded state, with file line numbers.
 	State *model.State
@@ -58,8 +59,10 @@ func Parse(data []byte) (*Document, error) { return parse(data, nil, false, atom
 // top-level lists are parsed and decoded again only when their own text
 // changed, and moved to their new lines when lines were added or removed
 // above them (see fastyaml.Memo). It also remembers what the next Reparse
-// needs, which Parse does not. The two Documents may share nodes and
-// decoded values: neither may be modified.
+// needs, which Parse does not. The two Documents may share decoded
+// values: neither may be modified. Its Root is nil: it is for reading,
+// and what it keeps of the tree is where each entry is rather than the
+// entries' nodes (fastyaml.ParseMemo's lean sections).
 func Reparse(prev *Document, data []byte) (*Document, error) {
 	if prev != nil && prev.memo == nil {
 		prev = nil
@@ -91,7 +94,7 @@ func parse(data []byte, prev *Document, record bool, halves int) (doc *Document,
 		if prev != nil {
 			pm = prev.memo.yaml
 		}
-		root, memo, err = fastyaml.ParseMemo(yml, lines, pm)
+		root, memo, err = fastyaml.ParseMemo(yml, lines, pm, leanSection)
 	} else {
 		root, err = fastyaml.Parse(yml, lines)
 	}
@@ -119,6 +122,9 @@ func parse(data []byte, prev *Document, record bool, halves int) (doc *Document,
 		}
 	}()
 	st := d.decodeState(root)
+	if d.stubMissed {
+		return parse(data, nil, record, halves)
+	}
 	st.Problems = d.problems
 	body := fm.Body(data)
 	if prev != nil && prev.State.Body == string(body) {
@@ -126,7 +132,27 @@ func parse(data []byte, prev *Document, record bool, halves int) (doc *Document,
 	} else {
 		st.Body = string(body)
 	}
+	if record {
+		// The tree of a Reparse holds stubs for the entries taken from
+		// prev, and keeping it would keep the whole tree (see Reparse).
+		root = nil
+		if d.memo != nil {
+			d.memo.yaml.Release()
+		}
+	}
 	return &Document{Data: data, FM: fm, Root: root, State: st, lines: lines, memo: d.memo}, nil
+}
+
+// leanSection says which top-level lists Reparse keeps no nodes of: those
+// decoded entry by entry (seqEntries, orGroups, bindings), whose entries
+// are taken from the previous Document's State. The tree of a 10,000-atom
+// file is about 26 MB; what is kept of it instead is where each entry is.
+func leanSection(key string) bool {
+	switch key {
+	case "atoms", "decompositions", "or_groups", "bindings", "trail", "corrections":
+		return true
+	}
+	return false
 }
 
 var (

@@ -10,10 +10,11 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 	"weak"
 
+	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
-	"gopkg.in/yaml.v3"
 )
 
 // sameDoc reports how Reparse's result (got, gotErr) differs from
@@ -38,8 +39,8 @@ func sameDoc(got, want *Document, gotErr, wantErr error) error {
 	if !reflect.DeepEqual(got.State, want.State) {
 		return fmt.Errorf("states differ:\n%s", stateDiff(got.State, want.State))
 	}
-	if err := sameNodes(got.Root, want.Root, "root"); err != nil {
-		return err
+	if got.Root != nil {
+		return fmt.Errorf("Reparse kept a tree")
 	}
 	for _, n := range []int{1, 2, 7, 1000} {
 		if got.FileLine(n) != want.FileLine(n) {
@@ -71,32 +72,6 @@ func stateDiff(a, b any) string {
 		out = append(out, fmt.Sprintf("%s: %+v\n   vs %+v", name, fa.Interface(), fb.Interface()))
 	}
 	return strings.Join(out, "\n")
-}
-
-// sameNodes compares two node trees in everything, positions included.
-func sameNodes(a, b *yaml.Node, path string) error {
-	switch {
-	case a == nil || b == nil:
-		if a != b {
-			return fmt.Errorf("%s: one tree is nil", path)
-		}
-		return nil
-	case a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value || a.Anchor != b.Anchor ||
-		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) ||
-		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment:
-		return fmt.Errorf("%s: %+v\n  vs %+v", path, *a, *b)
-	case a.Kind == yaml.AliasNode:
-		if (a.Alias == nil) != (b.Alias == nil) || a.Alias != nil && (a.Alias.Line != b.Alias.Line || a.Alias.Column != b.Alias.Column) {
-			return fmt.Errorf("%s: aliases point at different nodes", path)
-		}
-		return nil
-	}
-	for i := range a.Content {
-		if err := sameNodes(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // checkReparse reparses data on prev and compares the result with Parse.
@@ -290,44 +265,38 @@ func TestReparseMatchesParse(t *testing.T) {
 }
 
 // TestReparseReuses checks that Reparse does what it is for: after a
-// status change in a large file only the changed atom is new, and after a
-// line added at the top every atom is moved, not parsed again.
+// status change in a large file only the changed atom is decoded again,
+// and after a line added at the top every atom is moved, not decoded
+// again. An entry decoded again has strings of its own; one taken from
+// the version before shares them.
 func TestReparseReuses(t *testing.T) {
 	data := gen.Generate(gen.Options{Atoms: 300, Seed: 4, Resolved: 0.3, ORGroups: 10, Decompositions: 5})
 	prev, err := Reparse(nil, data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	atoms := func(d *Document) *yaml.Node {
-		for i := 0; i+1 < len(d.Root.Content); i += 2 {
-			if d.Root.Content[i].Value == "atoms" {
-				return d.Root.Content[i+1]
+	taken := func(doc, prev *Document) (n int) {
+		for i, a := range doc.State.Atoms {
+			if i < len(prev.State.Atoms) && unsafe.StringData(a.Description) == unsafe.StringData(prev.State.Atoms[i].Description) {
+				n++
 			}
 		}
-		t.Fatal("no atoms")
-		return nil
+		return n
 	}
 	changed := bytes.Replace(data, []byte("    status: pending\n"), []byte("    status: in_progress\n"), 1)
 	doc := checkReparse(t, prev, changed, "status change")
-	same := 0
-	for i, n := range atoms(doc).Content {
-		if n == atoms(prev).Content[i] {
-			same++
-		}
+	if n := taken(doc, prev); n != 299 {
+		t.Fatalf("%d of 300 atoms taken after one status change, want 299", n)
 	}
-	if same != 299 {
-		t.Fatalf("%d of 300 atom nodes reused after one status change, want 299", same)
-	}
-	// The decoded atoms are taken too, not decoded again from the reused
-	// nodes: an atom taken unmoved keeps its Lines map.
-	sameDecoded := 0
+	// An atom taken unmoved keeps its Lines map.
+	sameLines := 0
 	for i, a := range doc.State.Atoms {
 		if a.Lines != nil && reflect.ValueOf(a.Lines).Pointer() == reflect.ValueOf(prev.State.Atoms[i].Lines).Pointer() {
-			sameDecoded++
+			sameLines++
 		}
 	}
-	if sameDecoded != 299 {
-		t.Fatalf("%d of 300 decoded atoms reused after one status change, want 299", sameDecoded)
+	if sameLines != 299 {
+		t.Fatalf("%d of 300 decoded atoms kept their Lines after one status change, want 299", sameLines)
 	}
 	// A binding whose value is an indentless sequence: its entry runs on
 	// past lines at its own indentation.
@@ -337,15 +306,43 @@ func TestReparseReuses(t *testing.T) {
 	}
 	moved := append([]byte("---\n# a comment above everything\n"), changed[4:]...)
 	doc2 := checkReparse(t, doc, moved, "line added at the top")
-	from, delta, ok := doc2.memo.yaml.Section("atoms", atoms(doc2)).Origin(150)
-	if !ok || from != 150 || delta != 1 {
-		t.Fatalf("atom 150 came from %d moved %d (%v), want from 150 moved 1", from, delta, ok)
+	if n := taken(doc2, doc); n != 300 {
+		t.Fatalf("%d of 300 atoms taken after a line added at the top, want all", n)
 	}
-	// The frontmatter itself moves: no node moves, every decoded line does.
+	if a, b := doc2.State.Atoms[150].Line, doc.State.Atoms[150].Line; a != b+1 {
+		t.Fatalf("atom 150 moved from line %d to %d, want one down", b, a)
+	}
+	// The frontmatter itself moves: every decoded line moves with it.
 	below := append([]byte("\n\n"), moved...)
 	doc3 := checkReparse(t, doc2, below, "frontmatter moved down")
-	if atoms(doc3).Content[7] != atoms(doc2).Content[7] {
-		t.Fatal("moving the frontmatter should keep every atom's nodes")
+	if n := taken(doc3, doc2); n != 300 {
+		t.Fatalf("%d of 300 atoms taken after the frontmatter moved, want all", n)
+	}
+}
+
+// TestReparseStartsOverWhenAnEntryCannotBeTaken: an entry whose text did
+// not change is not parsed (the tree has a stub for it), but an entry
+// with problems is decoded again when its index changed, since their
+// paths name the index. There is nothing to decode it from: Reparse
+// parses the whole file again, and gives what Parse gives.
+func TestReparseStartsOverWhenAnEntryCannotBeTaken(t *testing.T) {
+	data := gen.Generate(gen.Options{Atoms: 40, Seed: 3})
+	bad := bytes.Replace(data, []byte("    status: pending\n"), []byte("    status: [not, a, status]\n"), 1)
+	prev := checkReparse(t, nil, bad, "a file with a problem")
+	if len(prev.State.Problems) == 0 {
+		t.Fatal("the file has no problem to move")
+	}
+	at := bytes.Index(bad, []byte("\natoms:\n")) + len("\natoms:\n")
+	inserted := append(append(append([]byte(nil), bad[:at]...), "  - id: NEW1\n    description: new\n    status: pending\n    depends_on: []\n"...), bad[at:]...)
+	doc := checkReparse(t, prev, inserted, "an atom inserted above the atom with a problem")
+	if doc.memo == nil || doc.memo.yaml == nil {
+		t.Fatal("the parse started over without a memo")
+	}
+	// Every atom was decoded again, since the parse started over.
+	for i, a := range doc.State.Atoms[1:] {
+		if unsafe.StringData(a.Description) == unsafe.StringData(prev.State.Atoms[i].Description) {
+			t.Fatalf("atom %d was taken from the version before, want all decoded again", i+1)
+		}
 	}
 }
 
@@ -386,12 +383,13 @@ func checkReparseFuzz(t *testing.T, prev *Document, data []byte) *Document {
 }
 
 // TestReparseLetsOldVersionsGo checks that a chain of Reparses keeps only
-// what the last Document uses: the root and the top-level lists of every
-// earlier version are collected, although their unchanged entries live
-// on. (The nodes of a parse are carved from shared chunks; when a root or
+// what the last Document uses: the bytes and the state of every earlier
+// version are collected, although their unchanged entries live on in the
+// state. (Nodes of a parse were carved from shared chunks; when a root or
 // the list of atoms shared a chunk with an entry the next versions kept,
 // each version kept the one before alive, some 170 KB a write at 10,000
-// atoms, without end.)
+// atoms, without end. Reparse keeps no nodes of the lists now, but a
+// decoded value that pinned its version's text would do the same.)
 func TestReparseLetsOldVersionsGo(t *testing.T) {
 	base := gen.Generate(gen.Options{Atoms: 400, Seed: 11, Resolved: 0.3, ORGroups: 16, Decompositions: 10})
 	lines := strings.Split(string(base), "\n")
@@ -405,10 +403,14 @@ func TestReparseLetsOldVersionsGo(t *testing.T) {
 			statuses = append(statuses, k)
 		}
 	}
-	var old []weak.Pointer[yaml.Node]
-	var doc *Document
+	var (
+		oldData  []weak.Pointer[byte]
+		oldState []weak.Pointer[model.State]
+		doc      *Document
+	)
 	for i := 0; i < 60; i++ {
-		// A different atom's status each write, and the iteration.
+		// A different atom's status each write, and the iteration; every
+		// tenth write adds a line at the top, so that entries move.
 		k := statuses[(i*7919)%len(statuses)]
 		if lines[k] == "    status: pending" {
 			lines[k] = "    status: in_progress"
@@ -416,34 +418,64 @@ func TestReparseLetsOldVersionsGo(t *testing.T) {
 			lines[k] = "    status: pending"
 		}
 		lines[iter] = fmt.Sprintf("  iteration: %d", i)
+		text := strings.Join(lines, "\n")
+		if i%10 == 9 {
+			text = strings.Repeat("\n", i/10) + text
+		}
 		var err error
-		if doc, err = Reparse(doc, []byte(strings.Join(lines, "\n"))); err != nil {
+		if doc, err = Reparse(doc, []byte(text)); err != nil {
 			t.Fatal(err)
 		}
 		if doc.memo == nil || doc.memo.yaml == nil {
 			t.Fatal("the fast parser did not take the file")
 		}
-		old = append(old, weak.Make(doc.Root))
-		if i == 59 {
-			break
-		}
-		for j := 0; j+1 < len(doc.Root.Content); j += 2 {
-			if v := doc.Root.Content[j+1]; v.Kind != yaml.ScalarNode && v.Style&yaml.FlowStyle == 0 {
-				old = append(old, weak.Make(v))
-			}
-		}
+		oldData = append(oldData, weak.Make(&doc.Data[0]))
+		oldState = append(oldState, weak.Make(doc.State))
 	}
 	runtime.GC()
 	runtime.GC()
 	kept := 0
-	for _, p := range old {
-		if p.Value() != nil {
+	for i := range oldData[:len(oldData)-1] {
+		if oldData[i].Value() != nil || oldState[i].Value() != nil {
 			kept++
 		}
 	}
-	// Only the last version's root is in use.
-	if kept != 1 {
-		t.Fatalf("%d of %d roots and top-level lists of earlier versions still in memory, want none", kept-1, len(old)-1)
+	if kept != 0 {
+		t.Fatalf("%d of %d earlier versions still in memory, want none", kept, len(oldData)-1)
 	}
 	runtime.KeepAlive(doc)
+}
+
+// TestReparseKeepsNoTree: what a Document from Reparse keeps beside its
+// bytes and state for the next Reparse is where each entry is, not the
+// entries' nodes. The node tree of a file is about 14 times its size; a
+// memo that keeps it (or a node that keeps the slab chunk it was carved
+// from, and through it the rest of the tree) shows here.
+func TestReparseKeepsNoTree(t *testing.T) {
+	base := gen.Generate(gen.Options{Atoms: 3000, Seed: 11, Resolved: 0.3, ORGroups: 120, Decompositions: 75})
+	changed := bytes.Replace(base, []byte("    status: pending\n"), []byte("    status: in_progress\n"), 1)
+	liveHeap := func() int64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc)
+	}
+	var doc *Document
+	for _, data := range [][]byte{base, changed, base} {
+		var err error
+		if doc, err = Reparse(doc, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if doc.memo == nil || doc.memo.yaml == nil {
+		t.Fatal("the fast parser did not take the file")
+	}
+	with := liveHeap()
+	doc.memo = nil
+	without := liveHeap()
+	runtime.KeepAlive(doc)
+	if kept := with - without; kept > int64(len(base)) {
+		t.Fatalf("the memo keeps %d KB for a %d KB file, want at most the file's size", kept>>10, len(base)>>10)
+	}
 }

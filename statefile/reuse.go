@@ -54,15 +54,21 @@ func (r *listRec) done(d *decoder) {
 	}
 }
 
-// entry decodes entry i of the list r records: taken from the previous
-// version when its text did not change (old are that version's decoded
-// entries of the list, shift moves one by a number of lines), else with
-// decode.
-func entry[T any](d *decoder, r *listRec, i int, old []T, shift func(T, int) T, decode func() T) T {
+// entry decodes entry i of the list r records, whose value is node:
+// taken from the previous version when its text did not change (old are
+// that version's decoded entries of the list, shift moves one by a number
+// of lines), else with decode. A node the parse took from the previous
+// version (the fastyaml.Stub) has nothing to decode: when the entry
+// cannot be taken, d.stubMissed says so.
+func entry[T any](d *decoder, r *listRec, i int, node *yaml.Node, old []T, shift func(T, int) T, decode func() T) T {
 	start := len(d.problems)
 	v, ok := reused(d, r, i, old, shift)
 	if !ok {
-		v = decode()
+		if fastyaml.IsStub(node) {
+			d.stubMissed = true
+		} else {
+			v = decode()
+		}
 	}
 	if r != nil {
 		r.spans = append(r.spans, int32(start), int32(len(d.problems)))
