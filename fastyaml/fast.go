@@ -140,7 +140,7 @@ type fastParser struct {
 	// The memo being recorded (nil: none) and what it reuses (memo.go).
 	memo       *Memo
 	prev       *Memo
-	memoOff    bool   // the memo turned out unusable: keep none
+	memoOff    bool // the memo turned out unusable: keep none
 	lean       func(key string) bool
 	sectionKey string // the top-level key whose value is being parsed
 	reuse      reuser
