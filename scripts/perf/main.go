@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +26,7 @@ func main() {
 	idle := flag.Duration("idle", 10*time.Second, "how long to measure idle CPU")
 	big := flag.Int("rss-atoms", 10000, "atoms in the loop for the memory run (and its latency)")
 	bigWrites := flag.Int("rss-writes", 100, "file writes in the memory run, each timed as a write-to-screen latency")
+	latOut := flag.String("latencies", "", "write each latency, in ms and in the order of the writes, to this file: one line a run (small, then big)")
 	flag.Parse()
 	if *bin == "" {
 		fail("perf: -bin is required")
@@ -63,6 +64,9 @@ func main() {
 	time.Sleep(500 * time.Millisecond)
 	rssAfter := rssKB(b.PID())
 	b.Stop()
+	if *latOut != "" {
+		writeLatencies(*latOut, lat, bigLat)
+	}
 
 	med, p95 := stats(lat)
 	bmed, bp95 := stats(bigLat)
@@ -75,9 +79,27 @@ func main() {
 	fmt.Printf("| RSS of the TUI, %d atoms, after %d writes | %.1f MB | goal ≤ 80 MB |\n", *big, len(bigLat), float64(rssAfter)/1024)
 }
 
+// writeLatencies writes each run's latencies, in ms, one line a run.
+func writeLatencies(path string, runs ...[]time.Duration) {
+	var sb strings.Builder
+	for _, run := range runs {
+		for i, l := range run {
+			if i > 0 {
+				sb.WriteByte(' ')
+			}
+			fmt.Fprintf(&sb, "%.1f", ms(l))
+		}
+		sb.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		fail(err.Error())
+	}
+}
+
 // stats returns the median and the 95th percentile of lat.
 func stats(lat []time.Duration) (med, p95 time.Duration) {
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	lat = slices.Clone(lat)
+	slices.Sort(lat)
 	return lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*95/100)]
 }
 
