@@ -74,6 +74,11 @@ type Options struct {
 	// Replay, when set, shows recorded versions instead of watching a
 	// file (aot-tui replay); Target names the loop.
 	Replay *Replay
+	// AfterRecord, when set, is called after the new versions of a loop
+	// have been recorded, past the frame that shows them: the quiet
+	// moment after a write (the TUI collects garbage there, see
+	// cmd/aot-tui's gcPacer). It must not block.
+	AfterRecord func()
 }
 
 // Messages. Watch events carry the index of the loop they are about.
@@ -340,6 +345,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case recordMsg:
 		if l := m.loopAt(msg.idx); l != nil {
 			m.recordQueued(l)
+			if m.opts.AfterRecord != nil {
+				m.opts.AfterRecord()
+			}
 		}
 		return nil
 	case tea.KeyPressMsg:

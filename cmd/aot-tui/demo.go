@@ -115,7 +115,7 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		return nil
 	}
 
-	oneProc()
+	afterRecord := oneProc()
 	ctx, cancel := context.WithCancel(context.Background())
 	simDone := make(chan error, 1)
 	go func() {
@@ -123,11 +123,12 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		simDone <- err
 	}()
 	m := ui.New(ui.Options{
-		Target:   statefile.Target{Path: path, Kind: statefile.KindAoT, Exists: true},
-		Watch:    statefile.WatchOptions{MaxSize: g.maxSize},
-		LoopName: "demo",
-		Keys:     keys,
-		Journal:  true,
+		Target:      statefile.Target{Path: path, Kind: statefile.KindAoT, Exists: true},
+		Watch:       statefile.WatchOptions{MaxSize: g.maxSize},
+		LoopName:    "demo",
+		Keys:        keys,
+		Journal:     true,
+		AfterRecord: afterRecord,
 	})
 	runErr := runUntilEnd(m, out)
 	m.Close()

@@ -82,14 +82,15 @@ func runFleetTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags)
 	if err != nil {
 		return err
 	}
-	oneProc()
+	afterRecord := oneProc()
 	m := ui.New(ui.Options{
-		Fleet:    &ui.FleetOptions{Dirs: dirs, Options: t.scan.options(g)},
-		ReadOnly: t.readOnly,
-		Quiet:    t.quiet,
-		Watch:    statefile.WatchOptions{MaxSize: g.maxSize},
-		Keys:     keys,
-		Journal:  !t.noJournal,
+		Fleet:       &ui.FleetOptions{Dirs: dirs, Options: t.scan.options(g)},
+		ReadOnly:    t.readOnly,
+		Quiet:       t.quiet,
+		Watch:       statefile.WatchOptions{MaxSize: g.maxSize},
+		Keys:        keys,
+		Journal:     !t.noJournal,
+		AfterRecord: afterRecord,
 	})
 	return runModel(cmd, m)
 }

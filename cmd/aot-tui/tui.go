@@ -70,10 +70,14 @@ func loadKeys(path string) (*ui.KeyMap, error) {
 // scripts/perf on this 2-core VM at 1,000 atoms: write-to-screen latency
 // median 29-31 -> 23-25 ms, p95 48-54 -> 33-44 ms; idle CPU unchanged
 // within its noise.
-func oneProc() {
+//
+// It returns the TUI's ui.Options.AfterRecord: the garbage collection
+// paced to the quiet moment after a write (gcPacer).
+func oneProc() (afterRecord func()) {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
 	}
+	return newGCPacer()
 }
 
 // runTUI opens the TUI on the state files args (and -f) name, waiting for
@@ -110,14 +114,15 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 	if err != nil {
 		return err
 	}
-	oneProc()
+	afterRecord := oneProc()
 	m := ui.New(ui.Options{
-		Targets:  targets,
-		ReadOnly: t.readOnly,
-		Quiet:    t.quiet,
-		Watch:    statefile.WatchOptions{MaxSize: g.maxSize},
-		Keys:     keys,
-		Journal:  !t.noJournal,
+		Targets:     targets,
+		ReadOnly:    t.readOnly,
+		Quiet:       t.quiet,
+		Watch:       statefile.WatchOptions{MaxSize: g.maxSize},
+		Keys:        keys,
+		Journal:     !t.noJournal,
+		AfterRecord: afterRecord,
 	})
 	return runModel(cmd, m)
 }

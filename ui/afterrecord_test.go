@@ -1,0 +1,37 @@
+package ui
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// TestAfterRecordCalledPastTheFrame: Options.AfterRecord (where the TUI
+// collects garbage) is called once the queued versions are recorded, not
+// when a version reaches Update, which the frame showing it follows.
+func TestAfterRecordCalledPastTheFrame(t *testing.T) {
+	data, err := os.ReadFile("../testdata/rich.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := statefile.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	m := New(Options{Target: statefile.Target{Path: "loop.md", Kind: statefile.KindAoT}, NoColor: true, ReadOnly: true,
+		Now: func() time.Time { return fixedNow }, SyncLayout: true, AfterRecord: func() { calls++ }})
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 34})
+	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), Data: doc.Data, At: fixedNow}})
+	if calls != 0 {
+		t.Fatalf("AfterRecord called %d times before the version was recorded", calls)
+	}
+	m.Update(recordMsg{idx: m.cur.idx})
+	if calls != 1 || m.cur.hist.tl.Len() != 1 {
+		t.Fatalf("after recordMsg: AfterRecord called %d times, %d versions recorded; want 1, 1", calls, m.cur.hist.tl.Len())
+	}
+}
