@@ -435,7 +435,9 @@ func decodeRecord(line []byte, head *text, headSum string) (*record, []byte, boo
 		if head.lines() == 0 || rec.Base != headSum {
 			return &rec, nil, false
 		}
-		data = make([]byte, 0, rec.N)
+		// n is the file's word, maybe damaged: no more room than the
+		// head and the record could make.
+		data = make([]byte, 0, min(max(rec.N, 0), len(head.data)+len(line)))
 		for _, raw := range rec.Ops {
 			var text string
 			var span [2]int
