@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -212,6 +213,19 @@ func baseCaseText(b model.BaseCase) string {
 }
 
 func compareAtoms(prev, cur *model.State, add addFunc) {
+	if byPlace(len(prev.Atoms), len(cur.Atoms), func(i int) string { return prev.Atoms[i].ID }, func(i int) string { return cur.Atoms[i].ID }) {
+		for i := range cur.Atoms {
+			var p *model.Atom
+			if i < len(prev.Atoms) {
+				p = &prev.Atoms[i]
+			}
+			compareAtom(p, &cur.Atoms[i], add)
+		}
+		for _, a := range prev.Atoms[min(len(cur.Atoms), len(prev.Atoms)):] {
+			add(ChangeAtomRemoved, a.ID, "%s removed (was %s): %s", a.ID, orNone(string(a.Status)), a.Description)
+		}
+		return
+	}
 	old := make(map[string]*model.Atom, len(prev.Atoms))
 	for i := range prev.Atoms {
 		old[prev.Atoms[i].ID] = &prev.Atoms[i]
@@ -220,33 +234,77 @@ func compareAtoms(prev, cur *model.State, add addFunc) {
 	for i := range cur.Atoms {
 		a := &cur.Atoms[i]
 		seen[a.ID] = true
-		p, ok := old[a.ID]
-		if !ok {
-			deps := ""
-			if len(a.DependsOn) > 0 {
-				deps = ", depends on " + strings.Join(a.DependsOn, " ")
-			}
-			add(ChangeAtomAdded, a.ID, "%s added (%s%s): %s", a.ID, orNone(string(a.Status)), deps, a.Description)
-			continue
-		}
-		if p.Status != a.Status {
-			add(ChangeStatus, a.ID, "%s %s → %s", a.ID, orNone(string(p.Status)), orNone(string(a.Status)))
-		}
-		if p.Description != a.Description {
-			add(ChangeAtomEdited, a.ID, "%s description %s → %s", a.ID, quote(p.Description), quote(a.Description))
-		}
-		if !slices.Equal(p.DependsOn, a.DependsOn) {
-			add(ChangeAtomEdited, a.ID, "%s depends on [%s] (was [%s])", a.ID, strings.Join(a.DependsOn, " "), strings.Join(p.DependsOn, " "))
-		}
-		if p.ORGroup != a.ORGroup {
-			add(ChangeAtomEdited, a.ID, "%s or_group %s → %s", a.ID, orNone(p.ORGroup), orNone(a.ORGroup))
-		}
+		compareAtom(old[a.ID], a, add)
 	}
 	for _, a := range prev.Atoms {
 		if !seen[a.ID] {
 			add(ChangeAtomRemoved, a.ID, "%s removed (was %s): %s", a.ID, orNone(string(a.Status)), a.Description)
 		}
 	}
+}
+
+// compareAtom lists what changed in atom a since p (nil: a is new).
+func compareAtom(p, a *model.Atom, add addFunc) {
+	if p == nil {
+		deps := ""
+		if len(a.DependsOn) > 0 {
+			deps = ", depends on " + strings.Join(a.DependsOn, " ")
+		}
+		add(ChangeAtomAdded, a.ID, "%s added (%s%s): %s", a.ID, orNone(string(a.Status)), deps, a.Description)
+		return
+	}
+	if p.Status != a.Status {
+		add(ChangeStatus, a.ID, "%s %s → %s", a.ID, orNone(string(p.Status)), orNone(string(a.Status)))
+	}
+	if p.Description != a.Description {
+		add(ChangeAtomEdited, a.ID, "%s description %s → %s", a.ID, quote(p.Description), quote(a.Description))
+	}
+	if !slices.Equal(p.DependsOn, a.DependsOn) {
+		add(ChangeAtomEdited, a.ID, "%s depends on [%s] (was [%s])", a.ID, strings.Join(a.DependsOn, " "), strings.Join(p.DependsOn, " "))
+	}
+	if p.ORGroup != a.ORGroup {
+		add(ChangeAtomEdited, a.ID, "%s or_group %s → %s", a.ID, orNone(p.ORGroup), orNone(a.ORGroup))
+	}
+}
+
+// byPlace is samePlaces; a test turns it off to check that pairing by
+// place and by key agree.
+var byPlace = samePlaces
+
+// keySeed hashes keys for samePlaces.
+var keySeed = maphash.MakeSeed()
+
+// samePlaces says whether pairing up np old and nc new entries by place
+// (old i with new i) is what pairing them by key through a map of the
+// old ones would do: the old keys all differ, the first min(np, nc) new
+// keys are the old ones in the same order, and a new key past those is
+// none of the old ones. Then the old entries past nc are the ones gone
+// and the new ones past np the ones added. That is a loop's usual write
+// (statuses changed, atoms appended), and it spares a map of 10,000 keys
+// a version. Keys are told apart by a hash: one that might repeat makes
+// it answer false, never a wrong true.
+func samePlaces(np, nc int, oldKey, newKey func(int) string) bool {
+	for i := range min(np, nc) {
+		if oldKey(i) != newKey(i) {
+			return false
+		}
+	}
+	hashes := make([]uint64, np)
+	for i := range hashes {
+		hashes[i] = maphash.String(keySeed, oldKey(i))
+	}
+	slices.Sort(hashes)
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] == hashes[i-1] {
+			return false
+		}
+	}
+	for i := np; i < nc; i++ {
+		if _, found := slices.BinarySearch(hashes, maphash.String(keySeed, newKey(i))); found {
+			return false
+		}
+	}
+	return true
 }
 
 func compareDecompositions(prev, cur *model.State, add addFunc) {
@@ -301,25 +359,43 @@ func compareORGroups(prev, cur *model.State, add addFunc) {
 }
 
 func compareBindings(prev, cur *model.State, add addFunc) {
+	if byPlace(len(prev.Bindings), len(cur.Bindings), func(i int) string { return prev.Bindings[i].AtomID }, func(i int) string { return cur.Bindings[i].AtomID }) {
+		for i := range cur.Bindings {
+			var p *model.Binding
+			if i < len(prev.Bindings) {
+				p = &prev.Bindings[i]
+			}
+			compareBinding(p, &cur.Bindings[i], add)
+		}
+		for _, b := range prev.Bindings[min(len(cur.Bindings), len(prev.Bindings)):] {
+			add(ChangeBinding, b.AtomID, "binding for %s removed", b.AtomID)
+		}
+		return
+	}
 	old := map[string]*model.Binding{}
 	for i := range prev.Bindings {
 		old[prev.Bindings[i].AtomID] = &prev.Bindings[i]
 	}
 	seen := map[string]bool{}
-	for _, b := range cur.Bindings {
+	for i := range cur.Bindings {
+		b := &cur.Bindings[i]
 		seen[b.AtomID] = true
-		p, ok := old[b.AtomID]
-		switch {
-		case !ok:
-			add(ChangeBinding, b.AtomID, "binding for %s added: %s", b.AtomID, firstLine(b.Summary))
-		case p.Summary != b.Summary || !slices.Equal(p.Artifacts, b.Artifacts):
-			add(ChangeBinding, b.AtomID, "binding for %s changed: %s", b.AtomID, firstLine(b.Summary))
-		}
+		compareBinding(old[b.AtomID], b, add)
 	}
 	for _, b := range prev.Bindings {
 		if !seen[b.AtomID] {
 			add(ChangeBinding, b.AtomID, "binding for %s removed", b.AtomID)
 		}
+	}
+}
+
+// compareBinding lists what changed in binding b since p (nil: b is new).
+func compareBinding(p, b *model.Binding, add addFunc) {
+	switch {
+	case p == nil:
+		add(ChangeBinding, b.AtomID, "binding for %s added: %s", b.AtomID, firstLine(b.Summary))
+	case p.Summary != b.Summary || !slices.Equal(p.Artifacts, b.Artifacts):
+		add(ChangeBinding, b.AtomID, "binding for %s changed: %s", b.AtomID, firstLine(b.Summary))
 	}
 }
 

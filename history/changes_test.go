@@ -1,6 +1,9 @@
 package history
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,5 +75,73 @@ func TestCompareInWords(t *testing.T) {
 	}
 	if got := Compare(parse(t, base), parse(t, base)); len(got) != 0 {
 		t.Fatalf("no change: %v", got)
+	}
+}
+
+// Pairing atoms and bindings up by place (a loop's usual write) lists the
+// same changes in the same order as pairing them by id through a map, on
+// random states with ids repeated, added, removed and moved.
+func TestCompareByPlaceIsByKey(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	statuses := []model.AtomStatus{"pending", "in_progress", "resolved"}
+	atom := func() model.Atom {
+		return model.Atom{ID: fmt.Sprint("A", r.IntN(30)), Status: statuses[r.IntN(3)], Description: fmt.Sprint("d", r.IntN(3))}
+	}
+	binding := func() model.Binding {
+		return model.Binding{AtomID: fmt.Sprint("A", r.IntN(30)), Summary: fmt.Sprint("s", r.IntN(3))}
+	}
+	state := func() *model.State {
+		st := &model.State{}
+		for range r.IntN(12) {
+			st.Atoms = append(st.Atoms, atom())
+		}
+		for range r.IntN(6) {
+			st.Bindings = append(st.Bindings, binding())
+		}
+		return st
+	}
+	edit := func(prev *model.State) *model.State {
+		st := &model.State{Atoms: slices.Clone(prev.Atoms), Bindings: slices.Clone(prev.Bindings)}
+		for range r.IntN(4) {
+			switch r.IntN(6) {
+			case 0:
+				if len(st.Atoms) > 0 {
+					st.Atoms[r.IntN(len(st.Atoms))].Status = statuses[r.IntN(3)]
+				}
+			case 1:
+				st.Atoms = append(st.Atoms, atom())
+			case 2:
+				st.Atoms = st.Atoms[:r.IntN(len(st.Atoms)+1)]
+			case 3:
+				r.Shuffle(len(st.Atoms), func(i, j int) { st.Atoms[i], st.Atoms[j] = st.Atoms[j], st.Atoms[i] })
+			case 4:
+				st.Bindings = append(st.Bindings, binding())
+			case 5:
+				if len(st.Bindings) > 0 {
+					st.Bindings[r.IntN(len(st.Bindings))].Summary = "changed"
+				}
+				st.Bindings = st.Bindings[:r.IntN(len(st.Bindings)+1)]
+			}
+		}
+		return st
+	}
+	defer func() { byPlace = samePlaces }()
+	places := 0
+	for i := range 20000 {
+		prev := state()
+		cur := edit(prev)
+		byPlace = samePlaces
+		got := Compare(prev, cur)
+		if samePlaces(len(prev.Atoms), len(cur.Atoms), func(i int) string { return prev.Atoms[i].ID }, func(i int) string { return cur.Atoms[i].ID }) {
+			places++
+		}
+		byPlace = func(int, int, func(int) string, func(int) string) bool { return false }
+		want := Compare(prev, cur)
+		if !slices.Equal(got, want) {
+			t.Fatalf("case %d: by place\n%s\nby key\n%s", i, texts(got), texts(want))
+		}
+	}
+	if places < 1000 {
+		t.Fatalf("only %d cases paired by place", places)
 	}
 }

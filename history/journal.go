@@ -107,9 +107,11 @@ type Journal struct {
 	f    *os.File
 	// off is how far this process has read or written the file.
 	off int64
-	// head is the version of the file's last record, as lines (nil when
-	// unknown: the next record is written in full); headSum its hash.
-	head    []string
+	// head is the version of the file's last record, with its lines (no
+	// lines when unknown, or empty: the next record is written in full);
+	// headSum its hash. Its bytes are those given to Append (not a copy)
+	// or read back from the file.
+	head    text
 	headSum string
 	// lastSum is the hash of the file's last record, even when head is
 	// unknown.
@@ -169,7 +171,9 @@ func (j *Journal) Close() error {
 }
 
 // Append records v unless it is the journal's last version already or
-// another process has just recorded it; it reports whether it wrote.
+// another process has just recorded it; it reports whether it wrote. The
+// journal keeps v.Data (not a copy) to diff the next version against: the
+// caller must not change those bytes afterwards.
 func (j *Journal) Append(v Version) (bool, error) {
 	if j.lock == nil {
 		return false, errors.New("journal " + j.path + " is closed")
@@ -189,19 +193,19 @@ func (j *Journal) Append(v Version) (bool, error) {
 		j.ahead = j.ahead[i+1:]
 		return false, nil
 	}
-	lines := textdiff.SplitLines(string(v.Data))
-	rec, full := j.encode(v, s, lines, false)
+	cur := split(v.Data)
+	rec, full := j.encode(v, s, &cur, false)
 	if j.off > 0 && j.off+int64(len(rec)) > j.opts.MaxSize {
 		if err := j.rotate(); err != nil {
 			return false, err
 		}
-		rec, full = j.encode(v, s, lines, true)
+		rec, full = j.encode(v, s, &cur, true)
 	}
 	if err := j.write(rec); err != nil {
-		j.head, j.headSum, j.lastSum = nil, "", ""
+		j.head, j.headSum, j.lastSum = text{}, "", ""
 		return false, err
 	}
-	j.head, j.headSum, j.lastSum = lines, s, s
+	j.head, j.headSum, j.lastSum = cur, s, s
 	j.sinceFull++
 	if full {
 		j.sinceFull = 0
@@ -220,7 +224,7 @@ func (j *Journal) catchUp() error {
 		if err != nil || ferr != nil || !os.SameFile(st, fst) {
 			j.f.Close()
 			j.f = nil
-			j.off, j.head, j.headSum, j.lastSum, j.ahead = 0, nil, "", "", nil
+			j.off, j.head, j.headSum, j.lastSum, j.ahead = 0, text{}, "", "", nil
 			fresh = true // a new file: all of it is news
 		}
 	}
@@ -249,7 +253,7 @@ func (j *Journal) catchUp() error {
 	size := st.Size()
 	switch {
 	case size < j.off: // truncated by someone: start over
-		j.off, j.head, j.headSum, j.lastSum, j.ahead = size, nil, "", "", nil
+		j.off, j.head, j.headSum, j.lastSum, j.ahead = size, text{}, "", "", nil
 	case size > j.off:
 		buf := make([]byte, size-j.off)
 		if _, err := j.f.ReadAt(buf, j.off); err != nil && err != io.EOF {
@@ -263,7 +267,7 @@ func (j *Journal) catchUp() error {
 		}
 		j.off += int64(end)
 		if end < len(buf) {
-			j.head, j.headSum, j.lastSum = nil, "", ""
+			j.head, j.headSum, j.lastSum = text{}, "", ""
 		}
 	}
 	if len(j.ahead) > 4096 {
@@ -277,16 +281,16 @@ func (j *Journal) follow(line []byte) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return
 	}
-	rec, data, ok := decodeRecord(line, j.head, j.headSum)
+	rec, data, ok := decodeRecord(line, &j.head, j.headSum)
 	if !ok {
-		j.head, j.headSum, j.lastSum = nil, "", ""
+		j.head, j.headSum, j.lastSum = text{}, "", ""
 		if rec != nil && rec.Sum != "" {
 			j.lastSum = rec.Sum
 			j.ahead = append(j.ahead, rec.Sum)
 		}
 		return
 	}
-	j.head, j.headSum, j.lastSum = textdiff.SplitLines(string(data)), rec.Sum, rec.Sum
+	j.head, j.headSum, j.lastSum = split(data), rec.Sum, rec.Sum
 	j.ahead = append(j.ahead, rec.Sum)
 	j.sinceFull++
 	if rec.Full != "" {
@@ -315,20 +319,21 @@ func lastRecordSum(f *os.File, size int64) string {
 	return rec.Sum
 }
 
-// encode builds v's record line: a diff against the head when there is
-// one and it is small, else the version in full (then it says so).
-func (j *Journal) encode(v Version, s string, lines []string, full bool) ([]byte, bool) {
+// encode builds v's record line (cur is v.Data's lines): a diff against
+// the head when there is one and it is small, else the version in full
+// (then it says so).
+func (j *Journal) encode(v Version, s string, cur *text, full bool) ([]byte, bool) {
 	rec := record{V: JournalVersion, At: v.At.UTC(), Sum: s, N: len(v.Data), PID: os.Getpid()}
-	if !full && j.head != nil && j.sinceFull+1 < j.opts.FullEvery {
+	if !full && j.head.lines() > 0 && !cur.unsplit() && j.sinceFull+1 < j.opts.FullEvery {
 		var ops []json.RawMessage
 		size := 0
-		for _, o := range textdiff.Diff(j.head, lines) {
+		for _, o := range diff(&j.head, cur) {
 			var raw []byte
 			switch o.Kind {
 			case textdiff.Equal:
 				raw, _ = json.Marshal([2]int{o.A0, o.A1})
 			case textdiff.Insert:
-				raw, _ = json.Marshal(strings.Join(lines[o.B0:o.B1], ""))
+				raw, _ = json.Marshal(string(cur.span(o.B0, o.B1)))
 			default:
 				continue
 			}
@@ -390,7 +395,7 @@ func (j *Journal) rotate() error {
 		j.f = nil
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
-	j.f, j.off, j.head, j.headSum, j.lastSum, j.ahead = f, 0, nil, "", "", nil
+	j.f, j.off, j.head, j.headSum, j.lastSum, j.ahead = f, 0, text{}, "", "", nil
 	syncDir(filepath.Dir(j.path))
 	return nil
 }
@@ -403,9 +408,10 @@ func syncDir(dir string) {
 }
 
 // decodeRecord decodes one line; head and headSum are the version of the
-// record before it (for a diff). ok is false for a line that does not
-// decode or check out; rec is then what could be decoded, if anything.
-func decodeRecord(line []byte, head []string, headSum string) (*record, []byte, bool) {
+// record before it (for a diff; no lines when unknown). ok is false for a
+// line that does not decode or check out; rec is then what could be
+// decoded, if anything.
+func decodeRecord(line []byte, head *text, headSum string) (*record, []byte, bool) {
 	var rec record
 	if err := json.Unmarshal(line, &rec); err != nil || rec.V != JournalVersion || rec.Sum == "" {
 		return nil, nil, false
@@ -426,20 +432,20 @@ func decodeRecord(line []byte, head []string, headSum string) (*record, []byte, 
 			return &rec, nil, false
 		}
 	case rec.Ops != nil:
-		if head == nil || rec.Base != headSum {
+		if head.lines() == 0 || rec.Base != headSum {
 			return &rec, nil, false
 		}
-		data = make([]byte, 0, rec.N)
+		// n is the file's word, maybe damaged: no more room than the
+		// head and the record could make.
+		data = make([]byte, 0, min(max(rec.N, 0), len(head.data)+len(line)))
 		for _, raw := range rec.Ops {
 			var text string
 			var span [2]int
 			switch {
 			case json.Unmarshal(raw, &text) == nil:
 				data = append(data, text...)
-			case json.Unmarshal(raw, &span) == nil && span[0] >= 0 && span[0] <= span[1] && span[1] <= len(head):
-				for _, l := range head[span[0]:span[1]] {
-					data = append(data, l...)
-				}
+			case json.Unmarshal(raw, &span) == nil && span[0] >= 0 && span[0] <= span[1] && span[1] <= head.lines():
+				data = append(data, head.span(span[0], span[1])...)
 			default:
 				return &rec, nil, false
 			}
@@ -463,7 +469,7 @@ func ReadJournal(path string) ([]Version, []string, error) {
 	}
 	var out []Version
 	var notes []string
-	var head []string
+	var head text
 	headSum := ""
 	lineNo := 0
 	for len(data) > 0 {
@@ -478,7 +484,7 @@ func ReadJournal(path string) ([]Version, []string, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		rec, v, ok := decodeRecord(line, head, headSum)
+		rec, v, ok := decodeRecord(line, &head, headSum)
 		if !ok {
 			why := "does not decode"
 			if rec != nil && rec.Ops != nil && rec.Base != headSum {
@@ -487,10 +493,10 @@ func ReadJournal(path string) ([]Version, []string, error) {
 				why = "does not check out (damaged)"
 			}
 			notes = append(notes, fmt.Sprintf("%s line %d: the record %s: skipped", path, lineNo, why))
-			head, headSum = nil, ""
+			head, headSum = text{}, ""
 			continue
 		}
-		head, headSum = textdiff.SplitLines(string(v)), rec.Sum
+		head, headSum = split(v), rec.Sum
 		if len(out) > 0 && bytes.Equal(out[len(out)-1].Data, v) {
 			continue
 		}

@@ -267,3 +267,39 @@ func TestStatePathUndoesJournalPath(t *testing.T) {
 		}
 	}
 }
+
+// A diff record whose "n" is damaged (negative, or far too big) is
+// skipped like any record that does not check out, not a crash of the
+// reader or of the TUI following the journal.
+func TestJournalDamagedLength(t *testing.T) {
+	for _, n := range []string{"-5", "99999999999999"} {
+		path := filepath.Join(t.TempDir(), "j.jsonl")
+		versions := evolve(10, 3, 4)
+		appendAll(t, path, JournalOptions{}, versions)
+		data, _ := os.ReadFile(path)
+		lines := strings.SplitAfter(string(data), "\n")
+		if !strings.Contains(lines[1], `"ops":`) {
+			t.Fatal("the second record is not a diff")
+		}
+		i := strings.Index(lines[1], `"n":`)
+		j := strings.Index(lines[1][i:], ",")
+		lines[1] = lines[1][:i] + `"n":` + n + lines[1][i+j:]
+		os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
+		got, notes, err := ReadJournal(path)
+		if err != nil || len(got) != 1 || len(notes) != 2 {
+			t.Fatalf("n %s: %d versions, notes %q, %v", n, len(got), notes, err)
+		}
+		// A process that had the journal open reads the records as
+		// another process's news.
+		follower := filepath.Join(t.TempDir(), "f.jsonl")
+		jr, err := OpenJournal(follower, JournalOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(follower, []byte(strings.Join(lines, "")), 0o644)
+		if wrote, err := jr.Append(Version{Data: versions[2]}); err != nil || wrote {
+			t.Fatalf("n %s: the last version recorded again (%v) or %v", n, wrote, err)
+		}
+		jr.Close()
+	}
+}

@@ -45,7 +45,8 @@ func NewLazyRecorder(path string, opts JournalOptions) *Recorder {
 func (r *Recorder) Path() string { return r.path }
 
 // Record queues v for the journal. After an error it records nothing more
-// (Err says why).
+// (Err says why). v.Data is queued and kept as it is, not copied: the
+// caller must not change those bytes afterwards.
 func (r *Recorder) Record(v Version) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

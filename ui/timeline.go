@@ -43,7 +43,9 @@ type timeline struct {
 	// pending the newest live event that arrived meanwhile.
 	saved   shownState
 	pending *statefile.Event
-	// parsed caches a few parsed versions (stepping, what changed).
+	// parsed caches a few parsed versions (stepping, what changed): at
+	// 10,000 atoms some 30 MB each, so they are let go once live again
+	// (forgetParsed).
 	parsed map[int]shownState
 	order  []int
 
@@ -147,6 +149,10 @@ func (m *Model) recordVersion(l *loop, h *timeline, ev statefile.Event) {
 	}
 	first := h.last == nil
 	h.last = ev.Doc.State
+	if !h.inPast() {
+		// Live: the versions "what changed" parsed are behind now.
+		h.forgetParsed()
+	}
 	if h.rec != nil {
 		h.rec.Record(v)
 		if err := h.rec.Err(); err != nil && !h.recErrShown {
@@ -239,6 +245,13 @@ func (m *Model) parsedVersion(h *timeline, i int) (shownState, error) {
 	return s, nil
 }
 
+// forgetParsed lets go of the parsed versions: the one on screen is live
+// again, held by the loop itself.
+func (h *timeline) forgetParsed() {
+	clear(h.parsed)
+	h.order = nil
+}
+
 // seek shows version i of l's timeline (the past), or live when i is
 // past the newest version (unless replaying).
 func (m *Model) seek(l *loop, i int) tea.Cmd {
@@ -280,6 +293,7 @@ func (m *Model) toLive(l *loop) tea.Cmd {
 		return m.show(l, s)
 	}
 	h.idx = -1
+	h.forgetParsed()
 	s := h.saved
 	if h.pending != nil {
 		s = shownState{doc: h.pending.Doc, facts: h.pending.Facts}

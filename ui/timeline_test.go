@@ -376,3 +376,57 @@ func TestVersionRecordedAfterTheFrame(t *testing.T) {
 		t.Fatalf("%d versions recorded, want 3", n)
 	}
 }
+
+// The parsed versions the past needs (some 30 MB each at 10,000 atoms)
+// are let go once live again: on esc, and when a new version arrives
+// while live after "what changed" parsed two.
+func TestTimelineLetsGoOfParsedVersionsWhenLive(t *testing.T) {
+	data, err := os.ReadFile("../testdata/rich.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := func(old, new string) statefile.Event {
+		data = bytes.Replace(data, []byte(old), []byte(new), 1)
+		doc, err := statefile.Parse(bytes.Clone(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), Data: doc.Data, At: fixedNow}
+	}
+	m := New(Options{Target: statefile.Target{Path: "loop.md", Kind: statefile.KindAoT}, NoColor: true, ReadOnly: true,
+		Now: func() time.Time { return fixedNow }, SyncLayout: true})
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 34})
+	l := m.cur
+	m.Update(stateMsg{ev: event("", "")})
+	m.Update(stateMsg{ev: event("iteration: 7", "iteration: 8")})
+	m.Update(stateMsg{ev: event("iteration: 8", "iteration: 9")})
+
+	m.Update(keyMsg(","))
+	m.Update(keyMsg(","))
+	if !strings.Contains(screen(m), "◷ version 1 of 3") || len(l.hist.parsed) == 0 {
+		t.Fatalf("not in the past, or nothing parsed (%d):\n%s", len(l.hist.parsed), screen(m))
+	}
+	m.Update(keyMsg("esc"))
+	if l.hist.inPast() || len(l.hist.parsed) != 0 || len(l.hist.order) != 0 {
+		t.Fatalf("live again with %d parsed versions kept", len(l.hist.parsed))
+	}
+	if !strings.Contains(screen(m), "iteration 9/20") {
+		t.Fatalf("not the live state:\n%s", screen(m))
+	}
+
+	m.Update(keyMsg("w"))
+	if !strings.Contains(screen(m), "iteration 8 → 9") || len(l.hist.parsed) != 2 {
+		t.Fatalf("what changed (%d parsed):\n%s", len(l.hist.parsed), screen(m))
+	}
+	m.Update(keyMsg("w"))
+	m.Update(stateMsg{ev: event("iteration: 9", "iteration: 10")})
+	m.Update(recordMsg{idx: l.idx})
+	if l.hist.tl.Len() != 4 || len(l.hist.parsed) != 0 {
+		t.Fatalf("%d versions, %d parsed kept after a new live version", l.hist.tl.Len(), len(l.hist.parsed))
+	}
+	// Stepping back parses again.
+	m.Update(keyMsg(","))
+	if !strings.Contains(screen(m), "◷ version 3 of 4") || !strings.Contains(screen(m), "iteration 9/20") {
+		t.Fatalf("stepping back after letting go:\n%s", screen(m))
+	}
+}
