@@ -106,6 +106,9 @@ versions are the commits that touched the state file (git log), each at its
 commit time; commits whose version does not parse are skipped with a note.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if speed <= 0 {
+				return fail(exitUsage, "--speed must be positive, not %v", speed)
+			}
 			var rec *recorded
 			var err error
 			switch {
@@ -125,9 +128,6 @@ commit time; commits whose version does not parse are skipped with a note.`,
 			}
 			if err != nil {
 				return err
-			}
-			if speed <= 0 {
-				return fail(exitUsage, "--speed must be positive")
 			}
 			km, err := loadKeys(keys)
 			if err != nil {
@@ -196,6 +196,9 @@ scripts; html is one self-contained page (inline CSS and SVG, nothing fetched).`
 			}
 			if given > 1 {
 				return fail(exitUsage, "give one of PATH (or -f), --journal FILE and --git PATH")
+			}
+			if noJournal && (journal != "" || gitPath != "") {
+				return fail(exitUsage, "--no-journal reads the state file alone; it does not go with --journal or --git")
 			}
 			rec, err := reportSource(path, journal, gitPath, noJournal, g)
 			if err != nil {

@@ -158,6 +158,10 @@ func TestReportCommand(t *testing.T) {
 		{[]string{"report", "--journal", journal, dir}, "give one of PATH"},
 		{[]string{"replay", filepath.Join(dir, "none.jsonl")}, "no journal at"},
 		{[]string{"replay", "--speed", "0", dir}, "--speed must be positive"},
+		// Checked before a journal is looked for.
+		{[]string{"replay", "--speed", "-1", filepath.Join(dir, "none.jsonl")}, "--speed must be positive"},
+		{[]string{"report", "--no-journal", "--journal", journal}, "does not go with --journal or --git"},
+		{[]string{"report", "--no-journal", "--git", dir}, "does not go with --journal or --git"},
 		{[]string{"replay", "--git", dir, dir}, "not both"},
 	} {
 		code, _, stderr := cli(t, c.args...)

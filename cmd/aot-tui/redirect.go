@@ -364,6 +364,11 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 			return fail(exitUsage, "AOT_TUI_GUARD=%q is not a duration of 0 or more (such as 1s or 250ms) — fix it, unset it, or give --guard", v)
 		}
 	}
+	if v := os.Getenv("AOT_TUI_NOW"); v != "" {
+		if _, err := time.Parse(time.RFC3339, v); err != nil {
+			return fail(exitUsage, "AOT_TUI_NOW=%q is not an RFC 3339 time (such as 2026-01-02T15:04:05Z) — fix it or unset it", v)
+		}
+	}
 	out, err := correction.Run(target.Path, req, correction.RunOptions{
 		Options: correction.Options{MaxSize: g.maxSize, Now: clockNow},
 		Note:    w.note, DryRun: w.dryRun, Guard: w.guard,
@@ -460,7 +465,8 @@ func defaultGuard() time.Duration {
 }
 
 // clockNow is the time corrections are stamped with. AOT_TUI_NOW (RFC 3339)
-// fixes it, for reproducible output in tests and scripted demos.
+// fixes it, for reproducible output in tests and scripted demos
+// (runCorrection refuses a value that does not parse).
 func clockNow() time.Time {
 	if v := os.Getenv("AOT_TUI_NOW"); v != "" {
 		if t, err := time.Parse(time.RFC3339, v); err == nil {

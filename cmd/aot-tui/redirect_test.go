@@ -271,3 +271,25 @@ func TestBadGuardEnvironmentIsNamed(t *testing.T) {
 		t.Fatalf("with --guard: exit %d: %s%s", code, out, errs)
 	}
 }
+
+// A bad AOT_TUI_NOW is a usage error naming the variable, not a silent
+// fall back to the clock (a scripted demo would stamp the wrong time).
+func TestBadNowEnvironmentIsNamed(t *testing.T) {
+	path := loopFixture(t)
+	before, _ := os.ReadFile(path)
+	t.Setenv("AOT_TUI_NOW", "yesterday")
+	code, _, errs := runCLI(t, "redirect", "constraints", "--max-iterations", "30", "-f", path)
+	if code != 2 || !strings.Contains(errs, "AOT_TUI_NOW") {
+		t.Fatalf("exit %d, stderr %q; want 2 naming AOT_TUI_NOW", code, errs)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+		t.Fatal("the file changed")
+	}
+	t.Setenv("AOT_TUI_NOW", "2026-01-02T15:04:05Z")
+	if code, out, errs := runCLI(t, "redirect", "constraints", "--max-iterations", "30", "-f", path); code != 0 {
+		t.Fatalf("with a good AOT_TUI_NOW: exit %d: %s%s", code, out, errs)
+	}
+	if after, _ := os.ReadFile(path); !strings.Contains(string(after), "2026-01-02T15:04:05Z") {
+		t.Fatal("the correction is not stamped with AOT_TUI_NOW")
+	}
+}
