@@ -159,44 +159,45 @@ func shiftValue(v any, delta int) any {
 	return v
 }
 
-func shiftAtom(a model.Atom, delta int) model.Atom {
-	if delta != 0 {
-		a.Line, a.Lines, a.Extra = shiftLine(a.Line, delta), shiftLines(a.Lines, delta), shiftExtra(a.Extra, delta)
+// shiftParts moves what every decoded entry has by delta lines: its line,
+// its unknown fields and, when it has them (lines non-nil), the lines of
+// its keys.
+func shiftParts(delta int, line *int, extra *model.Extra, lines *model.Lines) {
+	if delta == 0 {
+		return
 	}
+	*line, *extra = shiftLine(*line, delta), shiftExtra(*extra, delta)
+	if lines != nil {
+		*lines = shiftLines(*lines, delta)
+	}
+}
+
+func shiftAtom(a model.Atom, delta int) model.Atom {
+	shiftParts(delta, &a.Line, &a.Extra, &a.Lines)
 	return a
 }
 
 func shiftDecomposition(dc model.Decomposition, delta int) model.Decomposition {
-	if delta != 0 {
-		dc.Line, dc.Extra = shiftLine(dc.Line, delta), shiftExtra(dc.Extra, delta)
-	}
+	shiftParts(delta, &dc.Line, &dc.Extra, nil)
 	return dc
 }
 
 func shiftORGroup(g model.ORGroup, delta int) model.ORGroup {
-	if delta != 0 {
-		g.Line, g.Lines, g.Extra = shiftLine(g.Line, delta), shiftLines(g.Lines, delta), shiftExtra(g.Extra, delta)
-	}
+	shiftParts(delta, &g.Line, &g.Extra, &g.Lines)
 	return g
 }
 
 func shiftBinding(b model.Binding, delta int) model.Binding {
-	if delta != 0 {
-		b.Line, b.Lines, b.Extra = shiftLine(b.Line, delta), shiftLines(b.Lines, delta), shiftExtra(b.Extra, delta)
-	}
+	shiftParts(delta, &b.Line, &b.Extra, &b.Lines)
 	return b
 }
 
 func shiftTrail(t model.TrailEntry, delta int) model.TrailEntry {
-	if delta != 0 {
-		t.Line, t.Extra = shiftLine(t.Line, delta), shiftExtra(t.Extra, delta)
-	}
+	shiftParts(delta, &t.Line, &t.Extra, nil)
 	return t
 }
 
 func shiftCorrection(c model.Correction, delta int) model.Correction {
-	if delta != 0 {
-		c.Line, c.Extra = shiftLine(c.Line, delta), shiftExtra(c.Extra, delta)
-	}
+	shiftParts(delta, &c.Line, &c.Extra, nil)
 	return c
 }
