@@ -79,18 +79,59 @@ func SplitLines(s string) []string {
 // cost one string comparison per line.
 func Diff(a, b []string) []Op {
 	n, m := len(a), len(b)
-	pre := 0
-	for pre < n && pre < m && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < n-pre && suf < m-pre && a[n-1-suf] == b[m-1-suf] {
-		suf++
-	}
+	pre, suf := commonEnds(n, m, func(i, j int) bool { return a[i] == b[j] })
 	achg, bchg := make([]bool, n-pre-suf), make([]bool, m-pre-suf)
 	markChanges(a[pre:n-suf], b[pre:m-suf], achg, bchg, maxTraceD(traceBudget(n+m)))
+	return pairUp(pre, n, m, achg, bchg)
+}
 
-	// Unchanged lines of a and b pair up in order.
+// DiffFunc is Diff of n lines a and m lines b that eq compares (eq(i, j):
+// line i of a equals line j of b), for lines the caller keeps in a form of
+// its own, when Diff's first search finds the diff: when few lines
+// changed, as in a loop's write. ok is false when Diff would go on to its
+// other searches; the caller then calls Diff on the lines as strings,
+// which gives the same diff whenever DiffFunc gives one.
+func DiffFunc(n, m int, eq func(i, j int) bool) (ops []Op, ok bool) {
+	pre, suf := commonEnds(n, m, eq)
+	achg, bchg := make([]bool, n-pre-suf), make([]bool, m-pre-suf)
+	if len(achg) == 0 || len(bchg) == 0 {
+		markAll(achg, bchg)
+	} else {
+		tr, d, found := greedySearch(len(achg), len(bchg), maxTraceD(traceBudget(n+m)), func(x, y int) bool { return eq(pre+x, pre+y) }, nil)
+		if !found {
+			return nil, false
+		}
+		walkBack(tr, len(achg), len(bchg), d, func(i int) { achg[i] = true }, func(j int) { bchg[j] = true })
+	}
+	return pairUp(pre, n, m, achg, bchg), true
+}
+
+// commonEnds is the length of the common prefix of n lines a and m lines
+// b, and of their common suffix after it.
+func commonEnds(n, m int, eq func(i, j int) bool) (pre, suf int) {
+	for pre < n && pre < m && eq(pre, pre) {
+		pre++
+	}
+	for suf < n-pre && suf < m-pre && eq(n-1-suf, m-1-suf) {
+		suf++
+	}
+	return pre, suf
+}
+
+// markAll marks every line changed: one side is empty.
+func markAll(achg, bchg []bool) {
+	for i := range achg {
+		achg[i] = true
+	}
+	for j := range bchg {
+		bchg[j] = true
+	}
+}
+
+// pairUp turns the changes marked between a common prefix of pre lines
+// and a common suffix (achg of a's n lines, bchg of b's m) into Ops:
+// unchanged lines of a and b pair up in order.
+func pairUp(pre, n, m int, achg, bchg []bool) []Op {
 	var ops []Op
 	add := func(k Kind, a0, a1, b0, b1 int) {
 		if a0 < a1 || b0 < b1 {
@@ -158,12 +199,7 @@ func intern(a, b []string) (ai, bi []int32) {
 // O(len(a)+len(b)) memory, and it stops at limit.
 func markChanges(a, b []string, achg, bchg []bool, limit int) {
 	if len(a) == 0 || len(b) == 0 {
-		for i := range achg {
-			achg[i] = true
-		}
-		for j := range bchg {
-			bchg[j] = true
-		}
+		markAll(achg, bchg)
 		return
 	}
 	// A first try on the strings themselves: when few lines changed,
@@ -280,18 +316,28 @@ func maxTraceD(budget int) int {
 	return d
 }
 
-// greedy runs Myers' forward search on a[alo:ahi], b[blo:bhi] keeping
-// every layer of furthest-reaching x values, walks them back from the
-// end and marks the changes on that path. It gives up, marking nothing,
-// when the edit distance is over limit. Its choices are those of the
-// textbook algorithm, and of statefile's diff before this package: on a
-// tie between the two diagonals it could come from, it takes the
-// deletion.
+// greedy runs Myers' forward search on a[alo:ahi], b[blo:bhi] (see
+// greedySearch) and marks the changes on the path it finds. It gives up,
+// marking nothing, when the edit distance is over limit.
 func (s *solver[T]) greedy(alo, ahi, blo, bhi, limit int) bool {
 	a, b := s.a[alo:ahi], s.b[blo:bhi]
-	n, m := len(a), len(b)
+	tr, d, ok := greedySearch(len(a), len(b), limit, func(x, y int) bool { return a[x] == b[y] }, s.trace[:0])
+	s.trace = tr
+	if ok {
+		walkBack(tr, len(a), len(b), d, func(i int) { s.changeA(alo + i) }, func(j int) { s.changeB(blo + j) })
+	}
+	return ok
+}
+
+// greedySearch runs Myers' forward search on n lines a and m lines b
+// (eq(x, y): line x of a equals line y of b), keeping every layer of
+// furthest-reaching x values in tr (appended to; returned), until it
+// reaches the end at layer d (ok) or passes limit. Its choices are those
+// of the textbook algorithm, and of statefile's diff before this package:
+// on a tie between the two diagonals it could come from, it takes the
+// deletion.
+func greedySearch(n, m, limit int, eq func(x, y int) bool, tr []int32) (_ []int32, d int, ok bool) {
 	limit = min(limit, n+m)
-	tr := s.trace[:0]
 	for d := 0; d <= limit; d++ {
 		prev := tr[len(tr)-d:] // layer d-1: diagonals -(d-1), -(d-1)+2, …, d-1
 		for k := -d; k <= d; k += 2 {
@@ -305,27 +351,23 @@ func (s *solver[T]) greedy(alo, ahi, blo, bhi, limit int) bool {
 				x = int(prev[(k-1+d-1)/2]) + 1
 			}
 			y := x - k
-			for x < n && y < m && a[x] == b[y] {
+			for x < n && y < m && eq(x, y) {
 				x++
 				y++
 			}
 			tr = append(tr, int32(x))
 			if x >= n && y >= m {
-				s.trace = tr
-				s.backtrack(alo, ahi, blo, bhi, d)
-				return true
+				return tr, d, true
 			}
 		}
 	}
-	s.trace = tr
-	return false
+	return tr, 0, false
 }
 
-// backtrack walks the greedy trace back from the end of a[alo:ahi],
-// b[blo:bhi], found at layer d, and marks the changes on the path.
-func (s *solver[T]) backtrack(alo, ahi, blo, bhi, d int) {
-	tr := s.trace
-	x, y := ahi-alo, bhi-blo
+// walkBack walks greedySearch's trace tr back from the end of n lines a
+// and m lines b, found at layer d, and marks the changes on the path.
+func walkBack(tr []int32, n, m, d int, changeA, changeB func(int)) {
+	x, y := n, m
 	for ; d > 0; d-- {
 		prev := tr[(d-1)*d/2 : d*(d+1)/2]
 		k := x - y
@@ -341,10 +383,10 @@ func (s *solver[T]) backtrack(alo, ahi, blo, bhi, d int) {
 		x, y = x-snake, y-snake
 		if x == px {
 			y--
-			s.changeB(blo + y)
+			changeB(y)
 		} else {
 			x--
-			s.changeA(alo + x)
+			changeA(x)
 		}
 	}
 }

@@ -291,3 +291,26 @@ func TestDiffNoCommonLines(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffFuncDeclinesWhereDiffSearchesOn: DiffFunc gives Diff's ops for
+// a few changed lines, and declines (for the caller to call Diff) when
+// the changes are past the greedy search's bound.
+func TestDiffFuncDeclinesWhereDiffSearchesOn(t *testing.T) {
+	a := SplitLines(string(atomsFile(300)))
+	b := slices.Clone(a)
+	b[10], b[200] = "changed\n", "changed too\n"
+	eq := func(x, y []string) func(i, j int) bool { return func(i, j int) bool { return x[i] == y[j] } }
+	ops, ok := DiffFunc(len(a), len(b), eq(a, b))
+	if !ok || !slices.Equal(ops, Diff(a, b)) {
+		t.Fatalf("a few changes: %v (%v), want Diff's %v", ops, ok, Diff(a, b))
+	}
+	far := make([]string, len(a))
+	for i := range far {
+		far[i] = fmt.Sprintf("other %d\n", i)
+	}
+	withBudget(func(int) int { return 0 }, func() {
+		if _, ok := DiffFunc(len(a), len(far), eq(a, far)); ok {
+			t.Fatal("DiffFunc answered past the greedy search's bound")
+		}
+	})
+}

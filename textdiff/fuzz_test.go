@@ -1,6 +1,7 @@
 package textdiff
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,10 @@ func FuzzDiff(f *testing.F) {
 		edits, err := checkDiff(al, bl, ops)
 		if err != nil {
 			t.Fatalf("%v\n%v", err, ops)
+		}
+		// DiffFunc on the same lines gives Diff's ops, or declines.
+		if fops, ok := DiffFunc(len(al), len(bl), func(i, j int) bool { return al[i] == bl[j] }); ok && !slices.Equal(fops, ops) {
+			t.Fatalf("DiffFunc: %v, Diff: %v", fops, ops)
 		}
 		if len(al)*len(bl) <= 100*100 {
 			if want := lcsDistance(al, bl); edits != want {
