@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,32 +15,7 @@ import (
 // 10,000-atom state file the way ui's BenchmarkLoopWrite10k does: each
 // write flips one atom's status and bumps the iteration.
 func loopWrites(atoms int) func() []byte {
-	base := gen.Generate(gen.Options{Atoms: atoms, Seed: 11, Resolved: 0.3, ORGroups: atoms / 25, Decompositions: atoms / 40})
-	lines := strings.Split(string(base), "\n")
-	var statuses []int
-	iter := -1
-	for k, l := range lines {
-		switch {
-		case iter < 0 && strings.HasPrefix(l, "  iteration: "):
-			iter = k
-		case l == "    status: pending" || l == "    status: in_progress":
-			statuses = append(statuses, k)
-		}
-	}
-	i := -1
-	return func() []byte {
-		i++
-		if i > 0 {
-			k := statuses[(i*7919)%len(statuses)]
-			if lines[k] == "    status: pending" {
-				lines[k] = "    status: in_progress"
-			} else {
-				lines[k] = "    status: pending"
-			}
-			lines[iter] = "  iteration: " + strconv.Itoa(100+i)
-		}
-		return []byte(strings.Join(lines, "\n"))
-	}
+	return gen.LoopWrites(gen.Generate(gen.Options{Atoms: atoms, Seed: 11, Resolved: 0.3, ORGroups: atoms / 25, Decompositions: atoms / 40}))
 }
 
 // BenchmarkRecord10k is what the TUI's history costs per write at 10,000

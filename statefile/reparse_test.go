@@ -392,17 +392,7 @@ func checkReparseFuzz(t *testing.T, prev *Document, data []byte) *Document {
 // decoded value that pinned its version's text would do the same.)
 func TestReparseLetsOldVersionsGo(t *testing.T) {
 	base := gen.Generate(gen.Options{Atoms: 400, Seed: 11, Resolved: 0.3, ORGroups: 16, Decompositions: 10})
-	lines := strings.Split(string(base), "\n")
-	var statuses []int
-	iter := -1
-	for k, l := range lines {
-		switch {
-		case iter < 0 && strings.HasPrefix(l, "  iteration: "):
-			iter = k
-		case l == "    status: pending" || l == "    status: in_progress":
-			statuses = append(statuses, k)
-		}
-	}
+	next := gen.LoopWrites(base)
 	var (
 		oldData  []weak.Pointer[byte]
 		oldState []weak.Pointer[model.State]
@@ -411,19 +401,12 @@ func TestReparseLetsOldVersionsGo(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		// A different atom's status each write, and the iteration; every
 		// tenth write adds a line at the top, so that entries move.
-		k := statuses[(i*7919)%len(statuses)]
-		if lines[k] == "    status: pending" {
-			lines[k] = "    status: in_progress"
-		} else {
-			lines[k] = "    status: pending"
-		}
-		lines[iter] = fmt.Sprintf("  iteration: %d", i)
-		text := strings.Join(lines, "\n")
+		text := next()
 		if i%10 == 9 {
-			text = strings.Repeat("\n", i/10) + text
+			text = append(bytes.Repeat([]byte("\n"), i/10), text...)
 		}
 		var err error
-		if doc, err = Reparse(doc, []byte(text)); err != nil {
+		if doc, err = Reparse(doc, text); err != nil {
 			t.Fatal(err)
 		}
 		if doc.memo == nil || doc.memo.yaml == nil {

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -117,28 +115,8 @@ func benchViewAfterScroll(b *testing.B, w, h int) {
 // Update and View, the version kept in the timeline. The timeline grows
 // by one version per write, as it does in a run.
 func BenchmarkLoopWrite10k(b *testing.B) {
-	base := gen.Generate(gen.Options{Atoms: 10000, Seed: 11, Resolved: 0.3, ORGroups: 400, Decompositions: 250})
-	lines := strings.Split(string(base), "\n")
-	var statuses []int
-	iter := -1
-	for k, l := range lines {
-		switch {
-		case iter < 0 && strings.HasPrefix(l, "  iteration: "):
-			iter = k
-		case l == "    status: pending" || l == "    status: in_progress":
-			statuses = append(statuses, k)
-		}
-	}
-	version := func(i int) []byte {
-		k := statuses[(i*7919)%len(statuses)]
-		if lines[k] == "    status: pending" {
-			lines[k] = "    status: in_progress"
-		} else {
-			lines[k] = "    status: pending"
-		}
-		lines[iter] = "  iteration: " + strconv.Itoa(100+i)
-		return []byte(strings.Join(lines, "\n"))
-	}
+	next := gen.LoopWrites(gen.Generate(gen.Options{Atoms: 10000, Seed: 11, Resolved: 0.3, ORGroups: 400, Decompositions: 250}))
+	version := func(int) []byte { return next() } // called in order
 	var d model.Deriver
 	read := func(prev *statefile.Document, data []byte) statefile.Event {
 		doc, err := statefile.Reparse(prev, data)
