@@ -164,6 +164,7 @@ type Model struct {
 	frameAt   time.Time
 	frameNext time.Time
 	frameOK   bool
+	chrome    chromeCache
 
 	// fleet is the fleet table (nil unless Options.Fleet).
 	fleet *fleetState

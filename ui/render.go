@@ -114,8 +114,9 @@ func (m *Model) renderFrame() string {
 		for i := range lines {
 			lines[i] = padTo(lines[i], m.width)
 		}
+		_, footer := m.tabsAndFooter()
 		lines = append(lines, m.renderBody()...)
-		lines = append(lines, padTo(m.renderFooter(), m.width))
+		lines = append(lines, footer)
 		return strings.Join(lines[:m.height], "\n")
 	case l.phase != nil:
 		m.noteChanged(l)
@@ -136,12 +137,13 @@ func (m *Model) renderFrame() string {
 			lines = append(lines, st.Render(padTo(text, m.width)))
 		}
 	}
-	lines = append(lines, m.renderTabs())
 	for i := range lines {
 		lines[i] = padTo(lines[i], m.width)
 	}
+	tabs, footer := m.tabsAndFooter()
+	lines = append(lines, tabs)
 	lines = append(lines, m.renderBody()...)
-	lines = append(lines, padTo(m.renderFooter(), m.width))
+	lines = append(lines, footer)
 	for len(lines) < m.height {
 		lines = append(lines[:len(lines)-1], strings.Repeat(" ", m.width), lines[len(lines)-1])
 	}
@@ -212,6 +214,31 @@ func (m *Model) collectClock(draw func()) time.Time {
 	m.clockNext = outer
 	m.noteClock(next)
 	return next
+}
+
+// chromeCache is the tabs and footer line drawn last (see tabsAndFooter).
+type chromeCache struct {
+	ok           bool
+	key          frameKey
+	at, next     time.Time
+	tabs, footer string
+}
+
+// tabsAndFooter are the tab bar and the footer, padded to the width: drawn
+// again when a message came in or the footer's message went, not when
+// only the header's "changed 12s ago" moved on.
+func (m *Model) tabsAndFooter() (tabs, footer string) {
+	c := &m.chrome
+	key := frameKey{gen: m.bodyGen, w: m.width, h: m.height, status: m.status}
+	if c.ok && c.key == key && m.stillReads(c.at, c.next) {
+		m.noteClock(c.next)
+		return c.tabs, c.footer
+	}
+	c.next = m.collectClock(func() {
+		c.tabs, c.footer = padTo(m.renderTabs(), m.width), padTo(m.renderFooter(), m.width)
+	})
+	c.ok, c.key, c.at = true, key, m.now
+	return c.tabs, c.footer
 }
 
 // noteChanged notes when the header's "changed 12s ago" of l next reads
