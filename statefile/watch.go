@@ -108,6 +108,8 @@ type watch struct {
 	last     []byte
 	lastKind EventKind
 	lastStat fileStamp
+	// stat stats the file for its stamp (made on first use).
+	stat *pathStat
 	// doc is the last AoT Document read: the next change is read on it
 	// (Reparse), so that only what changed is parsed and decoded again;
 	// derive reuses what depends on the work graph's shape alone.
@@ -129,6 +131,15 @@ func stampOf(path string) fileStamp {
 		return fileStamp{}
 	}
 	return fileStamp{exists: true, size: fi.Size(), modTime: fi.ModTime(), ino: inode(fi), ctime: ctime(fi)}
+}
+
+// stamp is the file's stamp now: one stat, which on Linux allocates
+// nothing (pathStat); equal to stampOf's.
+func (w *watch) stamp() fileStamp {
+	if w.stat == nil {
+		w.stat = newPathStat(w.t.Path)
+	}
+	return w.stat.stamp()
 }
 
 func (w *watch) run(ctx context.Context) error {
@@ -189,7 +200,7 @@ func (w *watch) run(ctx context.Context) error {
 			if !watching {
 				addDir() // the directory may have appeared
 			}
-			if st := stampOf(w.t.Path); st != w.lastStat {
+			if st := w.stamp(); st != w.lastStat {
 				w.check(false)
 			}
 		}
@@ -198,7 +209,7 @@ func (w *watch) run(ctx context.Context) error {
 
 // check reads the file and emits what changed.
 func (w *watch) check(first bool) {
-	w.lastStat = stampOf(w.t.Path)
+	w.lastStat = w.stamp()
 	data, err := ReadFile(w.t.Path, w.opts.MaxSize)
 	now := time.Now()
 	if err != nil {
@@ -233,7 +244,7 @@ func (w *watch) check(first bool) {
 				break
 			}
 		}
-		w.lastStat = stampOf(w.t.Path)
+		w.lastStat = w.stamp()
 	}
 	ev.At = now
 	ev.ModTime = w.lastStat.modTime

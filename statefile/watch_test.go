@@ -3,6 +3,7 @@ package statefile
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -235,5 +236,76 @@ func TestWatchSlowInPlaceWriterIsNotInvalid(t *testing.T) {
 		if ev.Kind != EventLoaded {
 			t.Fatalf("write %d: %v %v (a half-written file was reported)", i, ev.Kind, ev.Err)
 		}
+	}
+}
+
+// The watcher's stamp (one fstatat on Linux/amd64) is the stamp os.Stat
+// gives (Tracker.Poll compares the two), for a file, a rewrite in place,
+// a replacement by rename and a file that is not there.
+func TestPathStatMatchesStampOf(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "aot-loop-state.md")
+	p := newPathStat(path)
+	check := func(when string) {
+		t.Helper()
+		if got, want := p.stamp(), stampOf(path); got != want {
+			t.Fatalf("%s: stamp %+v, stampOf %+v", when, got, want)
+		}
+	}
+	check("missing")
+	if p.stamp().exists {
+		t.Fatal("a missing file has a stamp")
+	}
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("written")
+	first := p.stamp()
+	if !first.exists || first.size != int64(len(docWithIter("1"))) || first.ino == 0 {
+		t.Fatalf("stamp %+v", first)
+	}
+	if err := os.WriteFile(path, docWithIter("22"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("rewritten")
+	if err := os.WriteFile(path+".tmp", docWithIter("33"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		t.Fatal(err)
+	}
+	check("replaced")
+	if p.stamp().ino == first.ino {
+		t.Fatal("the replacement has the old inode")
+	}
+	if newPathStat("bad\x00path").stamp().exists {
+		t.Fatal("a path with a NUL has a stamp")
+	}
+
+	// A relative path, as a Target may hold.
+	t.Chdir(dir)
+	rel := newPathStat("aot-loop-state.md")
+	if got, want := rel.stamp(), stampOf("aot-loop-state.md"); got != want || !got.exists {
+		t.Fatalf("relative: %+v, want %+v", got, want)
+	}
+}
+
+// The poll of a quiet file is one stat and allocates nothing.
+func TestPathStatAllocatesNothing(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("os.Stat elsewhere")
+	}
+	path := filepath.Join(t.TempDir(), "aot-loop-state.md")
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := &watch{t: Target{Path: path, Kind: KindAoT}}
+	w.lastStat = w.stamp()
+	if n := testing.AllocsPerRun(100, func() {
+		if w.stamp() != w.lastStat {
+			t.Fatal("a quiet file's stamp changed")
+		}
+	}); n != 0 {
+		t.Fatalf("%v allocations a poll", n)
 	}
 }
