@@ -24,6 +24,7 @@ func main() {
 	atoms := flag.Int("atoms", 1000, "atoms in the loop for the latency and idle runs")
 	updates := flag.Int("updates", 50, "file writes to time")
 	idle := flag.Duration("idle", 10*time.Second, "how long to measure idle CPU")
+	idleWait := flag.Duration("idle-wait", 5*time.Second, "how long after the last write idle CPU is measured from (past 60s the header's \"changed\" moves on once a minute, not every second)")
 	big := flag.Int("rss-atoms", 10000, "atoms in the loop for the memory run (and its latency)")
 	bigWrites := flag.Int("rss-writes", 100, "file writes in the memory run, each timed as a write-to-screen latency")
 	flag.Parse()
@@ -46,7 +47,7 @@ func main() {
 	}
 	lat := latency(c, path, *updates)
 	c.close()
-	cpu := idleCPU(s, *idle)
+	cpu := idleCPU(s, *idleWait, *idle)
 	s.Stop()
 
 	// The big loop: memory after start, then after rss-writes writes, each
@@ -72,7 +73,7 @@ func main() {
 		fmt.Printf("| write-to-screen latency, %d atoms (median of %d) | %.1f ms | goal ≤ 30 ms |\n", *big, len(bigLat), ms(bmed))
 		fmt.Printf("| write-to-screen latency, %d atoms (p95 of %d) | %.1f ms | goal ≤ 60 ms |\n", *big, len(bigLat), ms(bp95))
 	}
-	fmt.Printf("| idle CPU of the TUI over %s, %d atoms | %.2f %% | goal ≈ 0 (a 1 s clock tick) |\n", *idle, *atoms, cpu)
+	fmt.Printf("| idle CPU of the TUI over %s, from %s after the last write, %d atoms | %.2f %% | goal ≈ 0 (Bubble Tea's 60 Hz frames are the floor) |\n", *idle, *idleWait, *atoms, cpu)
 	fmt.Printf("| RSS of the TUI, %d atoms, after start | %.1f MB | goal ≤ 100 MB |\n", *big, float64(rss)/1024)
 	fmt.Printf("| RSS of the TUI, %d atoms, after %d writes | %.1f MB | goal ≤ 80 MB |\n", *big, len(bigLat), float64(rssAfter)/1024)
 }
@@ -167,11 +168,13 @@ func latency(c *control, path string, n int) []time.Duration {
 	return out
 }
 
-// idleCPU is the TUI's CPU use (percent of one core) while the file is quiet.
-func idleCPU(s *session, d time.Duration) float64 {
+// idleCPU is the TUI's CPU use (percent of one core) while the file is
+// quiet, over d from wait after the last write.
+func idleCPU(s *session, wait, d time.Duration) float64 {
 	pid := s.PID()
-	// Let the start-up work (parsing, laying the graph out) finish first.
-	time.Sleep(5 * time.Second)
+	// Let the last write's work (or the start-up's: parsing, laying the
+	// graph out) finish first.
+	time.Sleep(wait)
 	a := tmuxrun.CPUTicks(pid)
 	time.Sleep(d)
 	b := tmuxrun.CPUTicks(pid)
