@@ -77,7 +77,9 @@ type WatchOptions struct {
 	// debounce costs nothing and took 5 ms off the write-to-screen latency).
 	Debounce time.Duration
 	// Poll is the fallback stat interval, which also catches changes that
-	// inotify misses (default 2 s).
+	// inotify misses (default 2 s). Once inotify has reported a change of
+	// the file, and as long as the poll has found none it missed, the poll
+	// runs provenPollFactor times less often.
 	Poll time.Duration
 	// MaxSize is the size limit (default DefaultMaxSize).
 	MaxSize int64
@@ -108,6 +110,8 @@ type watch struct {
 	last     []byte
 	lastKind EventKind
 	lastStat fileStamp
+	// stat stats the file for its stamp (made on first use).
+	stat *pathStat
 	// doc is the last AoT Document read: the next change is read on it
 	// (Reparse), so that only what changed is parsed and decoded again;
 	// derive reuses what depends on the work graph's shape alone.
@@ -129,6 +133,43 @@ func stampOf(path string) fileStamp {
 		return fileStamp{}
 	}
 	return fileStamp{exists: true, size: fi.Size(), modTime: fi.ModTime(), ino: inode(fi), ctime: ctime(fi)}
+}
+
+// stamp is the file's stamp now: one stat, which on Linux allocates
+// nothing (pathStat); equal to stampOf's.
+func (w *watch) stamp() fileStamp {
+	if w.stat == nil {
+		w.stat = newPathStat(w.t.Path)
+	}
+	return w.stat.stamp()
+}
+
+// provenPollFactor stretches the fallback poll once inotify has shown it
+// reports changes of the file (10 s instead of 2 s by default).
+const provenPollFactor = 5
+
+// pollPace is the fallback poll's pace: the Poll interval until inotify
+// has reported a change of the file (delivered), provenPollFactor times
+// slower after that while the directory is watched, and back for good
+// once the poll finds a change inotify did not report (missed: say a
+// network filesystem that reports this machine's writes and not others').
+type pollPace struct{ delivered, missed bool }
+
+func (p pollPace) interval(poll time.Duration, watching bool) time.Duration {
+	if watching && p.delivered && !p.missed {
+		return poll * provenPollFactor
+	}
+	return poll
+}
+
+// found is told that the poll found the file changed. It is a miss only
+// while the directory is watched, no reported change waits for its
+// debounce (pending) and the watch was not just set up again (rewatched:
+// the change may predate it).
+func (p *pollPace) found(watching, pending, rewatched bool) {
+	if watching && !pending && !rewatched {
+		p.missed = true
+	}
 }
 
 func (w *watch) run(ctx context.Context) error {
@@ -155,9 +196,13 @@ func (w *watch) run(ctx context.Context) error {
 
 	w.check(true)
 
+	var pace pollPace
+	// pending: inotify reported a change that waits for its debounce.
+	var pending bool
+
 	debounce := time.NewTimer(time.Hour)
 	debounce.Stop()
-	poll := time.NewTicker(w.opts.Poll)
+	poll := time.NewTimer(w.opts.Poll)
 	defer poll.Stop()
 	var events <-chan fsnotify.Event
 	var errs <-chan error
@@ -173,32 +218,46 @@ func (w *watch) run(ctx context.Context) error {
 				events = nil
 				continue
 			}
+			if filepath.Clean(ev.Name) == filepath.Clean(dir) && ev.Has(fsnotify.Remove|fsnotify.Rename) {
+				// The directory itself went, and its watch with it: the
+				// poll watches it again when it is back.
+				watching = false
+				poll.Reset(w.opts.Poll)
+				continue
+			}
 			if filepath.Base(ev.Name) != name {
 				continue
 			}
+			pace.delivered, pending = true, true
 			debounce.Reset(w.opts.Debounce)
 		case _, ok := <-errs:
 			if !ok {
 				errs = nil
 			}
 			// inotify overflowed or failed: re-check by stat.
+			pending = true
 			debounce.Reset(w.opts.Debounce)
 		case <-debounce.C:
+			pending = false
 			w.check(false)
 		case <-poll.C:
+			rewatched := false
 			if !watching {
 				addDir() // the directory may have appeared
+				rewatched = watching
 			}
-			if st := stampOf(w.t.Path); st != w.lastStat {
+			if st := w.stamp(); st != w.lastStat {
+				pace.found(watching, pending, rewatched)
 				w.check(false)
 			}
+			poll.Reset(pace.interval(w.opts.Poll, watching))
 		}
 	}
 }
 
 // check reads the file and emits what changed.
 func (w *watch) check(first bool) {
-	w.lastStat = stampOf(w.t.Path)
+	w.lastStat = w.stamp()
 	data, err := ReadFile(w.t.Path, w.opts.MaxSize)
 	now := time.Now()
 	if err != nil {
@@ -233,7 +292,7 @@ func (w *watch) check(first bool) {
 				break
 			}
 		}
-		w.lastStat = stampOf(w.t.Path)
+		w.lastStat = w.stamp()
 	}
 	ev.At = now
 	ev.ModTime = w.lastStat.modTime

@@ -3,6 +3,7 @@ package statefile
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -234,6 +235,169 @@ func TestWatchSlowInPlaceWriterIsNotInvalid(t *testing.T) {
 		}
 		if ev.Kind != EventLoaded {
 			t.Fatalf("write %d: %v %v (a half-written file was reported)", i, ev.Kind, ev.Err)
+		}
+	}
+}
+
+// The watcher's stamp (one fstatat on Linux/amd64) is the stamp os.Stat
+// gives (Tracker.Poll compares the two), for a file, a rewrite in place,
+// a replacement by rename and a file that is not there.
+func TestPathStatMatchesStampOf(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "aot-loop-state.md")
+	p := newPathStat(path)
+	check := func(when string) {
+		t.Helper()
+		if got, want := p.stamp(), stampOf(path); got != want {
+			t.Fatalf("%s: stamp %+v, stampOf %+v", when, got, want)
+		}
+	}
+	check("missing")
+	if p.stamp().exists {
+		t.Fatal("a missing file has a stamp")
+	}
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("written")
+	first := p.stamp()
+	if !first.exists || first.size != int64(len(docWithIter("1"))) || first.ino == 0 {
+		t.Fatalf("stamp %+v", first)
+	}
+	if err := os.WriteFile(path, docWithIter("22"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("rewritten")
+	if err := os.WriteFile(path+".tmp", docWithIter("33"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		t.Fatal(err)
+	}
+	check("replaced")
+	if p.stamp().ino == first.ino {
+		t.Fatal("the replacement has the old inode")
+	}
+	if newPathStat("bad\x00path").stamp().exists {
+		t.Fatal("a path with a NUL has a stamp")
+	}
+
+	// A relative path, as a Target may hold.
+	t.Chdir(dir)
+	rel := newPathStat("aot-loop-state.md")
+	if got, want := rel.stamp(), stampOf("aot-loop-state.md"); got != want || !got.exists {
+		t.Fatalf("relative: %+v, want %+v", got, want)
+	}
+}
+
+// The poll of a quiet file is one stat and allocates nothing.
+func TestPathStatAllocatesNothing(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("os.Stat elsewhere")
+	}
+	path := filepath.Join(t.TempDir(), "aot-loop-state.md")
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := &watch{t: Target{Path: path, Kind: KindAoT}}
+	w.lastStat = w.stamp()
+	if n := testing.AllocsPerRun(100, func() {
+		if w.stamp() != w.lastStat {
+			t.Fatal("a quiet file's stamp changed")
+		}
+	}); n != 0 {
+		t.Fatalf("%v allocations a poll", n)
+	}
+}
+
+func TestPollPace(t *testing.T) {
+	const poll = 2 * time.Second
+	var p pollPace
+	if got := p.interval(poll, true); got != poll {
+		t.Fatalf("before inotify reported anything: %v", got)
+	}
+	p.delivered = true
+	if got := p.interval(poll, true); got != provenPollFactor*poll {
+		t.Fatalf("once inotify reported a change: %v", got)
+	}
+	if got := p.interval(poll, false); got != poll {
+		t.Fatalf("while the directory is not watched: %v", got)
+	}
+	for _, tt := range []struct{ watching, pending, rewatched bool }{
+		{false, false, false}, // polling alone: the poll is how changes are seen
+		{true, true, false},   // inotify reported it; the debounce has not run yet
+		{true, false, true},   // the watch was just set up again: the change may predate it
+	} {
+		p.found(tt.watching, tt.pending, tt.rewatched)
+		if p.missed {
+			t.Fatalf("%+v counted as a miss", tt)
+		}
+	}
+	p.found(true, false, false)
+	if !p.missed || p.interval(poll, true) != poll {
+		t.Fatalf("a change inotify did not report: missed %v, interval %v", p.missed, p.interval(poll, true))
+	}
+	p.delivered = true
+	if p.interval(poll, true) != poll {
+		t.Fatal("a miss is for good")
+	}
+}
+
+// When the file's directory is removed and made again (a checkout, rm -rf
+// .claude) its inotify watch is gone with it: the poll sets it up again,
+// so that writes after that show up at once rather than at the next poll,
+// which inotify's earlier reports had stretched.
+func TestWatchDirectoryRemovedAndBack(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".claude")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "aot-loop-state.md")
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const poll = 2 * time.Second
+	log := newEventLog()
+	w := StartWatch(Target{Path: path, Kind: KindAoT}, WatchOptions{Debounce: 5 * time.Millisecond, Poll: poll}, log.emit)
+	defer w.Stop()
+	if ev := log.next(t); ev.Kind != EventLoaded {
+		t.Fatalf("first: %v", ev.Kind)
+	}
+	if err := os.WriteFile(path, docWithIter("2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ev := log.next(t); ev.Kind != EventLoaded || ev.Doc.State.Control.Iteration != 2 {
+		t.Fatalf("second: %v", ev.Kind)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if ev := log.next(t); ev.Kind != EventRemoved {
+		t.Fatalf("after rm -rf: %v", ev.Kind)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, docWithIter("3"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ev := log.next(t); ev.Kind != EventLoaded || ev.Doc.State.Control.Iteration != 3 {
+		t.Fatalf("back: %v", ev.Kind)
+	}
+	time.Sleep(poll + poll/2) // the poll has set the watch up again by now
+	// Seen by the poll, a write would take up to 2 s; by inotify, a few
+	// milliseconds. Three writes all seen within half a second are not
+	// the poll (a 1 in 64 chance).
+	for i := 4; i <= 6; i++ {
+		start := time.Now()
+		if err := os.WriteFile(path, docWithIter(strconv.Itoa(i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if ev := log.next(t); ev.Kind != EventLoaded || ev.Doc.State.Control.Iteration != i {
+			t.Fatalf("write %d: %v", i, ev.Kind)
+		}
+		if d := time.Since(start); d > poll/4 {
+			t.Fatalf("write %d after the directory came back took %v: seen by the poll, not inotify", i, d)
 		}
 	}
 }

@@ -135,7 +135,12 @@ type Model struct {
 	// jumpInput is the ':' prompt (jump to an atom by id).
 	jumpInput textinput.Model
 
+	// now is the time as of the message being handled (Update sets it).
 	now time.Time
+	// clock wakes the program when time-dependent text on screen next
+	// changes; clockNext collects that instant while a frame is drawn.
+	clock     *clock
+	clockNext time.Time
 
 	width, height int
 	wide          bool
@@ -149,10 +154,22 @@ type Model struct {
 	msgs  messageLog
 	panel panelView
 
-	// bodyCache is the last rendered body (see renderBody).
+	// bodyCache is the last rendered body (see renderBody), drawn at
+	// bodyAt; bodyNext is when time-dependent text in it next changes
+	// (zero: none).
 	bodyCache    []string
 	bodyCacheKey bodyKey
+	bodyAt       time.Time
+	bodyNext     time.Time
 	bodyGen      uint64
+	// frame is the last frame drawn (see render), at frameAt; frameNext
+	// is when time-dependent text in it next changes (zero: none).
+	frame     string
+	frameKey  frameKey
+	frameAt   time.Time
+	frameNext time.Time
+	frameOK   bool
+	chrome    chromeCache
 
 	// fleet is the fleet table (nil unless Options.Fleet).
 	fleet *fleetState
@@ -176,6 +193,7 @@ func New(opts Options) *Model {
 		isDark:  true,
 		focused: true,
 		now:     opts.Now(),
+		clock:   newClock(),
 		env:     environment{editor: editorAvailable()},
 	}
 	if opts.Keys != nil {
@@ -240,6 +258,7 @@ func (m *Model) Init() tea.Cmd {
 // finish and stops the watchers; call it after the program returns.
 func (m *Model) Close() {
 	m.stopVerifies()
+	m.clock.stop()
 	for _, l := range m.loops {
 		l.session.Close()
 		m.closeHistory(l)
@@ -268,17 +287,25 @@ func listen(l *loop) tea.Cmd {
 	return func() tea.Msg { return stateMsg{idx: idx, ev: <-ch} }
 }
 
-// tick is the once-a-second clock for "changed 12s ago"; nothing polls
-// faster than that.
+// tick starts the clock (see clock.go): its tickMsg starts listening for
+// the clock's wake-ups, which come when text on screen next changes.
 func tick() tea.Cmd {
-	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+	return func() tea.Msg { return tickMsg(time.Now()) }
 }
 
 // Update dispatches messages: keys go to the focused part, everything else
 // is broadcast.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, tick := msg.(tickMsg); !tick {
-		m.bodyGen++ // anything but the clock may change the body
+	m.now = m.opts.Now()
+	if !m.statusUntil.IsZero() && m.now.After(m.statusUntil) {
+		m.status, m.statusUntil = "", time.Time{}
+	}
+	switch msg.(type) {
+	case tickMsg, clockMsg:
+		// The time alone changes nothing but time-dependent text, which
+		// the frames drawn noted (noteClock).
+	default:
+		m.bodyGen++ // anything else may change the body
 	}
 	cmd := m.update(msg)
 	if m.laidOutDialogOnly != m.dialogOnly() {
@@ -334,8 +361,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(cmd, listen(l))
 	case tickMsg:
-		m.onTick()
-		return tick()
+		if !m.clock.listening {
+			m.clock.listening = true
+			return m.clock.listen()
+		}
+		return nil
+	case clockMsg:
+		m.clock.fired()
+		return m.clock.listen()
 	case sessionMsg:
 		return m.onSessionMsg(msg)
 	case verifyMsg:
@@ -375,17 +408,6 @@ func (m *Model) loopAt(idx int) *loop {
 	return m.loops[idx]
 }
 
-func (m *Model) onTick() {
-	prev := m.now
-	m.now = m.opts.Now()
-	if v := m.cur.view; (v == viewTrail || v == viewCorrections) && m.now.Minute() != prev.Minute() {
-		m.bodyGen++ // relative times ("3m ago") moved on
-	}
-	if !m.statusUntil.IsZero() && m.now.After(m.statusUntil) {
-		m.status, m.statusUntil = "", time.Time{}
-	}
-}
-
 // refocus keeps the focus on the dialog while the loop on screen has one
 // open, and gives it back to the view when the last one closes.
 func (m *Model) refocus() {
@@ -402,6 +424,13 @@ func (m *Model) setStatus(s string, d time.Duration) {
 	m.logMessage(m.cur, s)
 	m.status = s
 	m.statusUntil = m.now.Add(d)
+}
+
+// noteStatus notes when the footer's transient message goes.
+func (m *Model) noteStatus() {
+	if !m.statusUntil.IsZero() {
+		m.noteClock(m.statusUntil.Add(time.Nanosecond))
+	}
 }
 
 // How long transient footer messages stay.

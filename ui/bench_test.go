@@ -145,3 +145,31 @@ func BenchmarkLoopWrite10k(b *testing.B) {
 	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "MB-live")
 	runtime.KeepAlive(m)
 }
+
+// BenchmarkIdleTick1k… time what the clock costs while the file is quiet,
+// at 1,000 atoms in a 160×50 pane: the tick's Update and View(). In the
+// first minute after a change the header's "changed 12s ago" moves on at
+// every tick (Second); later a tick finds nothing to change (Minute).
+func BenchmarkIdleTick1kSecond(b *testing.B) { benchIdleTick(b, 0) }
+func BenchmarkIdleTick1kMinute(b *testing.B) { benchIdleTick(b, 5*time.Minute) }
+
+func benchIdleTick(b *testing.B, since time.Duration) {
+	evs := benchStates(b, 1000)
+	now := fixedNow
+	m := New(Options{Target: statefile.Target{Path: "bench.md", Kind: statefile.KindAoT}, Now: func() time.Time { return now }, SyncLayout: true})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	ev := evs[0]
+	ev.At = fixedNow.Add(-since)
+	m.Update(stateMsg{ev: ev})
+	_ = m.View()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		now = now.Add(time.Second)
+		if since == 0 {
+			m.cur.changed = now.Add(-time.Duration(1+i%50) * time.Second) // within the first minute
+		}
+		m.Update(clockMsg(now))
+		_ = m.View()
+	}
+}

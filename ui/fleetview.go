@@ -238,7 +238,7 @@ func (m *Model) agoText(r fleet.Row) string {
 	if r.Changed.IsZero() {
 		return "—"
 	}
-	return ago(m.now.Sub(r.Changed))
+	return m.agoNoted(r.Changed)
 }
 
 // fleetCell is one cell's text (sanitised) and style.
@@ -439,6 +439,7 @@ func (m *Model) renderFleetFooter() string {
 	}
 	room := m.width - lipgloss.Width(right) - 1
 	if m.status != "" {
+		m.noteStatus()
 		return padTo(truncate(s.Accent.Render(m.status), room), room) + " " + right
 	}
 	// The key hints change only with the width (and the filter's room).

@@ -88,10 +88,15 @@ func (m *Model) banners(l *loop) []banner {
 		return nil
 	}
 	var out []banner
+	tl := m.timelineBanner(l)
+	if tl != "" {
+		// The version's time shows its date when it is not today's.
+		m.noteClock(nextLocalMidnight(m.now))
+	}
 	for _, b := range []struct {
 		text string
 		bad  bool
-	}{{l.banner, l.bannerBad}, {l.lost, true}, {m.timelineBanner(l), false}} {
+	}{{l.banner, l.bannerBad}, {l.lost, true}, {tl, false}} {
 		if b.text == "" {
 			continue
 		}

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -12,9 +13,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// View renders the screen.
+// View renders the screen, and arms the clock for the moment text on it
+// next reads differently.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
+	m.clock.arm(m.frameNext, m.opts.Now())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true
@@ -54,8 +57,40 @@ func progressBar(st *model.State) *tea.ProgressBar {
 	return tea.NewProgressBar(tea.ProgressBarDefault, pct)
 }
 
-// render draws the whole screen as a string of exactly height lines.
+// render draws the whole screen as a string of exactly height lines. The
+// frame is drawn again only when a message came in since the last one
+// (anything may have changed) or time-dependent text in it now reads
+// differently; otherwise the clock's wake-up costs a comparison.
 func (m *Model) render() string {
+	key := frameKey{gen: m.bodyGen, w: m.width, h: m.height, status: m.status}
+	if m.frameOK && m.frameKey == key && m.stillReads(m.frameAt, m.frameNext) {
+		return m.frame
+	}
+	m.clockNext = time.Time{}
+	out := m.renderFrame()
+	m.frame, m.frameKey, m.frameAt, m.frameNext, m.frameOK = out, key, m.now, m.clockNext, true
+	return out
+}
+
+// stillReads says whether text drawn at the time at, which next changes
+// at next (zero: never), reads the same at m.now. A clock that went back
+// (the wall clock was set back) draws again.
+func (m *Model) stillReads(at, next time.Time) bool {
+	return !m.now.Before(at) && (next.IsZero() || m.now.Before(next))
+}
+
+// frameKey is what a drawn frame depends on besides the time: the
+// generation bumped by every message but the clock's, the size and the
+// footer's message (which tests set directly).
+type frameKey struct {
+	gen    uint64
+	w, h   int
+	status string
+}
+
+// renderFrame draws the screen; body lines come padded from renderBody,
+// the others are padded here.
+func (m *Model) renderFrame() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
@@ -76,15 +111,18 @@ func (m *Model) render() string {
 	}
 	switch {
 	case m.dialogOnly():
-		lines = append(lines, m.renderBody()...)
-		lines = append(lines, m.renderFooter())
 		for i := range lines {
 			lines[i] = padTo(lines[i], m.width)
 		}
+		_, footer := m.tabsAndFooter()
+		lines = append(lines, m.renderBody()...)
+		lines = append(lines, footer)
 		return strings.Join(lines[:m.height], "\n")
 	case l.phase != nil:
+		m.noteChanged(l)
 		lines = append(lines, renderPhaseHeader(l.phase, l.changed, m.now, m.width, s)...)
 	case l.st != nil:
+		m.noteChanged(l)
 		lines = append(lines, renderHeader(headerData{State: l.st, Facts: l.facts, Outlook: l.outlook,
 			Changed: l.changed, Now: m.now, Pace: m.pace(l)}, m.width, s)...)
 	default:
@@ -99,12 +137,13 @@ func (m *Model) render() string {
 			lines = append(lines, st.Render(padTo(text, m.width)))
 		}
 	}
-	lines = append(lines, m.renderTabs())
-	lines = append(lines, m.renderBody()...)
-	lines = append(lines, m.renderFooter())
 	for i := range lines {
 		lines[i] = padTo(lines[i], m.width)
 	}
+	tabs, footer := m.tabsAndFooter()
+	lines = append(lines, tabs)
+	lines = append(lines, m.renderBody()...)
+	lines = append(lines, footer)
 	for len(lines) < m.height {
 		lines = append(lines[:len(lines)-1], strings.Repeat(" ", m.width), lines[len(lines)-1])
 	}
@@ -139,21 +178,75 @@ func (m *Model) renderTabs() string {
 	return out
 }
 
-// renderBody draws the current view in exactly bodyHeight lines.
+// renderBody draws the current view in exactly bodyHeight lines, each
+// padded to the width.
 func (m *Model) renderBody() []string {
 	h := m.bodyHeight()
 	if h <= 0 {
 		return nil
 	}
-	// The once-a-second clock only changes the header (and relative times
-	// in the trail and corrections): reuse the body rendered last time.
+	// The clock's wake-ups mostly change the header alone: reuse the body
+	// drawn last time unless relative times in it (the trail's "3m ago")
+	// now read differently.
 	key := bodyKey{loop: m.cur, w: m.width, h: h, gen: m.bodyGen}
-	if m.bodyCache != nil && m.bodyCacheKey == key {
+	if m.bodyCache != nil && m.bodyCacheKey == key && m.stillReads(m.bodyAt, m.bodyNext) {
+		m.noteClock(m.bodyNext)
 		return m.bodyCache
 	}
-	lines := m.renderBodyNow(h)
-	m.bodyCache, m.bodyCacheKey = lines, key
+	var lines []string
+	m.bodyNext = m.collectClock(func() {
+		lines = m.renderBodyNow(h)
+		for i := range lines {
+			lines[i] = padTo(lines[i], m.width)
+		}
+	})
+	m.bodyCache, m.bodyCacheKey, m.bodyAt = lines, key, m.now
 	return lines
+}
+
+// collectClock runs draw and returns the earliest instant its text next
+// changes at (noteClock), noting it for the frame as well.
+func (m *Model) collectClock(draw func()) time.Time {
+	outer := m.clockNext
+	m.clockNext = time.Time{}
+	draw()
+	next := m.clockNext
+	m.clockNext = outer
+	m.noteClock(next)
+	return next
+}
+
+// chromeCache is the tabs and footer line drawn last (see tabsAndFooter).
+type chromeCache struct {
+	ok           bool
+	key          frameKey
+	at, next     time.Time
+	tabs, footer string
+}
+
+// tabsAndFooter are the tab bar and the footer, padded to the width: drawn
+// again when a message came in or the footer's message went, not when
+// only the header's "changed 12s ago" moved on.
+func (m *Model) tabsAndFooter() (tabs, footer string) {
+	c := &m.chrome
+	key := frameKey{gen: m.bodyGen, w: m.width, h: m.height, status: m.status}
+	if c.ok && c.key == key && m.stillReads(c.at, c.next) {
+		m.noteClock(c.next)
+		return c.tabs, c.footer
+	}
+	c.next = m.collectClock(func() {
+		c.tabs, c.footer = padTo(m.renderTabs(), m.width), padTo(m.renderFooter(), m.width)
+	})
+	c.ok, c.key, c.at = true, key, m.now
+	return c.tabs, c.footer
+}
+
+// noteChanged notes when the header's "changed 12s ago" of l next reads
+// differently.
+func (m *Model) noteChanged(l *loop) {
+	if !l.changed.IsZero() {
+		m.noteClock(nextAgoChange(l.changed, m.now))
+	}
 }
 
 // bodyKey identifies a rendered body: the loop shown, the size and a
@@ -280,6 +373,7 @@ func (m *Model) renderFooter() string {
 	left := ""
 	switch {
 	case m.status != "":
+		m.noteStatus()
 		left = s.Accent.Render(m.status)
 	case isRedirectDialog(l.topDialog()):
 		msg := "redirect in progress: the loop pauses until you apply or cancel (esc)"

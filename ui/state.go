@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -112,24 +111,14 @@ func (m *Model) noteChange(l *loop, at time.Time) {
 // pace compares the quiet time with the loop's own recent pace: amber when
 // quiet for over twice its median gap between changes, red for over four
 // times (and at least 10 s / 30 s, so a fast loop is not flagged at once).
+// The frame being drawn notes when that changes (paceAt).
 func (m *Model) pace(l *loop) paceLevel {
-	if l.st == nil || l.st.Control.Status != model.LoopRunning || len(l.changeTimes) < 3 {
+	if l.st == nil || l.st.Control.Status != model.LoopRunning {
 		return paceNormal
 	}
-	gaps := make([]time.Duration, 0, len(l.changeTimes)-1)
-	for i := 1; i < len(l.changeTimes); i++ {
-		gaps = append(gaps, l.changeTimes[i].Sub(l.changeTimes[i-1]))
-	}
-	sort.Slice(gaps, func(i, j int) bool { return gaps[i] < gaps[j] })
-	median := gaps[len(gaps)/2]
-	quiet := m.now.Sub(l.changed)
-	switch {
-	case quiet > 4*median && quiet > 30*time.Second:
-		return paceStuck
-	case quiet > 2*median && quiet > 10*time.Second:
-		return paceSlow
-	}
-	return paceNormal
+	level, next := paceAt(l.changeTimes, l.changed, m.now)
+	m.noteClock(next)
+	return level
 }
 
 // alertOn rings the bell and sends a desktop notification (OSC 9 and OSC

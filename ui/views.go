@@ -69,7 +69,7 @@ func (m *Model) setupTables(l *loop) {
 			case 1:
 				return shortTime(t.Timestamp)
 			case 2:
-				return relTime(t.Timestamp, m.now)
+				return m.relTimeNoted(t.Timestamp)
 			case 3:
 				what := t.ORGroup
 				if t.Selected != "" {
@@ -84,7 +84,7 @@ func (m *Model) setupTables(l *loop) {
 		},
 		preview: func(r, w int) []string {
 			t := l.st.Trail[r]
-			out := []string{m.styles.Muted.Render(fmt.Sprintf("#%d  %s  %s", r+1, termtext.Line(t.Timestamp), relTime(t.Timestamp, m.now)))}
+			out := []string{m.styles.Muted.Render(fmt.Sprintf("#%d  %s  %s", r+1, termtext.Line(t.Timestamp), m.relTimeNoted(t.Timestamp)))}
 			out = append(out, wrap(trailWhat(t), w)...)
 			return out
 		},
@@ -118,7 +118,7 @@ func (m *Model) setupTables(l *loop) {
 		},
 		preview: func(r, w int) []string {
 			x := l.st.Corrections[r]
-			head := fmt.Sprintf("%s  %s  %s", termtext.Line(string(x.Type)), termtext.Line(x.Timestamp), relTime(x.Timestamp, m.now))
+			head := fmt.Sprintf("%s  %s  %s", termtext.Line(string(x.Type)), termtext.Line(x.Timestamp), m.relTimeNoted(x.Timestamp))
 			out := []string{m.styles.Muted.Render(head)}
 			if _, long := m.pickedUp(l, x); long != "" {
 				out = append(out, long)
