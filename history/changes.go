@@ -212,18 +212,33 @@ func baseCaseText(b model.BaseCase) string {
 	return sb.String()
 }
 
+// comparePlaced compares the entries of prev and cur pair by pair when
+// pairing them by place is what pairing them by id gives (byPlace):
+// compare for each of cur's (p nil past prev's end), removed for each of
+// prev's past cur's end. It reports whether it did.
+func comparePlaced[T any](prev, cur []T, id func(*T) string, compare func(p, c *T), removed func(*T)) bool {
+	if !byPlace(len(prev), len(cur), func(i int) string { return id(&prev[i]) }, func(i int) string { return id(&cur[i]) }) {
+		return false
+	}
+	for i := range cur {
+		var p *T
+		if i < len(prev) {
+			p = &prev[i]
+		}
+		compare(p, &cur[i])
+	}
+	for i := len(cur); i < len(prev); i++ {
+		removed(&prev[i])
+	}
+	return true
+}
+
 func compareAtoms(prev, cur *model.State, add addFunc) {
-	if byPlace(len(prev.Atoms), len(cur.Atoms), func(i int) string { return prev.Atoms[i].ID }, func(i int) string { return cur.Atoms[i].ID }) {
-		for i := range cur.Atoms {
-			var p *model.Atom
-			if i < len(prev.Atoms) {
-				p = &prev.Atoms[i]
-			}
-			compareAtom(p, &cur.Atoms[i], add)
-		}
-		for _, a := range prev.Atoms[min(len(cur.Atoms), len(prev.Atoms)):] {
+	if comparePlaced(prev.Atoms, cur.Atoms, func(a *model.Atom) string { return a.ID },
+		func(p, c *model.Atom) { compareAtom(p, c, add) },
+		func(a *model.Atom) {
 			add(ChangeAtomRemoved, a.ID, "%s removed (was %s): %s", a.ID, orNone(string(a.Status)), a.Description)
-		}
+		}) {
 		return
 	}
 	old := make(map[string]*model.Atom, len(prev.Atoms))
@@ -359,17 +374,9 @@ func compareORGroups(prev, cur *model.State, add addFunc) {
 }
 
 func compareBindings(prev, cur *model.State, add addFunc) {
-	if byPlace(len(prev.Bindings), len(cur.Bindings), func(i int) string { return prev.Bindings[i].AtomID }, func(i int) string { return cur.Bindings[i].AtomID }) {
-		for i := range cur.Bindings {
-			var p *model.Binding
-			if i < len(prev.Bindings) {
-				p = &prev.Bindings[i]
-			}
-			compareBinding(p, &cur.Bindings[i], add)
-		}
-		for _, b := range prev.Bindings[min(len(cur.Bindings), len(prev.Bindings)):] {
-			add(ChangeBinding, b.AtomID, "binding for %s removed", b.AtomID)
-		}
+	if comparePlaced(prev.Bindings, cur.Bindings, func(b *model.Binding) string { return b.AtomID },
+		func(p, c *model.Binding) { compareBinding(p, c, add) },
+		func(b *model.Binding) { add(ChangeBinding, b.AtomID, "binding for %s removed", b.AtomID) }) {
 		return
 	}
 	old := map[string]*model.Binding{}

@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"os"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
@@ -14,19 +12,12 @@ import (
 // collects garbage) is called once the queued versions are recorded, not
 // when a version reaches Update, which the frame showing it follows.
 func TestAfterRecordCalledPastTheFrame(t *testing.T) {
-	data, err := os.ReadFile("../testdata/rich.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := statefile.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	event := richEdits(t)
 	calls := 0
 	m := New(Options{Target: statefile.Target{Path: "loop.md", Kind: statefile.KindAoT}, NoColor: true, ReadOnly: true,
 		Now: func() time.Time { return fixedNow }, SyncLayout: true, AfterRecord: func() { calls++ }})
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 34})
-	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), Data: doc.Data, At: fixedNow}})
+	m.Update(stateMsg{ev: event("", "")})
 	if calls != 0 {
 		t.Fatalf("AfterRecord called %d times before the version was recorded", calls)
 	}

@@ -332,18 +332,7 @@ func runCmd(m *Model, cmd tea.Cmd) {
 // keys, and anything else that reads the timeline, record what is queued
 // first, so they always see every version in order.
 func TestVersionRecordedAfterTheFrame(t *testing.T) {
-	data, err := os.ReadFile("../testdata/rich.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	event := func(old, new string) statefile.Event {
-		data = bytes.Replace(data, []byte(old), []byte(new), 1)
-		doc, err := statefile.Parse(bytes.Clone(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), Data: doc.Data, At: fixedNow}
-	}
+	event := richEdits(t)
 	m := New(Options{Target: statefile.Target{Path: "loop.md", Kind: statefile.KindAoT}, NoColor: true, ReadOnly: true,
 		Now: func() time.Time { return fixedNow }, SyncLayout: true})
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 34})
@@ -381,18 +370,7 @@ func TestVersionRecordedAfterTheFrame(t *testing.T) {
 // are let go once live again: on esc, and when a new version arrives
 // while live after "what changed" parsed two.
 func TestTimelineLetsGoOfParsedVersionsWhenLive(t *testing.T) {
-	data, err := os.ReadFile("../testdata/rich.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	event := func(old, new string) statefile.Event {
-		data = bytes.Replace(data, []byte(old), []byte(new), 1)
-		doc, err := statefile.Parse(bytes.Clone(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), Data: doc.Data, At: fixedNow}
-	}
+	event := richEdits(t)
 	m := New(Options{Target: statefile.Target{Path: "loop.md", Kind: statefile.KindAoT}, NoColor: true, ReadOnly: true,
 		Now: func() time.Time { return fixedNow }, SyncLayout: true})
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 34})
@@ -428,5 +406,23 @@ func TestTimelineLetsGoOfParsedVersionsWhenLive(t *testing.T) {
 	m.Update(keyMsg(","))
 	if !strings.Contains(screen(m), "◷ version 3 of 4") || !strings.Contains(screen(m), "iteration 9/20") {
 		t.Fatalf("stepping back after letting go:\n%s", screen(m))
+	}
+}
+
+// richEdits returns successive versions of testdata/rich.md as watch
+// events: each call replaces old with new in the version before.
+func richEdits(t *testing.T) func(old, new string) statefile.Event {
+	t.Helper()
+	data, err := os.ReadFile("../testdata/rich.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(old, new string) statefile.Event {
+		data = bytes.Replace(data, []byte(old), []byte(new), 1)
+		doc, err := statefile.Parse(bytes.Clone(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), Data: doc.Data, At: fixedNow}
 	}
 }
