@@ -82,17 +82,9 @@ func runFleetTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags)
 	if err != nil {
 		return err
 	}
-	afterRecord := oneProc()
-	m := ui.New(ui.Options{
-		Fleet:       &ui.FleetOptions{Dirs: dirs, Options: t.scan.options(g)},
-		ReadOnly:    t.readOnly,
-		Quiet:       t.quiet,
-		Watch:       statefile.WatchOptions{MaxSize: g.maxSize},
-		Keys:        keys,
-		Journal:     !t.noJournal,
-		AfterRecord: afterRecord,
-	})
-	return runModel(cmd, m)
+	o := t.uiOptions(g, keys)
+	o.Fleet = &ui.FleetOptions{Dirs: dirs, Options: t.scan.options(g)}
+	return runModel(cmd, ui.New(o))
 }
 
 // fleetJSON is `status --scan --json`: the directories scanned, the

@@ -114,17 +114,22 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 	if err != nil {
 		return err
 	}
-	afterRecord := oneProc()
-	m := ui.New(ui.Options{
-		Targets:     targets,
+	o := t.uiOptions(g, keys)
+	o.Targets = targets
+	return runModel(cmd, ui.New(o))
+}
+
+// uiOptions are the options the TUI and the fleet TUI share, with the
+// process set up for them (oneProc).
+func (t *tuiFlags) uiOptions(g *globalFlags, keys *ui.KeyMap) ui.Options {
+	return ui.Options{
 		ReadOnly:    t.readOnly,
 		Quiet:       t.quiet,
 		Watch:       statefile.WatchOptions{MaxSize: g.maxSize},
 		Keys:        keys,
 		Journal:     !t.noJournal,
-		AfterRecord: afterRecord,
-	})
-	return runModel(cmd, m)
+		AfterRecord: oneProc(),
+	}
 }
 
 // runModel runs the TUI on m until it ends, then closes m (which clears
