@@ -119,6 +119,7 @@ type orderScratch struct {
 	buf   []int
 	val   []float64
 	bv    []blockVal
+	bvTmp []blockVal // stableSortBlocks' merge buffer
 	slots []int
 	lists [][]int
 	cand  []bool
@@ -493,7 +494,7 @@ func (w *work) initOrder(value func(it int) float64) {
 			}
 			bv = append(bv, blockVal{b, v})
 		}
-		stableSortBlocks(bv)
+		sc.bvTmp = stableSortBlocks(bv, sc.bvTmp)
 		for i := range blocks {
 			blocks[i] = bv[i].b
 		}
@@ -793,27 +794,43 @@ func (w *work) sortBlocks(blocks []int, val []float64, reverse bool) {
 		// equal runs come out reversed
 		slices.Reverse(movable)
 	}
-	stableSortBlocks(movable)
+	w.scratch.bvTmp = stableSortBlocks(movable, w.scratch.bvTmp)
 	for k, i := range slots {
 		blocks[i] = movable[k].b
 	}
 	w.scratch.bv, w.scratch.slots = movable, slots
 }
 
-// stableSortBlocks sorts by value, keeping the order of equal values.
-func stableSortBlocks(a []blockVal) {
-	if len(a) > 48 {
-		slices.SortStableFunc(a, func(x, y blockVal) int {
-			switch {
-			case x.v < y.v:
-				return -1
-			case x.v > y.v:
-				return 1
-			}
-			return 0
-		})
-		return
+// stableSortBlocks sorts by value, keeping the order of equal values:
+// short lists by insertion, longer ones by merging insertion-sorted runs
+// through tmp (which it returns, grown, for reuse). Runs already in order
+// are not merged, so a nearly sorted list costs little.
+func stableSortBlocks(a, tmp []blockVal) []blockVal {
+	const run = 24
+	n := len(a)
+	if n <= 2*run {
+		insertionSortBlocks(a)
+		return tmp
 	}
+	for lo := 0; lo < n; lo += run {
+		insertionSortBlocks(a[lo:min(lo+run, n)])
+	}
+	tmp = resize(tmp, n)
+	src, dst := a, tmp
+	for width := run; width < n; width *= 2 {
+		for lo := 0; lo < n; lo += 2 * width {
+			mid, hi := min(lo+width, n), min(lo+2*width, n)
+			mergeBlocks(dst[lo:hi], src[lo:mid], src[mid:hi])
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
+	return tmp
+}
+
+func insertionSortBlocks(a []blockVal) {
 	for i := 1; i < len(a); i++ {
 		x := a[i]
 		j := i
@@ -822,6 +839,27 @@ func stableSortBlocks(a []blockVal) {
 		}
 		a[j] = x
 	}
+}
+
+// mergeBlocks merges the sorted l and r into dst, l first among equals.
+func mergeBlocks(dst, l, r []blockVal) {
+	if len(r) == 0 || l[len(l)-1].v <= r[0].v {
+		copy(dst[copy(dst, l):], r)
+		return
+	}
+	i, j, k := 0, 0, 0
+	for i < len(l) && j < len(r) {
+		if r[j].v < l[i].v {
+			dst[k] = r[j]
+			j++
+		} else {
+			dst[k] = l[i]
+			i++
+		}
+		k++
+	}
+	k += copy(dst[k:], l[i:])
+	copy(dst[k:], r[j:])
 }
 
 func insertionSort(a []int32) {
