@@ -52,33 +52,22 @@ type cluster struct {
 // block references: >= 0 an item, < 0 the cluster -1-b.
 func clusterBlock(c int) int { return -1 - c }
 
+// work is the state of one layout. Its layered graph is built by newWork
+// and only read while the layers are ordered, so the forks that order
+// from several starts at once share it whole (see fork); the rest — the
+// order and everything that follows it — is each fork's own.
 type work struct {
-	st       *structure
-	rk       *ranking
-	opt      Options
-	items    []item
-	segs     []segment
+	layered
 	order    [][]int // items of each layer in order
 	roots    [][]int // top-level blocks of each layer
 	clusters []cluster
-	nodeItem []int
-	nReal    int     // items below this index are boxes or frame ports, the rest dummies
-	edgeSegs [][]int // segments of each ranking edge, top to bottom
-	frameCl  []int   // frame index → cluster
-	bary     bool    // sweeps use barycenters instead of medians
-	byLayer  [][]int // clusters of each layer
+	bary     bool // sweeps use barycenters instead of medians
 
-	// The ordering works on flat int32 arrays: pos is each item's index
-	// in its layer's order; upNb[upOff[i]:upOff[i+1]] are the items above
-	// item i (one per segment, in segment order), downNb likewise below;
-	// upPos and downPos, laid out the same, hold those neighbours'
-	// positions, sorted per item (see fillNeighbours).
+	// pos is each item's index in its layer's order; upPos and downPos,
+	// laid out as upNb and downNb, hold the neighbours' positions,
+	// sorted per item (see fillNeighbours).
 	pos            []int32
-	upOff, downOff []int32
-	upNb, downNb   []int32
 	upPos, downPos []int32
-	upSeg, downSeg []int32 // each item's segments above and below (CSR by upOff, downOff)
-	upOne, downOne []int32 // the only neighbour above (below), or -1
 	scratch        orderScratch
 	chain          chainScratch
 	coord          coordScratch
@@ -89,6 +78,29 @@ type work struct {
 
 	// backing arrays kept for reuse (see newWork)
 	buf workBuffers
+}
+
+// layered is the layered graph a work orders: its items and segments,
+// their adjacency and the clusters of each layer.
+type layered struct {
+	st       *structure
+	rk       *ranking
+	opt      Options
+	items    []item
+	segs     []segment
+	nodeItem []int
+	nReal    int     // items below this index are boxes or frame ports, the rest dummies
+	edgeSegs [][]int // segments of each ranking edge, top to bottom
+	frameCl  []int   // frame index → cluster
+	byLayer  [][]int // clusters of each layer
+
+	// The ordering works on flat int32 arrays: upNb[upOff[i]:upOff[i+1]]
+	// are the items above item i (one per segment, in segment order),
+	// downNb likewise below.
+	upOff, downOff []int32
+	upNb, downNb   []int32
+	upSeg, downSeg []int32 // each item's segments above and below (CSR by upOff, downOff)
+	upOne, downOne []int32 // the only neighbour above (below), or -1
 }
 
 // workBuffers are arrays a work carves or fills anew for every layout;
@@ -163,7 +175,7 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 	}
 	// Keep every buffer's capacity, forget everything else.
 	old := *w
-	*w = work{st: st, rk: rk, opt: opt, scratch: old.scratch, chain: old.chain, coord: old.coord, route: old.route, buf: old.buf}
+	*w = work{layered: layered{st: st, rk: rk, opt: opt}, scratch: old.scratch, chain: old.chain, coord: old.coord, route: old.route, buf: old.buf}
 	sc := &w.scratch
 	sc.layerChg, sc.siftSeen, sc.chainSeen = sc.layerChg[:0], sc.siftSeen[:0], sc.chainSeen[:0]
 	n := len(st.nodes)

@@ -88,13 +88,11 @@ func (w *work) runStarts(e effort, start *orderSnapshot, bp *bestParts) []startR
 }
 
 // fork returns a work with its own copy of w's order (block lists and
-// positions) and fresh scratch, sharing everything the ordering only
-// reads; with bp, it judges parts on its own (see bestParts.fork).
+// positions) and fresh scratch, sharing w's layered graph, which the
+// ordering only reads; with bp, it judges parts on its own (see
+// bestParts.fork).
 func (w *work) fork(bp *bestParts) *work {
-	f := &work{st: w.st, rk: w.rk, opt: w.opt, items: w.items, segs: w.segs,
-		nodeItem: w.nodeItem, nReal: w.nReal, edgeSegs: w.edgeSegs, frameCl: w.frameCl,
-		byLayer: w.byLayer, upOff: w.upOff, downOff: w.downOff, upNb: w.upNb, downNb: w.downNb,
-		upSeg: w.upSeg, downSeg: w.downSeg, upOne: w.upOne, downOne: w.downOne}
+	f := &work{layered: w.layered}
 	f.pos = slices.Clone(w.pos)
 	f.order = make([][]int, len(w.order))
 	for l, o := range w.order {
