@@ -529,24 +529,21 @@ func (c *chainRoute) stepMiddle(nu, nd, oldUp, oldDown int) int {
 	f := resize(sc.f, nu)
 	prev := sc.prev[:nu]
 	tot, oldCost := 0, 0 // G[ii][nd]
+	arg, best := 0, math.MaxInt
 	for ii := range f {
 		tot += int(rows[ii])
-		f[ii] = prev[ii] + tot*scale
+		v := prev[ii] + tot*scale
+		f[ii] = v
+		if v < best {
+			arg, best = ii, v
+		}
 		if ii == oldUp {
 			oldCost = tot
 		}
 	}
-	arg := 0
-	for ii := 1; ii < nu; ii++ {
-		if f[ii] < f[arg] {
-			arg = ii
-		}
-	}
 	cur := sc.cur[:nd]
 	n0 := len(sc.choice)
-	for range nd {
-		sc.choice = append(sc.choice, 0)
-	}
+	sc.choice = slices.Grow(sc.choice, nd)[:n0+nd]
 	choice := sc.choice[n0 : n0+nd]
 	two := 2 * scale
 	off := 0              // taken off every row from arg on
