@@ -914,13 +914,24 @@ func (w *work) transpose(maxPasses int, equal bool) {
 			changed := false
 			order := w.order[l]
 			for _, kids := range w.siblingLists(l) {
+				// the item judged last on the right and its neighbours'
+				// positions (see onePos), which stay while layer l is
+				// judged: the next pair has it on the left
+				last, lu, ld := -1, int32(0), int32(0)
 				for i := 0; i+1 < len(kids); i++ {
 					a, b := kids[i], kids[i+1]
 					if a < 0 || b < 0 || dirty[a]|dirty[b] == 0 {
 						continue
 					}
-					keep, sw := w.pairCross(a, b)
+					au, ad := lu, ld
+					if a != last {
+						au, ad = w.onePos(a)
+					}
+					bu, bd := w.onePos(b)
+					last, lu, ld = b, bu, bd
+					keep, sw := w.pairCross(a, b, au, ad, bu, bd)
 					if sw < keep || equal && keep > 0 && sw == keep {
+						last, lu, ld = a, au, ad
 						kids[i], kids[i+1] = b, a
 						pa, pb := w.pos[a], w.pos[b]
 						w.pos[a], w.pos[b] = pb, pa
@@ -1004,19 +1015,33 @@ func (w *work) markNeighbours(it int, bit uint8) {
 	}
 }
 
+// onePos returns the positions of item it's only neighbour above and
+// below (as dummies have), or -1 where it has several or none.
+func (w *work) onePos(it int) (up, down int32) {
+	up, down = -1, -1
+	if x := w.upOne[it]; x >= 0 {
+		up = w.pos[x]
+	}
+	if x := w.downOne[it]; x >= 0 {
+		down = w.pos[x]
+	}
+	return up, down
+}
+
 // pairCross returns the crossings between the segments of items a and b
 // of one layer with a left of b (keep) and with b left of a (swap),
-// reading the neighbours' current positions.
-func (w *work) pairCross(a, b int) (keep, swap int) {
+// reading the neighbours' current positions; au, ad, bu and bd are a's
+// and b's onePos.
+func (w *work) pairCross(a, b int, au, ad, bu, bd int32) (keep, swap int) {
 	pos := w.pos
-	if x, y := w.upOne[a], w.upOne[b]; x >= 0 && y >= 0 { // as dummies have
-		d := pos[x] - pos[y]
+	if au >= 0 && bu >= 0 {
+		d := au - bu
 		keep, swap = int(uint32(-d)>>31), int(uint32(d)>>31)
 	} else {
 		keep, swap = crossPairs(pos, w.upNb[w.upOff[a]:w.upOff[a+1]], w.upNb[w.upOff[b]:w.upOff[b+1]])
 	}
-	if x, y := w.downOne[a], w.downOne[b]; x >= 0 && y >= 0 {
-		d := pos[x] - pos[y]
+	if ad >= 0 && bd >= 0 {
+		d := ad - bd
 		return keep + int(uint32(-d)>>31), swap + int(uint32(d)>>31)
 	}
 	k, s := crossPairs(pos, w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])
