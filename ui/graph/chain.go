@@ -1,6 +1,9 @@
 package graph
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Long edges are chains of dummies, one per layer they pass. Median sweeps,
 // transposition and sifting move one item at a time, and a dummy pulled
@@ -13,24 +16,28 @@ import "slices"
 
 // chainScratch holds the buffers of rerouteChain.
 type chainScratch struct {
-	old    []int   // root index each dummy had
-	lo     []int   // first candidate slot (root index) per layer of the chain
-	grid   []int32 // 2-D prefix counts of one layer pair over candidates
-	prev   []int
-	cur    []int
-	base   []int   // stepMiddle's row constants
-	choice []int32 // arg min per layer and lower candidate
-	cOff   []int
-	up     []int32 // positions of the candidates of the upper layer
-	down   []int32
-	rowOf  []int32 // position in the upper layer → grid row
-	colOf  []int32
-	cr     []int32 // crossings of each segment
-	bit    []int32
-	sel    []int
-	slots  []int32
-	gone   []int32 // position the dummy was taken from, per layer of the chain, or -1
-	real   []bool  // the dummy was taken out of the layer's lists
+	old     []int   // root index each dummy had
+	lo      []int   // first candidate slot (root index) per layer of the chain
+	px, py  []int32 // one layer pair's segments as grid points (see collect)
+	grid    []int32 // an end's step: dominance counts
+	prev    []int
+	cur     []int
+	f       []int   // stepMiddle's row values
+	colHead []int32 // stepMiddle's points by column: first, next
+	next    []int32
+	rowCnt  []int32
+	choice  []int32 // arg min per layer and lower candidate
+	cOff    []int
+	up      []int32 // positions of the candidates of the upper layer
+	down    []int32
+	rowOf   []int32 // position in the upper layer → grid row
+	colOf   []int32
+	cr      []int32 // crossings of each segment
+	bit     []int32
+	sel     []int
+	slots   []int32
+	gone    []int32 // position the dummy was taken from, per layer of the chain, or -1
+	real    []bool  // the dummy was taken out of the layer's lists
 }
 
 // segCrossings sets cr[s], for every segment s between layers l and l+1,
@@ -165,8 +172,8 @@ func (w *work) rerouteChain(e int) int {
 		if k < c.m {
 			down, oldDown = c.candidates(k + 1)
 		}
-		g, nr, nc := c.fillGrid(k, up, down)
-		oldCost += c.step(k, g, nr, nc, oldUp, oldDown)
+		nr, nc := c.collect(k, up, down)
+		oldCost += c.step(k, nr, nc, oldUp, oldDown)
 		sc.prev, sc.cur = sc.cur, sc.prev
 		sc.up, sc.down = down, up
 		up, oldUp = down, oldDown
@@ -274,70 +281,171 @@ func (c *chainRoute) candidates(k int) ([]int32, int) {
 	return down, sc.old[k] - lo
 }
 
-// fillGrid counts the segments between layers r+k and r+k+1 other than
-// the chain's own: g[x*nc+y] counts those with a < up[x] and b < down[y];
-// row len(up) and column len(down) stand for "anywhere".
-func (c *chainRoute) fillGrid(k int, up, down []int32) (g []int32, nr, nc int) {
+// collect lists the segments between layers r+k and r+k+1 other than
+// the chain's own as points of a grid over the candidates: a segment
+// lies in row x when exactly x candidates of up lie at or before its
+// upper end (row len(up): after all of them), in column y likewise with
+// down. It fills sc.px and sc.py and returns the grid's rows and columns.
+func (c *chainRoute) collect(k int, up, down []int32) (nr, nc int) {
 	w, sc := c.w, c.sc
 	l := c.r + k
 	nr, nc = len(up)+1, len(down)+1
-	sc.grid = resize(sc.grid, nr*nc)
-	g = sc.grid
-	clear(g)
+	sc.px, sc.py = sc.px[:0], sc.py[:0]
+	// the chain's own segment here
+	own := int32(c.segs[k])
+	u0, uN := up[0], up[len(up)-1]
+	d0, dN := down[0], down[len(down)-1]
+	if uN-u0 == int32(len(up)-1) && dN-d0 == int32(len(down)-1) {
+		c.collectConsecutive(k, own, u0, uN, d0, dN)
+		return nr, nc
+	}
 	rowOf := w.bucketer(l, up, &sc.rowOf)
 	colOf := w.bucketer(l+1, down, &sc.colOf)
-	// the chain's own segment here: from item from (or u's segs[0])
-	own := int32(c.segs[k])
 	// segments with an upper end inside the row window ...
-	for p := up[0]; p < up[len(up)-1]; p++ {
+	for p := u0; p < uN; p++ {
 		it := c.itemAt(k, p)
-		x := int(rowOf.of(p)) * nc
+		x := rowOf.of(p)
 		for s := w.downOff[it]; s < w.downOff[it+1]; s++ {
 			if w.downSeg[s] != own {
-				g[x+int(colOf.of(c.eff(k+1, w.pos[w.downNb[s]])))]++
+				sc.px = append(sc.px, x)
+				sc.py = append(sc.py, colOf.of(c.eff(k+1, w.pos[w.downNb[s]])))
 			}
 		}
 	}
 	// ... and the others with a lower end inside the column window
-	for p := down[0]; p < down[len(down)-1]; p++ {
+	for p := d0; p < dN; p++ {
 		it := c.itemAt(k+1, p)
-		y := int(colOf.of(p))
+		y := colOf.of(p)
 		for s := w.upOff[it]; s < w.upOff[it+1]; s++ {
 			if w.upSeg[s] == own {
 				continue
 			}
-			if a := c.eff(k, w.pos[w.upNb[s]]); a < up[0] || a >= up[len(up)-1] {
-				g[int(rowOf.of(a))*nc+y]++
+			if a := c.eff(k, w.pos[w.upNb[s]]); a < u0 || a >= uN {
+				sc.px = append(sc.px, rowOf.of(a))
+				sc.py = append(sc.py, y)
 			}
 		}
 	}
-	// A segment sits in row x when exactly x candidates lie at or
-	// before its upper end (column likewise); summing the cells before
-	// and at (x, y) counts a < up[x], b < down[y].
-	for y := 1; y < nc; y++ {
-		g[y] += g[y-1]
+	return nr, nc
+}
+
+// collectConsecutive is collect when the candidates of both layers are
+// consecutive positions u0..uN and d0..dN (layers without clusters): a
+// position's row is then its distance from the first candidate,
+// clamped. Only the ends of the chain's own segment have it among their
+// segments; every other item's segments all count, and most items have
+// one (a dummy's), read without the segment lists.
+func (c *chainRoute) collectConsecutive(k int, own, u0, uN, d0, dN int32) {
+	w, sc := c.w, c.sc
+	l := c.r + k
+	pos := w.pos
+	ou, od := w.order[l], w.order[l+1]
+	nu, nd := uN-u0+1, dN-d0+1
+	ownUp, ownDown := w.segs[own].up, w.segs[own].down
+	px, py := sc.px, sc.py
+	// the dummies taken out in thought: positions after them shift back
+	// one (gone: the largest position when none is)
+	gu, gd := sc.gone[k], sc.gone[k+1]
+	if gu < 0 {
+		gu = math.MaxInt32
 	}
-	for x := 1; x < nr; x++ {
-		row, prow := g[x*nc:(x+1)*nc], g[(x-1)*nc:x*nc]
-		run := int32(0)
-		for y := range row {
-			run += row[y]
-			row[y] = prow[y] + run
+	if gd < 0 {
+		gd = math.MaxInt32
+	}
+	downOff, downNb, downOne := w.downOff, w.downNb, w.downOne
+	for p := u0; p < uN; p++ {
+		q := p
+		if p >= gu {
+			q++
+		}
+		it := ou[q]
+		x := p - u0 + 1
+		if b := downOne[it]; b >= 0 && it != ownUp {
+			b := pos[b]
+			b -= int32(uint32(gd-b) >> 31) // b > gd: one back
+			px = append(px, x)
+			py = append(py, min(max(b-d0+1, 0), nd))
+			continue
+		}
+		for s := downOff[it]; s < downOff[it+1]; s++ {
+			if it == ownUp && w.downSeg[s] == own {
+				continue
+			}
+			b := pos[downNb[s]]
+			b -= int32(uint32(gd-b) >> 31)
+			px = append(px, x)
+			py = append(py, min(max(b-d0+1, 0), nd))
 		}
 	}
-	return g, nr, nc
+	// the others with a lower end inside the column window: those with
+	// an upper end before or after the row window
+	upOff, upNb, upOne := w.upOff, w.upNb, w.upOne
+	for p := d0; p < dN; p++ {
+		q := p
+		if p >= gd {
+			q++
+		}
+		it := od[q]
+		y := p - d0 + 1
+		if a := upOne[it]; a >= 0 && it != ownDown {
+			a := pos[a]
+			a -= int32(uint32(gu-a) >> 31)
+			if a < u0 {
+				px = append(px, 0)
+				py = append(py, y)
+			} else if a >= uN {
+				px = append(px, nu)
+				py = append(py, y)
+			}
+			continue
+		}
+		for s := upOff[it]; s < upOff[it+1]; s++ {
+			if it == ownDown && w.upSeg[s] == own {
+				continue
+			}
+			a := pos[upNb[s]]
+			a -= int32(uint32(gu-a) >> 31)
+			if a < u0 {
+				px = append(px, 0)
+				py = append(py, y)
+			} else if a >= uN {
+				px = append(px, nu)
+				py = append(py, y)
+			}
+		}
+	}
+	sc.px, sc.py = px, py
 }
 
 // step is the dynamic programme's step over layer pair r+k, r+k+1: it
 // fills sc.cur (the best cost of each lower candidate) and the choices
-// from sc.prev and the grid, and returns the old route's crossings there.
-func (c *chainRoute) step(k int, g []int32, nr, nc, oldUp, oldDown int) int {
+// from sc.prev and the points (see collect), and returns the old route's
+// crossings there.
+//
+// With G[x][y] the points in rows up to x and columns up to y, a route
+// through candidates ii above and jj below crosses the points left of it
+// above and right of it below, or the other way round: G[ii][nd] -
+// 2 G[ii][jj] + G[nu][jj] of them (the ends' steps count likewise, less
+// the fixed end's own row or column).
+func (c *chainRoute) step(k, nr, nc, oldUp, oldDown int) int {
 	sc, scale := c.sc, c.scale
-	at := func(x, y int) int { return int(g[x*nc+y]) }
-	ax, by := nr-1, nc-1
 	nu, nd := nr-1, nc-1 // candidates above and below
-	sc.cur = resize(sc.cur, nc-1)
+	sc.cur = resize(sc.cur, nd)
 	sc.cOff = append(sc.cOff, len(sc.choice))
+	if k > 0 && k < c.m {
+		return c.stepMiddle(nu, nd, oldUp, oldDown)
+	}
+	// an end's step: one row (column) of candidates; count on a small
+	// grid of dominance counts
+	sc.grid = resize(sc.grid, nr*nc)
+	g := sc.grid
+	clear(g)
+	for i, x := range sc.px {
+		g[int(sc.py[i])*nr+int(x)]++
+	}
+	prefix2D(g, nr, nc)
+	at := func(x, y int) int { return int(g[y*nr+x]) }
+	ax, by := nr-1, nc-1
 	oldCost := 0
 	switch {
 	case k == 0 && k == c.m:
@@ -352,7 +460,7 @@ func (c *chainRoute) step(k int, g []int32, nr, nc, oldUp, oldDown int) int {
 			sc.cur[jj] = cost
 			sc.choice = append(sc.choice, 0)
 		}
-	case k == c.m: // v fixed at down[0]
+	default: // k == c.m: v fixed at down[0]
 		oldCost = at(oldUp, by) - at(oldUp, 1) + at(ax, 0) - at(oldUp, 0)
 		best, arg := -1, 0
 		for ii := 0; ii < nu; ii++ {
@@ -364,57 +472,117 @@ func (c *chainRoute) step(k int, g []int32, nr, nc, oldUp, oldDown int) int {
 		sc.cur = sc.cur[:1]
 		sc.cur[0] = best
 		sc.choice = append(sc.choice, int32(arg))
-	default:
-		oldCost = at(oldUp, by) + at(ax, oldDown) - 2*at(oldUp, oldDown)
-		c.stepMiddle(g, nu, nd, oldDown)
 	}
 	return oldCost
 }
 
-// stepMiddle is step between two layers of dummies.
-func (c *chainRoute) stepMiddle(g []int32, nu, nd, oldDown int) {
-	sc, scale := c.sc, c.scale
-	nc := nd + 1
-	ax, by := nu, nd
-	cur := sc.cur[:nd]
-	base := resize(sc.base, nu)
-	for ii := range base {
-		base[ii] = sc.prev[ii] + int(g[ii*nc+by])*scale
+// prefix2D turns the cell counts of a column-major grid (g[y*nr+x]) into
+// dominance counts: the points of rows up to x and columns up to y.
+func prefix2D(g []int32, nr, nc int) {
+	for x := 1; x < nr; x++ {
+		g[x] += g[x-1]
 	}
-	sc.base = base
-	n0 := len(sc.choice)
-	for range nd {
-		sc.choice = append(sc.choice, 0)
-	}
-	columnMinima(g, nc, scale, base, cur, sc.choice[n0:], 0, nd-1, 0, nu-1)
-	for jj := range cur {
-		cur[jj] += int(g[ax*nc+jj]) * scale
-		if jj != oldDown {
-			cur[jj]++
+	for y := 1; y < nc; y++ {
+		col, pcol := g[y*nr:(y+1)*nr], g[(y-1)*nr:y*nr]
+		pcol = pcol[:len(col)]
+		run := int32(0)
+		for x := range col {
+			run += col[x]
+			col[x] = pcol[x] + run
 		}
 	}
-	sc.cur = cur
 }
 
-// columnMinima sets cur[jj], for columns jlo..jhi, to the least
-// base[ii] - 2*g[ii][jj]*scale over rows ilo..ihi, and choice[jj] to the
-// first row reaching it. g counts dominance (a 2-D prefix sum of counts),
-// so the matrix is Monge and the first minimising row never decreases
-// from one column to the next: each column's row is searched between its
-// neighbours' (divide and conquer, O(n log n) cells instead of n²).
-func columnMinima(g []int32, nc, scale int, base, cur []int, choice []int32, jlo, jhi, ilo, ihi int) {
-	for jlo <= jhi {
-		jm := (jlo + jhi) / 2
-		best, arg := base[ilo]-2*int(g[ilo*nc+jm])*scale, ilo
-		for ii := ilo + 1; ii <= ihi; ii++ {
-			if cost := base[ii] - 2*int(g[ii*nc+jm])*scale; cost < best {
-				best, arg = cost, ii
+// stepMiddle is step between two layers of dummies:
+//
+//	cur[jj] = min over ii of (prev[ii] + G[ii][nd]*scale - 2 G[ii][jj]*scale)
+//	          + G[nu][jj]*scale (+1 if jj moves the dummy).
+//
+// It sweeps the columns left to right keeping f[ii], the term in
+// brackets for the current column, and arg, its first minimising row: a
+// point in row x and column jj takes 2*scale off f of rows x and below.
+// The points only grow G, so this matrix is Monge and the first
+// minimising row never decreases from one column to the next, nor from
+// one point to the next: rows above arg are never looked at again (nor
+// kept up to date). A point at or above arg lowers every row that is
+// still looked at alike (off keeps the sum); one below it lowers the rows
+// from its own, whose least value takes arg's place when it is smaller
+// (the rows in between are no smaller than arg's).
+func (c *chainRoute) stepMiddle(nu, nd, oldUp, oldDown int) int {
+	sc, scale := c.sc, c.scale
+	px, py := sc.px, sc.py[:len(sc.px)]
+	// the points of each column as a list (head, next), rows' counts
+	head := resize(sc.colHead, nd)
+	for y := range head {
+		head[y] = -1
+	}
+	next := resize(sc.next, len(px))
+	rows := resize(sc.rowCnt, nu+1)
+	clear(rows)
+	for i, x := range px {
+		rows[x]++
+		if y := py[i]; int(y) < nd {
+			next[i] = head[y]
+			head[y] = int32(i)
+		}
+	}
+	f := resize(sc.f, nu)
+	prev := sc.prev[:nu]
+	tot, oldCost := 0, 0 // G[ii][nd]
+	arg, best := 0, math.MaxInt
+	for ii := range f {
+		tot += int(rows[ii])
+		v := prev[ii] + tot*scale
+		f[ii] = v
+		if v < best {
+			arg, best = ii, v
+		}
+		if ii == oldUp {
+			oldCost = tot
+		}
+	}
+	cur := sc.cur[:nd]
+	n0 := len(sc.choice)
+	sc.choice = slices.Grow(sc.choice, nd)[:n0+nd]
+	choice := sc.choice[n0 : n0+nd]
+	two := 2 * scale
+	off := 0              // taken off every row from arg on
+	below, inside := 0, 0 // G[nu][jj], G[oldUp][jj]
+	for jj := range cur {
+		for i := head[jj]; i >= 0; i = next[i] {
+			x := int(px[i])
+			below++
+			if x <= oldUp {
+				inside++
+			}
+			switch {
+			case x <= arg:
+				off += two
+			case x < nu:
+				best, at := f[x]-two, x
+				f[x] = best
+				for ii := x + 1; ii < nu; ii++ {
+					v := f[ii] - two
+					f[ii] = v
+					if v < best {
+						best, at = v, ii
+					}
+				}
+				if best < f[arg] {
+					arg = at
+				}
 			}
 		}
-		cur[jm], choice[jm] = best, int32(arg)
-		columnMinima(g, nc, scale, base, cur, choice, jlo, jm-1, ilo, arg)
-		jlo, ilo = jm+1, arg
+		cost := f[arg] - off + below*scale
+		if jj != oldDown {
+			cost++
+		} else {
+			oldCost += below - 2*inside
+		}
+		cur[jj], choice[jj] = cost, int32(arg)
 	}
+	sc.f, sc.colHead, sc.next, sc.rowCnt = f, head, next, rows
+	return oldCost
 }
 
 // putBack puts the dummies in their selected slots (sc.sel).

@@ -35,7 +35,7 @@ func buildGrid(l *Layout) grid {
 	g.buckets = make([][]gridEntry, g.cols*g.rows)
 	// Two passes over the primitives: count each bucket's entries, then
 	// fill buckets carved from one array, in the same order.
-	count := make([]int32, len(g.buckets))
+	count := make([]int32, len(g.buckets)+1)
 	var entries []gridEntry
 	fill := false
 	add := func(r Rect, e gridEntry) {
@@ -44,12 +44,15 @@ func buildGrid(l *Layout) grid {
 			return
 		}
 		for y := r0; y <= r1; y++ {
-			for x := c0; x <= c1; x++ {
-				i := y*g.cols + x
-				if fill {
-					g.buckets[i] = append(g.buckets[i], e)
-				} else {
-					count[i]++
+			row := count[y*g.cols : (y+1)*g.cols]
+			if fill {
+				for x := c0; x <= c1; x++ {
+					entries[row[x]] = e
+					row[x]++
+				}
+			} else {
+				for x := c0; x <= c1; x++ {
+					row[x]++
 				}
 			}
 		}
@@ -76,18 +79,21 @@ func buildGrid(l *Layout) grid {
 		}
 	}
 	visit()
-	total := 0
-	for _, c := range count {
-		total += int(c)
+	// count[i] becomes where bucket i starts; filling moves it to where
+	// bucket i ends, so bucket i is entries[end of i-1 : count[i]]
+	total := int32(0)
+	for i, c := range count {
+		count[i] = total
+		total += c
 	}
 	entries = make([]gridEntry, total)
-	off := 0
-	for i, c := range count {
-		g.buckets[i] = entries[off : off : off+int(c)]
-		off += int(c)
-	}
 	fill = true
 	visit()
+	start := int32(0)
+	for i := range g.buckets {
+		g.buckets[i] = entries[start:count[i]:count[i]]
+		start = count[i]
+	}
 	return g
 }
 

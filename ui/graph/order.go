@@ -52,33 +52,22 @@ type cluster struct {
 // block references: >= 0 an item, < 0 the cluster -1-b.
 func clusterBlock(c int) int { return -1 - c }
 
+// work is the state of one layout. Its layered graph is built by newWork
+// and only read while the layers are ordered, so the forks that order
+// from several starts at once share it whole (see fork); the rest — the
+// order and everything that follows it — is each fork's own.
 type work struct {
-	st       *structure
-	rk       *ranking
-	opt      Options
-	items    []item
-	segs     []segment
+	layered
 	order    [][]int // items of each layer in order
 	roots    [][]int // top-level blocks of each layer
 	clusters []cluster
-	nodeItem []int
-	nReal    int     // items below this index are boxes or frame ports, the rest dummies
-	edgeSegs [][]int // segments of each ranking edge, top to bottom
-	frameCl  []int   // frame index → cluster
-	bary     bool    // sweeps use barycenters instead of medians
-	byLayer  [][]int // clusters of each layer
+	bary     bool // sweeps use barycenters instead of medians
 
-	// The ordering works on flat int32 arrays: pos is each item's index
-	// in its layer's order; upNb[upOff[i]:upOff[i+1]] are the items above
-	// item i (one per segment, in segment order), downNb likewise below;
-	// upPos and downPos, laid out the same, hold those neighbours'
-	// positions, sorted per item (see fillNeighbours).
+	// pos is each item's index in its layer's order; upPos and downPos,
+	// laid out as upNb and downNb, hold the neighbours' positions,
+	// sorted per item (see fillNeighbours).
 	pos            []int32
-	upOff, downOff []int32
-	upNb, downNb   []int32
 	upPos, downPos []int32
-	upSeg, downSeg []int32 // each item's segments above and below (CSR by upOff, downOff)
-	upOne, downOne []int32 // the only neighbour above (below), or -1
 	scratch        orderScratch
 	chain          chainScratch
 	coord          coordScratch
@@ -89,6 +78,29 @@ type work struct {
 
 	// backing arrays kept for reuse (see newWork)
 	buf workBuffers
+}
+
+// layered is the layered graph a work orders: its items and segments,
+// their adjacency and the clusters of each layer.
+type layered struct {
+	st       *structure
+	rk       *ranking
+	opt      Options
+	items    []item
+	segs     []segment
+	nodeItem []int
+	nReal    int     // items below this index are boxes or frame ports, the rest dummies
+	edgeSegs [][]int // segments of each ranking edge, top to bottom
+	frameCl  []int   // frame index → cluster
+	byLayer  [][]int // clusters of each layer
+
+	// The ordering works on flat int32 arrays: upNb[upOff[i]:upOff[i+1]]
+	// are the items above item i (one per segment, in segment order),
+	// downNb likewise below.
+	upOff, downOff []int32
+	upNb, downNb   []int32
+	upSeg, downSeg []int32 // each item's segments above and below (CSR by upOff, downOff)
+	upOne, downOne []int32 // the only neighbour above (below), or -1
 }
 
 // workBuffers are arrays a work carves or fills anew for every layout;
@@ -119,6 +131,7 @@ type orderScratch struct {
 	buf   []int
 	val   []float64
 	bv    []blockVal
+	bvTmp []blockVal // stableSortBlocks' merge buffer
 	slots []int
 	lists [][]int
 	cand  []bool
@@ -162,7 +175,7 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 	}
 	// Keep every buffer's capacity, forget everything else.
 	old := *w
-	*w = work{st: st, rk: rk, opt: opt, scratch: old.scratch, chain: old.chain, coord: old.coord, route: old.route, buf: old.buf}
+	*w = work{layered: layered{st: st, rk: rk, opt: opt}, scratch: old.scratch, chain: old.chain, coord: old.coord, route: old.route, buf: old.buf}
 	sc := &w.scratch
 	sc.layerChg, sc.siftSeen, sc.chainSeen = sc.layerChg[:0], sc.siftSeen[:0], sc.chainSeen[:0]
 	n := len(st.nodes)
@@ -493,7 +506,7 @@ func (w *work) initOrder(value func(it int) float64) {
 			}
 			bv = append(bv, blockVal{b, v})
 		}
-		stableSortBlocks(bv)
+		sc.bvTmp = stableSortBlocks(bv, sc.bvTmp)
 		for i := range blocks {
 			blocks[i] = bv[i].b
 		}
@@ -793,27 +806,43 @@ func (w *work) sortBlocks(blocks []int, val []float64, reverse bool) {
 		// equal runs come out reversed
 		slices.Reverse(movable)
 	}
-	stableSortBlocks(movable)
+	w.scratch.bvTmp = stableSortBlocks(movable, w.scratch.bvTmp)
 	for k, i := range slots {
 		blocks[i] = movable[k].b
 	}
 	w.scratch.bv, w.scratch.slots = movable, slots
 }
 
-// stableSortBlocks sorts by value, keeping the order of equal values.
-func stableSortBlocks(a []blockVal) {
-	if len(a) > 48 {
-		slices.SortStableFunc(a, func(x, y blockVal) int {
-			switch {
-			case x.v < y.v:
-				return -1
-			case x.v > y.v:
-				return 1
-			}
-			return 0
-		})
-		return
+// stableSortBlocks sorts by value, keeping the order of equal values:
+// short lists by insertion, longer ones by merging insertion-sorted runs
+// through tmp (which it returns, grown, for reuse). Runs already in order
+// are not merged, so a nearly sorted list costs little.
+func stableSortBlocks(a, tmp []blockVal) []blockVal {
+	const run = 24
+	n := len(a)
+	if n <= 2*run {
+		insertionSortBlocks(a)
+		return tmp
 	}
+	for lo := 0; lo < n; lo += run {
+		insertionSortBlocks(a[lo:min(lo+run, n)])
+	}
+	tmp = resize(tmp, n)
+	src, dst := a, tmp
+	for width := run; width < n; width *= 2 {
+		for lo := 0; lo < n; lo += 2 * width {
+			mid, hi := min(lo+width, n), min(lo+2*width, n)
+			mergeBlocks(dst[lo:hi], src[lo:mid], src[mid:hi])
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
+	return tmp
+}
+
+func insertionSortBlocks(a []blockVal) {
 	for i := 1; i < len(a); i++ {
 		x := a[i]
 		j := i
@@ -822,6 +851,27 @@ func stableSortBlocks(a []blockVal) {
 		}
 		a[j] = x
 	}
+}
+
+// mergeBlocks merges the sorted l and r into dst, l first among equals.
+func mergeBlocks(dst, l, r []blockVal) {
+	if len(r) == 0 || l[len(l)-1].v <= r[0].v {
+		copy(dst[copy(dst, l):], r)
+		return
+	}
+	i, j, k := 0, 0, 0
+	for i < len(l) && j < len(r) {
+		if r[j].v < l[i].v {
+			dst[k] = r[j]
+			j++
+		} else {
+			dst[k] = l[i]
+			i++
+		}
+		k++
+	}
+	k += copy(dst[k:], l[i:])
+	copy(dst[k:], r[j:])
 }
 
 func insertionSort(a []int32) {
@@ -864,13 +914,24 @@ func (w *work) transpose(maxPasses int, equal bool) {
 			changed := false
 			order := w.order[l]
 			for _, kids := range w.siblingLists(l) {
+				// the item judged last on the right and its neighbours'
+				// positions (see onePos), which stay while layer l is
+				// judged: the next pair has it on the left
+				last, lu, ld := -1, int32(0), int32(0)
 				for i := 0; i+1 < len(kids); i++ {
 					a, b := kids[i], kids[i+1]
 					if a < 0 || b < 0 || dirty[a]|dirty[b] == 0 {
 						continue
 					}
-					keep, sw := w.pairCross(a, b)
+					au, ad := lu, ld
+					if a != last {
+						au, ad = w.onePos(a)
+					}
+					bu, bd := w.onePos(b)
+					last, lu, ld = b, bu, bd
+					keep, sw := w.pairCross(a, b, au, ad, bu, bd)
 					if sw < keep || equal && keep > 0 && sw == keep {
+						last, lu, ld = a, au, ad
 						kids[i], kids[i+1] = b, a
 						pa, pb := w.pos[a], w.pos[b]
 						w.pos[a], w.pos[b] = pb, pa
@@ -954,19 +1015,33 @@ func (w *work) markNeighbours(it int, bit uint8) {
 	}
 }
 
+// onePos returns the positions of item it's only neighbour above and
+// below (as dummies have), or -1 where it has several or none.
+func (w *work) onePos(it int) (up, down int32) {
+	up, down = -1, -1
+	if x := w.upOne[it]; x >= 0 {
+		up = w.pos[x]
+	}
+	if x := w.downOne[it]; x >= 0 {
+		down = w.pos[x]
+	}
+	return up, down
+}
+
 // pairCross returns the crossings between the segments of items a and b
 // of one layer with a left of b (keep) and with b left of a (swap),
-// reading the neighbours' current positions.
-func (w *work) pairCross(a, b int) (keep, swap int) {
+// reading the neighbours' current positions; au, ad, bu and bd are a's
+// and b's onePos.
+func (w *work) pairCross(a, b int, au, ad, bu, bd int32) (keep, swap int) {
 	pos := w.pos
-	if x, y := w.upOne[a], w.upOne[b]; x >= 0 && y >= 0 { // as dummies have
-		d := pos[x] - pos[y]
+	if au >= 0 && bu >= 0 {
+		d := au - bu
 		keep, swap = int(uint32(-d)>>31), int(uint32(d)>>31)
 	} else {
 		keep, swap = crossPairs(pos, w.upNb[w.upOff[a]:w.upOff[a+1]], w.upNb[w.upOff[b]:w.upOff[b+1]])
 	}
-	if x, y := w.downOne[a], w.downOne[b]; x >= 0 && y >= 0 {
-		d := pos[x] - pos[y]
+	if ad >= 0 && bd >= 0 {
+		d := ad - bd
 		return keep + int(uint32(-d)>>31), swap + int(uint32(d)>>31)
 	}
 	k, s := crossPairs(pos, w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])

@@ -15,7 +15,8 @@ type startRun struct {
 }
 
 // runStarts runs starts 0..e.starts-1 from the order in start (see
-// minimizeWith) and returns their outcomes, indexed by start.
+// minimizeWith) and returns their outcomes, indexed by start, up to the
+// first that ends without crossings.
 //
 // Starting orders are independent: each runs its sweeps on a fork of the
 // work (its own order, sharing the read-only structure), on up to
@@ -57,16 +58,21 @@ func (w *work) runStarts(e effort, start *orderSnapshot, bp *bestParts) []startR
 		}
 		r.bp = f.bp
 	}
+	// A start that ends without crossings is the best the caller can
+	// take (it takes the first least in start order), so the later
+	// starts need not run: none is begun once one before it has ended so.
 	workers := min(e.starts, runtime.GOMAXPROCS(0))
 	if workers <= 1 {
 		for k := range runs {
-			run(k)
+			if run(k); runs[k].c == 0 {
+				return runs[:k+1]
+			}
 		}
 		return runs
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	next := 0
+	next, end := 0, len(runs)
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -75,26 +81,36 @@ func (w *work) runStarts(e effort, start *orderSnapshot, bp *bestParts) []startR
 				mu.Lock()
 				k := next
 				next++
+				stop := k >= end
 				mu.Unlock()
-				if k >= len(runs) {
+				if stop {
 					return
 				}
 				run(k)
+				if runs[k].c == 0 {
+					mu.Lock()
+					end = min(end, k+1)
+					mu.Unlock()
+				}
 			}
 		}()
 	}
 	wg.Wait()
+	// the starts before the first without crossings all ran
+	for k := range runs {
+		if runs[k].c == 0 {
+			return runs[:k+1]
+		}
+	}
 	return runs
 }
 
 // fork returns a work with its own copy of w's order (block lists and
-// positions) and fresh scratch, sharing everything the ordering only
-// reads; with bp, it judges parts on its own (see bestParts.fork).
+// positions) and fresh scratch, sharing w's layered graph, which the
+// ordering only reads; with bp, it judges parts on its own (see
+// bestParts.fork).
 func (w *work) fork(bp *bestParts) *work {
-	f := &work{st: w.st, rk: w.rk, opt: w.opt, items: w.items, segs: w.segs,
-		nodeItem: w.nodeItem, nReal: w.nReal, edgeSegs: w.edgeSegs, frameCl: w.frameCl,
-		byLayer: w.byLayer, upOff: w.upOff, downOff: w.downOff, upNb: w.upNb, downNb: w.downNb,
-		upSeg: w.upSeg, downSeg: w.downSeg, upOne: w.upOne, downOne: w.downOne}
+	f := &work{layered: w.layered}
 	f.pos = slices.Clone(w.pos)
 	f.order = make([][]int, len(w.order))
 	for l, o := range w.order {
