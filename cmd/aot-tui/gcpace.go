@@ -22,21 +22,28 @@ import (
 // the runtime keeps mapped beyond it held 90-105 MB of RSS.
 //
 // What: after a recorded version, when the heap has grown by a quarter of
-// the live heap (at least minGarbage) since the last cycle, a cycle runs
-// at once on a goroutine of its own, in the idle time before the next
-// write; then the memory limit is set to the live heap plus half of it
-// (at least limitSlack more), never under limitFloor. The limit makes the
-// runtime return freed memory to the system; it sits above what a write
-// allocates, so it does not make the collector run during one. It follows
-// the live heap up and down, so a large file never has a limit under its
-// live heap (which would have the collector run without end). GOGC or
+// the live heap (at least minGarbage) since the last cycle, or when the
+// runtime has collected on its own since the pacer's last cycle (a write
+// met the heap goal or the limit: the limit may be behind a heap that
+// grew), a cycle runs at once on a goroutine of its own, in the idle time
+// before the next write. Then the memory limit is set to what the runtime
+// needs besides the heap, plus the live heap, plus room for what writes
+// allocate between cycles: half the live heap, twice the garbage the last
+// cycle found, and at least limitSlack; never under limitFloor. The limit
+// makes the runtime return freed memory to the system; it sits above what
+// a write allocates, so the collector does not run during one. It follows
+// the live heap up and down: a file that grows makes the runtime collect
+// on its own, which brings the pacer round to raise the limit. GOGC or
 // GOMEMLIMIT in the environment turn the pacer off: the user decides.
 type gcPacer struct {
 	busy atomic.Bool
-	// gc, read and limit are runtime.GC, the heap in use and live, and
+	// cycles is the runtime's count of cycles when the pacer's last
+	// cycle ended.
+	cycles atomic.Uint64
+	// gc, read and limit are runtime.GC, readHeap and
 	// debug.SetMemoryLimit (tests replace them).
 	gc    func()
-	read  func() (heap, live uint64)
+	read  func() heapStats
 	limit func(int64) int64
 	// done, when set, is called when a cycle started by after has ended
 	// (tests).
@@ -56,36 +63,79 @@ func newGCPacer() func() {
 		return nil
 	}
 	p := &gcPacer{gc: runtime.GC, read: readHeap, limit: debug.SetMemoryLimit}
+	p.cycles.Store(p.read().cycles)
 	return p.after
 }
 
-// after starts a cycle when enough garbage has piled up since the last,
-// unless one it started is still running.
-func (p *gcPacer) after() {
-	heap, live := p.read()
-	if heap < live+max(minGarbage, live/4) || !p.busy.CompareAndSwap(false, true) {
-		return
+// after is ui.Options.AfterRecord: start.
+func (p *gcPacer) after() { p.start() }
+
+// start starts a cycle when enough garbage has piled up since the last,
+// or the runtime has collected on its own, unless one it started is
+// still running; it reports whether it did.
+func (p *gcPacer) start() bool {
+	h := p.read()
+	if h.cycles == p.cycles.Load() && h.objects < h.live+max(minGarbage, h.live/4) {
+		return false
 	}
+	if !p.busy.CompareAndSwap(false, true) {
+		return false
+	}
+	garbage := h.objects - min(h.objects, h.live)
 	go func() {
 		defer p.busy.Store(false)
 		p.gc()
-		_, live := p.read()
-		p.limit(int64(max(limitFloor, live+max(live/2, limitSlack))))
+		h := p.read()
+		p.cycles.Store(h.cycles)
+		p.limit(int64(gcLimit(h, garbage)))
 		if p.done != nil {
 			p.done()
 		}
 	}()
+	return true
 }
 
-var heapMetrics = []string{"/memory/classes/heap/objects:bytes", "/gc/heap/live:bytes"}
+// gcLimit is the memory limit for the heap h right after a cycle, the
+// cycle before it having found garbage bytes of garbage: what the runtime
+// holds besides the heap, the live heap, and room for the writes to come.
+func gcLimit(h heapStats, garbage uint64) uint64 {
+	return max(limitFloor, h.other+h.live+max(h.live/2, 2*garbage, limitSlack))
+}
 
-// readHeap returns the bytes of heap objects (live, and dead not yet
-// swept) and the live heap as the last cycle marked it.
-func readHeap() (heap, live uint64) {
+// heapStats is what the pacer reads of the runtime.
+type heapStats struct {
+	// objects are the bytes of heap objects (live, and dead not yet
+	// swept); live the live heap as the last cycle marked it.
+	objects, live uint64
+	// other is the memory the runtime holds that the memory limit counts
+	// and that is neither heap objects nor free heap: stacks, metadata,
+	// fragmentation.
+	other uint64
+	// cycles counts the cycles completed.
+	cycles uint64
+}
+
+var heapMetrics = []string{
+	"/memory/classes/heap/objects:bytes",
+	"/gc/heap/live:bytes",
+	"/gc/cycles/total:gc-cycles",
+	"/memory/classes/total:bytes",
+	"/memory/classes/heap/released:bytes",
+	"/memory/classes/heap/free:bytes",
+}
+
+// readHeap reads heapStats from runtime/metrics.
+func readHeap() heapStats {
 	s := make([]metrics.Sample, len(heapMetrics))
 	for i, name := range heapMetrics {
 		s[i].Name = name
 	}
 	metrics.Read(s)
-	return s[0].Value.Uint64(), s[1].Value.Uint64()
+	v := func(i int) uint64 { return s[i].Value.Uint64() }
+	h := heapStats{objects: v(0), live: v(1), cycles: v(2)}
+	// The limit counts total minus released; free heap is returned to the
+	// system when the limit asks, and heap objects are counted apart.
+	held := v(3) - min(v(3), v(4))
+	h.other = held - min(held, v(5)+h.objects)
+	return h
 }
