@@ -106,6 +106,10 @@ func (p *fastParser) run(yml []byte, lines yamltext.LineMap, prev *Memo, record 
 		return nil, "characters or lines outside the subset"
 	}
 	if p.memoOff {
+		if p.lean != nil && len(p.taken) > 0 {
+			// The tree may hold Stubs, which only the memo explains.
+			return nil, "an entry ended where its end was not expected"
+		}
 		p.memo = nil
 	}
 	return root, ""
