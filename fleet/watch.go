@@ -593,6 +593,16 @@ func (w *Watcher) follow(t *tracked, initial *sync.WaitGroup) {
 // that is not there is given RemoveGrace to come back before its row goes.
 func (w *Watcher) check(t *tracked, read func()) {
 	read()
+	if !t.fresh && t.prev != nil {
+		// A write that left the bytes as they were: no event, but the
+		// row's Changed is the file's modification time.
+		if mt := t.tr.ModTime(); !mt.IsZero() && !mt.Equal(t.prev.Changed) {
+			row := *t.prev
+			row.Changed = mt
+			t.prev = &row
+			w.publish(t, row)
+		}
+	}
 	for t.fresh {
 		ev := t.ev
 		t.fresh = false

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/sim"
+	"github.com/aot-loop/aot-tui/statefile"
 )
 
 // simFleet is a tree of simulated loops: AoT loops played by sim.Run and
@@ -277,4 +278,28 @@ func TestWatcherFollowsNewGitWorktrees(t *testing.T) {
 
 	git(t, repo, "worktree", "remove", "--force", wt)
 	waitRows(t, w, 2*time.Second, "a removed worktree's loop goes", func(rows []Row) bool { return len(rows) == 1 })
+}
+
+// A write that leaves the bytes as they were (a loop saving its state
+// unchanged) emits nothing, but the row's Changed is the file's
+// modification time and follows it, as Read of the file says.
+func TestWatcherChangedFollowsAnUnchangedWrite(t *testing.T) {
+	root := t.TempDir()
+	spec := loopSpec{iteration: 2, pending: 1}
+	path := writeLoop(t, filepath.Join(root, "p"), spec, time.Now().Add(-time.Hour))
+	w := startWatcher(t, []string{root}, Options{Depth: 1})
+	waitRows(t, w, 5*time.Second, "first reading", func(rows []Row) bool { return len(rows) == 1 })
+	updates := w.Stats().Updates
+	writeLoop(t, filepath.Join(root, "p"), spec, time.Time{})
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitRows(t, w, time.Second, "Changed follows the modification time", func([]Row) bool { return rowOf(w, path).Changed.Equal(fi.ModTime()) })
+	if r, want := rowOf(w, path), Read(Loop{Target: statefile.Target{Path: path, Kind: statefile.KindAoT, Exists: true}, Project: filepath.Join(root, "p"), Name: "p"}, Options{}.withDefaults().Watch); !reflect.DeepEqual(r, want) {
+		t.Fatalf("row %+v\n want %+v", r, want)
+	}
+	if w.Stats().Updates != updates+1 {
+		t.Fatalf("%d updates for one unchanged write, want 1", w.Stats().Updates-updates)
+	}
 }

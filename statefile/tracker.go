@@ -1,5 +1,7 @@
 package statefile
 
+import "time"
+
 // Tracker is Watch without the watching: it reads its file when told to
 // and emits what changed, exactly as Watch does (identical bytes skipped,
 // a file caught mid-write read again before it is called invalid,
@@ -35,6 +37,10 @@ func (tr *Tracker) Poll() {
 		tr.Check()
 	}
 }
+
+// ModTime is the file's modification time at the last Check, which moves
+// when a write leaves the bytes as they were (no event is emitted then).
+func (tr *Tracker) ModTime() time.Time { return tr.w.lastStat.modTime }
 
 // Target is the file tracked.
 func (tr *Tracker) Target() Target { return tr.w.t }
