@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 )
@@ -186,7 +187,7 @@ func fillAoT(r *Row, st *model.State, f *model.Facts) (near string) {
 	r.Outlook = o.Text
 	if v := model.ValidateWith(st, f); !v.Valid {
 		r.File = FileInvalid
-		r.Error = fmt.Sprintf("%s: %s", plural(len(v.Errors), "validation error"), v.Errors[0])
+		r.Error = fmt.Sprintf("%s: %s", textfmt.Plural(len(v.Errors), "validation error"), v.Errors[0])
 	}
 	// The hook's next decision is a stop while the loop runs: act now.
 	if c.Status == model.LoopRunning && o.Decision == model.DecisionStop {
@@ -217,7 +218,7 @@ func fillPhase(r *Row, p *model.PhaseLoop) (near string) {
 	}
 	if v := model.ValidatePhaseLoop(p); !v.Valid {
 		r.File = FileInvalid
-		r.Error = fmt.Sprintf("%s: %s", plural(len(v.Errors), "validation error"), v.Errors[0])
+		r.Error = fmt.Sprintf("%s: %s", textfmt.Plural(len(v.Errors), "validation error"), v.Errors[0])
 	}
 	if r.Status != string(model.LoopRunning) {
 		return ""
@@ -232,13 +233,6 @@ func fillPhase(r *Row, p *model.PhaseLoop) (near string) {
 		return fmt.Sprintf("fix/review cycles %d/%d", fix, maxFix)
 	}
 	return ""
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // attentionOf classifies a filled row; near is why a running loop is near
@@ -334,7 +328,7 @@ func Summarize(rows []Row) Summary {
 // String is the one-line summary the window title and the alerts show:
 // "50 loops · 3 running · 1 needs attention".
 func (s Summary) String() string {
-	parts := []string{plural(s.Loops, "loop"), fmt.Sprintf("%d running", s.Running)}
+	parts := []string{textfmt.Plural(s.Loops, "loop"), fmt.Sprintf("%d running", s.Running)}
 	switch s.NeedsAttention {
 	case 0:
 	case 1:

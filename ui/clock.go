@@ -5,6 +5,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 )
 
 // The clock. Relative times on screen ("changed 12s ago", a trail entry's
@@ -106,10 +108,10 @@ func (m *Model) noteClock(t time.Time) {
 	}
 }
 
-// agoNoted is ago(m.now - since), noting when it next changes.
+// agoNoted is textfmt.Ago(m.now - since), noting when it next changes.
 func (m *Model) agoNoted(since time.Time) string {
 	m.noteClock(nextAgoChange(since, m.now))
-	return ago(m.now.Sub(since))
+	return textfmt.Ago(m.now.Sub(since))
 }
 
 // relTimeNoted is relTime(ts, m.now), noting when it next changes.
@@ -133,7 +135,7 @@ func agoUnit(d time.Duration) time.Duration {
 	return 24 * time.Hour
 }
 
-// nextAgoChange is the first instant after now at which ago(t - since)
+// nextAgoChange is the first instant after now at which textfmt.Ago(t - since)
 // reads differently than at now. ago counts whole units (seconds under a
 // minute, minutes under an hour, hours under two days, then days), so
 // that is the end of the current unit; a since in the future reads "0s"

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -41,7 +42,7 @@ func TestNextAgoChange(t *testing.T) {
 			if !got.Equal(tt.want) {
 				t.Fatalf("nextAgoChange at +%v = +%v, want +%v", tt.now.Sub(s), got.Sub(s), tt.want.Sub(s))
 			}
-			if text := ago(got.Sub(s)); text != tt.wantText {
+			if text := textfmt.Ago(got.Sub(s)); text != tt.wantText {
 				t.Fatalf("ago at the change = %q, want %q", text, tt.wantText)
 			}
 		})
@@ -59,7 +60,7 @@ func TestNextAgoChangeIsExact(t *testing.T) {
 		if !next.After(now) {
 			t.Fatalf("now +%v: next +%v is not after now", now.Sub(since), next.Sub(since))
 		}
-		at := func(x time.Time) string { return ago(x.Sub(since)) }
+		at := func(x time.Time) string { return textfmt.Ago(x.Sub(since)) }
 		if at(next.Add(-time.Nanosecond)) != at(now) || at(next) == at(now) {
 			t.Fatalf("now +%v (%q): next +%v reads %q, a nanosecond before %q", now.Sub(since), at(now),
 				next.Sub(since), at(next), at(next.Add(-time.Nanosecond)))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/charmbracelet/x/ansi"
@@ -148,19 +149,6 @@ func ProgressLabel(p model.Progress) (full, compact string) {
 	return "· first iteration", "·"
 }
 
-// ago renders a duration as "12s", "4m", "2h".
-func ago(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", max0(int(d.Seconds())))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
-}
-
 // renderHeader draws the two header lines and the outlook line, each at
 // most width cells.
 func renderHeader(h headerData, width int, s Styles) []string {
@@ -197,7 +185,7 @@ func renderHeader(h headerData, width int, s Styles) []string {
 		s.Atom(model.StatusResolved).Render("●"), f.Counts.Resolved)
 	changed := ""
 	if !h.Changed.IsZero() {
-		ch := "changed " + ago(h.Now.Sub(h.Changed)) + " ago"
+		ch := "changed " + textfmt.Ago(h.Now.Sub(h.Changed)) + " ago"
 		switch h.Pace {
 		case paceSlow:
 			changed = s.Warn.Render(ch)

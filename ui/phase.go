@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/charmbracelet/x/ansi"
@@ -31,7 +32,7 @@ func renderPhaseHeader(p *model.PhaseLoop, changed, now time.Time, width int, s 
 	}
 	ch := ""
 	if !changed.IsZero() {
-		ch = s.Muted.Render("changed " + ago(now.Sub(changed)) + " ago")
+		ch = s.Muted.Render("changed " + textfmt.Ago(now.Sub(changed)) + " ago")
 	}
 	line1 := fitSegments([]segment{
 		{full: badge + s.Muted.Render(fmt.Sprintf(" phase %d/%d", idx+1, len(model.Phases))), compact: badge, priority: 0},

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -238,7 +239,7 @@ func relTime(ts string, now time.Time) string {
 	}
 	d := now.Sub(t)
 	if d < 0 {
-		return "in " + ago(-d)
+		return "in " + textfmt.Ago(-d)
 	}
-	return ago(d) + " ago"
+	return textfmt.Ago(d) + " ago"
 }

@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/termtext"
@@ -146,7 +147,7 @@ func (d *verifyConfirmDialog) lines(m *Model, l *loop, w, h int) []string {
 	}
 	dir := termtext.Line(d.dir)
 	if cmds == 0 {
-		lines = append(lines, wrap(fmt.Sprintf("No command will run: the base_case has %s, which look for paths in %s.", plural2(files, "file check"), dir), w)...)
+		lines = append(lines, wrap(fmt.Sprintf("No command will run: the base_case has %s, which look for paths in %s.", textfmt.Plural(files, "file check"), dir), w)...)
 	} else {
 		lines = append(lines, wrap(fmt.Sprintf("These commands come from the state file, which the loop's agent wrote. Confirmed, they run one at a time through /bin/sh in %s, each for at most %s:", dir, m.verifyTimeout()), w)...)
 		lines = append(lines, "")
@@ -160,10 +161,10 @@ func (d *verifyConfirmDialog) lines(m *Model, l *loop, w, h int) []string {
 	}
 	var notes []string
 	if cmds > 0 && files > 0 {
-		notes = append(notes, plural2(files, "file check")+" (no command)")
+		notes = append(notes, textfmt.Plural(files, "file check")+" (no command)")
 	}
 	if judged > 0 {
-		notes = append(notes, plural2(judged, "item")+" judged by a person, not checkable here")
+		notes = append(notes, textfmt.Plural(judged, "item")+" judged by a person, not checkable here")
 	}
 	if len(notes) > 0 {
 		lines = append(lines, "")
@@ -397,13 +398,6 @@ func roundDuration(d time.Duration) time.Duration {
 		return d.Round(time.Millisecond)
 	}
 	return d.Round(100 * time.Millisecond)
-}
-
-func plural2(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // countJudged counts the checks of bc a person judges.

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 )
 
@@ -425,7 +426,7 @@ func judgeGroup(g *Result) {
 		case fail > 0:
 			g.Outcome = Fail
 			if judged > 0 {
-				g.Reason = "no checkable alternative passed; " + plural(judged, "alternative") + " judged by a person could still pass it"
+				g.Reason = "no checkable alternative passed; " + textfmt.Plural(judged, "alternative") + " judged by a person could still pass it"
 			}
 		case n == 0:
 			g.Outcome = Fail
@@ -436,7 +437,7 @@ func judgeGroup(g *Result) {
 		}
 	}
 	if judged > 0 && g.Reason == "" {
-		g.Reason = plural(judged, "item") + " left to a person's judgement"
+		g.Reason = textfmt.Plural(judged, "item") + " left to a person's judgement"
 	}
 }
 
@@ -492,11 +493,4 @@ func Leaves(items []*Result) []*Result {
 		out = append(out, it)
 	}
 	return out
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/fleet"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui"
 	"github.com/aot-loop/aot-tui/ui/termtext"
@@ -151,7 +152,7 @@ func printFleet(w io.Writer, rows []fleet.Row, now time.Time) {
 		}
 		changed := "—"
 		if !r.Changed.IsZero() {
-			changed = shortAgo(now.Sub(r.Changed))
+			changed = textfmt.Ago(now.Sub(r.Changed))
 		}
 		iter, stall := fmt.Sprintf("%d/%d", r.Iteration, r.MaxIterations), fmt.Sprintf("%d/%d", r.StallCount, r.MaxStallCount)
 		if r.MaxIterations == 0 { // never read: nothing to count
@@ -164,17 +165,4 @@ func printFleet(w io.Writer, rows []fleet.Row, now time.Time) {
 			fmt.Fprintf(w, "  %s└ %s\n", strings.Repeat(" ", nameW), line(r.Reason))
 		}
 	}
-}
-
-// shortAgo renders a duration as "12s", "4m", "2h", "3d".
-func shortAgo(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", max(0, int(d.Seconds())))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }

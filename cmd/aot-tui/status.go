@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui"
 	"github.com/aot-loop/aot-tui/ui/termtext"
@@ -632,15 +633,8 @@ func printAoTStatus(w io.Writer, l *loaded) {
 	fmt.Fprintf(w, "outlook   %s%s\n", mark, line(o.Text))
 	v := model.ValidateWith(s, f)
 	if len(v.Errors)+len(v.Warnings) > 0 {
-		fmt.Fprintf(w, "checks    %s (aot-tui validate shows them)\n", plural(len(v.Errors), "error")+", "+plural(len(v.Warnings), "warning"))
+		fmt.Fprintf(w, "checks    %s (aot-tui validate shows them)\n", textfmt.Plural(len(v.Errors), "error")+", "+textfmt.Plural(len(v.Warnings), "warning"))
 	}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func phaseStatusJSON(l *loaded) map[string]any {
@@ -705,7 +699,7 @@ func printPhaseStatus(w io.Writer, l *loaded) {
 	}
 	v := model.ValidatePhaseLoop(p)
 	if len(v.Errors)+len(v.Warnings) > 0 {
-		fmt.Fprintf(w, "checks    %s (aot-tui validate shows them)\n", plural(len(v.Errors), "error")+", "+plural(len(v.Warnings), "warning"))
+		fmt.Fprintf(w, "checks    %s (aot-tui validate shows them)\n", textfmt.Plural(len(v.Errors), "error")+", "+textfmt.Plural(len(v.Warnings), "warning"))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
@@ -42,7 +43,7 @@ Exit codes: 0 valid, 1 invalid (including a file that cannot be parsed),
 			if asJSON {
 				writeJSON(out, r)
 			} else {
-				what := plural(r.AtomCount, "atom")
+				what := textfmt.Plural(r.AtomCount, "atom")
 				if l.Phase != nil {
 					what = "phase loop"
 					if l.Phase.Phase != "" {
@@ -83,7 +84,7 @@ func printReport(w io.Writer, path, what string, r model.Report) {
 		verdict = "invalid"
 	}
 	fmt.Fprintf(w, "%s: %s (%s, %s, %s)\n", termtext.Line(path), verdict,
-		termtext.Line(what), plural(len(r.Errors), "error"), plural(len(r.Warnings), "warning"))
+		termtext.Line(what), textfmt.Plural(len(r.Errors), "error"), textfmt.Plural(len(r.Warnings), "warning"))
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "error: %s\n", termtext.Line(e))
 	}

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/aot-loop/aot-tui/verify"
@@ -147,10 +148,10 @@ func isTerminal(f any) bool {
 func confirm(in io.Reader, prompt io.Writer, statePath, dir string, timeout time.Duration, cmds []verify.Planned) error {
 	if !isTerminal(in) {
 		return fail(exitUsage, "verify would run %s from %s, which the loop's agent wrote; stdin is not a terminal to confirm on, so pass --yes to run them",
-			plural(len(cmds), "command"), termtext.Line(statePath))
+			textfmt.Plural(len(cmds), "command"), termtext.Line(statePath))
 	}
 	fmt.Fprintf(prompt, "The base_case of %s runs %s in %s (timeout %s each):\n",
-		termtext.Line(statePath), plural(len(cmds), "command"), termtext.Line(dir), timeout)
+		termtext.Line(statePath), textfmt.Plural(len(cmds), "command"), termtext.Line(dir), timeout)
 	w := 0
 	for _, c := range cmds {
 		w = max(w, len(verify.PosString(c.Position)))
@@ -221,7 +222,7 @@ func printVerify(w io.Writer, statePath string, rep *verify.Report) {
 	if c.NotRun > 0 {
 		tally += fmt.Sprintf(", %d not run", c.NotRun)
 	}
-	tally += fmt.Sprintf(" (%s in %s)", plural(checks, "check"), rep.Duration.Round(time.Millisecond))
+	tally += fmt.Sprintf(" (%s in %s)", textfmt.Plural(checks, "check"), rep.Duration.Round(time.Millisecond))
 	switch rep.Outcome {
 	case verify.Pass:
 		fmt.Fprintf(w, "result: PASS — every checkable item passed; %s\n", tally)

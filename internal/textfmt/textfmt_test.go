@@ -1,0 +1,25 @@
+package textfmt
+
+import (
+	"testing"
+	"time"
+)
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "0 checks", 1: "1 check", 2: "2 checks"} {
+		if got := Plural(n, "check"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestAgo(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Second: "0s", 0: "0s", 59 * time.Second: "59s", time.Minute: "1m", 59*time.Minute + 59*time.Second: "59m",
+		time.Hour: "1h", 47 * time.Hour: "47h", 48 * time.Hour: "2d", 100 * time.Hour: "4d",
+	} {
+		if got := Ago(d); got != want {
+			t.Errorf("Ago(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
