@@ -326,6 +326,19 @@ func seqEntries[T any](d *decoder, key string, v *yaml.Node, old []T, shift func
 	return out
 }
 
+// mapEntries is seqEntries for a top-level mapping (or_groups,
+// bindings): decode is given each entry's key text and nodes.
+func mapEntries[T any](d *decoder, key string, v *yaml.Node, old []T, shift func(T, int) T, decode func(name string, k, v *yaml.Node) T) []T {
+	out := make([]T, 0, itemCount(v))
+	r := d.list(key, v)
+	d.mapping(v, key, func(name string, k, val *yaml.Node) bool {
+		out = append(out, entry(d, r, len(out), val, old, shift, func() T { return decode(name, k, val) }))
+		return true
+	})
+	r.done(d)
+	return out
+}
+
 // decodeState fills a model.State from the frontmatter's root mapping.
 func (d *decoder) decodeState(root *yaml.Node) *model.State {
 	s := &model.State{}
@@ -350,9 +363,9 @@ func (d *decoder) decodeState(root *yaml.Node) *model.State {
 		case "decompositions":
 			s.Decompositions = seqEntries(d, key, v, prev.Decompositions, shiftDecomposition, d.decomposition)
 		case "or_groups":
-			s.ORGroups = d.orGroups(v, prev.ORGroups)
+			s.ORGroups = mapEntries(d, key, v, prev.ORGroups, shiftORGroup, d.orGroup)
 		case "bindings":
-			s.Bindings = d.bindings(v, prev.Bindings)
+			s.Bindings = mapEntries(d, key, v, prev.Bindings, shiftBinding, d.binding)
 		case "trail":
 			s.Trail = seqEntries(d, key, v, prev.Trail, shiftTrail, d.trail)
 		case "corrections":
@@ -604,17 +617,6 @@ func (d *decoder) decomposition(n *yaml.Node, i int) model.Decomposition {
 	return dc
 }
 
-func (d *decoder) orGroups(n *yaml.Node, prev []model.ORGroup) []model.ORGroup {
-	out := make([]model.ORGroup, 0, itemCount(n))
-	r := d.list("or_groups", n)
-	d.mapping(n, "or_groups", func(name string, k, v *yaml.Node) bool {
-		out = append(out, entry(d, r, len(out), v, prev, shiftORGroup, func() model.ORGroup { return d.orGroup(name, k, v) }))
-		return true
-	})
-	r.done(d)
-	return out
-}
-
 func (d *decoder) orGroup(name string, k, v *yaml.Node) model.ORGroup {
 	path := "or_groups." + name
 	g := model.ORGroup{Name: name, Line: d.line(k)}
@@ -632,17 +634,6 @@ func (d *decoder) orGroup(name string, k, v *yaml.Node) model.ORGroup {
 		return true
 	})
 	return g
-}
-
-func (d *decoder) bindings(n *yaml.Node, prev []model.Binding) []model.Binding {
-	out := make([]model.Binding, 0, itemCount(n))
-	r := d.list("bindings", n)
-	d.mapping(n, "bindings", func(id string, k, v *yaml.Node) bool {
-		out = append(out, entry(d, r, len(out), v, prev, shiftBinding, func() model.Binding { return d.binding(id, k, v) }))
-		return true
-	})
-	r.done(d)
-	return out
 }
 
 func (d *decoder) binding(id string, k, v *yaml.Node) model.Binding {
