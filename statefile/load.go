@@ -148,3 +148,17 @@ func Load(path string, limit int64) (*Document, error) {
 	}
 	return doc, nil
 }
+
+// ProjectDir is the directory a loop's checks run in: the one holding
+// .claude/ for a state file inside .claude/, else the state file's own.
+func ProjectDir(statePath string) string {
+	abs, err := filepath.Abs(statePath)
+	if err != nil {
+		abs = statePath
+	}
+	dir := filepath.Dir(abs)
+	if filepath.Base(dir) == ".claude" {
+		return filepath.Dir(dir)
+	}
+	return dir
+}

@@ -172,16 +172,9 @@ func loopNames(paths []string) []string {
 	dirs := make([][]string, len(paths))
 	files := make([]string, len(paths))
 	for i, p := range paths {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			abs = p
-		}
-		dir := filepath.Dir(abs)
-		if filepath.Base(dir) == ".claude" {
-			dir = filepath.Dir(dir)
-		}
+		dir := statefile.ProjectDir(p)
 		dirs[i] = strings.FieldsFunc(filepath.ToSlash(dir), func(r rune) bool { return r == '/' })
-		files[i] = filepath.Base(abs)
+		files[i] = filepath.Base(p)
 	}
 	names := make([]string, len(paths))
 	for i := range paths {

@@ -78,7 +78,7 @@ func (m *Model) verifyKey(l *loop) tea.Cmd {
 	d := &verifyConfirmDialog{
 		bc:   l.st.Objective.BaseCase,
 		plan: verify.Plan(l.st.Objective.BaseCase),
-		dir:  verify.ProjectDir(l.target.Path),
+		dir:  statefile.ProjectDir(l.target.Path),
 	}
 	m.push(l, d)
 	d.resize(m)

@@ -16,7 +16,6 @@ package verify
 
 import (
 	"context"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -184,20 +183,6 @@ type Report struct {
 // Passed reports whether the base_case holds as far as it can be checked
 // here (the CLI's exit code 0).
 func (r *Report) Passed() bool { return r.Outcome == Pass }
-
-// ProjectDir is the directory a loop's checks run in: the one holding
-// .claude/ for a state file inside .claude/, else the state file's own.
-func ProjectDir(statePath string) string {
-	abs, err := filepath.Abs(statePath)
-	if err != nil {
-		abs = statePath
-	}
-	dir := filepath.Dir(abs)
-	if filepath.Base(dir) == ".claude" {
-		return filepath.Dir(dir)
-	}
-	return dir
-}
 
 // Planned is a check that a run would carry out.
 type Planned struct {

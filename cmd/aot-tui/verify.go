@@ -14,6 +14,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/aot-loop/aot-tui/verify"
 	"github.com/charmbracelet/x/term"
@@ -71,7 +72,7 @@ checked, or the run was interrupted), 2 usage or I/O error, or not confirmed.`,
 				}
 				return fail(exitInvalid, "%s", msg)
 			}
-			dir := verify.ProjectDir(l.Target.Path)
+			dir := statefile.ProjectDir(l.Target.Path)
 			if cmds := verify.Commands(bc); len(cmds) > 0 && !yes {
 				if err := confirm(cmd.InOrStdin(), cmd.ErrOrStderr(), l.Target.Path, dir, timeout.d, cmds); err != nil {
 					return err
