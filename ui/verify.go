@@ -138,9 +138,9 @@ func (d *verifyConfirmDialog) lines(m *Model, l *loop, w, h int) []string {
 			files++
 		}
 	}
-	judged = countJudged(d.bc)
+	judged = verify.Judged(d.bc)
 	var lines []string
-	if l.st != nil && baseCaseKey(l.st.Objective.BaseCase) != baseCaseKey(d.bc) {
+	if l.st != nil && verify.ChecksKey(l.st.Objective.BaseCase) != verify.ChecksKey(d.bc) {
 		for _, t := range wrap("⚠ the loop has changed the base_case since you pressed V: these are the checks that will run (V again shows the new ones)", w) {
 			lines = append(lines, s.Warn.Render(t))
 		}
@@ -400,56 +400,6 @@ func roundDuration(d time.Duration) time.Duration {
 	return d.Round(100 * time.Millisecond)
 }
 
-// countJudged counts the checks of bc a person judges.
-func countJudged(bc model.BaseCase) int {
-	n := 0
-	var walk func(items []model.ChecklistItem)
-	judged := func(c *model.Check) bool {
-		return c != nil && (c.Type == model.CheckAssertion || c.Type == model.CheckQuality)
-	}
-	walk = func(items []model.ChecklistItem) {
-		for _, it := range items {
-			switch {
-			case it.IsGroup:
-				walk(it.Group)
-			case it.IsAnyOf:
-				walk(it.AnyOf)
-			case judged(it.Check):
-				n++
-			}
-		}
-	}
-	if bc.IsChecklist {
-		walk(bc.Checklist)
-	} else if judged(bc.Legacy) {
-		n++
-	}
-	return n
-}
-
-// baseCaseKey identifies a base_case's checks, to tell whether the loop
-// changed it since a run.
-func baseCaseKey(bc model.BaseCase) string {
-	var b strings.Builder
-	var walk func(items []model.ChecklistItem, depth int)
-	walk = func(items []model.ChecklistItem, depth int) {
-		for _, it := range items {
-			fmt.Fprintf(&b, "%d|%q|%v|%v", depth, it.Item, it.IsGroup, it.IsAnyOf)
-			if c := it.Check; c != nil {
-				fmt.Fprintf(&b, "|%q|%q", c.Type, c.Value)
-			}
-			b.WriteByte('\n')
-			walk(it.Group, depth+1)
-			walk(it.AnyOf, depth+1)
-		}
-	}
-	if bc.Legacy != nil {
-		fmt.Fprintf(&b, "legacy|%q|%q\n", bc.Legacy.Type, bc.Legacy.Value)
-	}
-	walk(bc.Checklist, 0)
-	return b.String()
-}
-
 // verifyView is what the objective view shows of l's last run (nil: none).
 type verifyView struct {
 	run *verifyRun
@@ -465,7 +415,7 @@ func (m *Model) verifyViewOf(l *loop) *verifyView {
 	if run == nil || l.st == nil {
 		return nil
 	}
-	v := &verifyView{run: run, changed: baseCaseKey(l.st.Objective.BaseCase) != baseCaseKey(run.bc)}
+	v := &verifyView{run: run, changed: verify.ChecksKey(l.st.Objective.BaseCase) != verify.ChecksKey(run.bc)}
 	if run.report != nil {
 		v.byPos = map[string]*verify.Result{}
 		var walk func(items []*verify.Result)

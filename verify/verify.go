@@ -16,6 +16,7 @@ package verify
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -201,17 +202,60 @@ func (p Planned) Runs() bool { return p.Type == model.CheckCommand || p.Type == 
 // judges are not listed.
 func Plan(bc model.BaseCase) []Planned {
 	var out []Planned
-	add := func(pos []int, item string, c *model.Check) {
+	eachCheck(bc, func(pos []int, item string, c *model.Check) {
 		switch c.Type {
 		case model.CheckCommand, model.CheckNotCommand, model.CheckFile, model.CheckNotFile:
 			out = append(out, Planned{Position: pos, Item: item, Type: c.Type, Value: c.Value})
 		}
+	})
+	return out
+}
+
+// Judged is the number of checks of bc a person judges (assertion and
+// quality): verification never runs them.
+func Judged(bc model.BaseCase) int {
+	n := 0
+	eachCheck(bc, func(_ []int, _ string, c *model.Check) {
+		if c.Type == model.CheckAssertion || c.Type == model.CheckQuality {
+			n++
+		}
+	})
+	return n
+}
+
+// ChecksKey identifies the checks of a base_case — items, nesting, types
+// and values, not where they are in the file — to tell whether the loop
+// changed them.
+func ChecksKey(bc model.BaseCase) string {
+	var b strings.Builder
+	var walk func(items []model.ChecklistItem, depth int)
+	walk = func(items []model.ChecklistItem, depth int) {
+		for _, it := range items {
+			fmt.Fprintf(&b, "%d|%q|%v|%v", depth, it.Item, it.IsGroup, it.IsAnyOf)
+			if c := it.Check; c != nil {
+				fmt.Fprintf(&b, "|%q|%q", c.Type, c.Value)
+			}
+			b.WriteByte('\n')
+			walk(it.Group, depth+1)
+			walk(it.AnyOf, depth+1)
+		}
 	}
+	if bc.Legacy != nil {
+		fmt.Fprintf(&b, "legacy|%q|%q\n", bc.Legacy.Type, bc.Legacy.Value)
+	}
+	walk(bc.Checklist, 0)
+	return b.String()
+}
+
+// eachCheck calls fn for every check of bc in order, with its position
+// (1-based, one number a level) and item name: the legacy single check
+// as 1 "base_case", else the checklist's, groups and any_of walked into.
+func eachCheck(bc model.BaseCase, fn func(pos []int, item string, c *model.Check)) {
 	if !bc.IsChecklist {
 		if bc.Legacy != nil {
-			add([]int{1}, "base_case", bc.Legacy)
+			fn([]int{1}, "base_case", bc.Legacy)
 		}
-		return out
+		return
 	}
 	var walk func(items []model.ChecklistItem, pos []int)
 	walk = func(items []model.ChecklistItem, pos []int) {
@@ -223,12 +267,11 @@ func Plan(bc model.BaseCase) []Planned {
 			case "any_of":
 				walk(it.AnyOf, p)
 			case "check":
-				add(p, itemName(it), it.Check)
+				fn(p, itemName(it), it.Check)
 			}
 		}
 	}
 	walk(bc.Checklist, nil)
-	return out
 }
 
 // Commands is the part of Plan that starts processes.

@@ -413,3 +413,36 @@ func TestPlanAndProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgedAndChecksKey: Judged counts the assertion and quality checks
+// wherever they are nested (and a legacy one), no others; ChecksKey
+// changes with a check's value and not with its line.
+func TestJudgedAndChecksKey(t *testing.T) {
+	check := func(typ model.CheckType, v string) *model.Check { return &model.Check{Type: typ, Value: v} }
+	bc := model.BaseCase{IsChecklist: true, Checklist: []model.ChecklistItem{
+		{Item: "tests", Check: check(model.CheckCommand, "go test ./...")},
+		{Item: "reviewed", Check: check(model.CheckAssertion, "a person read it")},
+		{Item: "group", IsGroup: true, Group: []model.ChecklistItem{
+			{Item: "docs", IsAnyOf: true, AnyOf: []model.ChecklistItem{
+				{Item: "readme", Check: check(model.CheckQuality, "clear")},
+				{Item: "file", Check: check(model.CheckFile, "README.md")},
+			}},
+		}},
+	}}
+	if n := Judged(bc); n != 2 {
+		t.Fatalf("Judged = %d, want 2", n)
+	}
+	if n := Judged(model.BaseCase{Legacy: check(model.CheckQuality, "good")}); n != 1 {
+		t.Fatalf("Judged of a legacy quality check = %d, want 1", n)
+	}
+	moved := bc
+	moved.Checklist = append([]model.ChecklistItem(nil), bc.Checklist...)
+	moved.Checklist[0].Check = &model.Check{Type: model.CheckCommand, Value: "go test ./...", Line: 40}
+	if ChecksKey(moved) != ChecksKey(bc) {
+		t.Fatal("ChecksKey changed with a check's line")
+	}
+	moved.Checklist[0].Check = check(model.CheckCommand, "go vet ./...")
+	if ChecksKey(moved) == ChecksKey(bc) {
+		t.Fatal("ChecksKey did not change with a check's value")
+	}
+}
