@@ -87,17 +87,12 @@ func (g *guard) look() error {
 
 // reapply writes the correction again on what the file holds now.
 func (g *guard) reapply() error {
-	if g.reapplied >= maxReapply {
-		return &LostError{Summary: g.summary(), Reason: "the loop wrote over it again each time it was applied"}
+	res, lost, err := g.pl.writeAgain(g.path, statefile.UpdateOptions{MaxSize: g.opts.MaxSize, KeepDisplaced: true}, g.reapplied)
+	if lost != "" {
+		return &LostError{Summary: g.summary(), Reason: lost}
 	}
 	g.reapplied++
-	res, err := statefile.Update(g.path, statefile.UpdateOptions{MaxSize: g.opts.MaxSize, Carried: g.pl.carried,
-		KeepDisplaced: true}, g.pl.planFunc())
 	if err != nil {
-		var ref *model.Refusal
-		if errors.As(err, &ref) {
-			return &LostError{Summary: g.summary(), Reason: ref.Reason}
-		}
 		return err
 	}
 	if res.Wrote {
@@ -115,4 +110,21 @@ func (g *guard) summary() string {
 		return g.pl.plan.Summary
 	}
 	return g.pl.req.Kind()
+}
+
+// writeAgain writes the correction again on what path holds now, when it
+// has been written again reapplied times before: lost says why it is lost
+// instead — written again maxReapply times already, or refused on the
+// file as it is now. opts.Carried is set here.
+func (pl *planner) writeAgain(path string, opts statefile.UpdateOptions, reapplied int) (res *statefile.UpdateResult, lost string, err error) {
+	if reapplied >= maxReapply {
+		return nil, "the loop wrote over it again each time it was applied", nil
+	}
+	opts.Carried = pl.carried
+	res, err = statefile.Update(path, opts, pl.planFunc())
+	var ref *model.Refusal
+	if errors.As(err, &ref) {
+		return nil, ref.Reason, nil
+	}
+	return res, "", err
 }

@@ -548,16 +548,11 @@ func (s *Session) reapply(g *guarded) Result {
 	if !still {
 		return GuardResult{Summary: g.summary} // undone meanwhile
 	}
-	if g.reapplied >= maxReapply {
-		return s.lose(g, "the loop wrote over it again each time it was applied")
-	}
-	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Carried: g.pl.carried},
-		g.pl.planFunc())
-	if err != nil {
-		var ref *model.Refusal
-		if errors.As(err, &ref) {
-			return s.lose(g, ref.Reason)
-		}
+	res, lost, err := g.pl.writeAgain(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize}, g.reapplied)
+	switch {
+	case lost != "":
+		return s.lose(g, lost)
+	case err != nil:
 		return GuardResult{Summary: g.summary, Err: err}
 	}
 	if !res.Wrote {
