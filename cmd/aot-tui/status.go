@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -9,11 +8,10 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/aot-loop/aot-tui/internal/jsonstream"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui"
@@ -167,40 +165,40 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	// atoms are written (both only read s and f).
 	checked := make(chan model.Report, 1)
 	go func() { checked <- model.ValidateWith(s, f) }()
-	j := &jsonStream{w: bufio.NewWriterSize(w, 64<<10)}
-	j.open('{')
-	j.key("exists")
-	j.bool(true)
-	j.key("status")
-	j.str(string(c.Status))
-	j.key("iteration")
-	j.int(c.Iteration)
-	j.key("stall_count")
-	j.int(c.StallCount)
-	j.key("stop_requested")
-	j.bool(c.StopRequested)
-	j.key("redirect_requested")
-	j.bool(c.RedirectRequested)
-	j.key("stop_reason")
+	j := jsonstream.New(w)
+	j.Open('{')
+	j.Key("exists")
+	j.Bool(true)
+	j.Key("status")
+	j.Str(string(c.Status))
+	j.Key("iteration")
+	j.Int(c.Iteration)
+	j.Key("stall_count")
+	j.Int(c.StallCount)
+	j.Key("stop_requested")
+	j.Bool(c.StopRequested)
+	j.Key("redirect_requested")
+	j.Bool(c.RedirectRequested)
+	j.Key("stop_reason")
 	if c.StopReason != "" {
-		j.str(c.StopReason)
+		j.Str(c.StopReason)
 	} else {
-		j.null()
+		j.Null()
 	}
-	j.key("atoms")
-	j.open('[')
+	j.Key("atoms")
+	j.Open('[')
 	for i := range s.Atoms {
-		j.atom(&s.Atoms[i])
+		streamAtom(j, &s.Atoms[i])
 	}
-	j.close(']')
-	j.key("executable_atoms")
-	j.open('[')
+	j.Close(']')
+	j.Key("executable_atoms")
+	j.Open('[')
 	for _, id := range f.Executable {
-		j.atom(&s.Atoms[f.Index[id]])
+		streamAtom(j, &s.Atoms[f.Index[id]])
 	}
-	j.close(']')
-	j.key("bindings")
-	j.open('{')
+	j.Close(']')
+	j.Key("bindings")
+	j.Open('{')
 	// A map in the struct: the last binding of an id wins, keys sorted.
 	last := make(map[string]int, len(s.Bindings))
 	for i, b := range s.Bindings {
@@ -215,244 +213,87 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(s.Bindings[a].AtomID, s.Bindings[b].AtomID) })
 	for _, i := range order {
 		b := &s.Bindings[i]
-		j.key(b.AtomID)
-		j.open('{')
-		j.key("summary")
-		j.str(b.Summary)
-		j.key("artifacts")
-		j.strs(b.Artifacts, false)
-		j.close('}')
+		j.Key(b.AtomID)
+		j.Open('{')
+		j.Key("summary")
+		j.Str(b.Summary)
+		j.Key("artifacts")
+		j.Strs(b.Artifacts, false)
+		j.Close('}')
 	}
-	j.close('}')
-	j.key("summary")
-	j.open('{')
+	j.Close('}')
+	j.Key("summary")
+	j.Open('{')
 	for _, kv := range []struct {
 		k string
 		v int
 	}{{"total", f.Counts.Total}, {"pending", f.Counts.Pending}, {"in_progress", f.Counts.InProgress},
 		{"resolved", f.Counts.Resolved}, {"executable", len(f.Executable)}} {
-		j.key(kv.k)
-		j.int(kv.v)
+		j.Key(kv.k)
+		j.Int(kv.v)
 	}
-	j.close('}')
-	j.key("kind")
-	j.str("aot-loop")
-	j.key("path")
-	j.str(l.Target.Path)
-	j.key("goal")
-	j.str(s.Objective.Goal)
-	j.key("max_iterations")
-	j.int(cons.EffectiveMaxIterations())
-	j.key("max_stall_count")
-	j.int(cons.EffectiveMaxStallCount())
-	j.key("max_parallel_agents")
-	j.int(cons.EffectiveMaxParallelAgents())
-	j.key("prev_pending_count")
-	j.int(c.PrevPendingCount)
-	j.key("unresolved")
-	j.int(f.Counts.Unresolved())
-	j.key("progress")
-	j.str(string(f.Progress))
-	j.key("next_batch")
-	j.strs(f.NextBatch, false)
-	j.key("longest_chain")
-	j.strs(f.LongestChain, false)
+	j.Close('}')
+	j.Key("kind")
+	j.Str("aot-loop")
+	j.Key("path")
+	j.Str(l.Target.Path)
+	j.Key("goal")
+	j.Str(s.Objective.Goal)
+	j.Key("max_iterations")
+	j.Int(cons.EffectiveMaxIterations())
+	j.Key("max_stall_count")
+	j.Int(cons.EffectiveMaxStallCount())
+	j.Key("max_parallel_agents")
+	j.Int(cons.EffectiveMaxParallelAgents())
+	j.Key("prev_pending_count")
+	j.Int(c.PrevPendingCount)
+	j.Key("unresolved")
+	j.Int(f.Counts.Unresolved())
+	j.Key("progress")
+	j.Str(string(f.Progress))
+	j.Key("next_batch")
+	j.Strs(f.NextBatch, false)
+	j.Key("longest_chain")
+	j.Strs(f.LongestChain, false)
 	o := model.PredictOutlook(s, f)
-	j.key("outlook")
-	j.open('{')
-	j.key("decision")
-	j.str(string(o.Decision))
-	j.key("text")
-	j.str(o.Text)
-	j.key("warning")
-	j.bool(o.Warning)
-	j.key("next_stall")
-	j.int(o.NextStall)
-	j.close('}')
+	j.Key("outlook")
+	j.Open('{')
+	j.Key("decision")
+	j.Str(string(o.Decision))
+	j.Key("text")
+	j.Str(o.Text)
+	j.Key("warning")
+	j.Bool(o.Warning)
+	j.Key("next_stall")
+	j.Int(o.NextStall)
+	j.Close('}')
 	v := <-checked
-	j.key("valid")
-	j.bool(v.Valid)
-	j.key("errors")
-	j.strs(v.Errors, true)
-	j.key("warnings")
-	j.strs(v.Warnings, true)
-	j.close('}')
-	j.w.WriteByte('\n')
-	_ = j.w.Flush()
+	j.Key("valid")
+	j.Bool(v.Valid)
+	j.Key("errors")
+	j.Strs(v.Errors, true)
+	j.Key("warnings")
+	j.Strs(v.Warnings, true)
+	j.Close('}')
+	_ = j.End()
 }
 
-// jsonStream writes JSON as json.Encoder (HTML not escaped) and then
-// json.Indent(dst, src, "", "  ") would: two spaces a level, "key": value,
-// empty arrays and objects as [] and {}.
-type jsonStream struct {
-	w         *bufio.Writer
-	depth     int
-	empty     bool // the container just opened has no element yet
-	valueNext bool // a key was written: its value follows on the same line
-	buf       []byte
-}
-
-// elem starts an element: a new line, after a comma unless it is the
-// first, or nothing for the value of a key.
-func (j *jsonStream) elem() {
-	if j.valueNext {
-		j.valueNext = false
-		return
-	}
-	if j.depth == 0 {
-		return
-	}
-	if j.empty {
-		j.empty = false
-	} else {
-		j.w.WriteByte(',')
-	}
-	j.newline()
-}
-
-func (j *jsonStream) newline() {
-	j.w.WriteByte('\n')
-	for range j.depth {
-		j.w.WriteString("  ")
-	}
-}
-
-func (j *jsonStream) open(c byte) {
-	j.elem()
-	j.w.WriteByte(c)
-	j.depth++
-	j.empty = true
-}
-
-func (j *jsonStream) close(c byte) {
-	j.depth--
-	if j.empty {
-		j.empty = false
-	} else {
-		j.newline()
-	}
-	j.w.WriteByte(c)
-}
-
-func (j *jsonStream) key(k string) {
-	j.elem()
-	j.quote(k)
-	j.w.WriteString(": ")
-	j.valueNext = true
-}
-
-func (j *jsonStream) str(s string) {
-	j.elem()
-	j.quote(s)
-}
-
-func (j *jsonStream) int(n int) {
-	j.elem()
-	j.buf = strconv.AppendInt(j.buf[:0], int64(n), 10)
-	j.w.Write(j.buf)
-}
-
-func (j *jsonStream) bool(b bool) {
-	j.elem()
-	if b {
-		j.w.WriteString("true")
-	} else {
-		j.w.WriteString("false")
-	}
-}
-
-func (j *jsonStream) null() {
-	j.elem()
-	j.w.WriteString("null")
-}
-
-// strs writes a list of strings; nil is null when nilIsNull, else [].
-func (j *jsonStream) strs(list []string, nilIsNull bool) {
-	if list == nil && nilIsNull {
-		j.null()
-		return
-	}
-	j.open('[')
-	for _, s := range list {
-		j.str(s)
-	}
-	j.close(']')
-}
-
-// atom writes an atom as atomJSON is encoded.
-func (j *jsonStream) atom(a *model.Atom) {
-	j.open('{')
-	j.key("id")
-	j.str(a.ID)
-	j.key("description")
-	j.str(a.Description)
-	j.key("status")
-	j.str(string(a.Status))
-	j.key("depends_on")
-	j.strs(a.DependsOn, false)
+// streamAtom writes an atom as atomJSON is encoded.
+func streamAtom(j *jsonstream.Writer, a *model.Atom) {
+	j.Open('{')
+	j.Key("id")
+	j.Str(a.ID)
+	j.Key("description")
+	j.Str(a.Description)
+	j.Key("status")
+	j.Str(string(a.Status))
+	j.Key("depends_on")
+	j.Strs(a.DependsOn, false)
 	if a.ORGroup != "" {
-		j.key("or_group")
-		j.str(a.ORGroup)
+		j.Key("or_group")
+		j.Str(a.ORGroup)
 	}
-	j.close('}')
-}
-
-// quote writes s as a JSON string, escaped as encoding/json escapes it
-// with HTML escaping off: quote, backslash and control characters (\b \f
-// \n \r \t by name, the others as \u00XX), invalid UTF-8 as \ufffd, and
-// U+2028 and U+2029.
-func (j *jsonStream) quote(s string) {
-	const hex = "0123456789abcdef"
-	b := append(j.buf[:0], '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	b = append(b, '"')
-	j.w.Write(b)
-	j.buf = b
+	j.Close('}')
 }
 
 type atomJSON struct {

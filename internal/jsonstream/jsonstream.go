@@ -1,0 +1,184 @@
+// Package jsonstream writes indented JSON element by element, for output
+// too large to build as values first (aot-tui status --json at 10,000
+// atoms): the bytes are those json.Encoder with HTML escaping off, then
+// json.Indent with two spaces, would write.
+package jsonstream
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// New returns a Writer writing to w through a buffer; End flushes it.
+func New(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 64<<10)} }
+
+// End ends the document with a line break and flushes the buffer.
+func (j *Writer) End() error {
+	j.w.WriteByte('\n')
+	return j.w.Flush()
+}
+
+// Writer writes JSON as json.Encoder (HTML not escaped) and then
+// json.Indent(dst, src, "", "  ") would: two spaces a level, "key": value,
+// empty arrays and objects as [] and {}.
+type Writer struct {
+	w         *bufio.Writer
+	depth     int
+	empty     bool // the container just opened has no element yet
+	valueNext bool // a key was written: its value follows on the same line
+	buf       []byte
+}
+
+// elem starts an element: a new line, after a comma unless it is the
+// first, or nothing for the value of a key.
+func (j *Writer) elem() {
+	if j.valueNext {
+		j.valueNext = false
+		return
+	}
+	if j.depth == 0 {
+		return
+	}
+	if j.empty {
+		j.empty = false
+	} else {
+		j.w.WriteByte(',')
+	}
+	j.newline()
+}
+
+func (j *Writer) newline() {
+	j.w.WriteByte('\n')
+	for range j.depth {
+		j.w.WriteString("  ")
+	}
+}
+
+// Open starts an array or object: c is [ or {.
+func (j *Writer) Open(c byte) {
+	j.elem()
+	j.w.WriteByte(c)
+	j.depth++
+	j.empty = true
+}
+
+// Close ends the array or object Open started: c is ] or }.
+func (j *Writer) Close(c byte) {
+	j.depth--
+	if j.empty {
+		j.empty = false
+	} else {
+		j.newline()
+	}
+	j.w.WriteByte(c)
+}
+
+// Key writes an object key; its value follows.
+func (j *Writer) Key(k string) {
+	j.elem()
+	j.quote(k)
+	j.w.WriteString(": ")
+	j.valueNext = true
+}
+
+// Str writes a string.
+func (j *Writer) Str(s string) {
+	j.elem()
+	j.quote(s)
+}
+
+// Int writes an integer.
+func (j *Writer) Int(n int) {
+	j.elem()
+	j.buf = strconv.AppendInt(j.buf[:0], int64(n), 10)
+	j.w.Write(j.buf)
+}
+
+// Bool writes true or false.
+func (j *Writer) Bool(b bool) {
+	j.elem()
+	if b {
+		j.w.WriteString("true")
+	} else {
+		j.w.WriteString("false")
+	}
+}
+
+// Null writes null.
+func (j *Writer) Null() {
+	j.elem()
+	j.w.WriteString("null")
+}
+
+// strs writes a list of strings; nil is null when nilIsNull, else [].
+func (j *Writer) Strs(list []string, nilIsNull bool) {
+	if list == nil && nilIsNull {
+		j.Null()
+		return
+	}
+	j.Open('[')
+	for _, s := range list {
+		j.Str(s)
+	}
+	j.Close(']')
+}
+
+// quote writes s as a JSON string, escaped as encoding/json escapes it
+// with HTML escaping off: quote, backslash and control characters (\b \f
+// \n \r \t by name, the others as \u00XX), invalid UTF-8 as \ufffd, and
+// U+2028 and U+2029.
+func (j *Writer) quote(s string) {
+	const hex = "0123456789abcdef"
+	b := append(j.buf[:0], '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	b = append(b, '"')
+	j.w.Write(b)
+	j.buf = b
+}

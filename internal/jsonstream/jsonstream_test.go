@@ -1,0 +1,73 @@
+package jsonstream
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// TestWriterWritesWhatEncodeAndIndentWrite: the same bytes as
+// json.Encoder without HTML escaping, then json.Indent, for nesting, empty
+// containers, null lists and strings that need escaping.
+func TestWriterWritesWhatEncodeAndIndentWrite(t *testing.T) {
+	odd := "quote \" backslash \\ tab \t nl \n bell \a <html> & \u2028 bad \xff é"
+	var got bytes.Buffer
+	j := New(&got)
+	j.Open('{')
+	j.Key("s")
+	j.Str(odd)
+	j.Key("n")
+	j.Int(-42)
+	j.Key("b")
+	j.Bool(true)
+	j.Key("empty")
+	j.Strs([]string{}, false)
+	j.Key("nil")
+	j.Strs(nil, true)
+	j.Key("list")
+	j.Strs([]string{"a", odd}, false)
+	j.Key("obj")
+	j.Open('{')
+	j.Close('}')
+	j.Close('}')
+	if err := j.End(); err != nil {
+		t.Fatal(err)
+	}
+	v := map[string]any{"s": odd, "n": -42, "b": true, "empty": []string{}, "nil": nil, "list": []string{"a", odd}, "obj": map[string]any{}}
+	var enc bytes.Buffer
+	e := json.NewEncoder(&enc)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	// json.Encoder sorts map keys: write them in that order for the
+	// comparison by decoding both.
+	var want bytes.Buffer
+	if err := json.Indent(&want, enc.Bytes(), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	var a, b any
+	if json.Unmarshal(got.Bytes(), &a) != nil || json.Unmarshal(want.Bytes(), &b) != nil {
+		t.Fatalf("not JSON:\n%s", got.Bytes())
+	}
+	gotS, _ := json.Marshal(a)
+	wantS, _ := json.Marshal(b)
+	if !bytes.Equal(gotS, wantS) {
+		t.Fatalf("values differ:\n%s\nwant\n%s", got.Bytes(), want.Bytes())
+	}
+	// Byte for byte, for a value whose order is fixed.
+	var one bytes.Buffer
+	w := New(&one)
+	w.Open('[')
+	w.Str(odd)
+	w.Strs(nil, false)
+	w.Close(']')
+	_ = w.End()
+	enc.Reset()
+	_ = e.Encode([]any{odd, []string{}})
+	want.Reset()
+	_ = json.Indent(&want, enc.Bytes(), "", "  ")
+	if one.String() != want.String() {
+		t.Fatalf("got\n%q\nwant\n%q", one.String(), want.String())
+	}
+}
