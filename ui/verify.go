@@ -553,20 +553,11 @@ func (v *verifyView) outputSection(w int, s Styles) []string {
 			name string
 			o    verify.Output
 		}{{"stderr", r.Stderr}, {"stdout", r.Stdout}} {
-			if strings.TrimSpace(st.o.Text) == "" {
+			title, lines := st.o.Tail(st.name, 30)
+			if lines == nil {
 				continue
 			}
 			shown = true
-			lines := strings.Split(strings.TrimRight(strings.ReplaceAll(st.o.Text, "\r\n", "\n"), "\n"), "\n")
-			const keep = 30
-			title := st.name
-			if len(lines) > keep {
-				title += fmt.Sprintf(" (last %d of %d lines)", keep, len(lines))
-				lines = lines[len(lines)-keep:]
-			}
-			if st.o.Omitted > 0 {
-				title += fmt.Sprintf(" (%d bytes cut from the middle)", st.o.Omitted)
-			}
 			out = append(out, "  "+s.Bold.Render(title))
 			for _, line := range lines {
 				for _, t := range wrap(strings.ReplaceAll(line, "\r", ""), max(10, w-4)) {

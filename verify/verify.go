@@ -103,6 +103,26 @@ type Output struct {
 	Cut int
 }
 
+// Tail is the last keep lines of o (CRLF read as LF, the final line break
+// dropped) with its heading: name, then how many lines were left out
+// before them and how many bytes from the middle. Empty output (blank
+// only) has no lines.
+func (o Output) Tail(name string, keep int) (heading string, lines []string) {
+	if strings.TrimSpace(o.Text) == "" {
+		return name, nil
+	}
+	lines = strings.Split(strings.TrimRight(strings.ReplaceAll(o.Text, "\r\n", "\n"), "\n"), "\n")
+	heading = name
+	if len(lines) > keep {
+		heading += fmt.Sprintf(" (last %d of %d lines)", keep, len(lines))
+		lines = lines[len(lines)-keep:]
+	}
+	if o.Omitted > 0 {
+		heading += fmt.Sprintf(" (%d bytes cut from the middle)", o.Omitted)
+	}
+	return heading, lines
+}
+
 // Result is one checklist item's verdict (or the legacy base_case's).
 type Result struct {
 	// Position is the item's 1-based place: [2 1] is the first item of

@@ -446,3 +446,19 @@ func TestJudgedAndChecksKey(t *testing.T) {
 		t.Fatal("ChecksKey did not change with a check's value")
 	}
 }
+
+// TestOutputTail: the last lines (CRLF as LF, no final empty line), the
+// heading saying what was left out, nothing for blank output.
+func TestOutputTail(t *testing.T) {
+	o := Output{Text: "a\r\nb\nc\nd\n", Omitted: 7}
+	head, lines := o.Tail("stdout", 2)
+	if head != "stdout (last 2 of 4 lines) (7 bytes cut from the middle)" || strings.Join(lines, "|") != "c|d" {
+		t.Fatalf("%q %q", head, lines)
+	}
+	if head, lines := (Output{Text: "x\r\n"}).Tail("stderr", 5); head != "stderr" || strings.Join(lines, "|") != "x" {
+		t.Fatalf("%q %q", head, lines)
+	}
+	if _, lines := (Output{Text: " \n\t"}).Tail("stderr", 5); lines != nil {
+		t.Fatalf("blank output has lines %q", lines)
+	}
+}

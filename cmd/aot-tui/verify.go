@@ -296,18 +296,9 @@ func printOutputTail(w io.Writer, r *verify.Result, indent string) {
 		name string
 		out  verify.Output
 	}{{"stdout", r.Stdout}, {"stderr", r.Stderr}} {
-		lines := strings.Split(strings.TrimRight(strings.ReplaceAll(s.out.Text, "\r\n", "\n"), "\n"), "\n")
-		if strings.TrimSpace(s.out.Text) == "" {
+		head, lines := s.out.Tail(s.name, 10)
+		if lines == nil {
 			continue
-		}
-		const keep = 10
-		head := s.name
-		if len(lines) > keep {
-			head += fmt.Sprintf(" (last %d of %d lines)", keep, len(lines))
-			lines = lines[len(lines)-keep:]
-		}
-		if s.out.Omitted > 0 {
-			head += fmt.Sprintf(" (%d bytes cut from the middle)", s.out.Omitted)
 		}
 		fmt.Fprintf(w, "%s%s:\n", indent, head)
 		for _, line := range lines {
