@@ -248,16 +248,7 @@ func TestUnmergeableWritesAreKeptBesideTheFile(t *testing.T) {
 	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "kept in") {
 		t.Fatalf("err %v; want a conflict naming where the write is kept", err)
 	}
-	kept, _ := filepath.Glob(path + ".aot-tui-kept-*")
-	if len(kept) != 1 {
-		t.Fatalf("kept files %v", kept)
-	}
-	if data, _ := os.ReadFile(kept[0]); !bytes.Equal(data, theirs) {
-		t.Fatal("the kept file is not the loop's write")
-	}
-	if final, _ := os.ReadFile(path); !bytes.Equal(final, res.After) {
-		t.Fatal("the file changed")
-	}
+	checkKeptBeside(t, path, theirs, res.After)
 }
 
 func TestWriteTextThatOpenedJustBeforeTheExchange(t *testing.T) {
@@ -503,6 +494,13 @@ func TestUnparseableLateWriteIsKeptBesideTheFile(t *testing.T) {
 	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "does not parse") || !strings.Contains(err.Error(), "kept in") {
 		t.Fatalf("err %v; want a conflict saying the write does not parse and where it is kept", err)
 	}
+	checkKeptBeside(t, path, theirs, res.After)
+}
+
+// checkKeptBeside checks that the loop's write theirs is kept, alone,
+// beside path, and that path still holds ours.
+func checkKeptBeside(t *testing.T, path string, theirs, ours []byte) {
+	t.Helper()
 	kept, _ := filepath.Glob(path + ".aot-tui-kept-*")
 	if len(kept) != 1 {
 		t.Fatalf("kept files %v", kept)
@@ -510,7 +508,7 @@ func TestUnparseableLateWriteIsKeptBesideTheFile(t *testing.T) {
 	if data, _ := os.ReadFile(kept[0]); !bytes.Equal(data, theirs) {
 		t.Fatal("the kept file is not the loop's write")
 	}
-	if final, _ := os.ReadFile(path); !bytes.Equal(final, res.After) {
+	if final, _ := os.ReadFile(path); !bytes.Equal(final, ours) {
 		t.Fatal("the file changed")
 	}
 }
