@@ -9,7 +9,8 @@
 // the errors are always yaml.v3's. Verify checks that promise; FuzzParse
 // in statefile runs it on every input it tries. ParseMemo parses a new
 // version of a text taking the entries of its top-level lists that did
-// not change from the parse of an earlier one (memo.go); statefile's
+// not change from the parse of an earlier one — as nodes, or for lean
+// sections as a Stub whose value the caller kept (memo.go); statefile's
 // FuzzReparse and TestReparseMatchesParse check it against Parse.
 package fastyaml
 
