@@ -10,7 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/aot-loop/aot-tui/yamltext"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // fastParse parses the block-style YAML that state files are written in —

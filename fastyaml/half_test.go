@@ -12,7 +12,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/yamltext"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // parseWithHalves is the fast parse with top-level sequences of at least

@@ -6,7 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/aot-loop/aot-tui/yamltext"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // A Memo remembers, of a parse by the fast parser, where the entries of

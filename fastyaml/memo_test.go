@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/aot-loop/aot-tui/yamltext"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 const memoText = `control:

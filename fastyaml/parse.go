@@ -18,7 +18,7 @@ import (
 	"runtime"
 
 	"github.com/aot-loop/aot-tui/yamltext"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // parallelMin is the frontmatter size from which Parse, when the fast

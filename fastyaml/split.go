@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/aot-loop/aot-tui/yamltext"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // parseSplit parses yml as three pieces, two of them concurrently, and

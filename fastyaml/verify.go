@@ -3,7 +3,7 @@ package fastyaml
 import (
 	"fmt"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Verify checks on yml the promise Parse rests on: the split parse and the

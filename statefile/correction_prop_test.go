@@ -18,7 +18,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 var correctionSeed = flag.Uint64("correction-seed", 0, "replay one state of TestCorrectionProperty (the seed it logs on failure)")

@@ -7,7 +7,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/yamltext"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // decoder walks the yaml.Node tree once and fills model types directly:

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/aot-loop/aot-tui/model"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // layout is a way to write a state file, as the loop's tools or people do.

@@ -8,7 +8,7 @@ import (
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/textdiff"
 	"github.com/aot-loop/aot-tui/yamltext"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // gnode is a plain tree of decoded YAML values: what a reader of the file

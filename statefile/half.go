@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/aot-loop/aot-tui/model"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // atomHalves is the number of atoms from which Parse decodes the atoms list

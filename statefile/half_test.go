@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/aot-loop/aot-tui/sim/gen"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // checkAtomHalves parses data with the atoms decoded in two halves from

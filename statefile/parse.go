@@ -12,7 +12,7 @@ import (
 	"github.com/aot-loop/aot-tui/fastyaml"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/yamltext"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // DefaultMaxSize is the largest state file read unless a caller says otherwise.

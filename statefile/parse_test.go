@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/aot-loop/aot-tui/model"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 func loadFixture(t *testing.T, name string) *Document {

@@ -3,7 +3,7 @@ package statefile
 import (
 	"github.com/aot-loop/aot-tui/fastyaml"
 	"github.com/aot-loop/aot-tui/model"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // docMemo is what Reparse keeps of a Document for the next one.

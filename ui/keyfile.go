@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Where a key is active: a key may mean one thing in a view and another in

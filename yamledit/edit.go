@@ -21,7 +21,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/yamltext"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Errors wrapped by the *Error values Apply returns, for errors.Is.

@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/model"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // replace applies an OpReplace: the old value and the same key in sibling

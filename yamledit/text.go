@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/yamltext"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // yamlText locates yaml.v3 node positions in the file's bytes. yaml.v3 gives

@@ -3,7 +3,7 @@ package yamledit
 import (
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // parseIn is the Input for the YAML text data[start:end], parsed with
