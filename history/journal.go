@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/filelock"
 	"github.com/aot-loop/aot-tui/textdiff"
 )
 
@@ -36,7 +37,7 @@ import (
 // again at the next full record.
 //
 // Appends are crash-safe and several processes may append at once (two
-// TUIs on the same loop): each append takes an exclusive flock on a lock
+// TUIs on the same loop): each append takes an exclusive lock (internal/filelock) on a lock
 // file beside the journal, reads what the others appended since its last
 // look (to know the version a diff must apply to, and to skip a version
 // another process already recorded), writes the record with one write
@@ -139,11 +140,11 @@ func OpenJournal(path string, opts JournalOptions) (*Journal, error) {
 	j := &Journal{path: path, opts: opts, lock: lock}
 	// What is in the journal now is history; what others append from now
 	// on is news (catchUp).
-	if err := lockFile(lock); err != nil {
+	if err := filelock.Lock(lock); err != nil {
 		lock.Close()
 		return nil, fmt.Errorf("journal %s: lock: %w", path, err)
 	}
-	defer unlockFile(lock)
+	defer filelock.Unlock(lock) //nolint:errcheck // closing releases it too
 	if err := j.catchUp(); err != nil {
 		lock.Close()
 		return nil, err
@@ -178,10 +179,10 @@ func (j *Journal) Append(v Version) (bool, error) {
 	if j.lock == nil {
 		return false, errors.New("journal " + j.path + " is closed")
 	}
-	if err := lockFile(j.lock); err != nil {
+	if err := filelock.Lock(j.lock); err != nil {
 		return false, fmt.Errorf("journal %s: lock: %w", j.path, err)
 	}
-	defer unlockFile(j.lock)
+	defer filelock.Unlock(j.lock) //nolint:errcheck // closing releases it too
 	if err := j.catchUp(); err != nil {
 		return false, err
 	}
