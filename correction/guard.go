@@ -79,24 +79,34 @@ func (g *guard) look() error {
 		return nil // gone or unreadable for now: look again
 	}
 	doc, err := statefile.Parse(data)
-	if err != nil || g.pl.carried(doc) {
-		return nil // half written (look again), or the correction is there
+	if err != nil {
+		return nil // half written: look again
+	}
+	if g.pl.carried(doc) {
+		// The correction is there; does it still hold?
+		if why := g.pl.defeated(doc); why != "" {
+			return &LostError{Summary: g.pl.summary(), Reason: why, Defeated: true}
+		}
+		return nil
 	}
 	return g.reapply()
 }
 
-// reapply writes the correction again on what the file holds now.
+// reapply writes the correction again on what the file holds now, when
+// that descends from a version it was planned on (else the error is a
+// *StandDownError).
 func (g *guard) reapply() error {
 	res, lost, err := g.pl.writeAgain(g.path, statefile.UpdateOptions{MaxSize: g.opts.MaxSize, KeepDisplaced: true}, g.reapplied)
 	if lost != "" {
-		return &LostError{Summary: g.summary(), Reason: lost}
+		return &LostError{Summary: g.pl.summary(), Reason: lost}
 	}
-	g.reapplied++
 	if err != nil {
 		return err
 	}
+	g.reapplied++
 	if res.Wrote {
 		g.last, g.installed = res, res.After
+		g.pl.wrote(res)
 	}
 	g.merged += res.Merged
 	if res.Displaced != nil {
@@ -105,17 +115,12 @@ func (g *guard) reapply() error {
 	return nil
 }
 
-func (g *guard) summary() string {
-	if g.pl.plan != nil {
-		return g.pl.plan.Summary
-	}
-	return g.pl.req.Kind()
-}
-
 // writeAgain writes the correction again on what path holds now, when it
 // has been written again reapplied times before: lost says why it is lost
 // instead — written again maxReapply times already, or refused on the
-// file as it is now. opts.Carried is set here.
+// file as it is now. The error is a *StandDownError when what path holds
+// does not descend from a version the correction was planned on.
+// opts.Carried is set here.
 func (pl *planner) writeAgain(path string, opts statefile.UpdateOptions, reapplied int) (res *statefile.UpdateResult, lost string, err error) {
 	if reapplied >= maxReapply {
 		return nil, "the loop wrote over it again each time it was applied", nil

@@ -1,0 +1,176 @@
+package model
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+)
+
+// Lineage is what a guard keeps of a version of the state file it planned
+// a correction on, to tell whether a later version of the file, which no
+// longer carries the correction, is the loop's own work on that version
+// (a script that read the file before our write and wrote after it: the
+// correction is applied again) or something else at the same path — a new
+// loop (/align-goal, a copied state), an older version of this loop (a git
+// checkout, a restore) — onto which it must not be carried over.
+//
+// The rule follows what the loop's writers can change. The stop hook
+// rewrites control.status (to stopped), stop_reason, stall_count,
+// prev_pending_count and control.iteration (up by one); update_atom.py sets
+// an atom's status; add_binding.py adds or replaces a binding;
+// set_status.py sets control.status to running, stopped or completed;
+// add_atom.py and decompose_atom.py append atoms (and a decomposition);
+// switch_or_branch.py sets an OR group's selection and appends to the
+// trail. None of them touches the objective, removes an atom, changes an
+// atom's description, removes a corrections[], trail or decompositions
+// entry, lowers the iteration or sets control.status back to pending. A
+// later version L descends from the planned-on version B unless one of
+// these holds:
+//
+//   - B's corrections[] are not a prefix of L's (the loop only appends);
+//   - control.iteration is lower in L than in B;
+//   - control.status is pending in L and was not in B (only /align-goal
+//     writes pending: a new loop);
+//   - the goal differs, unless L's corrections after B's include an
+//     objective_change (someone's /redirect);
+//   - an atom of B, by id and description, is missing from L, unless L's
+//     new corrections include a dag_adjustment (a deletion);
+//   - L's trail or decompositions are shorter than B's, unless L's new
+//     corrections include an objective_change or bindings_override (trail)
+//     or a dag_adjustment (decompositions).
+//
+// Bindings are not compared (add_binding.py replaces an atom's binding),
+// nor is the Markdown body. Byte-identical return to the version before
+// our write is a revert; the correction package checks that on bytes.
+// What the rule cannot tell apart: a version that differs from B only in
+// what the loop's writers change (an atom's status, a binding, the control
+// counters going up) — a new loop with B's goal and B's atoms at B's
+// iteration, or an older version of this loop that differs from B only in
+// statuses — is taken as the loop's work.
+type Lineage struct {
+	goal        string
+	status      LoopStatus
+	iteration   int
+	corrections []Correction
+	trail       int
+	decomps     int
+	// atoms are the hashes of B's atoms' (id, description) pairs, sorted.
+	atoms []uint64
+}
+
+// LineageOf is the lineage of st, a version a correction was planned on.
+func LineageOf(st *State) Lineage {
+	l := Lineage{goal: st.Objective.Goal, status: st.Control.Status, iteration: st.Control.Iteration,
+		corrections: slices.Clone(st.Corrections), trail: len(st.Trail), decomps: len(st.Decompositions),
+		atoms: make([]uint64, len(st.Atoms))}
+	for i, a := range st.Atoms {
+		l.atoms[i] = atomHash(a)
+	}
+	slices.Sort(l.atoms)
+	return l
+}
+
+func atomHash(a Atom) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(a.ID))
+	h.Write([]byte{0})
+	h.Write([]byte(a.Description))
+	return h.Sum64()
+}
+
+// BreakKind says what a version that does not descend looks like.
+type BreakKind string
+
+// Kinds of Break.
+const (
+	// BreakNewLoop: another loop (a new /align-goal, another project's
+	// state copied in).
+	BreakNewLoop BreakKind = "new_loop"
+	// BreakOlderVersion: this loop's goal and atoms, but older than the
+	// version planned on (a git checkout, a restore from a backup).
+	BreakOlderVersion BreakKind = "older_version"
+)
+
+// Break says why a later version does not descend from a Lineage.
+type Break struct {
+	Kind BreakKind
+	// Reason is the first difference found, in words
+	// ("control.iteration went back from 7 to 4").
+	Reason string
+}
+
+// Check returns nil when st may be the loop's work on the version l was
+// taken of (see Lineage), or why it is not.
+func (l Lineage) Check(st *State) *Break {
+	// The wording: another goal, fewer than half of B's atoms, or more
+	// than a quarter of atoms B never had make it another loop (an older
+	// version of this one has B's atoms up to those added since).
+	present, foreign := l.atomsIn(st)
+	other := st.Objective.Goal != l.goal || present*2 < len(l.atoms) || foreign*4 > len(st.Atoms)
+	kind := BreakOlderVersion
+	if other {
+		kind = BreakNewLoop
+	}
+	brk := func(format string, args ...any) *Break {
+		return &Break{Kind: kind, Reason: fmt.Sprintf(format, args...)}
+	}
+	if st.Control.Status == LoopPending && l.status != LoopPending {
+		return &Break{Kind: BreakNewLoop, Reason: fmt.Sprintf("control.status is pending again (it was %s)", l.status)}
+	}
+	cs := st.Corrections
+	if len(cs) < len(l.corrections) {
+		return brk("it has %d corrections, the version the correction was planned on had %d", len(cs), len(l.corrections))
+	}
+	for i, c := range l.corrections {
+		x := cs[i]
+		if x.Timestamp != c.Timestamp || x.Type != c.Type || x.Description != c.Description || x.TrailCleared != c.TrailCleared {
+			return brk("its corrections[] differ from entry %d on", i+1)
+		}
+	}
+	if st.Control.Iteration < l.iteration {
+		return brk("control.iteration went back from %d to %d", l.iteration, st.Control.Iteration)
+	}
+	var objective, dag, bindings bool
+	for _, c := range cs[len(l.corrections):] {
+		switch c.Type {
+		case CorrectionObjective:
+			objective = true
+		case CorrectionDAG:
+			dag = true
+		case CorrectionBindingsFix:
+			bindings = true
+		}
+	}
+	if !objective && st.Objective.Goal != l.goal {
+		return brk("the goal is %q, not %q", st.Objective.Goal, l.goal)
+	}
+	if !dag && present < len(l.atoms) {
+		return brk("%d of its %d atoms are not there (by id and description)", len(l.atoms)-present, len(l.atoms))
+	}
+	if !objective && !bindings && len(st.Trail) < l.trail {
+		return brk("its trail has %d entries, it had %d", len(st.Trail), l.trail)
+	}
+	if !dag && len(st.Decompositions) < l.decomps {
+		return brk("it has %d decompositions, it had %d", len(st.Decompositions), l.decomps)
+	}
+	return nil
+}
+
+// atomsIn counts l's atoms that st has (present) and st's atoms that l
+// does not have (foreign), by id and description.
+func (l Lineage) atomsIn(st *State) (present, foreign int) {
+	have := make(map[uint64]struct{}, len(st.Atoms))
+	for _, a := range st.Atoms {
+		h := atomHash(a)
+		have[h] = struct{}{}
+		if _, found := slices.BinarySearch(l.atoms, h); !found {
+			foreign++
+		}
+	}
+	for _, h := range l.atoms {
+		if _, ok := have[h]; ok {
+			present++
+		}
+	}
+	return present, foreign
+}
