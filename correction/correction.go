@@ -88,6 +88,9 @@ type StandDownError struct {
 	// Written: the correction had been written (a guard stood down);
 	// otherwise the file was replaced while it was being written.
 	Written bool
+	// behind: the file lacks only the corrections written just before
+	// ours (model.Break.Behind): their writers may put them back.
+	behind bool
 }
 
 func (e *StandDownError) Error() string {
@@ -209,19 +212,23 @@ func (p *planner) descends(doc *statefile.Document) error {
 			return &StandDownError{Summary: p.summary(), Kind: StandDownRevert, Written: true}
 		}
 	}
+	// The newest version planned on says best what changed; one that the
+	// file is only behind of may come back.
 	var brk *model.Break
 	for _, r := range p.refs {
-		if brk = r.Check(doc.State); brk == nil {
+		b := r.Check(doc.State)
+		if b == nil {
 			return nil
 		}
+		if brk == nil || b.Behind > 0 || brk.Behind == 0 {
+			brk = b
+		}
 	}
-	// The newest version planned on says best what changed.
-	brk = p.refs[len(p.refs)-1].Check(doc.State)
 	kind := StandDownNewLoop
 	if brk.Kind == model.BreakOlderVersion {
 		kind = StandDownOlderVersion
 	}
-	return &StandDownError{Summary: p.summary(), Kind: kind, Reason: brk.Reason, Written: len(p.replaced) > 0}
+	return &StandDownError{Summary: p.summary(), Kind: kind, Reason: brk.Reason, Written: len(p.replaced) > 0, behind: brk.Behind > 0}
 }
 
 // wrote notes a write of the last plan: res.Before is what it replaced

@@ -115,18 +115,44 @@ func (g *guard) reapply() error {
 	return nil
 }
 
+// behindWait is how long a guard waits, on a file that lacks only the
+// corrections written just before ours, for it to change (their writers'
+// guards put them back) before it stands down.
+const behindWait = time.Second
+
+// waitForChange returns when the file at path no longer has stamp, or at
+// deadline.
+func waitForChange(path string, stamp statefile.Stamp, deadline time.Time) {
+	for time.Now().Before(deadline) && statefile.StampOf(path) == stamp {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // writeAgain writes the correction again on what path holds now, when it
 // has been written again reapplied times before: lost says why it is lost
 // instead — written again maxReapply times already, or refused on the
 // file as it is now. The error is a *StandDownError when what path holds
-// does not descend from a version the correction was planned on.
+// does not descend from a version the correction was planned on (when it
+// only lacks the corrections written just before ours, after waiting up
+// to behindWait for them to come back).
 // opts.Carried is set here.
 func (pl *planner) writeAgain(path string, opts statefile.UpdateOptions, reapplied int) (res *statefile.UpdateResult, lost string, err error) {
 	if reapplied >= maxReapply {
 		return nil, "the loop wrote over it again each time it was applied", nil
 	}
 	opts.Carried = pl.carried
-	res, err = statefile.Update(path, opts, pl.planFunc())
+	for deadline := time.Now().Add(behindWait); ; {
+		stamp := statefile.StampOf(path)
+		res, err = statefile.Update(path, opts, pl.planFunc())
+		var sd *StandDownError
+		if !errors.As(err, &sd) || !sd.behind || !time.Now().Before(deadline) {
+			break
+		}
+		// The file lacks only corrections written just before ours (a
+		// loop script read it before them): give their writers' guards
+		// a moment to put them back, then look again.
+		waitForChange(path, stamp, deadline)
+	}
 	var ref *model.Refusal
 	if errors.As(err, &ref) {
 		return nil, ref.Reason, nil

@@ -320,3 +320,53 @@ func TestGuardStillReappliesOnEachLoopWriter(t *testing.T) {
 		})
 	}
 }
+
+// Someone else's correction X, then ours, then a loop script that read the
+// file before X writes: both are gone. The file lacks only X besides ours
+// — X's writer's guard puts it back in a moment, and ours is then applied
+// again on that; if nobody puts X back, the guard stands down.
+func TestGuardWaitsForACorrectionJustBeforeOurs(t *testing.T) {
+	for _, putBack := range []bool{true, false} {
+		t.Run(fmt.Sprintf("put back %v", putBack), func(t *testing.T) {
+			path := fixture(t, false)
+			before, _ := os.ReadFile(path)
+			other := newSession(path) // another TUI
+			pr := run(t, other.Preview(addRunbook, "")).(PreviewResult)
+			run(t, other.Apply(pr.Preview))
+			s := newSession(path)
+			pr = run(t, s.Preview(to99, "")).(PreviewResult)
+			run(t, s.Apply(pr.Preview))
+			loopWrite(t, path, withBinding(before, "W1")) // read before X
+			doc := load(t, path)
+			ours := s.Check(doc)
+			if len(ours) != 1 {
+				t.Fatalf("%d jobs", len(ours))
+			}
+			done := make(chan Result, 1)
+			go func() { done <- ours[0]() }()
+			if putBack {
+				theirs := other.Check(doc)
+				if len(theirs) != 1 {
+					t.Fatalf("%d jobs for the other session", len(theirs))
+				}
+				if r := run(t, theirs[0]).(GuardResult); !r.Reapplied {
+					t.Fatalf("the other correction: %+v", r)
+				}
+			}
+			r := (<-done).(GuardResult)
+			st := load(t, path).State
+			if putBack {
+				if r.Err != nil || !r.Reapplied || st.Objective.Constraints.MaxIterations != 99 || !hasEntry(st, "Write the runbook") {
+					t.Fatalf("%+v: want ours applied again after theirs", r)
+				}
+				if _, ok := st.Binding("W1"); !ok {
+					t.Fatal("the loop's write is lost")
+				}
+				return
+			}
+			if k := standDownKind(r.Err); k != StandDownOlderVersion || !strings.Contains(r.Err.Error(), "it lacks the last 1 of the 3 corrections") {
+				t.Fatalf("%v: want a stand-down naming the missing correction", r.Err)
+			}
+		})
+	}
+}

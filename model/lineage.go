@@ -27,7 +27,8 @@ import (
 // later version L descends from the planned-on version B unless one of
 // these holds:
 //
-//   - B's corrections[] are not a prefix of L's (the loop only appends);
+//   - B's corrections[] are not a prefix of L's (the loop only appends) —
+//     but see Break.Behind for an L that lacks B's last entries;
 //   - control.iteration is lower in L than in B;
 //   - control.status is pending in L and was not in B (only /align-goal
 //     writes pending: a new loop);
@@ -78,6 +79,10 @@ func atomHash(a Atom) uint64 {
 	return h.Sum64()
 }
 
+// maxBehind bounds Break.Behind: more missing corrections than that is an
+// older version, not a loop write that raced a few of them.
+const maxBehind = 3
+
 // BreakKind says what a version that does not descend looks like.
 type BreakKind string
 
@@ -97,6 +102,14 @@ type Break struct {
 	// Reason is the first difference found, in words
 	// ("control.iteration went back from 7 to 4").
 	Reason string
+	// Behind, when not 0, is the only difference: the version lacks that
+	// many of the last corrections[] entries B had, and is otherwise the
+	// loop's work on B without them. That is what a loop script writes
+	// when it read the file before someone else's correction that came
+	// just before ours: that writer's guard may put it back in a moment,
+	// and the version that follows descends again. It is also an older
+	// version restored; only what follows tells them apart.
+	Behind int
 }
 
 // Check returns nil when st may be the loop's work on the version l was
@@ -118,11 +131,8 @@ func (l Lineage) Check(st *State) *Break {
 		return &Break{Kind: BreakNewLoop, Reason: fmt.Sprintf("control.status is pending again (it was %s)", l.status)}
 	}
 	cs := st.Corrections
-	if len(cs) < len(l.corrections) {
-		return brk("it has %d corrections, the version the correction was planned on had %d", len(cs), len(l.corrections))
-	}
-	for i, c := range l.corrections {
-		x := cs[i]
+	for i := range min(len(cs), len(l.corrections)) {
+		x, c := cs[i], l.corrections[i]
 		if x.Timestamp != c.Timestamp || x.Type != c.Type || x.Description != c.Description || x.TrailCleared != c.TrailCleared {
 			return brk("its corrections[] differ from entry %d on", i+1)
 		}
@@ -130,8 +140,20 @@ func (l Lineage) Check(st *State) *Break {
 	if st.Control.Iteration < l.iteration {
 		return brk("control.iteration went back from %d to %d", l.iteration, st.Control.Iteration)
 	}
+	// Corrections after B's (someone's /redirect since) may change what
+	// the loop's writers do not; so may B's last corrections that st lacks
+	// (behind), when st is the loop's work on the version before them.
+	var behind, after []Correction
+	if len(cs) < len(l.corrections) {
+		behind = l.corrections[len(cs):]
+		if other || len(behind) > maxBehind {
+			return brk("it has %d corrections, the version the correction was planned on had %d", len(cs), len(l.corrections))
+		}
+	} else {
+		after = cs[len(l.corrections):]
+	}
 	var objective, dag, bindings bool
-	for _, c := range cs[len(l.corrections):] {
+	for _, c := range append(append([]Correction(nil), after...), behind...) {
 		switch c.Type {
 		case CorrectionObjective:
 			objective = true
@@ -147,11 +169,16 @@ func (l Lineage) Check(st *State) *Break {
 	if !dag && present < len(l.atoms) {
 		return brk("%d of its %d atoms are not there (by id and description)", len(l.atoms)-present, len(l.atoms))
 	}
-	if !objective && !bindings && len(st.Trail) < l.trail {
+	// A force-or behind appended to B's trail.
+	if !objective && !bindings && !(dag && len(behind) > 0) && len(st.Trail) < l.trail {
 		return brk("its trail has %d entries, it had %d", len(st.Trail), l.trail)
 	}
 	if !dag && len(st.Decompositions) < l.decomps {
 		return brk("it has %d decompositions, it had %d", len(st.Decompositions), l.decomps)
+	}
+	if len(behind) > 0 {
+		return &Break{Kind: kind, Behind: len(behind),
+			Reason: fmt.Sprintf("it lacks the last %d of the %d corrections the version the correction was planned on had", len(behind), len(l.corrections))}
 	}
 	return nil
 }
