@@ -179,7 +179,8 @@ type GuardResult struct {
 	// Summary names the correction.
 	Summary string
 	// Plan is the correction as now written, Was as first applied (they
-	// differ when it was planned again on a loop write).
+	// differ when it was planned again on a loop write); a correction
+	// lost or not carried over has Was only.
 	Plan, Was *model.Plan
 	// Reapplied: the loop wrote over the correction; it was applied again.
 	Reapplied bool
@@ -692,7 +693,7 @@ func (s *Session) lose(g *guarded, err error) GuardResult {
 		}
 	}
 	s.mu.Unlock()
-	return GuardResult{Summary: g.summary, Err: err}
+	return GuardResult{Summary: g.summary, Was: g.first, Err: err}
 }
 
 // Close ends the session when the TUI exits: a flag this session set is
