@@ -7,14 +7,19 @@
 //     handshake flag (redirect_requested) with its writes kept in order,
 //     a preview planned once on the bytes the person sees, apply of
 //     exactly those bytes (or a new preview when the loop wrote
-//     meanwhile), the guard for as long as the session lives, and undo.
+//     meanwhile), the guard for a bounded while after the write, and undo.
 //
 // The guard is there because the loop's own tools do not lock: a script
 // that read the file before our write and writes after it puts back what
 // it read, and the correction is gone. The guard notices (every correction
 // is recognised by its corrections[] entry, see model.Mark) and applies it
 // again on what the script wrote; when that is no longer possible it says
-// so (ErrLost). Loop writes that land in the instant before our write, or
+// so (ErrLost). It applies it again only on the loop's own work on our
+// version (model.Lineage): a new loop, an older version or the bytes from
+// before the correction at the same path end the guard (ErrStoodDown). It
+// also checks what the correction meant (model.Intent): a loop write that
+// carries the entry and undoes the intent is reported like a lost
+// correction. Loop writes that land in the instant before our write, or
 // into the file our write replaced, are merged in by statefile.
 //
 // It sits between the TUI and statefile: cmd → ui → correction →
