@@ -72,30 +72,44 @@ func (in Intent) Empty() bool { return len(in.watch) == 0 && len(in.deleted) == 
 
 // Defeated returns why st undoes the correction's intent ("" when it does
 // not): "A9 came back resolved while A10, which it depends on, is pending:
-// the worker that was on A9 finished after the correction".
+// the worker that was on A9 finished after the correction". It looks at
+// the few atoms the intent names and their dependencies only.
 func (in Intent) Defeated(st *State) string {
 	if in.Empty() {
 		return ""
 	}
-	byID := make(map[string]*Atom, len(st.Atoms))
-	for i := range st.Atoms {
-		if _, dup := byID[st.Atoms[i].ID]; !dup {
-			byID[st.Atoms[i].ID] = &st.Atoms[i]
-		}
+	want := make(map[string]*Atom, len(in.watch)+len(in.deleted))
+	for _, w := range in.watch {
+		want[w.id] = nil
 	}
 	for _, d := range in.deleted {
-		if a, ok := byID[d.ID]; ok && a.Description == d.Description {
+		want[d.ID] = nil
+	}
+	find(st, want)
+	for _, d := range in.deleted {
+		if a := want[d.ID]; a != nil && a.Description == d.Description {
 			return fmt.Sprintf("%s, which the correction deleted, is back in the file: a loop write added it again", d.ID)
 		}
 	}
+	deps := map[string]*Atom{}
 	for _, w := range in.watch {
-		a, ok := byID[w.id]
-		if !ok || a.Status != StatusResolved {
+		if a := want[w.id]; a != nil && a.Status == StatusResolved {
+			for _, d := range a.DependsOn {
+				deps[d] = nil
+			}
+		}
+	}
+	if len(deps) > 0 {
+		find(st, deps)
+	}
+	for _, w := range in.watch {
+		a := want[w.id]
+		if a == nil || a.Status != StatusResolved {
 			continue
 		}
 		why := ""
 		for _, dep := range a.DependsOn {
-			if d, ok := byID[dep]; ok && d.Status.Unresolved() {
+			if d := deps[dep]; d != nil && d.Status.Unresolved() {
 				why = fmt.Sprintf("%s came back resolved while %s, which it depends on, is %s", w.id, dep, d.Status)
 				break
 			}
@@ -117,6 +131,16 @@ func (in Intent) Defeated(st *State) string {
 		return why + ": the loop ran it on what it read before the correction"
 	}
 	return ""
+}
+
+// find points each id of want at st's first atom with that id.
+func find(st *State, want map[string]*Atom) {
+	for i := range st.Atoms {
+		a := &st.Atoms[i]
+		if p, ok := want[a.ID]; ok && p == nil {
+			want[a.ID] = a
+		}
+	}
 }
 
 // orGroupOf is the OR group a lists a as a choice of, or names in its

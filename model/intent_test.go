@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
@@ -170,4 +171,43 @@ func TestIntentDefeated(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The guard checks every version of the file the TUI sees against each
+// correction it guards: its lineage when the correction is missing, its
+// intent when it is there. At 10,000 atoms:
+func BenchmarkGuardChecks10k(b *testing.B) {
+	data := gen.Generate(gen.Options{Atoms: 10000, Seed: 1, Resolved: 0.3, ORGroups: 20})
+	doc, err := statefile.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := doc.State
+	l := model.LineageOf(st)
+	// An intent with atoms to watch: A5000 reset, A6000 deleted.
+	after := *st
+	after.Atoms = append([]model.Atom(nil), st.Atoms...)
+	after.Atoms[4999].Status = model.StatusPending
+	after.Atoms = append(after.Atoms[:5999], after.Atoms[6000:]...)
+	before := *st
+	before.Atoms = append([]model.Atom(nil), st.Atoms...)
+	before.Atoms[4999].Status = model.StatusInProgress
+	in := model.IntentOf(&before, &after)
+	b.Run("lineage", func(b *testing.B) {
+		for b.Loop() {
+			if brk := l.Check(st); brk != nil {
+				b.Fatal(brk.Reason)
+			}
+		}
+	})
+	b.Run("intent", func(b *testing.B) {
+		for b.Loop() {
+			in.Defeated(st)
+		}
+	})
+	b.Run("lineage of", func(b *testing.B) {
+		for b.Loop() {
+			model.LineageOf(st)
+		}
+	})
 }

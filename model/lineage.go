@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"hash/fnv"
 	"slices"
 )
 
@@ -71,12 +70,18 @@ func LineageOf(st *State) Lineage {
 	return l
 }
 
+// atomHash is FNV-1a of id, a zero byte and description.
 func atomHash(a Atom) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(a.ID))
-	h.Write([]byte{0})
-	h.Write([]byte(a.Description))
-	return h.Sum64()
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(a.ID); i++ {
+		h = (h ^ uint64(a.ID[i])) * prime
+	}
+	h *= prime // the zero byte
+	for i := 0; i < len(a.Description); i++ {
+		h = (h ^ uint64(a.Description[i])) * prime
+	}
+	return h
 }
 
 // maxBehind bounds Break.Behind: more missing corrections than that is an
@@ -184,20 +189,26 @@ func (l Lineage) Check(st *State) *Break {
 }
 
 // atomsIn counts l's atoms that st has (present) and st's atoms that l
-// does not have (foreign), by id and description.
+// does not have (foreign), by id and description: both lists of hashes
+// sorted, then walked together.
 func (l Lineage) atomsIn(st *State) (present, foreign int) {
-	have := make(map[uint64]struct{}, len(st.Atoms))
-	for _, a := range st.Atoms {
-		h := atomHash(a)
-		have[h] = struct{}{}
-		if _, found := slices.BinarySearch(l.atoms, h); !found {
-			foreign++
-		}
+	hs := make([]uint64, len(st.Atoms))
+	for i, a := range st.Atoms {
+		hs[i] = atomHash(a)
 	}
-	for _, h := range l.atoms {
-		if _, ok := have[h]; ok {
+	slices.Sort(hs)
+	i, j := 0, 0
+	for i < len(l.atoms) && j < len(hs) {
+		switch {
+		case l.atoms[i] == hs[j]:
 			present++
+			i, j = i+1, j+1
+		case l.atoms[i] < hs[j]:
+			i++
+		default:
+			foreign++
+			j++
 		}
 	}
-	return present, foreign
+	return present, foreign + len(hs) - j
 }
