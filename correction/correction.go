@@ -7,14 +7,19 @@
 //     handshake flag (redirect_requested) with its writes kept in order,
 //     a preview planned once on the bytes the person sees, apply of
 //     exactly those bytes (or a new preview when the loop wrote
-//     meanwhile), the guard for as long as the session lives, and undo.
+//     meanwhile), the guard for a bounded while after the write, and undo.
 //
 // The guard is there because the loop's own tools do not lock: a script
 // that read the file before our write and writes after it puts back what
 // it read, and the correction is gone. The guard notices (every correction
 // is recognised by its corrections[] entry, see model.Mark) and applies it
 // again on what the script wrote; when that is no longer possible it says
-// so (ErrLost). Loop writes that land in the instant before our write, or
+// so (ErrLost). It applies it again only on the loop's own work on our
+// version (model.Lineage): a new loop, an older version or the bytes from
+// before the correction at the same path end the guard (ErrStoodDown). It
+// also checks what the correction meant (model.Intent): a loop write that
+// carries the entry and undoes the intent is reported like a lost
+// correction. Loop writes that land in the instant before our write, or
 // into the file our write replaced, are merged in by statefile.
 //
 // It sits between the TUI and statefile: cmd → ui → correction →
@@ -22,8 +27,11 @@
 package correction
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aot-loop/aot-tui/model"
@@ -31,23 +39,91 @@ import (
 )
 
 // ErrLost is wrapped by the error of a correction that was written, then
-// overwritten by a loop writer, and could not be applied again.
+// overwritten by a loop writer, and could not be applied again — or that
+// the loop's next writes undid while carrying it (a defeated intent).
 var ErrLost = errors.New("lost")
 
-// LostError says why a written correction is no longer in the file.
+// LostError says why a written correction is no longer in the file, or no
+// longer holds.
 type LostError struct {
 	// Summary names the correction ("added A9").
 	Summary string
-	// Reason says why it could not be applied again.
+	// Reason says why it could not be applied again, or, Defeated, what
+	// the loop's write undid.
 	Reason string
+	// Defeated: the file carries the correction's entry, and a loop write
+	// undid what it meant (an atom it reset came back resolved).
+	Defeated bool
 }
 
 func (e *LostError) Error() string {
+	if e.Defeated {
+		return fmt.Sprintf("lost: %s — the loop's next write undid it: %s", e.Summary, e.Reason)
+	}
 	return fmt.Sprintf("lost: %s — the loop wrote over it and it could not be applied again: %s", e.Summary, e.Reason)
 }
 
 // Unwrap makes errors.Is(err, ErrLost) true.
 func (e *LostError) Unwrap() error { return ErrLost }
+
+// ErrStoodDown is wrapped by the error of a guard that met, at the state
+// file's path, a file that does not descend from the version the
+// correction was written on: a new loop, an older version of this one, or
+// the version from before the correction. The correction is not carried
+// over to it, and is not in effect.
+var ErrStoodDown = errors.New("not carried over")
+
+// StandDownKind says what the guard met instead of the loop's own work.
+type StandDownKind string
+
+// Kinds of stand-down.
+const (
+	StandDownNewLoop      StandDownKind = "new_loop"
+	StandDownOlderVersion StandDownKind = "older_version"
+	StandDownRevert       StandDownKind = "revert"
+)
+
+// StandDownError says why a guard stood down.
+type StandDownError struct {
+	// Summary names the correction ("max_iterations 12 → 99").
+	Summary string
+	Kind    StandDownKind
+	// Reason is what told the file apart (empty for a revert).
+	Reason string
+	// Written: the correction had been written (a guard stood down);
+	// otherwise the file was replaced while it was being written.
+	Written bool
+	// behind: the file lacks only the corrections written just before
+	// ours (model.Break.Behind): their writers may put them back.
+	behind bool
+}
+
+func (e *StandDownError) Error() string {
+	var what string
+	switch e.Kind {
+	case StandDownRevert:
+		what = "the file went back to the version before the correction (a revert?)"
+	case StandDownOlderVersion:
+		what = "the file went back to an older version of this loop (a git checkout or a restore?)"
+	default:
+		what = "the file was replaced by a new loop"
+	}
+	if !e.Written {
+		what = strings.Replace(what, "the file ", "the file changed while the correction was being written: it ", 1)
+		return fmt.Sprintf("%s: the correction %q was not written", what, e.Summary) + e.because()
+	}
+	return fmt.Sprintf("%s: the correction %q was not carried over", what, e.Summary) + e.because()
+}
+
+func (e *StandDownError) because() string {
+	if e.Reason == "" {
+		return ""
+	}
+	return " (" + e.Reason + ")"
+}
+
+// Unwrap makes errors.Is(err, ErrStoodDown) true.
+func (e *StandDownError) Unwrap() error { return ErrStoodDown }
 
 // Options are shared by Run and Session.
 type Options struct {
@@ -74,6 +150,12 @@ const maxReapply = 5
 // planner plans req (and, with clearFlag, sets redirect_requested back to
 // false in the same write) on each document statefile reads; the plan made
 // last is kept.
+//
+// Once a plan was made, the planner plans again only on a document that
+// descends from one it planned on (see model.Lineage), and never on the
+// bytes one of its writes replaced (a revert): anything else at the path
+// is not the loop's work on our version, and the correction is not carried
+// over to it (a *StandDownError).
 type planner struct {
 	req       model.Request
 	ctx       model.PlanContext
@@ -85,10 +167,20 @@ type planner struct {
 	// marks recognise every plan made so far in a later state of the file
 	// (an earlier one may be what a loop write carries).
 	marks []model.Mark
+	// refs are the lineages of the versions plans were made on; replaced
+	// the hashes of the versions our writes replaced.
+	refs     []model.Lineage
+	replaced [][sha256.Size]byte
+	// intent is what the last written plan means to hold (its
+	// post-conditions).
+	intent model.Intent
 }
 
 func (p *planner) planFunc() statefile.PlanFunc {
 	return func(doc *statefile.Document) ([]model.Edit, error) {
+		if err := p.descends(doc); err != nil {
+			return nil, err
+		}
 		var edits []model.Edit
 		var plan *model.Plan
 		if p.req != nil {
@@ -107,9 +199,69 @@ func (p *planner) planFunc() statefile.PlanFunc {
 		p.plan, p.flagCleared = plan, cleared
 		if plan != nil {
 			p.marks = append(p.marks, model.MarkOf(doc.State, p.req, plan))
+			p.refs = append(p.refs, model.LineageOf(doc.State))
 		}
 		return edits, nil
 	}
+}
+
+// descends returns a *StandDownError unless doc may be the loop's work on
+// a version this planner planned on (nil before the first plan).
+func (p *planner) descends(doc *statefile.Document) error {
+	if len(p.refs) == 0 {
+		return nil
+	}
+	sum := sha256.Sum256(doc.Data)
+	for _, r := range p.replaced {
+		if r == sum {
+			return &StandDownError{Summary: p.summary(), Kind: StandDownRevert, Written: true}
+		}
+	}
+	// The newest version planned on says best what changed; one that the
+	// file is only behind of may come back.
+	var brk *model.Break
+	for _, r := range p.refs {
+		b := r.Check(doc.State)
+		if b == nil {
+			return nil
+		}
+		if brk == nil || b.Behind > 0 || brk.Behind == 0 {
+			brk = b
+		}
+	}
+	kind := StandDownNewLoop
+	if brk.Kind == model.BreakOlderVersion {
+		kind = StandDownOlderVersion
+	}
+	return &StandDownError{Summary: p.summary(), Kind: kind, Reason: brk.Reason, Written: len(p.replaced) > 0, behind: brk.Behind > 0}
+}
+
+// wrote notes a write of the last plan: res.Before is what it replaced
+// (a return to those bytes is a revert), and the intent is its own.
+func (p *planner) wrote(res *statefile.UpdateResult) {
+	if res == nil || !res.Wrote || res.Doc == nil || res.NewDoc == nil || bytes.Equal(res.Before, res.After) {
+		return // nothing written, or our bytes a loop write built on
+	}
+	p.replaced = append(p.replaced, sha256.Sum256(res.Before))
+	if p.req != nil {
+		p.intent = model.IntentOf(res.Doc.State, res.NewDoc.State)
+	}
+}
+
+// defeated returns why doc, which carries the correction, undoes what it
+// meant ("" when it does not).
+func (p *planner) defeated(doc *statefile.Document) string {
+	return p.intent.Defeated(doc.State)
+}
+
+func (p *planner) summary() string {
+	if p.plan != nil {
+		return p.plan.Summary
+	}
+	if p.req != nil {
+		return p.req.Kind()
+	}
+	return "redirect_requested"
 }
 
 // carried reports whether doc carries any plan made so far.
@@ -166,9 +318,13 @@ type Outcome struct {
 // o.Guard: a loop writer that read the file before the write and writes
 // after it undoes the correction; it is then applied again on what that
 // writer wrote (bounded), and a loop write into the file ours replaced is
-// merged in. The error is a *model.Refusal (the correction breaks a rule),
-// wraps statefile.ErrConflict (the file kept changing) or ErrLost (it was
-// undone and could not be applied again), or is an I/O or parse error.
+// merged in. A file at the path that does not descend from the version
+// the correction was written on (a new loop, an older version, a revert:
+// see planner) ends the guard: the correction is not carried over. The
+// error is a *model.Refusal (the correction breaks a rule), wraps
+// statefile.ErrConflict (the file kept changing), ErrLost (it was undone
+// and could not be applied again, or the loop's next write undid what it
+// meant) or ErrStoodDown (a *StandDownError), or is an I/O or parse error.
 func Run(path string, req model.Request, o RunOptions) (*Outcome, error) {
 	pl := &planner{req: req, ctx: model.PlanContext{Now: o.now(), Note: o.Note}}
 	res, err := statefile.Update(path, statefile.UpdateOptions{MaxSize: o.MaxSize, DryRun: o.DryRun,
@@ -176,6 +332,9 @@ func Run(path string, req model.Request, o RunOptions) (*Outcome, error) {
 	out := &Outcome{Plan: pl.plan, Result: res}
 	if res != nil {
 		out.Merged = res.Merged
+	}
+	if err == nil && !o.DryRun {
+		pl.wrote(res)
 	}
 	if err != nil || o.DryRun || o.Guard <= 0 {
 		return out, err

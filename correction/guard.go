@@ -79,24 +79,34 @@ func (g *guard) look() error {
 		return nil // gone or unreadable for now: look again
 	}
 	doc, err := statefile.Parse(data)
-	if err != nil || g.pl.carried(doc) {
-		return nil // half written (look again), or the correction is there
+	if err != nil {
+		return nil // half written: look again
+	}
+	if g.pl.carried(doc) {
+		// The correction is there; does it still hold?
+		if why := g.pl.defeated(doc); why != "" {
+			return &LostError{Summary: g.pl.summary(), Reason: why, Defeated: true}
+		}
+		return nil
 	}
 	return g.reapply()
 }
 
-// reapply writes the correction again on what the file holds now.
+// reapply writes the correction again on what the file holds now, when
+// that descends from a version it was planned on (else the error is a
+// *StandDownError).
 func (g *guard) reapply() error {
 	res, lost, err := g.pl.writeAgain(g.path, statefile.UpdateOptions{MaxSize: g.opts.MaxSize, KeepDisplaced: true}, g.reapplied)
 	if lost != "" {
-		return &LostError{Summary: g.summary(), Reason: lost}
+		return &LostError{Summary: g.pl.summary(), Reason: lost}
 	}
-	g.reapplied++
 	if err != nil {
 		return err
 	}
+	g.reapplied++
 	if res.Wrote {
 		g.last, g.installed = res, res.After
+		g.pl.wrote(res)
 	}
 	g.merged += res.Merged
 	if res.Displaced != nil {
@@ -105,23 +115,44 @@ func (g *guard) reapply() error {
 	return nil
 }
 
-func (g *guard) summary() string {
-	if g.pl.plan != nil {
-		return g.pl.plan.Summary
+// behindWait is how long a guard waits, on a file that lacks only the
+// corrections written just before ours, for it to change (their writers'
+// guards put them back) before it stands down.
+const behindWait = time.Second
+
+// waitForChange returns when the file at path no longer has stamp, or at
+// deadline.
+func waitForChange(path string, stamp statefile.Stamp, deadline time.Time) {
+	for time.Now().Before(deadline) && statefile.StampOf(path) == stamp {
+		time.Sleep(5 * time.Millisecond)
 	}
-	return g.pl.req.Kind()
 }
 
 // writeAgain writes the correction again on what path holds now, when it
 // has been written again reapplied times before: lost says why it is lost
 // instead — written again maxReapply times already, or refused on the
-// file as it is now. opts.Carried is set here.
+// file as it is now. The error is a *StandDownError when what path holds
+// does not descend from a version the correction was planned on (when it
+// only lacks the corrections written just before ours, after waiting up
+// to behindWait for them to come back).
+// opts.Carried is set here.
 func (pl *planner) writeAgain(path string, opts statefile.UpdateOptions, reapplied int) (res *statefile.UpdateResult, lost string, err error) {
 	if reapplied >= maxReapply {
 		return nil, "the loop wrote over it again each time it was applied", nil
 	}
 	opts.Carried = pl.carried
-	res, err = statefile.Update(path, opts, pl.planFunc())
+	for deadline := time.Now().Add(behindWait); ; {
+		stamp := statefile.StampOf(path)
+		res, err = statefile.Update(path, opts, pl.planFunc())
+		var sd *StandDownError
+		if !errors.As(err, &sd) || !sd.behind || !time.Now().Before(deadline) {
+			break
+		}
+		// The file lacks only corrections written just before ours (a
+		// loop script read it before them): give their writers' guards
+		// a moment to put them back, then look again.
+		waitForChange(path, stamp, deadline)
+	}
 	var ref *model.Refusal
 	if errors.As(err, &ref) {
 		return nil, ref.Reason, nil

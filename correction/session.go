@@ -27,6 +27,9 @@ type Session struct {
 	// Grace is how long files our writes replaced are watched for late
 	// in-place loop writes (see statefile.Displaced).
 	Grace time.Duration
+	// GuardLife bounds how long a correction is guarded after it was last
+	// written (see guarded.over).
+	GuardLife time.Duration
 
 	q queue
 
@@ -54,23 +57,67 @@ type undoEntry struct {
 	wrote, restore []byte
 }
 
-// guarded is a correction this session applied, watched for as long as
-// the session lives.
+// guarded is a correction this session applied, watched until its guard
+// ends (see over), it stands down or it is lost.
 type guarded struct {
 	pl      *planner
 	first   *model.Plan
 	summary string
 	// installed is what our last write of it put in the file.
 	installed []byte
-	// busy is set while a job re-applies it.
-	busy      bool
+	// busy counts the jobs queued or running that use its planner (a
+	// re-apply, a merge, a report): Check leaves it alone meanwhile.
+	busy      int
 	reapplied int
 	lost      bool
+	// written is when it was last written; iterEnd the iteration at which
+	// its guard ends; running whether the loop was running then.
+	written time.Time
+	iterEnd int
+	running bool
 }
+
+// noteWrite starts the guard's life again at a write of the correction
+// whose result is st.
+func (g *guarded) noteWrite(st *model.State) {
+	g.written = time.Now()
+	c := st.Control
+	g.running = c.Status == model.LoopRunning
+	// The stop hook runs, and counts an iteration, each time one of the
+	// loop's agents stops: the coordinator and up to max_parallel_agents
+	// workers. Once the iteration has moved on past all of those, every
+	// script and worker that was running when we wrote has finished, and
+	// an in_progress atom does not outlive its iteration (the coordinator
+	// resets orphans first thing).
+	g.iterEnd = c.Iteration + st.Objective.Constraints.EffectiveMaxParallelAgents() + 2
+}
+
+// over reports whether the guard's life has ended on st, a version that
+// carries the correction: the loop's iteration has moved on far enough
+// (noteWrite), the loop has stopped or completed after running, or life
+// has passed since the correction was last written. A correction that
+// survived that far is built on by the loop's own writes; guarding it
+// longer would only risk re-applying it where it no longer belongs.
+func (g *guarded) over(st *model.State, life time.Duration) bool {
+	switch c := st.Control; {
+	case time.Since(g.written) >= life:
+		return true
+	case g.running && (c.Status == model.LoopStopped || c.Status == model.LoopCompleted):
+		return true
+	case c.Iteration >= g.iterEnd:
+		return true
+	}
+	return false
+}
+
+// DefaultGuardLife is how long, at most, the TUI guards a correction after
+// it was last written: long enough for a worker that was on an atom the
+// correction reset to finish, bounded so that no guard lives for ever.
+const DefaultGuardLife = 30 * time.Minute
 
 // NewSession starts the session of the state file at path.
 func NewSession(path string, opts Options) *Session {
-	s := &Session{path: path, opts: opts, FlagGuard: 3 * time.Second, Grace: 2 * time.Second}
+	s := &Session{path: path, opts: opts, FlagGuard: 3 * time.Second, Grace: 2 * time.Second, GuardLife: DefaultGuardLife}
 	s.q.init()
 	return s
 }
@@ -126,12 +173,14 @@ type UndoResult struct {
 
 // GuardResult is the guard's work after a loop write: a correction
 // applied again, a late loop write merged in, the flag set again — or a
-// correction lost.
+// correction lost, or not carried over to a file that does not descend
+// from ours.
 type GuardResult struct {
 	// Summary names the correction.
 	Summary string
 	// Plan is the correction as now written, Was as first applied (they
-	// differ when it was planned again on a loop write).
+	// differ when it was planned again on a loop write); a correction
+	// lost or not carried over has Was only.
 	Plan, Was *model.Plan
 	// Reapplied: the loop wrote over the correction; it was applied again.
 	Reapplied bool
@@ -139,7 +188,10 @@ type GuardResult struct {
 	Merged int
 	// Flag: redirect_requested was written again (Set).
 	Flag, Set bool
-	// Err wraps ErrLost when the correction is gone for good.
+	// Err wraps ErrLost when the correction is gone for good or undone
+	// (a *LostError), ErrStoodDown when the file at the path is no longer
+	// the loop the correction was written on (a *StandDownError): the
+	// guard has ended either way.
 	Err error
 }
 
@@ -367,7 +419,9 @@ func (s *Session) apply(p *Preview) ApplyResult {
 		return ApplyResult{Err: err}
 	}
 	s.remember(res.After)
+	p.pl.wrote(res)
 	g := &guarded{pl: p.pl, first: p.Plan, summary: p.Plan.Summary, installed: res.After}
+	g.noteWrite(res.NewDoc.State)
 	// Undo restores the file as it was before the form opened: the bytes
 	// the correction was planned on, with our flag cleared again.
 	restore := res.Before
@@ -406,10 +460,18 @@ func (s *Session) watchDisplaced(d *statefile.Displaced, g *guarded) Job {
 			if !changed || !d.Foreign() {
 				continue
 			}
+			s.mu.Lock()
+			g.busy++
+			s.mu.Unlock()
 			r := s.q.add(func() Result {
 				s.mu.Lock()
 				installed := g.installed
 				s.mu.Unlock()
+				defer func() {
+					s.mu.Lock()
+					g.busy--
+					s.mu.Unlock()
+				}()
 				final, err := statefile.Merge(s.path, d.Base(), data, statefile.MergeOptions{MaxSize: s.opts.MaxSize,
 					Installed: installed, Plan: g.pl.planFunc(), Carried: g.pl.carried})
 				if final != nil {
@@ -477,8 +539,12 @@ func (s *Session) Undo() Job {
 // Check is called with each new state of the file the UI sees. It
 // returns the jobs that keep this session's corrections in the file: one
 // undone by a loop writer that read the file before our write is applied
-// again on what it wrote (or reported lost); our flag, undone the same
-// way, is written again.
+// again on what it wrote (or reported lost); one the file carries but
+// whose intent a loop write undid is reported lost; one whose file was
+// replaced by something that does not descend from ours (a new loop, an
+// older version, a revert) is not carried over, and that is reported; our
+// flag, undone by a loop write, is written again. A correction's guard
+// ends with its life (guarded.over), silently.
 func (s *Session) Check(doc *statefile.Document) []Job {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -486,13 +552,33 @@ func (s *Session) Check(doc *statefile.Document) []Job {
 		return nil
 	}
 	var jobs []Job
+	keep := s.guarded[:0]
 	for _, g := range s.guarded {
-		if g.busy || g.lost || g.pl.carried(doc) {
+		if g.busy > 0 || g.lost {
+			keep = append(keep, g)
 			continue
 		}
-		g.busy = true
-		jobs = append(jobs, s.q.add(func() Result { return s.reapply(g) }))
+		if !g.pl.carried(doc) {
+			if time.Since(g.written) >= s.GuardLife {
+				continue // its life ended before this version
+			}
+			g.busy++
+			jobs = append(jobs, s.q.add(func() Result { return s.reapply(g) }))
+			keep = append(keep, g)
+			continue
+		}
+		if why := g.pl.defeated(doc); why != "" {
+			g.busy++
+			jobs = append(jobs, s.q.add(func() Result { return s.defeated(g, why) }))
+			keep = append(keep, g)
+			continue
+		}
+		if !g.over(doc.State, s.GuardLife) {
+			keep = append(keep, g)
+		}
 	}
+	clear(s.guarded[len(keep):])
+	s.guarded = keep
 	if j := s.checkFlag(doc.State); j != nil {
 		jobs = append(jobs, j)
 	}
@@ -536,22 +622,18 @@ func (s *Session) checkFlag(st *model.State) Job {
 func (s *Session) reapply(g *guarded) Result {
 	defer func() {
 		s.mu.Lock()
-		g.busy = false
+		g.busy--
 		s.mu.Unlock()
 	}()
-	s.mu.Lock()
-	still := false
-	for _, x := range s.guarded {
-		still = still || x == g
-	}
-	s.mu.Unlock()
-	if !still {
+	if !s.isGuarded(g) {
 		return GuardResult{Summary: g.summary} // undone meanwhile
 	}
 	res, lost, err := g.pl.writeAgain(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize}, g.reapplied)
 	switch {
 	case lost != "":
-		return s.lose(g, lost)
+		return s.lose(g, &LostError{Summary: g.summary, Reason: lost})
+	case errors.Is(err, ErrStoodDown):
+		return s.lose(g, err)
 	case err != nil:
 		return GuardResult{Summary: g.summary, Err: err}
 	}
@@ -560,7 +642,9 @@ func (s *Session) reapply(g *guarded) Result {
 	}
 	g.reapplied++
 	s.remember(res.After)
+	g.pl.wrote(res)
 	s.mu.Lock()
+	g.noteWrite(res.NewDoc.State)
 	g.installed = res.After
 	if s.undo != nil && s.undo.g == g {
 		s.undo.wrote, s.undo.restore = res.After, res.Before
@@ -569,14 +653,47 @@ func (s *Session) reapply(g *guarded) Result {
 	return GuardResult{Summary: g.summary, Plan: g.pl.plan, Was: g.first, Reapplied: true, Merged: res.Merged}
 }
 
-func (s *Session) lose(g *guarded, reason string) GuardResult {
+// defeated reports a correction the file carries and a loop write undid
+// (why), unless it was undone meanwhile.
+func (s *Session) defeated(g *guarded, why string) Result {
+	defer func() {
+		s.mu.Lock()
+		g.busy--
+		s.mu.Unlock()
+	}()
+	if !s.isGuarded(g) {
+		return GuardResult{Summary: g.summary}
+	}
+	return s.lose(g, &LostError{Summary: g.summary, Reason: why, Defeated: true})
+}
+
+func (s *Session) isGuarded(g *guarded) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range s.guarded {
+		if x == g {
+			return true
+		}
+	}
+	return false
+}
+
+// lose ends the guard of g, lost or stood down (err says which), and
+// reports it.
+func (s *Session) lose(g *guarded, err error) GuardResult {
 	s.mu.Lock()
 	g.lost = true
 	if s.undo != nil && s.undo.g == g {
 		s.undo = nil
 	}
+	for i, x := range s.guarded {
+		if x == g {
+			s.guarded = append(s.guarded[:i], s.guarded[i+1:]...)
+			break
+		}
+	}
 	s.mu.Unlock()
-	return GuardResult{Summary: g.summary, Err: &LostError{Summary: g.summary, Reason: reason}}
+	return GuardResult{Summary: g.summary, Was: g.first, Err: err}
 }
 
 // Close ends the session when the TUI exits: a flag this session set is

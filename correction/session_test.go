@@ -3,6 +3,7 @@ package correction
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -373,7 +374,10 @@ func TestGuardGivesUpOnALoopThatKeepsUndoingIt(t *testing.T) {
 	run(t, s.Apply(pr.Preview))
 	var last GuardResult
 	for i := 0; i <= maxReapply; i++ {
-		loopWrite(t, path, stale)
+		// A script that read the file before our write, each time with a
+		// change of its own (the bytes from before the correction as they
+		// were would be a revert, which the guard does not undo).
+		loopWrite(t, path, withBinding(stale, fmt.Sprintf("W%d", i)))
 		jobs := s.Check(load(t, path))
 		if len(jobs) != 1 {
 			t.Fatalf("round %d: %d jobs", i, len(jobs))

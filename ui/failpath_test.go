@@ -119,7 +119,7 @@ func correctionPreviewRefused() correction.PreviewResult {
 	return correction.PreviewResult{Err: &model.Refusal{Rule: model.RuleNoChange, Reason: "nothing to change"}}
 }
 
-// The TUI guards its corrections for as long as it runs: a loop script
+// The TUI guards its corrections (for as long as a guard lives): a loop script
 // that read the file before the write and writes after it undoes the
 // correction; it is applied again, and the person is told.
 func TestGuardReappliesAndSaysSo(t *testing.T) {

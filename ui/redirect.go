@@ -267,9 +267,14 @@ func refusalText(err error, prefix string) string {
 }
 
 // onGuard reports the guard's work: a correction re-applied after a loop
-// write undid it, a late loop write kept, or a correction lost.
+// write undid it, a late loop write kept, a correction lost (a red banner),
+// or not carried over to a file that is not the loop's work on ours (the
+// footer and the message log: nothing went wrong, the file is someone
+// else's now).
 func (m *Model) onGuard(l *loop, r correction.GuardResult) {
 	switch {
+	case r.Err != nil && errors.Is(r.Err, correction.ErrStoodDown):
+		m.setStatus(termtext.Line(r.Err.Error()), statusLong)
 	case r.Err != nil && errors.Is(r.Err, correction.ErrLost):
 		l.lost = "✗ " + termtext.Line(r.Err.Error()) + " — esc dismisses"
 		m.layout()

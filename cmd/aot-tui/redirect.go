@@ -46,13 +46,19 @@ quoting, key order and the Markdown body stay byte-identical. Writes are atomic
 (temp file + exchange) and re-planned when the loop writes the file meanwhile; a
 loop write that lands in the same instant is kept. For --guard after the write
 (1s by default) the file is watched: a loop script that read it before our write
-and wrote after undoes the correction, and it is applied again.
+and wrote after undoes the correction, and it is applied again — only onto the
+loop's own work on our version, never onto a new loop, an older version or the
+version from before the correction put at the same path (the correction is then
+not carried over).
 
 Exit codes: 0 written, 1 refused (the one-line reason names the rule it would
 break; the file is untouched) or the file cannot be parsed, 2 usage or I/O
 error, 3 the file kept changing, or a loop write undid the correction and it
-could not be applied again (lost: …), or a loop write that could not be merged
-was kept beside the file (the message names it).`,
+could not be applied again, or the loop's next write undid what it meant (an
+atom it reset came back resolved) (lost: …), or the file was replaced while
+guarded and the correction is not in it (… was not carried over; --json adds
+not_carried_over), or a loop write that could not be merged was kept beside the
+file (the message names it).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
@@ -329,7 +335,8 @@ recorded.
 Exit codes: 0 written, 1 refused (the loop has already ended, or a stop is
 already requested; the file is untouched) or the file cannot be parsed, 2 usage
 or I/O error, 3 the file kept changing, or a loop write undid the stop and it
-could not be applied again (lost: …).`,
+could not be applied again (lost: …), or the file was replaced while guarded
+(… was not carried over).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ff := fileFlag{path: w.file}
@@ -375,7 +382,24 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	})
 	if err != nil {
 		var ref *model.Refusal
+		var sd *correction.StandDownError
 		switch {
+		case errors.As(err, &sd) && sd.Written:
+			// Written, then the file was replaced by something that is
+			// not the loop's work on our version: the correction is not in
+			// effect (exit 3, not 0). --json still reports what was
+			// written, and why it is not there.
+			if w.json && out != nil && out.Result != nil && out.Plan != nil {
+				j := correctionJSON(target, out, false)
+				j.NotCarriedOver = &notCarriedJSON{Kind: string(sd.Kind), Reason: sd.Reason, Message: sd.Error()}
+				writeJSON(cmd.OutOrStdout(), j)
+			}
+			return fail(exitConflict, "%s — %s holds something else now; run the correction again if it is meant for it",
+				termtext.Line(err.Error()), termtext.Line(target.Path))
+		case errors.Is(err, correction.ErrStoodDown):
+			// The file was replaced while the correction was being
+			// written: nothing of ours is in it.
+			return fail(exitConflict, "%s (%s)", termtext.Line(err.Error()), termtext.Line(target.Path))
 		case errors.Is(err, correction.ErrLost):
 			return fail(exitConflict, "%v (%s)", err, target.Path)
 		case errors.As(err, &ref):
@@ -434,6 +458,18 @@ type correctionOut struct {
 	TrailEntry map[string]any `json:"trail_entry"`
 	Summary    aotStatus      `json:"summary"`
 	Diff       string         `json:"diff,omitempty"`
+	// NotCarriedOver is set (exit 3) when the guard met a file that does
+	// not descend from ours: the correction was written and is not in
+	// effect.
+	NotCarriedOver *notCarriedJSON `json:"not_carried_over,omitempty"`
+}
+
+// notCarriedJSON says why a guard stood down: kind is new_loop,
+// older_version or revert.
+type notCarriedJSON struct {
+	Kind    string `json:"kind"`
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message"`
 }
 
 func correctionJSON(t statefile.Target, o *correction.Outcome, dry bool) correctionOut {
