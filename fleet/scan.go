@@ -2,10 +2,12 @@
 // table of them: people run several loops, one per git worktree, and want
 // one screen for all of them. Scan finds the state files (and the working
 // trees of the git repositories it meets); Watcher follows them with one
-// fsnotify watcher for every directory and file, and reports each loop as
-// a Row: status, goal, iteration and stall meters, counts, when it last
-// changed and whether it needs a person (Attention). The rows sort with
-// Less: loops that need attention first, then the most recently changed.
+// fsnotify watcher for all of them (the trees' directories, or on kqueue
+// only the loops' .claude directories within a descriptor budget: see
+// WatchMode), and reports each loop as a Row: status, goal, iteration and
+// stall meters, counts, when it last changed and whether it needs a
+// person (Attention). The rows sort with Less: loops that need attention
+// first, then the most recently changed.
 package fleet
 
 import (

@@ -104,7 +104,8 @@ type tracked struct {
 
 // Stats say what a Watcher costs.
 type Stats struct {
-	// Dirs is the number of directories watched (inotify watches);
+	// Dirs is the number of directories watched (in WatchClaude the
+	// .claude directories alone; Watch says more);
 	// Loops the state files followed.
 	Dirs, Loops int
 	// Events counts notifications received, Updates rows published, Polls
