@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -56,14 +55,24 @@ func bump(b *testing.B, path string, round int) {
 	}
 }
 
+// benchModes are the watcher's two modes, each benchmarked: WatchClaude
+// with its default rescan (every 10 s).
+var benchModes = []WatchMode{WatchTrees, WatchClaude}
+
 // BenchmarkWatcher50Loops: one op rewrites all 50 state files (30-atom
 // AoT loops and phase loops) and waits until the watcher has published a
 // new row for each — a round of 50 loop writes, notifications to rows.
 // cpu-ns/loop-write is the process's CPU per write, the benchmark's own
 // writing included.
 func BenchmarkWatcher50Loops(b *testing.B) {
+	for _, m := range benchModes {
+		b.Run(m.String(), func(b *testing.B) { benchmarkWatcher50Loops(b, m) })
+	}
+}
+
+func benchmarkWatcher50Loops(b *testing.B, mode WatchMode) {
 	root, paths := benchFleet(b, 50)
-	w := startWatcher(b, []string{root}, Options{Depth: 4})
+	w := startWatcher(b, []string{root}, Options{Depth: 4, Mode: mode})
 	w.Changes()
 	b.ReportAllocs()
 	before := cpuTime()
@@ -86,11 +95,20 @@ func BenchmarkWatcher50Loops(b *testing.B) {
 }
 
 // BenchmarkWatcherIdle50Loops: the watcher's own CPU while 50 loops are
-// quiet (the 2 s stat poll of each file): one op is 100 ms of wall time;
-// cpu-%/core is the process's CPU over it.
+// quiet (a stat poll of each file every 200 ms, startWatcher's: ten times
+// the default; in WatchClaude a walk of the tree every 10 s, the
+// default: run it for more than 10 s, -benchtime 120x, to see one): one
+// op is 100 ms of wall time; cpu-% is the process's CPU over it, in
+// percent of one core.
 func BenchmarkWatcherIdle50Loops(b *testing.B) {
+	for _, m := range benchModes {
+		b.Run(m.String(), func(b *testing.B) { benchmarkWatcherIdle50Loops(b, m) })
+	}
+}
+
+func benchmarkWatcherIdle50Loops(b *testing.B, mode WatchMode) {
 	root, _ := benchFleet(b, 50)
-	w := startWatcher(b, []string{root}, Options{Depth: 4})
+	w := startWatcher(b, []string{root}, Options{Depth: 4, Mode: mode})
 	_ = w
 	time.Sleep(200 * time.Millisecond)
 	before := cpuTime()
@@ -102,8 +120,15 @@ func BenchmarkWatcherIdle50Loops(b *testing.B) {
 	b.ReportMetric(float64(cpuTime()-before)/float64(b.Elapsed())*100, "cpu-%")
 }
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+// BenchmarkScan50Loops: one walk of the 50-loop tree (54 directories read,
+// 50 .claude directories looked into), what WatchClaude's rescan does
+// every 10 s besides a stat of each directory it knows.
+func BenchmarkScan50Loops(b *testing.B) {
+	root, _ := benchFleet(b, 50)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Scan([]string{root}, Options{Depth: 4}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -2,10 +2,12 @@
 // table of them: people run several loops, one per git worktree, and want
 // one screen for all of them. Scan finds the state files (and the working
 // trees of the git repositories it meets); Watcher follows them with one
-// fsnotify watcher for every directory and file, and reports each loop as
-// a Row: status, goal, iteration and stall meters, counts, when it last
-// changed and whether it needs a person (Attention). The rows sort with
-// Less: loops that need attention first, then the most recently changed.
+// fsnotify watcher for all of them (the trees' directories, or on kqueue
+// only the loops' .claude directories within a descriptor budget: see
+// WatchMode), and reports each loop as a Row: status, goal, iteration and
+// stall meters, counts, when it last changed and whether it needs a
+// person (Attention). The rows sort with Less: loops that need attention
+// first, then the most recently changed.
 package fleet
 
 import (
@@ -50,9 +52,22 @@ type Options struct {
 	// Watch tunes the reading of each state file: debounce, the stat poll
 	// that backs inotify up (default 2 s, one stat per loop), the size limit.
 	Watch statefile.WatchOptions
-	// Rescan is how often every directory is walked again when some could
-	// not be watched (the inotify watch limit, an unsupported filesystem;
-	// default 10 s). With every directory watched nothing is walked again.
+	// Mode is how the Watcher learns of loops that appear and go:
+	// WatchAuto (the zero value) is the platform's — WatchClaude where
+	// fsnotify works through kqueue (macOS, the BSDs), WatchTrees
+	// elsewhere.
+	Mode WatchMode
+	// Budget is how many file descriptors WatchClaude's watches may hold,
+	// a .claude directory counting as 1 + its entries (what kqueue opens
+	// for it); the loops of .claude directories beyond it are followed by
+	// the stat poll alone. Default: half the soft open-files limit
+	// (RLIMIT_NOFILE) the process has.
+	Budget int
+	// Rescan is how often every tree is walked again: always in
+	// WatchClaude (to find the loops that appear and go), and in
+	// WatchTrees when some directory could not be watched (the inotify
+	// watch limit, an unsupported filesystem); default 10 s. In WatchTrees
+	// with every directory watched nothing is walked again.
 	Rescan time.Duration
 	// RemoveGrace is how long a state file may be away before its row goes
 	// (default 250 ms): a writer that deletes and recreates the file does
@@ -78,6 +93,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.RemoveGrace <= 0 {
 		o.RemoveGrace = 250 * time.Millisecond
+	}
+	if o.Mode != WatchTrees && o.Mode != WatchClaude {
+		o.Mode = platformMode
+	}
+	if o.Budget <= 0 {
+		o.Budget = defaultBudget(openFilesLimit())
 	}
 	return o
 }
@@ -219,20 +240,91 @@ func newLoop(path string, r *root) Loop {
 // of the git repositories met. Loops are sorted by path; a directory that
 // does not exist is an error.
 func Scan(dirs []string, opts Options) ([]Loop, error) {
+	s, err := survey(dirs, opts.withDefaults())
+	if err != nil {
+		return nil, err
+	}
+	return s.loops, nil
+}
+
+// Plan scans as Scan does and says how a Watcher started on the same
+// directories with the same options would follow what it found, without
+// watching anything: in WatchTrees the directories it would watch (each
+// one walked, each .claude directory, the git directories whose working
+// trees it follows), in WatchClaude the .claude directories of the loops
+// that fit in the budget and the descriptors they take; in both the loops
+// left to the stat poll.
+func Plan(dirs []string, opts Options) ([]Loop, WatchReport, error) {
 	opts = opts.withDefaults()
+	s, err := survey(dirs, opts)
+	if err != nil {
+		return nil, WatchReport{}, err
+	}
+	r := WatchReport{
+		Mode: opts.Mode.String(), Backend: backend(), OpenFilesLimit: openFilesLimit(),
+		Loops: len(s.loops), Polled: []string{}, PollMS: opts.Watch.Poll.Milliseconds(),
+	}
+	watched := map[string]bool{}
+	switch {
+	case r.Backend == "none":
+		r.RescanMS = opts.Rescan.Milliseconds()
+	case opts.Mode == WatchClaude:
+		r.Budget, r.RescanMS = opts.Budget, opts.Rescan.Milliseconds()
+		var order []string
+		for _, l := range s.loops {
+			if d := filepath.Dir(l.Target.Path); !watched[d] {
+				watched[d] = true
+				order = append(order, d)
+			}
+		}
+		clear(watched)
+		sort.Strings(order)
+		fits, costs := fit(order, claudeCost, 0, opts.Budget)
+		for i, d := range fits {
+			watched[d] = true
+			r.Descriptors += costs[i]
+		}
+		r.Dirs, r.ClaudeDirs = len(fits), len(fits)
+	default:
+		for _, set := range []map[string]bool{s.walked, s.claude, s.admin} {
+			for d := range set {
+				watched[d] = true
+			}
+		}
+		r.Dirs, r.ClaudeDirs = len(watched), len(s.claude)
+	}
+	for _, l := range s.loops {
+		if !watched[filepath.Dir(l.Target.Path)] {
+			r.Polled = append(r.Polled, l.Target.Path)
+		}
+	}
+	return s.loops, r, nil
+}
+
+// found is what a scan found: the loops, and the directories walked, the
+// .claude directories and the git directories (a repository's common
+// directory and its worktrees/) a Watcher in WatchTrees would watch.
+type found struct {
+	loops                 []Loop
+	walked, claude, admin map[string]bool
+}
+
+func survey(dirs []string, opts Options) (*found, error) {
 	roots, err := absDirs(dirs)
 	if err != nil {
 		return nil, err
 	}
+	s := &found{walked: map[string]bool{}, claude: map[string]bool{}, admin: map[string]bool{}}
 	var loops []Loop
 	seenLoop := map[string]bool{}
-	walked := map[string]bool{}
+	walked := s.walked
 	repos := map[string]bool{}
 	w := newWalker(opts)
 	var cur *root
 	var queue []*root
 	w.dir = func(path string, _ int) { walked[path] = true }
 	w.claude = func(path string) {
+		s.claude[path] = true
 		for _, l := range loopsIn(path, cur) {
 			if !seenLoop[l.Target.Path] {
 				seenLoop[l.Target.Path] = true
@@ -249,6 +341,10 @@ func Scan(dirs []string, opts Options) ([]Loop, error) {
 			return
 		}
 		repos[common] = true
+		s.admin[common] = true
+		if admin := filepath.Join(common, "worktrees"); isDir(admin) {
+			s.admin[admin] = true
+		}
 		trees, _ := worktrees(common)
 		for _, t := range trees {
 			queue = append(queue, &root{path: t, given: cur.given})
@@ -265,7 +361,8 @@ func Scan(dirs []string, opts Options) ([]Loop, error) {
 		w.walk(cur.path, 0)
 	}
 	sort.Slice(loops, func(i, j int) bool { return loops[i].Target.Path < loops[j].Target.Path })
-	return loops, nil
+	s.loops = loops
+	return s, nil
 }
 
 // Read reads one loop's state file once and returns its row (a file that

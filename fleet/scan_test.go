@@ -3,6 +3,7 @@ package fleet
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -26,7 +27,10 @@ func TestScanFindsLoopsWithinDepthAndSkips(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(root, "plain"), "x", time.Time{})
 	if err := os.Symlink(filepath.Join(root, "a"), filepath.Join(root, "link")); err != nil {
-		t.Fatal(err)
+		if runtime.GOOS != "windows" {
+			t.Fatal(err)
+		}
+		t.Logf("no symbolic link to check that it is not followed (Windows allows one only in Developer Mode or to administrators): %v", err)
 	}
 
 	loops, err := Scan([]string{root}, Options{Depth: 4})

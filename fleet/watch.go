@@ -13,15 +13,22 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// Watcher keeps the fleet's table live. One fsnotify watcher covers every
-// directory of the scanned trees (to see projects, .claude directories and
-// working trees appear and go) and every .claude directory (to see the
-// state files change): one inotify instance for the whole fleet, one watch
-// per directory, no polling of directories while the watches hold. Each
-// loop has a goroutine that reads and parses its file when told to (a
+// Watcher keeps the fleet's table live. One fsnotify watcher serves the
+// whole fleet. In WatchTrees (Linux, Windows) it covers every directory
+// of the scanned trees (to see projects, .claude directories and working
+// trees appear and go) and every .claude directory (to see the state
+// files change): one inotify instance, one watch per directory, no
+// polling of directories while the watches hold. In WatchClaude (macOS,
+// the BSDs: kqueue opens a descriptor per watched directory and per entry
+// in it) it covers only the .claude directories of the loops found, as
+// many as Options.Budget allows, and walks the trees again every
+// Options.Rescan to find loops that appear and go. Each loop has a
+// goroutine that reads and parses its file when told to (a
 // statefile.Tracker: the same reading, debounce and mid-write handling as
 // the single-loop view) and a stat every Options.Watch.Poll as the
-// fallback for missed notifications: fifty loops cost 25 stats a second.
+// fallback for missed notifications — and the only way a loop whose
+// .claude directory is not watched is followed (Watch says which loops):
+// fifty loops cost 25 stats a second.
 type Watcher struct {
 	opts   Options
 	fsw    *fsnotify.Watcher
@@ -39,13 +46,21 @@ type Watcher struct {
 	initial *sync.WaitGroup
 	// degraded is set when a directory could not be watched: every
 	// directory is then walked again every Options.Rescan.
-	degraded   bool
-	lastRescan time.Time
+	degraded bool
+	// cost is what each .claude directory watched in WatchClaude holds
+	// (1 + its entries when it was counted); used their sum.
+	cost map[string]int
+	used int
+	// rebalance: WatchClaude's choice of .claude directories is to be
+	// made again (loops or directories came or went); reported: the
+	// WatchReport is to be made again.
+	rebalance, reported bool
 
 	mu      sync.Mutex
 	rows    map[string]Row
 	pending map[string]Row
 	notify  chan struct{}
+	report  WatchReport
 
 	nDirs, nLoops                   atomic.Int64
 	events, updates, polls, rescans atomic.Int64
@@ -89,7 +104,8 @@ type tracked struct {
 
 // Stats say what a Watcher costs.
 type Stats struct {
-	// Dirs is the number of directories watched (inotify watches);
+	// Dirs is the number of directories watched (in WatchClaude the
+	// .claude directories alone; Watch says more);
 	// Loops the state files followed.
 	Dirs, Loops int
 	// Events counts notifications received, Updates rows published, Polls
@@ -113,7 +129,7 @@ func Start(dirs []string, opts Options) (*Watcher, error) {
 	w := &Watcher{
 		opts: opts, walker: newWalker(opts),
 		dirs: map[string]dirInfo{}, claude: map[string]*root{}, loops: map[string]*tracked{},
-		repos: map[string]*repo{}, admin: map[string]string{}, watched: map[string]bool{},
+		repos: map[string]*repo{}, admin: map[string]string{}, watched: map[string]bool{}, cost: map[string]int{},
 		rows: map[string]Row{}, pending: map[string]Row{},
 		notify: make(chan struct{}, 1), ready: make(chan struct{}),
 	}
@@ -178,6 +194,14 @@ func (w *Watcher) Stats() Stats {
 	}
 }
 
+// Watch reports how the watcher follows the fleet now: what it watches,
+// at what cost, and which loops the stat poll alone follows.
+func (w *Watcher) Watch() WatchReport {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.report
+}
+
 // Stop ends the watch and waits for its goroutines.
 func (w *Watcher) Stop() {
 	w.cancel()
@@ -191,15 +215,18 @@ func (w *Watcher) run(ctx context.Context) {
 	for _, r := range w.given {
 		w.walkFrom(r, r.path, 0)
 	}
+	w.balance(false)
+	w.updateReport()
 	w.initial = nil
 	go func() {
 		initial.Wait()
 		close(w.ready)
 	}()
-	w.lastRescan = time.Now()
 
 	poll := time.NewTicker(w.opts.Watch.Poll)
 	defer poll.Stop()
+	rescan := time.NewTicker(w.opts.Rescan)
+	defer rescan.Stop()
 	relist := time.NewTimer(time.Hour)
 	relist.Stop()
 	var events <-chan fsnotify.Event
@@ -208,6 +235,12 @@ func (w *Watcher) run(ctx context.Context) {
 		events, errs = w.fsw.Events, w.fsw.Errors
 	}
 	for {
+		if w.rebalance {
+			w.balance(false)
+		}
+		if w.reported {
+			w.updateReport()
+		}
 		select {
 		case <-ctx.Done():
 			w.shutdown()
@@ -228,7 +261,14 @@ func (w *Watcher) run(ctx context.Context) {
 			}
 			// The kernel's queue overflowed (or inotify failed): what
 			// changed meanwhile is unknown, so look at everything.
-			w.rescan()
+			w.rescan(true)
+		case <-rescan.C:
+			// WatchClaude finds the loops that appear and go this way;
+			// WatchTrees when some directory is not watched. Each loop
+			// is notified (WatchClaude) or polled: no need to read them.
+			if w.opts.Mode == WatchClaude || w.degraded {
+				w.rescan(false)
+			}
 		case <-relist.C:
 			w.relistDirty()
 		case <-poll.C:
@@ -251,9 +291,8 @@ func (w *Watcher) shutdown() {
 	}
 }
 
-// pollAll stats every state file (through its goroutine), lists again the
-// repositories git was midway through changing and, when some directory
-// is not watched, walks everything again now and then.
+// pollAll stats every state file (through its goroutine) and lists again
+// the repositories git was midway through changing.
 func (w *Watcher) pollAll() {
 	for _, t := range w.loops {
 		select {
@@ -263,16 +302,19 @@ func (w *Watcher) pollAll() {
 	}
 	w.polls.Add(int64(len(w.loops)))
 	w.relistDirty()
-	if w.degraded && time.Since(w.lastRescan) >= w.opts.Rescan {
-		w.rescan()
-	}
 }
 
-// rescan walks every tree again, forgets directories that are gone and
-// has every loop read its file.
-func (w *Watcher) rescan() {
+// rescan walks every tree again, forgets directories that are gone, lists
+// every repository's working trees again and, in WatchClaude, counts the
+// watched .claude directories' entries again and chooses again what fits
+// in the budget. With readAll every loop reads its file.
+func (w *Watcher) rescan(readAll bool) {
 	w.rescans.Add(1)
-	w.lastRescan = time.Now()
+	for p := range w.claude {
+		if _, err := os.Stat(p); err != nil {
+			w.forget(p)
+		}
+	}
 	for p := range w.dirs {
 		if _, err := os.Stat(p); err != nil {
 			w.forget(p)
@@ -285,9 +327,98 @@ func (w *Watcher) rescan() {
 		rp.dirty = true
 	}
 	w.relistDirty()
-	for _, t := range w.loops {
-		kick(t.kick)
+	w.balance(true)
+	if readAll {
+		for _, t := range w.loops {
+			kick(t.kick)
+		}
 	}
+}
+
+// balance chooses, in WatchClaude, the .claude directories to watch: those
+// holding loops, by path, as many as fit in the budget (a .claude
+// directory costing 1 + its entries); the others' loops are left to the
+// stat poll. A directory watched stays watched while the total fits, so
+// that the choice does not churn; with recount the watched directories'
+// entries are counted again first (they grow: the journal, a kept file),
+// and when the total is over the budget the last ones by path go back to
+// the poll.
+func (w *Watcher) balance(recount bool) {
+	w.rebalance = false
+	if w.opts.Mode != WatchClaude || w.fsw == nil {
+		return
+	}
+	want := map[string]bool{}
+	for p := range w.loops {
+		want[filepath.Dir(p)] = true
+	}
+	var order []string
+	for d := range want {
+		order = append(order, d)
+	}
+	sort.Strings(order)
+	for d := range w.cost {
+		if !want[d] {
+			w.unwatch(d) // its loops went
+		}
+	}
+	if recount {
+		for d, c := range w.cost {
+			if n := claudeCost(d); n != c {
+				w.used += n - c
+				w.cost[d] = n
+				w.reported = true
+			}
+		}
+	}
+	for i := len(order) - 1; i >= 0 && w.used > w.opts.Budget; i-- {
+		w.unwatch(order[i])
+	}
+	var waiting []string
+	for _, d := range order {
+		if !w.watched[d] {
+			waiting = append(waiting, d)
+		}
+	}
+	fits, costs := fit(waiting, claudeCost, w.used, w.opts.Budget)
+	for i, d := range fits {
+		if w.watch(d) {
+			w.cost[d] = costs[i]
+			w.used += costs[i]
+		}
+	}
+}
+
+// updateReport makes the WatchReport Watch returns.
+func (w *Watcher) updateReport() {
+	w.reported = false
+	r := WatchReport{
+		Mode: w.opts.Mode.String(), Backend: backend(), Dirs: len(w.watched), OpenFilesLimit: openFilesLimit(),
+		Loops: len(w.loops), Polled: []string{}, PollMS: w.opts.Watch.Poll.Milliseconds(),
+	}
+	if w.fsw == nil {
+		r.Backend = "none"
+	}
+	for d := range w.watched {
+		if w.claude[d] != nil {
+			r.ClaudeDirs++
+		}
+	}
+	if w.opts.Mode == WatchClaude {
+		r.Descriptors, r.Budget = w.used, w.opts.Budget
+	}
+	if w.opts.Mode == WatchClaude || w.degraded {
+		r.RescanMS = w.opts.Rescan.Milliseconds()
+	}
+	for p := range w.loops {
+		if !w.watched[filepath.Dir(p)] {
+			r.Polled = append(r.Polled, p)
+		}
+	}
+	sort.Strings(r.Polled)
+	w.mu.Lock()
+	w.report = r
+	w.mu.Unlock()
 }
 
 // roots are the given directories and the working trees added.
@@ -313,34 +444,44 @@ func (w *Watcher) onDir(path string, level int) {
 		return
 	}
 	w.dirs[path] = dirInfo{level: level, root: w.cur}
-	w.watch(path)
+	if w.opts.Mode == WatchTrees {
+		w.watch(path)
+	}
 }
 
-// watch adds an inotify watch on a directory.
-func (w *Watcher) watch(path string) {
+// watch adds a watch on a directory; it reports whether the directory is
+// watched.
+func (w *Watcher) watch(path string) bool {
 	if w.watched[path] {
-		return
+		return true
 	}
 	if w.fsw == nil {
-		return
+		return false
 	}
 	if err := w.fsw.Add(path); err != nil {
 		if _, serr := os.Stat(path); serr == nil {
 			w.watchErrors.Add(1)
 			w.setDegraded()
 		}
-		return
+		return false
 	}
 	w.watched[path] = true
 	w.nDirs.Store(int64(len(w.watched)))
+	w.reported = true
+	return true
 }
 
 func (w *Watcher) unwatch(path string) {
+	if c, ok := w.cost[path]; ok {
+		w.used -= c
+		delete(w.cost, path)
+	}
 	if !w.watched[path] {
 		return
 	}
 	delete(w.watched, path)
 	w.nDirs.Store(int64(len(w.watched)))
+	w.reported = true
 	_ = w.fsw.Remove(path) // already gone with a deleted directory
 }
 
@@ -381,7 +522,7 @@ func (w *Watcher) onEvent(ev fsnotify.Event) (relist bool) {
 		}
 		if dir == common && ev.Has(fsnotify.Create) {
 			w.admin[name] = common
-			w.watch(name)
+			w.watchAdmin(name)
 		}
 		rp.dirty = true
 		return true
@@ -456,10 +597,14 @@ func (w *Watcher) forget(path string) {
 	}
 }
 
+// addClaude follows the loops of a .claude directory. WatchTrees watches
+// it at once; WatchClaude chooses in balance.
 func (w *Watcher) addClaude(r *root, path string) {
 	if w.claude[path] == nil {
 		w.claude[path] = r
-		w.watch(path)
+		if w.opts.Mode == WatchTrees {
+			w.watch(path)
+		}
 	}
 	for _, l := range loopsIn(path, r) {
 		w.addLoop(r, l.Target.Path)
@@ -479,14 +624,22 @@ func (w *Watcher) addRepo(r *root, gitEntry string) {
 	rp := &repo{common: common, given: r.given, trees: map[string]*root{}}
 	w.repos[common] = rp
 	// Watch the git directory for worktrees/ to appear, and worktrees/
-	// for working trees to come and go.
+	// for working trees to come and go (WatchClaude: the rescans list
+	// them again).
 	w.admin[common] = common
-	w.watch(common)
+	w.watchAdmin(common)
 	if admin := filepath.Join(common, "worktrees"); isDir(admin) {
 		w.admin[admin] = common
-		w.watch(admin)
+		w.watchAdmin(admin)
 	}
 	w.relist(rp)
+}
+
+// watchAdmin watches a git directory in WatchTrees.
+func (w *Watcher) watchAdmin(path string) {
+	if w.opts.Mode == WatchTrees {
+		w.watch(path)
+	}
 }
 
 func (w *Watcher) relistDirty() {
@@ -544,6 +697,7 @@ func (w *Watcher) addLoop(r *root, path string) {
 	t.tr = statefile.NewTracker(t.loop.Target, w.opts.Watch, func(ev statefile.Event) { t.ev, t.fresh = ev, true })
 	w.loops[path] = t
 	w.nLoops.Store(int64(len(w.loops)))
+	w.rebalance, w.reported = true, true
 	init := w.initial
 	if init != nil {
 		init.Add(1)
@@ -562,6 +716,7 @@ func (w *Watcher) drop(t *tracked) {
 	close(t.stop)
 	delete(w.loops, path)
 	w.nLoops.Store(int64(len(w.loops)))
+	w.rebalance, w.reported = true, true
 }
 
 // follow is a loop's goroutine: it reads the file when kicked (a

@@ -109,12 +109,38 @@ func sameAsFiles(w *Watcher, loops []Loop, opts Options) (bool, string) {
 	return true, ""
 }
 
+// eachMode runs a test of the watcher in both of its modes: WatchTrees
+// (Linux's and Windows') and WatchClaude (macOS's and the BSDs'), the
+// latter walking the trees again every 100 ms so that what appears is
+// found within the tests' waits.
+func eachMode(t *testing.T, test func(t *testing.T, opts Options)) {
+	for _, m := range []WatchMode{WatchTrees, WatchClaude} {
+		t.Run(m.String(), func(t *testing.T) {
+			opts := Options{Mode: m}
+			if m == WatchClaude {
+				opts.Rescan = 100 * time.Millisecond
+			}
+			test(t, opts)
+		})
+	}
+}
+
 // Fifty simulated loops, AoT and phase, at three depths: while they run
 // the table keeps up with each file, and once they stop every row is what
 // its file says within a second.
 func TestWatcherFollowsFiftySimulatedLoops(t *testing.T) {
+	eachMode(t, testWatcherFollowsFiftySimulatedLoops)
+}
+
+func testWatcherFollowsFiftySimulatedLoops(t *testing.T, opts Options) {
 	f := newSimFleet(t, 50)
-	opts := Options{Depth: 4}
+	opts.Depth = 4
+	if opts.Mode == WatchClaude {
+		// Nothing appears here: walking the tree ten times a second
+		// would only take CPU from the fifty simulators on a busy
+		// machine (the default is every 10 s).
+		opts.Rescan = time.Second
+	}
 	w := startWatcher(t, []string{f.root}, opts)
 	if ok, why := sameAsFiles(w, f.loops, opts); !ok {
 		t.Fatalf("the first reading differs from the files: %s", why)
@@ -152,10 +178,33 @@ func TestWatcherFollowsFiftySimulatedLoops(t *testing.T) {
 	if st.Loops != 50 || st.Updates <= 100 || st.Degraded {
 		t.Fatalf("stats %+v: want 50 loops, more updates than the first readings, every directory watched", st)
 	}
-	// One watch per directory: the tree's directories (root, team, org,
-	// org/repo, 50 projects) and each project's .claude.
-	if st.Dirs != 4+50+50 {
-		t.Fatalf("%d directories watched, want %d", st.Dirs, 4+50+50)
+	rep := w.Watch()
+	if rep.Loops != 50 || len(rep.Polled) != 0 || rep.ClaudeDirs != 50 {
+		t.Fatalf("watch %+v: want 50 loops, none polled, 50 .claude directories watched", rep)
+	}
+	if opts.Mode == WatchTrees {
+		// One watch per directory: the tree's directories (root, team,
+		// org, org/repo, 50 projects) and each project's .claude.
+		if st.Dirs != 4+50+50 || rep.Dirs != st.Dirs || rep.Descriptors != 0 || rep.RescanMS != 0 {
+			t.Fatalf("%d directories watched (report %+v), want %d and no descriptors counted, no rescans", st.Dirs, rep, 4+50+50)
+		}
+		return
+	}
+	// The .claude directories alone, each counted as 1 + its entries
+	// (once a rescan has counted them again after the last writes).
+	want := 0
+	for _, l := range f.loops {
+		want += claudeCost(filepath.Dir(l.Target.Path))
+	}
+	if st.Dirs != 50 || rep.Dirs != 50 || rep.RescanMS != 1000 {
+		t.Fatalf("%d directories watched (report %+v), want the 50 .claude ones and rescans every second", st.Dirs, rep)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for w.Watch().Descriptors != want && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := w.Watch().Descriptors; got != want {
+		t.Fatalf("%d descriptors reported, the .claude directories hold %d", got, want)
 	}
 }
 
@@ -172,11 +221,16 @@ func rowOf(w *Watcher, path string) Row {
 // goes, a new one (in a directory that did not exist, two levels deep)
 // appears, a state file removed goes and comes back with the file.
 func TestWatcherPicksUpProjectsComingAndGoing(t *testing.T) {
+	eachMode(t, testWatcherPicksUpProjectsComingAndGoing)
+}
+
+func testWatcherPicksUpProjectsComingAndGoing(t *testing.T, opts Options) {
 	root := t.TempDir()
 	for i := 0; i < 5; i++ {
 		writeLoop(t, filepath.Join(root, fmt.Sprintf("p%d", i)), loopSpec{iteration: i}, time.Time{})
 	}
-	w := startWatcher(t, []string{root}, Options{Depth: 3})
+	opts.Depth = 3
+	w := startWatcher(t, []string{root}, opts)
 	waitRows(t, w, 5*time.Second, "first reading", func(rows []Row) bool { return len(rows) == 5 })
 
 	if err := os.RemoveAll(filepath.Join(root, "p3")); err != nil {
@@ -233,13 +287,18 @@ func TestWatcherPicksUpProjectsComingAndGoing(t *testing.T) {
 }
 
 func TestWatcherOrdersByAttentionLive(t *testing.T) {
+	eachMode(t, testWatcherOrdersByAttentionLive)
+}
+
+func testWatcherOrdersByAttentionLive(t *testing.T, opts Options) {
 	root := t.TempDir()
 	now := time.Now()
 	writeLoop(t, filepath.Join(root, "calm-old"), loopSpec{iteration: 1, pending: 2}, now.Add(-2*time.Hour))
 	writeLoop(t, filepath.Join(root, "calm-new"), loopSpec{iteration: 1, pending: 2}, now.Add(-time.Minute))
 	writeLoop(t, filepath.Join(root, "waiting"), loopSpec{iteration: 2, redirect: true, pending: 2}, now.Add(-3*time.Hour))
 	writeLoop(t, filepath.Join(root, "done"), loopSpec{status: "stopped", stopReason: "max iterations", pending: 1}, now.Add(-4*time.Hour))
-	w := startWatcher(t, []string{root}, Options{Depth: 1})
+	opts.Depth = 1
+	w := startWatcher(t, []string{root}, opts)
 	want := []string{"done", "waiting", "calm-new", "calm-old"}
 	waitRows(t, w, 5*time.Second, "order", func(rows []Row) bool { return reflect.DeepEqual(names(rows), want) })
 
@@ -256,6 +315,10 @@ func TestWatcherOrdersByAttentionLive(t *testing.T) {
 }
 
 func TestWatcherFollowsNewGitWorktrees(t *testing.T) {
+	eachMode(t, testWatcherFollowsNewGitWorktrees)
+}
+
+func testWatcherFollowsNewGitWorktrees(t *testing.T, opts Options) {
 	needGit(t)
 	base := t.TempDir()
 	repo := filepath.Join(base, "code", "app")
@@ -265,7 +328,8 @@ func TestWatcherFollowsNewGitWorktrees(t *testing.T) {
 	git(t, repo, "init", "-q")
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "init")
 	writeLoop(t, repo, loopSpec{goal: "main"}, time.Time{})
-	w := startWatcher(t, []string{repo}, Options{Depth: 2})
+	opts.Depth = 2
+	w := startWatcher(t, []string{repo}, opts)
 	waitRows(t, w, 5*time.Second, "the main working tree", func(rows []Row) bool { return len(rows) == 1 })
 
 	// The repository's first linked working tree, outside the scanned
@@ -284,10 +348,15 @@ func TestWatcherFollowsNewGitWorktrees(t *testing.T) {
 // unchanged) emits nothing, but the row's Changed is the file's
 // modification time and follows it, as Read of the file says.
 func TestWatcherChangedFollowsAnUnchangedWrite(t *testing.T) {
+	eachMode(t, testWatcherChangedFollowsAnUnchangedWrite)
+}
+
+func testWatcherChangedFollowsAnUnchangedWrite(t *testing.T, opts Options) {
 	root := t.TempDir()
 	spec := loopSpec{iteration: 2, pending: 1}
 	path := writeLoop(t, filepath.Join(root, "p"), spec, time.Now().Add(-time.Hour))
-	w := startWatcher(t, []string{root}, Options{Depth: 1})
+	opts.Depth = 1
+	w := startWatcher(t, []string{root}, opts)
 	waitRows(t, w, 5*time.Second, "first reading", func(rows []Row) bool { return len(rows) == 1 })
 	updates := w.Stats().Updates
 	writeLoop(t, filepath.Join(root, "p"), spec, time.Time{})

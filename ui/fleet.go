@@ -30,6 +30,9 @@ type FleetOptions struct {
 type fleetState struct {
 	opts FleetOptions
 	w    *fleet.Watcher
+	// watch is how the watcher follows the loops (w.Watch; nil before it
+	// starts): which ones only the stat poll follows, and at what cost.
+	watch func() fleet.WatchReport
 	// quit ends the goroutine waiting for the watcher's next rows.
 	quit chan struct{}
 	// where names the scanned directories for the title (~ for $HOME).
@@ -185,6 +188,7 @@ func (m *Model) fleetUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		default:
 		}
 		f.w = msg.w
+		f.watch = f.w.Watch
 		w, quit := f.w, f.quit
 		ready := func() tea.Msg {
 			select {

@@ -405,7 +405,12 @@ func (m *Model) fleetPreview(r fleet.Row, w, n int) []string {
 	if r.Error != "" && r.Attention != fleet.AttentionInvalid {
 		why = append(why, "✗ "+line(r.Error))
 	}
-	room := max(len(why), n-len(out)-1) // the path's line comes last
+	polled := m.fleetPolled(r.Path)
+	reserved := 1 // the path's line comes last, after the polled one
+	if polled != "" {
+		reserved++
+	}
+	room := max(len(why), n-len(out)-reserved)
 	for i, text := range why {
 		// The last one takes what the others leave; each at least a line.
 		lines := wrap(text, w)
@@ -424,8 +429,33 @@ func (m *Model) fleetPreview(r fleet.Row, w, n int) []string {
 	if p, err := filepath.Rel(r.Project, r.Path); err == nil {
 		rel = p
 	}
+	if polled != "" {
+		out = append(out, s.Warn.Render(truncate(polled, w)))
+	}
 	out = append(out, s.Muted.Render(truncate(line(rel)+" · enter opens it", w)))
 	return out
+}
+
+// fleetPolled says why the loop at path is followed by the stat poll
+// alone ("" when its .claude directory is watched).
+func (m *Model) fleetPolled(path string) string {
+	f := m.fleet
+	if f.watch == nil {
+		return ""
+	}
+	if rep := f.watch(); rep.IsPolled(path) {
+		return "⟳ " + rep.PolledWhy()
+	}
+	return ""
+}
+
+// fleetWatchNote is the help screen's line on how the table watches the
+// loops ("" outside the fleet, or before the watcher started).
+func (m *Model) fleetWatchNote() string {
+	if m.fleet == nil || m.fleet.watch == nil {
+		return ""
+	}
+	return "watch: " + m.fleet.watch().String()
 }
 
 func (m *Model) renderFleetFooter() string {

@@ -111,6 +111,11 @@ func (m *Model) renderHelp() string {
 			lines = append(lines, s.Muted.Render(line))
 		}
 	}
+	if note := m.fleetWatchNote(); note != "" && m.fleetShown() {
+		for _, line := range wrap(note, max(20, m.width-1)) {
+			lines = append(lines, s.Muted.Render(line))
+		}
+	}
 	lines = append(lines, s.Muted.Render(m.keys.Help.Help().Key+" or "+m.keys.Back.Help().Key+" closes this help · j/k scroll"))
 	m.helpText.set(lines)
 	out := strings.Split(m.helpText.view(), "\n")

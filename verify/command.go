@@ -18,8 +18,8 @@ const waitDelay = 500 * time.Millisecond
 // runCommand runs a command or not_command check as verify_command.py
 // does: through the shell, in Dir, with a timeout. Unlike the script it
 // gives the command no stdin (it must not read the terminal), kills the
-// whole process group on a timeout and when the command is done (so
-// nothing it started lingers), keeps what was written before a timeout,
+// whole process tree (procTree) on a timeout and when the command is done
+// (so nothing it started lingers), keeps what was written before a timeout,
 // and fails a not_command whose program could not be found: its failing
 // proves nothing.
 func (r *runner) runCommand(res *Result, expectFail bool) {
@@ -42,12 +42,15 @@ func (r *runner) runCommand(res *Result, expectFail bool) {
 	}
 	stdout, stderr := newCapture(limit), newCapture(limit)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	tree := newProcTree(cmd)
+	defer tree.close()
+	cmd.Cancel = tree.kill
 	cmd.WaitDelay = waitDelay
-	err := cmd.Run()
-	if cmd.Process != nil {
-		_ = killProcessGroup(cmd) // what it left running in the background
+	err := cmd.Start()
+	if err == nil {
+		tree.started(cmd)
+		err = cmd.Wait()
+		_ = tree.kill() // what it left running in the background
 	}
 	res.Stdout, res.Stderr = stdout.output(), stderr.output()
 	res.Ran = cmd.Process != nil
@@ -63,7 +66,7 @@ func (r *runner) runCommand(res *Result, expectFail bool) {
 		res.Outcome = Fail
 		res.TimedOut = true
 		res.Evidence = "Command timed out after " + seconds(timeout)
-		res.Reason = "timed out after " + seconds(timeout) + "; its process group was killed"
+		res.Reason = "timed out after " + seconds(timeout) + "; " + tree.killed()
 		return
 	case err == nil, errors.Is(err, exec.ErrWaitDelay):
 		res.ExitCode = exitCode(cmd.ProcessState)

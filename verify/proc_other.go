@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package verify
 
@@ -8,8 +8,8 @@ import (
 	"os/exec"
 )
 
-// shellCommand is Python's subprocess with shell=True on Windows:
-// %COMSPEC% /c COMMAND.
+// shellCommand runs the command through the system's shell, %COMSPEC% or
+// cmd.exe, as Python's subprocess with shell=True does on Windows.
 func shellCommand(ctx context.Context, command string) *exec.Cmd {
 	shell := os.Getenv("COMSPEC")
 	if shell == "" {
@@ -18,14 +18,9 @@ func shellCommand(ctx context.Context, command string) *exec.Cmd {
 	return exec.CommandContext(ctx, shell, "/c", command)
 }
 
-func setProcessGroup(*exec.Cmd) {}
-
-func killProcessGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	return cmd.Process.Kill()
-}
+// platformProcTree: no process groups or jobs here, the shell alone is
+// killed.
+func platformProcTree(cmd *exec.Cmd) procTree { return newShellTree(cmd) }
 
 func exitCode(ps *os.ProcessState) int {
 	if ps == nil {

@@ -23,6 +23,8 @@ type scanFlags struct {
 	on        bool
 	depth     int
 	worktrees bool
+	watch     string
+	budget    int
 }
 
 func (s *scanFlags) register(cmd *cobra.Command) {
@@ -30,12 +32,17 @@ func (s *scanFlags) register(cmd *cobra.Command) {
 	f.BoolVar(&s.on, "scan", false, "every loop under the directories given (default .), in one table")
 	f.IntVar(&s.depth, "depth", fleet.DefaultDepth, "with --scan: how many directory levels below each directory a project may be")
 	f.BoolVar(&s.worktrees, "worktrees", true, "with --scan: also every git worktree of the repositories found (--worktrees=false: not)")
+	f.StringVar(&s.watch, "watch", "auto", "with --scan: trees (watch every directory: Linux, Windows), claude (only the loops' .claude directories, trees walked again every 10s: macOS, BSD) or auto")
+	f.IntVar(&s.budget, "watch-budget", 0, "with --scan: file descriptors the claude mode's watches may hold (default half the open-files limit); loops beyond it are polled every 2s")
 }
+
+// watchModes are --watch's values.
+var watchModes = map[string]fleet.WatchMode{"auto": fleet.WatchAuto, "trees": fleet.WatchTrees, "claude": fleet.WatchClaude}
 
 // check refuses the scan's tuning flags without --scan, and a bad depth.
 func (s *scanFlags) check(flags *pflag.FlagSet) error {
 	if !s.on {
-		for _, name := range []string{"depth", "worktrees"} {
+		for _, name := range []string{"depth", "worktrees", "watch", "watch-budget"} {
 			if flags.Changed(name) {
 				return fail(exitUsage, "--%s goes with --scan", name)
 			}
@@ -45,11 +52,18 @@ func (s *scanFlags) check(flags *pflag.FlagSet) error {
 	if s.depth < 0 {
 		return fail(exitUsage, "--depth must not be negative")
 	}
+	if _, ok := watchModes[s.watch]; !ok {
+		return fail(exitUsage, "--watch %q: give auto, trees or claude", s.watch)
+	}
+	if s.budget < 0 {
+		return fail(exitUsage, "--watch-budget must not be negative")
+	}
 	return nil
 }
 
 func (s *scanFlags) options(g *globalFlags) fleet.Options {
-	return fleet.Options{Depth: s.depth, NoWorktrees: !s.worktrees, Watch: statefile.WatchOptions{MaxSize: g.maxSize}}
+	return fleet.Options{Depth: s.depth, NoWorktrees: !s.worktrees, Mode: watchModes[s.watch], Budget: s.budget,
+		Watch: statefile.WatchOptions{MaxSize: g.maxSize}}
 }
 
 // scanDirs are the directories to scan (default .), each of which must be
@@ -89,12 +103,14 @@ func runFleetTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags)
 }
 
 // fleetJSON is `status --scan --json`: the directories scanned, the
-// summary, and every loop's row in the table's order (fleet.Row's keys).
+// summary, every loop's row in the table's order (fleet.Row's keys), and
+// how the table's watcher would follow them (fleet.WatchReport's keys).
 type fleetJSON struct {
-	Dirs    []string      `json:"dirs"`
-	Depth   int           `json:"depth"`
-	Summary fleet.Summary `json:"summary"`
-	Loops   []fleet.Row   `json:"loops"`
+	Dirs    []string          `json:"dirs"`
+	Depth   int               `json:"depth"`
+	Summary fleet.Summary     `json:"summary"`
+	Loops   []fleet.Row       `json:"loops"`
+	Watch   fleet.WatchReport `json:"watch"`
 }
 
 // runStatusScan prints the fleet table once.
@@ -104,7 +120,7 @@ func runStatusScan(cmd *cobra.Command, args []string, s *scanFlags, file string,
 		return err
 	}
 	opts := s.options(g)
-	loops, err := fleet.Scan(dirs, opts)
+	loops, watch, err := fleet.Plan(dirs, opts)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -115,19 +131,23 @@ func runStatusScan(cmd *cobra.Command, args []string, s *scanFlags, file string,
 		for i, d := range dirs {
 			abs[i], _ = filepath.Abs(d)
 		}
-		writeJSON(out, fleetJSON{Dirs: abs, Depth: s.depth, Summary: fleet.Summarize(rows), Loops: rows})
+		writeJSON(out, fleetJSON{Dirs: abs, Depth: s.depth, Summary: fleet.Summarize(rows), Loops: rows, Watch: watch})
 		return nil
 	}
-	printFleet(out, rows, time.Now())
+	printFleet(out, rows, watch, time.Now())
 	return nil
 }
 
-// printFleet prints the table as text, every string from a file sanitised.
-func printFleet(w io.Writer, rows []fleet.Row, now time.Time) {
+// printFleet prints the table as text, every string from a file
+// sanitised, and how the table's watcher would follow the loops: a line
+// under each loop it would leave to the stat poll, and the watch's own
+// line last.
+func printFleet(w io.Writer, rows []fleet.Row, watch fleet.WatchReport, now time.Time) {
 	line := termtext.Line
 	fmt.Fprintf(w, "fleet · %s\n", fleet.Summarize(rows))
 	if len(rows) == 0 {
 		fmt.Fprintln(w, "no loops found (a project's .claude/aot-loop-state.md or .claude/autonomous-loop.json)")
+		fmt.Fprintln(w, line(watch.String()))
 		return
 	}
 	nameW := len("project")
@@ -164,5 +184,9 @@ func printFleet(w io.Writer, rows []fleet.Row, now time.Time) {
 		if r.NeedsAttention() {
 			fmt.Fprintf(w, "  %s└ %s\n", strings.Repeat(" ", nameW), line(r.Reason))
 		}
+		if watch.IsPolled(r.Path) {
+			fmt.Fprintf(w, "  %s└ %s\n", strings.Repeat(" ", nameW), line(watch.PolledWhy()))
+		}
 	}
+	fmt.Fprintln(w, line(watch.String()))
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -50,7 +51,7 @@ func TestStatusScanJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if keys := sortedKeys(doc); !slices.Equal(keys, []string{"depth", "dirs", "loops", "summary"}) {
+	if keys := sortedKeys(doc); !slices.Equal(keys, []string{"depth", "dirs", "loops", "summary", "watch"}) {
 		t.Fatalf("top-level keys %q", keys)
 	}
 	var summary map[string]int
@@ -105,6 +106,80 @@ func TestStatusScanJSON(t *testing.T) {
 	}
 	if mobile["kind"] != "phase-loop" || mobile["phase"] != "work" || mobile["iteration"] != 9.0 || mobile["phases_done"] != 4.0 || mobile["status"] != "running" {
 		t.Fatalf("mobile: %v", mobile)
+	}
+	// How the live table would watch them: in trees mode the 8
+	// directories walked (the root, api, web, mobile, broken, team,
+	// team/deep, team/deep/x; node_modules is not entered) and the five
+	// .claude ones, every loop notified.
+	var watch map[string]any
+	if err := json.Unmarshal(doc["watch"], &watch); err != nil {
+		t.Fatal(err)
+	}
+	if keys := sortedKeys(watch); !slices.Equal(keys, []string{"backend", "budget", "claude_dirs", "descriptors", "dirs", "loops", "mode",
+		"open_files_limit", "poll_ms", "polled", "rescan_ms"}) {
+		t.Fatalf("watch keys %q", keys)
+	}
+	if runtime.GOOS == "linux" && (watch["mode"] != "trees" || watch["backend"] != "inotify" || watch["dirs"] != 13.0 || watch["claude_dirs"] != 5.0 ||
+		watch["loops"] != 5.0 || len(watch["polled"].([]any)) != 0 || watch["poll_ms"] != 2000.0 || watch["rescan_ms"] != 0.0 || watch["budget"] != 0.0) {
+		t.Fatalf("watch on Linux: %v", watch)
+	}
+}
+
+// --watch claude with a budget: the .claude directories that fit are
+// counted as 1 + their entries, the loops beyond it are polled, and both
+// the text and the JSON say so, per loop.
+func TestStatusScanWatchBudget(t *testing.T) {
+	root := scanTree(t)
+	// Five .claude directories of 2 descriptors each (the directory and
+	// its state file), by path: api, broken, mobile, team/deep/x, web.
+	code, out, errOut := cli(t, "status", "--scan", root, "--watch", "claude", "--watch-budget", "7", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Watch struct {
+			Mode        string   `json:"mode"`
+			Dirs        int      `json:"dirs"`
+			ClaudeDirs  int      `json:"claude_dirs"`
+			Descriptors int      `json:"descriptors"`
+			Budget      int      `json:"budget"`
+			Limit       uint64   `json:"open_files_limit"`
+			Loops       int      `json:"loops"`
+			Polled      []string `json:"polled"`
+			RescanMS    int      `json:"rescan_ms"`
+		} `json:"watch"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	w := doc.Watch
+	abs, _ := filepath.Abs(root)
+	wantPolled := []string{filepath.Join(abs, "team", "deep", "x", ".claude", "aot-loop-state.md"), filepath.Join(abs, "web", ".claude", "aot-loop-state.md")}
+	if w.Mode != "claude" || w.Dirs != 3 || w.ClaudeDirs != 3 || w.Descriptors != 6 || w.Budget != 7 || w.Loops != 5 ||
+		!slices.Equal(w.Polled, wantPolled) || w.RescanMS != 10000 || (runtime.GOOS != "windows" && w.Limit == 0) {
+		t.Fatalf("watch %+v, want 3 .claude directories with 6 of 7 descriptors, %q polled", w, wantPolled)
+	}
+	code, out, _ = cli(t, "status", "--scan", root, "--watch", "claude", "--watch-budget", "7")
+	last := out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:]
+	if code != 0 || !strings.HasPrefix(last, "watching 3 .claude directories with 6 of 7 descriptors (") ||
+		!strings.HasSuffix(last, "); trees walked again every 10s; 2 loops polled every 2s\n") ||
+		strings.Count(out, "└ polled every 2s: its .claude directory is beyond the watch budget of 7 descriptors") != 2 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"status", "--watch", "claude", root}, "--watch goes with --scan"},
+		{[]string{"status", "--watch-budget", "9", root}, "--watch-budget goes with --scan"},
+		{[]string{"status", "--scan", "--watch", "kqueue", root}, `--watch "kqueue": give auto, trees or claude`},
+		{[]string{"status", "--scan", "--watch-budget", "-1", root}, "--watch-budget must not be negative"},
+		{[]string{"--watch", "trees", root}, "--watch goes with --scan"},
+	} {
+		code, _, errOut := cli(t, c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
 	}
 }
 

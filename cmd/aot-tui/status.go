@@ -24,7 +24,7 @@ func newStatusCmd(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	var sf scanFlags
 	cmd := &cobra.Command{
-		Use:   "status [PATH] [-f PATH] [--json] | status --scan [DIR ...] [--depth N] [--json]",
+		Use:   "status [PATH] [-f PATH] [--json] | status --scan [DIR ...] [--depth N] [--watch MODE] [--json]",
 		Short: "One-shot summary of a loop: status, goal, iteration, stall, progress, next batch",
 		Long: `Prints a one-shot summary of the loop's state file.
 
@@ -36,9 +36,13 @@ stop_reason, atoms, executable_atoms, bindings, summary) and adds its own.
 For a phase loop, --json reports kind "phase-loop" with the file's own fields.
 
 --scan prints the fleet table instead: every loop under the DIRs (default .),
-needing attention first; --json gives {dirs, depth, summary, loops} with one
-object per loop (path, project, name, kind, file, status, goal, iteration,
-stall_count, attention, reason, changed, ...; see the README).
+needing attention first, and last how the live table (aot-tui --scan) would
+watch them: the directories, on macOS and the BSDs the descriptors of its
+budget, and the loops it would leave to the stat poll. --json gives {dirs,
+depth, summary, loops, watch} with one object per loop (path, project, name,
+kind, file, status, goal, iteration, stall_count, attention, reason, changed,
+...) and watch's mode, backend, dirs, claude_dirs, descriptors, budget,
+open_files_limit, loops, polled, poll_ms, rescan_ms (see the README).
 
 Exit codes: 0 ok, 1 the file cannot be parsed, 2 usage or I/O error.`,
 		Args: func(cmd *cobra.Command, args []string) error {
