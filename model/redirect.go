@@ -83,19 +83,23 @@ const (
 	RuleEmpty            = "required text is not empty"
 	RuleNoChange         = "a correction changes something"
 	RuleLoopState        = "a stop needs a loop that has not ended"
-	RuleFileProblems     = "corrections are applied to files without type errors"
-	RuleChecklist        = "base_case items are addressed by existing positions"
-	RuleLastAtom         = "a loop has at least one atom"
+	// RuleFileProblems: a correction of a file that fails validation is
+	// refused unless it removes an error (statefile applies it to every
+	// correction but a stop and the redirect handshake).
+	RuleFileProblems = "corrections are applied to valid files, unless they remove an error"
+	RuleChecklist    = "base_case items are addressed by existing positions"
+	RuleLastAtom     = "a loop has at least one atom"
 )
 
 // PlanCorrection plans req on s. It never modifies s. Its cost is linear
 // in the size of s (it derives the facts once and plans on their indexes),
 // so it stays cheap on states of 10,000 atoms.
+//
+// A file with validation errors (type errors included) is planned on like
+// any other: whether the correction may be written on it is statefile's
+// decision (a correction on an invalid file is written only when it
+// removes an error; a stop always), made on the file it is written to.
 func PlanCorrection(s *State, req Request, ctx PlanContext) (*Plan, error) {
-	if len(s.Problems) > 0 {
-		p := s.Problems[0]
-		return nil, refuse(RuleFileProblems, "the state file has a problem at line %d (%s); fix it before correcting", p.Line, p.Message)
-	}
 	if ctx.Now.IsZero() {
 		ctx.Now = time.Now()
 	}

@@ -436,10 +436,6 @@ func TestRefusals(t *testing.T) {
 		{"stop a stopped loop", variant(t, "  status: running", "  status: stopped"), model.Stop{}, model.RuleLoopState, "the loop is already stopped"},
 		{"stop a completed loop", variant(t, "  status: running", "  status: completed"), model.Stop{}, model.RuleLoopState, "the loop is already completed"},
 		{"stop twice", variant(t, "stop_requested: false", "stop_requested: true"), model.Stop{}, model.RuleNoChange, "a stop is already requested"},
-		// Files with decode problems are refused whatever the request.
-		{"problem: iteration", variant(t, "iteration: 6", "iteration: six"), model.Stop{}, model.RuleFileProblems, "has a problem at line 26 (control.iteration should be an integer"},
-		{"problem: depends_on", variant(t, "depends_on: [A1, A5]", "depends_on: A1"), model.AddAtom{Description: "x"}, model.RuleFileProblems, "depends_on should be a list"},
-		{"problem: or_groups", variant(t, "or_groups:\n", "or_groups: 5\nx_or_groups:\n"), model.ChangeConstraints{MaxIterations: ptr(9)}, model.RuleFileProblems, "or_groups should be a mapping"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
