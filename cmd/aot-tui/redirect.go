@@ -72,6 +72,22 @@ was kept beside the file (the message names it).`,
 	return cmd
 }
 
+// interruptFlag registers --interrupt on a redirect command whose
+// correction can touch an in-progress atom.
+func interruptFlag(cmd *cobra.Command, v *bool) {
+	cmd.Flags().BoolVar(v, "interrupt", false,
+		"do it even when it touches an in-progress atom (resets, deletes or rewires it): aot-tui cannot stop the worker on it, whose result the loop then writes over the correction")
+}
+
+// interruptHelp is what the help of those commands says about it.
+const interruptHelp = `
+
+An atom in progress has a worker on it, which aot-tui cannot stop (the loop's
+own /redirect stops its workers first). A correction that resets, deletes or
+rewires such an atom is refused (exit 1, naming the atom and what the worker's
+result would do) unless --interrupt is given; with it, the corrections[] entry
+says "(interrupted the worker on A9)".`
+
 func splitIDs(s string) []string {
 	var out []string
 	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
@@ -85,17 +101,18 @@ func splitIDs(s string) []string {
 func newAddAtomCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var id, deps, group, reqBy string
+	var interrupt bool
 	cmd := &cobra.Command{
 		Use:   "add-atom DESCRIPTION [--id ID] [--depends-on A1,A2] [--or-group NAME] [--required-by A5]",
 		Short: "Add an atom (dag_adjustment)",
 		Long: `Adds a pending atom. Its id is the next free A<n> unless --id is given.
 --depends-on lists existing atoms it depends on; --or-group adds it as a choice of
 an existing OR group; --required-by makes existing unresolved atoms depend on it
-(an in-progress one goes back to pending). Refused if that would make a cycle.`,
+(an in-progress one goes back to pending). Refused if that would make a cycle.` + interruptHelp,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req := model.AddAtom{ID: id, Description: strings.Join(args, " "), DependsOn: splitIDs(deps),
-				ORGroup: group, RequiredBy: splitIDs(reqBy)}
+				ORGroup: group, RequiredBy: splitIDs(reqBy), Interrupt: interrupt}
 			return runCorrection(cmd, g, &w, req)
 		},
 	}
@@ -104,12 +121,13 @@ an existing OR group; --required-by makes existing unresolved atoms depend on it
 	cmd.Flags().StringVar(&deps, "depends-on", "", "comma-separated ids the atom depends on")
 	cmd.Flags().StringVar(&group, "or-group", "", "an OR group the atom joins as a choice")
 	cmd.Flags().StringVar(&reqBy, "required-by", "", "comma-separated unresolved ids that will depend on the atom")
+	interruptFlag(cmd, &interrupt)
 	return cmd
 }
 
 func newDeleteAtomCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
-	var detach bool
+	var detach, interrupt bool
 	cmd := &cobra.Command{
 		Use:   "delete-atom ID [--detach]",
 		Short: "Delete an unresolved atom (dag_adjustment)",
@@ -117,33 +135,36 @@ func newDeleteAtomCmd(g *globalFlags) *cobra.Command {
 decomposition children, a stale binding). An atom that others depend on, or the
 selected choice of an OR group, is deleted only with --detach, which drops it from
 its dependents' depends_on — or, for a selected choice, selects the group's next
-choice and moves the dependents onto it, as the loop's own backtrack does.`,
+choice and moves the dependents onto it, as the loop's own backtrack does.` + interruptHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCorrection(cmd, g, &w, model.DeleteAtom{ID: args[0], Detach: detach})
+			return runCorrection(cmd, g, &w, model.DeleteAtom{ID: args[0], Detach: detach, Interrupt: interrupt})
 		},
 	}
 	w.register(cmd, true)
 	cmd.Flags().BoolVar(&detach, "detach", false, "also drop the atom from its dependents and OR selections")
+	interruptFlag(cmd, &interrupt)
 	return cmd
 }
 
 func newForceORCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var reason string
+	var interrupt bool
 	cmd := &cobra.Command{
 		Use:   "force-or GROUP CHOICE [--reason TEXT]",
 		Short: "Force the choice of an OR group (dag_adjustment)",
 		Long: `Selects CHOICE in OR group GROUP and records it in the trail. The previous
 selection goes back to pending if it was in progress; if it was resolved it is
-redone: its binding is dropped and it and its dependents go back to pending.`,
+redone: its binding is dropped and it and its dependents go back to pending.` + interruptHelp,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCorrection(cmd, g, &w, model.ForceOR{Group: args[0], Choice: args[1], Reason: reason})
+			return runCorrection(cmd, g, &w, model.ForceOR{Group: args[0], Choice: args[1], Reason: reason, Interrupt: interrupt})
 		},
 	}
 	w.register(cmd, true)
 	cmd.Flags().StringVar(&reason, "reason", "", "why (recorded in the trail)")
+	interruptFlag(cmd, &interrupt)
 	return cmd
 }
 
@@ -283,16 +304,16 @@ func checkEditFromFlags(cmd *cobra.Command, check, typ, value, item, addItem, un
 func newOverrideBindingCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var summary, artifacts string
-	var redo bool
+	var redo, interrupt bool
 	cmd := &cobra.Command{
 		Use:   "override-binding ID [--summary TEXT] [--artifacts a,b] [--redo]",
 		Short: "Amend or redo a resolved atom's binding (bindings_override)",
 		Long: `Amends the binding of a resolved atom (--summary and/or --artifacts), or with
 --redo deletes it and sends the atom and its transitive dependents back to
-pending (dropping their bindings and the trail entries of that scope).`,
+pending (dropping their bindings and the trail entries of that scope).` + interruptHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			req := model.OverrideBinding{ID: args[0], Redo: redo}
+			req := model.OverrideBinding{ID: args[0], Redo: redo, Interrupt: interrupt}
 			if cmd.Flags().Changed("summary") {
 				req.Summary = &summary
 			}
@@ -313,6 +334,7 @@ pending (dropping their bindings and the trail entries of that scope).`,
 	cmd.Flags().StringVar(&summary, "summary", "", "new summary")
 	cmd.Flags().StringVar(&artifacts, "artifacts", "", "new comma-separated artifact paths (replaces the list)")
 	cmd.Flags().BoolVar(&redo, "redo", false, "drop the binding and redo the atom and its dependents")
+	interruptFlag(cmd, &interrupt)
 	return cmd
 }
 
