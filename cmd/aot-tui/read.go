@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/spf13/cobra"
@@ -37,6 +38,32 @@ type loaded struct {
 	Facts    *model.Facts
 	Phase    *model.PhaseLoop
 	ParseErr error
+	// Gone are the atoms in progress in an earlier version (status reads
+	// the journal beside the file for them) and gone now; while goneCh is
+	// set they are still being read (gone waits for them).
+	Gone   []model.Gone
+	goneCh chan []model.Gone
+}
+
+// readGone starts reading, on another core, the journal beside an AoT
+// state file for the atoms in progress before and gone now (see
+// history.GoneFromJournal): status writes the atoms meanwhile.
+func (l *loaded) readGone() {
+	if l.AoT == nil {
+		return
+	}
+	ch := make(chan []model.Gone, 1)
+	st, data, path := l.AoT.State, l.AoT.Data, l.Target.Path
+	go func() { ch <- history.GoneFromJournal(path, st, data) }()
+	l.goneCh = ch
+}
+
+// gone is l.Gone, once readGone has read it.
+func (l *loaded) gone() []model.Gone {
+	if l.goneCh != nil {
+		l.Gone, l.goneCh = <-l.goneCh, nil
+	}
+	return l.Gone
 }
 
 // load is resolve then the package's load: the state file the arguments

@@ -63,6 +63,7 @@ Exit codes: 0 ok, 1 the file cannot be parsed, 2 usage or I/O error.`,
 			if err != nil {
 				return err
 			}
+			l.readGone()
 			out := cmd.OutOrStdout()
 			if l.ParseErr != nil {
 				if asJSON {
@@ -255,7 +256,7 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	j.Strs(f.NextBatch, false)
 	j.Key("longest_chain")
 	j.Strs(f.LongestChain, false)
-	o := model.PredictOutlook(s, f)
+	o := model.WithGone(model.PredictOutlook(s, f), l.gone())
 	j.Key("outlook")
 	j.Open('{')
 	j.Key("decision")
@@ -267,6 +268,19 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	j.Key("next_stall")
 	j.Int(o.NextStall)
 	j.Close('}')
+	j.Key("gone_in_progress")
+	j.Open('[')
+	for _, g := range l.Gone {
+		j.Open('{')
+		j.Key("id")
+		j.Str(g.ID)
+		j.Key("description")
+		j.Str(g.Description)
+		j.Key("iteration")
+		j.Int(g.Iteration)
+		j.Close('}')
+	}
+	j.Close(']')
 	v := <-checked
 	j.Key("valid")
 	j.Bool(v.Valid)
@@ -343,6 +357,7 @@ type aotStatus struct {
 	NextBatch         []string      `json:"next_batch"`
 	LongestChain      []string      `json:"longest_chain"`
 	Outlook           model.Outlook `json:"outlook"`
+	GoneInProgress    []model.Gone  `json:"gone_in_progress"`
 	Valid             bool          `json:"valid"`
 	Errors            []string      `json:"errors"`
 	Warnings          []string      `json:"warnings"`
@@ -374,13 +389,15 @@ func aotStatusJSON(l *loaded) aotStatus {
 		MaxParallelAgents: cons.EffectiveMaxParallelAgents(), PrevPendingCount: c.PrevPendingCount,
 		Unresolved: f.Counts.Unresolved(), Progress: string(f.Progress),
 		NextBatch: nonNil(f.NextBatch), LongestChain: nonNil(f.LongestChain),
-		Outlook: model.PredictOutlook(s, f),
-		Valid:   v.Valid, Errors: v.Errors, Warnings: v.Warnings,
+		Outlook:        model.WithGone(model.PredictOutlook(s, f), l.gone()),
+		GoneInProgress: make([]model.Gone, 0, len(l.gone())),
+		Valid:          v.Valid, Errors: v.Errors, Warnings: v.Warnings,
 	}
 	if c.StopReason != "" {
 		r := c.StopReason
 		out.StopReason = &r
 	}
+	out.GoneInProgress = append(out.GoneInProgress, l.Gone...)
 	for _, a := range s.Atoms {
 		out.Atoms = append(out.Atoms, toAtomJSON(a))
 	}
@@ -466,7 +483,7 @@ func printAoTStatus(w io.Writer, l *loaded) {
 	if c.StopReason != "" {
 		fmt.Fprintf(w, "reason    %s\n", line(c.StopReason))
 	}
-	o := model.PredictOutlook(s, f)
+	o := model.WithGone(model.PredictOutlook(s, f), l.gone())
 	mark := ""
 	if o.Warning {
 		mark = "⚠ "
