@@ -48,11 +48,17 @@ loop write that lands in the same instant is kept. For --guard after the write
 (1s by default) the file is watched: a loop script that read it before our write
 and wrote after undoes the correction, and it is applied again.
 
+A correction is refused on a file that fails validation unless it removes an
+error (the errors after it are a strict subset of those before); the message
+names the first error and its line. A correction that touches an atom in
+progress needs --interrupt (see each command's help).
+
 Exit codes: 0 written, 1 refused (the one-line reason names the rule it would
 break; the file is untouched) or the file cannot be parsed, 2 usage or I/O
-error, 3 the file kept changing, or a loop write undid the correction and it
-could not be applied again (lost: …), or a loop write that could not be merged
-was kept beside the file (the message names it).`,
+error (a file over --max-size included), 3 the file kept changing, or a loop
+write undid the correction and it could not be applied again (lost: …), or a
+loop write that could not be merged was kept beside the file (the message names
+it).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
@@ -346,12 +352,13 @@ func newStopCmd(g *globalFlags) *cobra.Command {
 		Short: "Ask the loop to stop (/exit-recursion)",
 		Long: `Sets control.stop_requested: true and control.stop_reason, as /exit-recursion
 does. The loop's stop hook stops it at its next decision. No correction entry is
-recorded.
+recorded. A stop is written on any file that parses, one that fails validation
+included: stopping a broken loop is what it is for.
 
 Exit codes: 0 written, 1 refused (the loop has already ended, or a stop is
 already requested; the file is untouched) or the file cannot be parsed, 2 usage
-or I/O error, 3 the file kept changing, or a loop write undid the stop and it
-could not be applied again (lost: …).`,
+or I/O error (a file over --max-size included), 3 the file kept changing, or a
+loop write undid the stop and it could not be applied again (lost: …).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ff := fileFlag{path: w.file}
@@ -399,16 +406,11 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 		var ref *model.Refusal
 		switch {
 		case errors.Is(err, correction.ErrLost):
-			return fail(exitConflict, "%v (%s)", err, target.Path)
+			return fail(exitCodeOf(err), "%v (%s)", err, target.Path)
 		case errors.As(err, &ref):
-			return fail(exitInvalid, "refused: %s — %s is unchanged", err, target.Path)
-		case errors.Is(err, statefile.ErrConflict):
-			return fail(exitConflict, "%v", err)
+			return fail(exitCodeOf(err), "refused: %s — %s is unchanged", err, target.Path)
 		}
-		if _, ok := statefile.ParseError(err); ok {
-			return fail(exitInvalid, "%v", err)
-		}
-		return fail(exitUsage, "%v", err)
+		return fail(exitCodeOf(err), "%v", err)
 	}
 	res := out.Result
 	stdout := cmd.OutOrStdout()

@@ -40,7 +40,12 @@ needing attention first; --json gives {dirs, depth, summary, loops} with one
 object per loop (path, project, name, kind, file, status, goal, iteration,
 stall_count, attention, reason, changed, ...; see the README).
 
-Exit codes: 0 ok, 1 the file cannot be parsed, 2 usage or I/O error.`,
+When the loop is running and a journal lies beside the file (the TUI records
+one), the outlook also says which atoms were in progress earlier in the iteration
+and are gone now: their workers' scripts will fail (--json: gone_in_progress).
+
+Exit codes: 0 ok (a file that fails validation included: "checks" says so), 1 the
+file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if sf.on {
 				return nil // directories, any number
