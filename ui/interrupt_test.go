@@ -40,3 +40,36 @@ func TestInterruptNeedsItsOwnConfirm(t *testing.T) {
 		t.Fatalf("the corrections[] entry does not say the worker was interrupted:\n%s", got)
 	}
 }
+
+// The write policy holds in the TUI as on the command line (one check, in
+// statefile): on a file with a cycle a correction is refused with the first
+// error and its line, and a stop is written.
+func TestTUIRefusesCorrectionsOnAnInvalidFile(t *testing.T) {
+	f := startRedirectFlow(t)
+	f.rewrite("    depends_on: [A7]\n    owner", "    depends_on: [A8]\n    owner", false) // A8 depends on itself
+	f.waitFor("Define the billing schema")
+	before := f.file()
+	f.keys("c")
+	f.waitFor("Change constraints", "┃ max_iterations")
+	f.ctrl('u')
+	f.typeText("30")
+	f.keys("enter", "enter", "enter")
+	f.waitFor("Note")
+	f.keys("enter")
+	f.waitFor("✗ refused:", "fails validation", "circular dependency: A8 -> A8", "aot-tui validate -f")
+	f.keys("esc")
+	f.waitFor("cancelled")
+	f.settle()
+	if got := f.file(); !bytes.Equal(got, before) {
+		t.Fatalf("the refused correction changed the file:\n%s", lineDiffForTest(before, got))
+	}
+	f.keys("S")
+	f.waitFor("Stop the loop", "┃ Reason")
+	f.typeText("broken")
+	f.keys("enter")
+	f.waitFor("┃ Stop the loop?")
+	f.keys("y")
+	f.waitFor("preview:", "enter apply")
+	f.keys("enter")
+	f.waitFile("got the stop", func(b []byte) bool { return bytes.Contains(b, []byte("stop_requested: true")) })
+}
