@@ -413,6 +413,17 @@ func syncDir(dir string) {
 // line that does not decode or check out; rec is then what could be
 // decoded, if anything.
 func decodeRecord(line []byte, head *text, headSum string) (*record, []byte, bool) {
+	rec, data, ok := decodeUnchecked(line, head, headSum)
+	if !ok || sum(data) != rec.Sum {
+		return rec, nil, false
+	}
+	return rec, data, true
+}
+
+// decodeUnchecked is decodeRecord without the hash check (the length is
+// checked): for a reader that checks only the versions it keeps, the
+// others being the bases of the next diffs (see tailVersions).
+func decodeUnchecked(line []byte, head *text, headSum string) (*record, []byte, bool) {
 	var rec record
 	if err := json.Unmarshal(line, &rec); err != nil || rec.V != JournalVersion || rec.Sum == "" {
 		return nil, nil, false
@@ -454,7 +465,7 @@ func decodeRecord(line []byte, head *text, headSum string) (*record, []byte, boo
 	default:
 		return &rec, nil, false
 	}
-	if len(data) != rec.N || sum(data) != rec.Sum {
+	if len(data) != rec.N {
 		return &rec, nil, false
 	}
 	return &rec, data, true

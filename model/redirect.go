@@ -54,6 +54,28 @@ type Plan struct {
 	Summary string `json:"summary"`
 	// Affected lists the atoms whose entry the plan changes or removes.
 	Affected []string `json:"affected"`
+	// Interrupts lists the in-progress atoms the plan touches, in file
+	// order: a worker is on each, which aot-tui cannot stop. A plan that
+	// touches one is made only for a request that says Interrupt.
+	Interrupts []Interrupt `json:"interrupts"`
+}
+
+// Interrupt is an in-progress atom a correction touches. The seed's
+// /redirect stops the running workers before it changes anything (seed
+// 003 §8.2 step 1, their results discarded); aot-tui cannot, so the worker
+// on the atom goes on and, when it finishes, the loop writes its result
+// over what the correction left (update_atom.py ID resolved, add_binding.py
+// ID): an atom reset to pending comes back resolved, now perhaps depending
+// on unresolved work; a deleted one makes the loop's scripts fail "Atom ID
+// not found".
+type Interrupt struct {
+	Atom string `json:"atom"`
+	// How says what the correction does to it: "resets it to pending",
+	// "deletes it", "changes its depends_on", "makes OR group G select A5
+	// instead of it" (joined with " and " when several).
+	How string `json:"how"`
+	// Deleted is true when the correction removes the atom.
+	Deleted bool `json:"deleted"`
 }
 
 // Refusal is a correction that would break an invariant. Its message is one
@@ -83,19 +105,31 @@ const (
 	RuleEmpty            = "required text is not empty"
 	RuleNoChange         = "a correction changes something"
 	RuleLoopState        = "a stop needs a loop that has not ended"
-	RuleFileProblems     = "corrections are applied to files without type errors"
-	RuleChecklist        = "base_case items are addressed by existing positions"
-	RuleLastAtom         = "a loop has at least one atom"
+	// RuleFileProblems: a correction of a file that fails validation is
+	// refused unless it removes an error (statefile applies it to every
+	// correction but a stop and the redirect handshake).
+	RuleFileProblems = "corrections are applied to valid files, unless they remove an error"
+	RuleChecklist    = "base_case items are addressed by existing positions"
+	RuleLastAtom     = "a loop has at least one atom"
+	// RuleInProgress: a correction that touches an in-progress atom is
+	// made only when the request says Interrupt.
+	RuleInProgress = "an in-progress atom is changed only when its worker is interrupted"
 )
 
 // PlanCorrection plans req on s. It never modifies s. Its cost is linear
 // in the size of s (it derives the facts once and plans on their indexes),
 // so it stays cheap on states of 10,000 atoms.
+//
+// A file with validation errors (type errors included) is planned on like
+// any other: whether the correction may be written on it is statefile's
+// decision (a correction on an invalid file is written only when it
+// removes an error; a stop always), made on the file it is written to.
+//
+// A plan that touches an in-progress atom (see Interrupt) is refused
+// with RuleInProgress, naming the atom, unless the request says Interrupt
+// (AddAtom, DeleteAtom, ForceOR and OverrideBinding have the field); the
+// plan made lists them in Interrupts and its corrections[] entry says so.
 func PlanCorrection(s *State, req Request, ctx PlanContext) (*Plan, error) {
-	if len(s.Problems) > 0 {
-		p := s.Problems[0]
-		return nil, refuse(RuleFileProblems, "the state file has a problem at line %d (%s); fix it before correcting", p.Line, p.Message)
-	}
 	if ctx.Now.IsZero() {
 		ctx.Now = time.Now()
 	}
@@ -103,6 +137,15 @@ func PlanCorrection(s *State, req Request, ctx PlanContext) (*Plan, error) {
 	if err := req.plan(p); err != nil {
 		return nil, err
 	}
+	p.plan.Interrupts = p.interrupts()
+	if len(p.plan.Interrupts) > 0 {
+		if r, ok := req.(interrupter); !ok || !r.interrupting() {
+			return nil, interruptRefusal(p.plan.Interrupts)
+		}
+		p.rec.desc += " (" + interruptedText(p.plan.Interrupts) + ")"
+		p.plan.Summary += " (" + interruptedText(p.plan.Interrupts) + ")"
+	}
+	p.writeCorrection()
 	p.writeTrail()
 	p.plan.Affected = nonNilStrings(p.plan.Affected)
 	return p.plan, nil
@@ -127,6 +170,18 @@ type planner struct {
 	affected map[string]bool
 	// bound indexes the atoms with a binding (see hasBinding).
 	bound map[string]bool
+	// rec is the corrections[] entry recorded, written once the plan is
+	// complete (writeCorrection).
+	rec *recorded
+}
+
+// recorded is a corrections[] entry a plan records: its type, the
+// generated description (the note is added when it is written) and
+// trail_cleared.
+type recorded struct {
+	typ          CorrectionType
+	desc         string
+	trailCleared bool
 }
 
 func (p *planner) edit(e ...Edit) { p.plan.Edits = append(p.plan.Edits, e...) }
@@ -142,9 +197,20 @@ func (p *planner) describe(generated string) string {
 	return generated + "; note: " + note
 }
 
-// record appends the corrections[] entry (creating the section if absent).
+// record notes the corrections[] entry the plan appends; PlanCorrection
+// writes it once the plan is complete (writeCorrection), so that it can
+// say which workers the plan interrupts.
 func (p *planner) record(typ CorrectionType, description string, trailCleared bool) {
-	c := &Correction{Timestamp: p.timestamp(), Type: typ, Description: p.describe(description), TrailCleared: trailCleared}
+	p.rec = &recorded{typ: typ, desc: description, trailCleared: trailCleared}
+}
+
+// writeCorrection plans the edit appending the recorded corrections[]
+// entry (creating the section if absent).
+func (p *planner) writeCorrection() {
+	if p.rec == nil {
+		return
+	}
+	c := &Correction{Timestamp: p.timestamp(), Type: p.rec.typ, Description: p.describe(p.rec.desc), TrailCleared: p.rec.trailCleared}
 	p.plan.Correction = c
 	entry := Map{
 		{"timestamp", c.Timestamp},
@@ -397,8 +463,12 @@ type AddAtom struct {
 	Description string
 	DependsOn   []string
 	ORGroup     string
-	// RequiredBy lists unresolved atoms that will depend on the new one.
+	// RequiredBy lists unresolved atoms that will depend on the new one
+	// (an in-progress one goes back to pending: see Interrupt).
 	RequiredBy []string
+	// Interrupt allows the correction to touch in-progress atoms (see
+	// PlanCorrection).
+	Interrupt bool
 }
 
 // Kind implements Request.
@@ -548,6 +618,9 @@ func dedupe(ids []string) []string {
 type DeleteAtom struct {
 	ID     string
 	Detach bool
+	// Interrupt allows the correction to touch in-progress atoms: delete
+	// one, or detach it from one (see PlanCorrection).
+	Interrupt bool
 }
 
 // Kind implements Request.
@@ -703,6 +776,9 @@ type ForceOR struct {
 	Group  string
 	Choice string
 	Reason string
+	// Interrupt allows the correction to touch in-progress atoms: the
+	// previous selection, its dependents (see PlanCorrection).
+	Interrupt bool
 }
 
 // Kind implements Request.
@@ -1226,6 +1302,9 @@ type OverrideBinding struct {
 	// (an empty list included).
 	SetArtifacts bool
 	Redo         bool
+	// Interrupt allows a redo to reset in-progress dependents (see
+	// PlanCorrection).
+	Interrupt bool
 }
 
 // Kind implements Request.
@@ -1374,4 +1453,142 @@ func (r SetRedirect) plan(p *planner) error {
 	p.setKey(P("control"), c.Lines, "redirect_requested", r.Requested)
 	p.plan.Summary = fmt.Sprintf("redirect_requested: %v", r.Requested)
 	return nil
+}
+
+// ---------------------------------------------------------------------------
+// In-progress atoms
+
+// interrupter is a request that can be told to interrupt workers.
+type interrupter interface{ interrupting() bool }
+
+func (r AddAtom) interrupting() bool         { return r.Interrupt }
+func (r DeleteAtom) interrupting() bool      { return r.Interrupt }
+func (r ForceOR) interrupting() bool         { return r.Interrupt }
+func (r OverrideBinding) interrupting() bool { return r.Interrupt }
+
+// interrupts finds the in-progress atoms the plan's edits touch, from the
+// edits themselves (whichever correction made them): removing the atom,
+// any edit of its entry (its status, its depends_on), and a new selection
+// of an OR group that selects it. They come in file order.
+func (p *planner) interrupts() []Interrupt {
+	s := p.s
+	hows := map[int][]string{}
+	deleted := map[int]bool{}
+	note := func(i int, how string) {
+		if !slices.Contains(hows[i], how) {
+			hows[i] = append(hows[i], how)
+		}
+	}
+	inProgress := func(i int) bool { return i >= 0 && i < len(s.Atoms) && s.Atoms[i].Status == StatusInProgress }
+	for _, e := range p.plan.Edits {
+		path := e.Path
+		switch {
+		case len(path) >= 2 && path[0].Key == "atoms" && !path[0].IsIndex && path[1].IsIndex:
+			i := path[1].Index
+			if !inProgress(i) {
+				continue
+			}
+			field := e.Key
+			if len(path) >= 3 {
+				field = path[2].Key
+			}
+			switch {
+			case len(path) == 2 && e.Op == OpRemove:
+				deleted[i] = true
+				note(i, "deletes it")
+			case field == "status" && e.Op == OpReplace:
+				note(i, fmt.Sprintf("resets it to %v", e.Value))
+			case field == "depends_on":
+				note(i, "changes its depends_on")
+			default:
+				note(i, "changes its "+field)
+			}
+		case len(path) >= 2 && path[0].Key == "or_groups" && !path[1].IsIndex:
+			selected := len(path) == 3 && path[2].Key == "selected" && e.Op == OpReplace ||
+				len(path) == 2 && e.Op == OpAdd && e.Key == "selected"
+			if !selected {
+				continue
+			}
+			g, ok := s.ORGroup(path[1].Key)
+			if !ok || g.Selected == "" || e.Value == g.Selected {
+				continue
+			}
+			i, ok := p.f.Index[g.Selected]
+			if !ok || !inProgress(i) {
+				continue
+			}
+			if e.Value == nil {
+				note(i, fmt.Sprintf("leaves OR group %s with no selection", g.Name))
+			} else {
+				note(i, fmt.Sprintf("makes OR group %s select %v instead of it", g.Name, e.Value))
+			}
+		}
+	}
+	if len(hows) == 0 {
+		return []Interrupt{}
+	}
+	idx := make([]int, 0, len(hows))
+	for i := range hows {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	out := make([]Interrupt, 0, len(idx))
+	for _, i := range idx {
+		h := hows[i]
+		if deleted[i] {
+			h = []string{"deletes it"} // what else is done to it goes with it
+		}
+		slices.SortStableFunc(h, func(a, b string) int { return howRank(a) - howRank(b) })
+		out = append(out, Interrupt{Atom: s.Atoms[i].ID, How: strings.Join(h, " and "), Deleted: deleted[i]})
+	}
+	return out
+}
+
+// howRank orders what a plan does to an atom: deleting it, resetting it,
+// moving its OR group's selection away from it, changing its depends_on.
+func howRank(how string) int {
+	for r, prefix := range []string{"deletes", "resets", "makes OR group", "leaves OR group", "changes its depends_on"} {
+		if strings.HasPrefix(how, prefix) {
+			return r
+		}
+	}
+	return 9
+}
+
+// Consequence says what the worker's own write will do after the
+// correction: fail on an atom that is gone, or overwrite it.
+func (in Interrupt) Consequence() string {
+	if in.Deleted {
+		return fmt.Sprintf("the worker's update_atom.py %s … will fail 'Atom %s not found'", in.Atom, in.Atom)
+	}
+	return "the worker's result would overwrite it"
+}
+
+// interruptRefusal is the one-line refusal of a plan that touches
+// in-progress atoms without Interrupt: the first named, with what the
+// plan does to it and what the worker's write would do then.
+func interruptRefusal(ins []Interrupt) error {
+	first := ins[0]
+	msg := fmt.Sprintf("%s is in progress (a worker is on it): this correction %s; %s", first.Atom, first.How, first.Consequence())
+	if len(ins) > 1 {
+		var more []string
+		for _, in := range ins[1:] {
+			more = append(more, in.Atom+" "+in.How)
+		}
+		msg += " (also in progress: " + strings.Join(more, "; ") + ")"
+	}
+	return refuse(RuleInProgress, "%s. Add --interrupt to do it anyway", msg)
+}
+
+// interruptedText is what a correction's description adds about the
+// workers it interrupts: "interrupted the worker on A9".
+func interruptedText(ins []Interrupt) string {
+	ids := make([]string, len(ins))
+	for i, in := range ins {
+		ids[i] = in.Atom
+	}
+	if len(ids) == 1 {
+		return "interrupted the worker on " + ids[0]
+	}
+	return "interrupted the workers on " + strings.Join(ids, ", ")
 }

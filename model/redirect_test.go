@@ -314,6 +314,14 @@ func checkRecorded(t *testing.T, p *model.Plan, s *model.State, typ model.Correc
 	}
 }
 
+// checkInterrupts checks the in-progress atoms a plan says it touches.
+func checkInterrupts(t *testing.T, p *model.Plan, want ...model.Interrupt) {
+	t.Helper()
+	if !reflect.DeepEqual(p.Interrupts, want) {
+		t.Fatalf("interrupts %+v, want %+v", p.Interrupts, want)
+	}
+}
+
 // checkTrailAppended checks that the trail is the old one plus the plan's
 // entry: an OR selection with the schema's four fields (seed 000 §4.7)
 // and no others.
@@ -436,10 +444,21 @@ func TestRefusals(t *testing.T) {
 		{"stop a stopped loop", variant(t, "  status: running", "  status: stopped"), model.Stop{}, model.RuleLoopState, "the loop is already stopped"},
 		{"stop a completed loop", variant(t, "  status: running", "  status: completed"), model.Stop{}, model.RuleLoopState, "the loop is already completed"},
 		{"stop twice", variant(t, "stop_requested: false", "stop_requested: true"), model.Stop{}, model.RuleNoChange, "a stop is already requested"},
-		// Files with decode problems are refused whatever the request.
-		{"problem: iteration", variant(t, "iteration: 6", "iteration: six"), model.Stop{}, model.RuleFileProblems, "has a problem at line 26 (control.iteration should be an integer"},
-		{"problem: depends_on", variant(t, "depends_on: [A1, A5]", "depends_on: A1"), model.AddAtom{Description: "x"}, model.RuleFileProblems, "depends_on should be a list"},
-		{"problem: or_groups", variant(t, "or_groups:\n", "or_groups: 5\nx_or_groups:\n"), model.ChangeConstraints{MaxIterations: ptr(9)}, model.RuleFileProblems, "or_groups should be a mapping"},
+		// In-progress atoms (A2; A7 and A3 in the variants) are touched
+		// only with Interrupt: the refusal names the atom, what the
+		// correction would do to it and what the worker's write would do.
+		{"required-by an in-progress atom", "", model.AddAtom{Description: "x", RequiredBy: []string{"A2"}}, model.RuleInProgress,
+			"A2 is in progress (a worker is on it): this correction resets it to pending and changes its depends_on; the worker's result would overwrite it. Add --interrupt to do it anyway"},
+		{"delete an in-progress atom", "", model.DeleteAtom{ID: "A2", Detach: true}, model.RuleInProgress,
+			"A2 is in progress (a worker is on it): this correction deletes it; the worker's update_atom.py A2 … will fail 'Atom A2 not found'. Add --interrupt"},
+		{"force-or away from an in-progress selection", withStatus(t, withStatus(t, baseState, "A3", "in_progress"), "A5", "pending"), model.ForceOR{Group: "store", Choice: "A4"}, model.RuleInProgress,
+			"A3 is in progress (a worker is on it): this correction resets it to pending and makes OR group store select A4 instead of it; the worker's result would overwrite it"},
+		{"redo under an in-progress dependent", withStatus(t, baseState, "A7", "in_progress"), model.OverrideBinding{ID: "A3", Redo: true}, model.RuleInProgress,
+			"A7 is in progress (a worker is on it): this correction resets it to pending"},
+		{"detach from an in-progress dependent", withStatus(t, baseState, "A13", "in_progress"), model.DeleteAtom{ID: "A9", Detach: true}, model.RuleInProgress,
+			"A13 is in progress (a worker is on it): this correction changes its depends_on; the worker's result would overwrite it"},
+		{"several in progress", withStatus(t, withStatus(t, baseState, "A7", "in_progress"), "A6", "in_progress"), model.OverrideBinding{ID: "A3", Redo: true}, model.RuleInProgress,
+			"A6 is in progress (a worker is on it): this correction resets it to pending; the worker's result would overwrite it (also in progress: A7 resets it to pending)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -471,7 +490,7 @@ func TestRefusals(t *testing.T) {
 func TestPlanLeavesStateAlone(t *testing.T) {
 	str := func(s string) *string { return &s }
 	reqs := []model.Request{
-		model.AddAtom{Description: "x", DependsOn: []string{"A1"}, RequiredBy: []string{"A2"}, ORGroup: "fmt"},
+		model.AddAtom{Description: "x", DependsOn: []string{"A1"}, RequiredBy: []string{"A2"}, ORGroup: "fmt", Interrupt: true},
 		model.DeleteAtom{ID: "A10", Detach: true},
 		model.ForceOR{Group: "store", Choice: "A4"},
 		model.ChangeObjective{Goal: str("new"), Checks: []model.CheckEdit{{Op: "remove", Path: model.ChecklistPath{1}}}},
@@ -557,7 +576,7 @@ func TestAddAtom(t *testing.T) {
 		if doc.State.Atoms[11].Lines.Has("depends_on") {
 			t.Fatal("fixture: A12 should lack depends_on")
 		}
-		p := planOK(t, doc, model.AddAtom{Description: "Security review", DependsOn: []string{"A1"}, RequiredBy: []string{"A9", "A2", "A12"}}, ctx)
+		p := planOK(t, doc, model.AddAtom{Description: "Security review", DependsOn: []string{"A1"}, RequiredBy: []string{"A9", "A2", "A12"}, Interrupt: true}, ctx)
 		s := apply(t, doc, p)
 		for id, deps := range map[string][]string{"A9": {"A2", "A6", "A16"}, "A2": {"A1", "A16"}, "A12": {"A16"}} {
 			if got := atom(t, s, id).DependsOn; !slices.Equal(got, deps) {
@@ -570,7 +589,8 @@ func TestAddAtom(t *testing.T) {
 		if st := atom(t, s, "A9").Status; st != model.StatusPending {
 			t.Errorf("A9 is %s", st)
 		}
-		checkRecorded(t, p, s, model.CorrectionDAG, "required by A9, A2, A12 (A2 in_progress → pending)", false)
+		checkRecorded(t, p, s, model.CorrectionDAG, "required by A9, A2, A12 (A2 in_progress → pending) (interrupted the worker on A2)", false)
+		checkInterrupts(t, p, model.Interrupt{Atom: "A2", How: "resets it to pending and changes its depends_on"})
 		if !slices.Equal(p.Affected, []string{"A9", "A2", "A12", "A16"}) {
 			t.Fatalf("affected %v", p.Affected)
 		}
@@ -663,7 +683,7 @@ func TestDeleteAtom(t *testing.T) {
 	}
 	t.Run("decomposition child", func(t *testing.T) {
 		doc := parse(t, decomposing(t))
-		p := planOK(t, doc, model.DeleteAtom{ID: "A7"}, ctx)
+		p := planOK(t, doc, model.DeleteAtom{ID: "A7", Interrupt: true}, ctx)
 		s := apply(t, doc, p)
 		if len(s.Decompositions) != 1 || !slices.Equal(s.Decompositions[0].Children, []string{"A8"}) {
 			t.Fatalf("decompositions %+v", s.Decompositions)
@@ -673,6 +693,10 @@ func TestDeleteAtom(t *testing.T) {
 			t.Fatal("A7's stale binding is left behind")
 		}
 		checkRecorded(t, p, s, model.CorrectionDAG, `deleted A7 "Store docs" (was in_progress)`, false)
+		if !strings.HasSuffix(p.Correction.Description, " (interrupted the worker on A7)") || !strings.HasSuffix(p.Summary, "(interrupted the worker on A7)") {
+			t.Fatalf("description %q, summary %q: both must say the worker on A7 is interrupted", p.Correction.Description, p.Summary)
+		}
+		checkInterrupts(t, p, model.Interrupt{Atom: "A7", How: "deletes it", Deleted: true})
 	})
 	t.Run("only child", func(t *testing.T) {
 		doc := parse(t, strings.Replace(decomposing(t), "children: [A7, A8]", "children: [A8]", 1))
@@ -736,13 +760,14 @@ func TestForceOR(t *testing.T) {
 		text = withStatus(t, text, "A5", "pending")
 		text = strings.Replace(text, "  A3:\n    summary: \"Postgres store\"\n    artifacts: [\"store/pg.go\"]\n", "", 1)
 		doc := parse(t, text)
-		p := planOK(t, doc, model.ForceOR{Group: "store", Choice: "A4"}, ctx)
+		p := planOK(t, doc, model.ForceOR{Group: "store", Choice: "A4", Interrupt: true}, ctx)
 		s := apply(t, doc, p)
 		got := statuses(s)
 		if got["A3"] != "pending" || got["A5"] != "pending" || got["A7"] != "resolved" || got["A6"] != "resolved" {
 			t.Fatalf("statuses %v; only A3 goes back to pending", got)
 		}
-		checkRecorded(t, p, s, model.CorrectionDAG, "forced OR group store to A4 (was A3); A5 now depends on A4 instead of A3; A3 in_progress → pending; reason: forced by user", false)
+		checkRecorded(t, p, s, model.CorrectionDAG, "forced OR group store to A4 (was A3); A5 now depends on A4 instead of A3; A3 in_progress → pending; reason: forced by user (interrupted the worker on A3)", false)
+		checkInterrupts(t, p, model.Interrupt{Atom: "A3", How: "resets it to pending and makes OR group store select A4 instead of it"})
 		checkTrailAppended(t, p, doc.State, s, "store", "A4", "forced by user")
 	})
 	t.Run("pending previous selection stays", func(t *testing.T) {

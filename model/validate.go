@@ -101,6 +101,7 @@ func ValidateWith(s *State, f *Facts) Report {
 	v.control()
 	v.atoms()
 	v.cycles()
+	v.resolvedTooEarly()
 	v.orGroups()
 	v.orDeadEnds()
 	v.decompositions()
@@ -361,6 +362,39 @@ func (v *validator) atoms() {
 			case !contains(g.Choices, a.ID):
 				v.warnf(a.Lines["or_group"], p+".or_group", "atom %s names OR group %s, whose choices do not list it", name, a.ORGroup)
 			}
+		}
+	}
+}
+
+// resolvedTooEarly reports a resolved atom that depends on an unresolved
+// one. It is an error, not a warning: the loop resolves an atom only after
+// a worker ran it, and a worker runs only an atom whose every depends_on is
+// resolved (seed 000 §7; the coordinator's executable atoms; the state
+// transition pending → in_progress → resolved, §5.2), and a redo resets
+// the dependents of what it redoes (seed 003 §8.3). So the atom's work was
+// done without the work it depends on, and the loop will not do it again:
+// the loop would complete with it wrong. It happens when a worker's
+// result lands on an atom a correction had reset under it (see
+// model.Interrupt). Dependencies that are not atoms, or whose status is
+// not one the loop knows, are reported as such elsewhere.
+func (v *validator) resolvedTooEarly() {
+	for i, a := range v.s.Atoms {
+		if a.Status != StatusResolved || v.f.Index[a.ID] != i {
+			continue
+		}
+		for _, d := range a.DependsOn {
+			j, ok := v.f.Index[d]
+			if !ok || !v.s.Atoms[j].Status.Unresolved() {
+				continue
+			}
+			line := a.Lines["status"]
+			if line == 0 {
+				line = a.Line
+			}
+			v.errf(line, fmt.Sprintf("atoms[%d].status", i),
+				"atom %s is resolved but depends on %s, which is %s: its work was done without %s's (redo it: aot-tui redirect override-binding %s --redo)",
+				a.ID, d, v.s.Atoms[j].Status, d, a.ID)
+			break
 		}
 	}
 }

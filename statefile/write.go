@@ -55,6 +55,11 @@ var ErrStale = errors.New("the state file changed since it was read")
 // correction would add a validation error to the file.
 const RuleStaysValid = "a correction leaves the file valid"
 
+// RuleEditable is the rule of the refusal Update returns when the text a
+// correction must change is YAML aot-tui does not rewrite (an alias, a
+// tag, an anchor others refer to): the file is left for a person to edit.
+const RuleEditable = "a correction changes only YAML it can rewrite exactly"
+
 // UpdateResult tells what Update did.
 type UpdateResult struct {
 	Path          string
@@ -294,6 +299,14 @@ func prepare(data []byte, path string, plan PlanFunc, carried func(*Document) bo
 	}
 	p.edits = edits
 	out, err := ApplyEdits(doc, edits)
+	var ee *EditError
+	if errors.As(err, &ee) && (errors.Is(err, ErrEditUnsupported) || errors.Is(err, ErrEditType)) {
+		// The file's own YAML is in the way (corrections: *alias, a
+		// tag, a scalar where a list belongs): a refusal (exit 1), the
+		// file untouched, not an I/O error.
+		return p, &model.Refusal{Rule: RuleEditable,
+			Reason: fmt.Sprintf("%s: %v — edit that part of the file by hand; nothing was written", path, err)}
+	}
 	if err != nil {
 		return p, fmt.Errorf("applying the correction to %s: %w", path, err)
 	}
@@ -301,14 +314,55 @@ func prepare(data []byte, path string, plan PlanFunc, carried func(*Document) bo
 	if err != nil {
 		return p, fmt.Errorf("internal error: the corrected %s would not parse (%v); nothing was written", path, err)
 	}
-	if msg := newErrors(doc.State, newDoc.State); msg != "" {
-		// A refusal like the planner's own (exit 1): the correction would
-		// break an invariant the planner did not check.
-		return p, &model.Refusal{Rule: RuleStaysValid,
-			Reason: fmt.Sprintf("the correction would make %s invalid: %s; nothing was written", path, msg)}
+	if err := writePolicy(path, doc.State, newDoc.State, edits); err != nil {
+		return p, err
 	}
 	p.out, p.newDoc = out, newDoc
 	return p, nil
+}
+
+// writePolicy is the one rule every correction is written by, from the
+// CLI and the TUI alike (both come through prepare):
+//
+//   - a correction never adds a validation error (RuleStaysValid);
+//   - on a file that fails validation, a correction is refused
+//     (model.RuleFileProblems, naming the first error and its line and
+//     how to see them all), unless it removes an error: the errors after
+//     it are a strict subset of those before, compared as newErrors
+//     compares them (a multiset of messages without the line numbers and
+//     list positions that move);
+//   - but a stop, and the /redirect handshake flag, are written on any
+//     file (flagsOnly): stopping a broken loop is what a person needs
+//     most, and the flag pauses the loop while a person prepares the
+//     correction that repairs it — and must always clear again, or a
+//     file that went bad while a form was open would pause its loop for
+//     good. Neither touches more than control's flags, so neither can
+//     make the file worse (the first rule still holds for them).
+//
+// Warnings never block: only findings of severity "error" count.
+func writePolicy(path string, before, after *model.State, edits []model.Edit) error {
+	old, first := errorsOf(before)
+	added, left := compareErrors(old, after)
+	if added != "" {
+		// A refusal like the planner's own (exit 1): the correction would
+		// break an invariant the planner did not check.
+		return &model.Refusal{Rule: RuleStaysValid,
+			Reason: fmt.Sprintf("the correction would make %s invalid: %s; nothing was written", path, added)}
+	}
+	total := 0
+	for _, n := range old {
+		total += n
+	}
+	if total == 0 || flagsOnly(edits) || left < total {
+		return nil
+	}
+	more := ""
+	if total > 1 {
+		more = fmt.Sprintf(" and %d more", total-1)
+	}
+	return &model.Refusal{Rule: model.RuleFileProblems,
+		Reason: fmt.Sprintf("%s fails validation (%s%s): a correction is written on it only when it removes an error (see them all: aot-tui validate -f %s); nothing was written",
+			path, first, more, path)}
 }
 
 // newErrors returns the first validation error the new state has that the
@@ -316,23 +370,69 @@ func prepare(data []byte, path string, plan PlanFunc, carried func(*Document) bo
 // positions they mention ("first defined on line 95", "atoms[3]"), which
 // move when a correction adds or removes lines or items above them.
 func newErrors(before, after *model.State) string {
-	old := map[string]int{}
-	for _, p := range model.Validate(before).Problems {
-		if p.Severity == "error" {
-			old[errorKey(p.Message)]++
+	old, _ := errorsOf(before)
+	added, _ := compareErrors(old, after)
+	return added
+}
+
+// errorsOf counts the validation errors of st by errorKey, and returns
+// the first (by line) as the report words it.
+func errorsOf(st *model.State) (map[string]int, string) {
+	keys := map[string]int{}
+	first := ""
+	for _, p := range model.Validate(st).Problems {
+		if p.Severity != "error" {
+			continue
 		}
+		if first == "" {
+			first = model.Problem{Line: p.Line, Message: p.Message}.String()
+		}
+		keys[errorKey(p.Message)]++
+	}
+	return keys, first
+}
+
+// compareErrors compares the errors of after with old (errorsOf of the
+// state before): added is the first error after has that old has not (""
+// when none), left how many of after's errors old has.
+func compareErrors(old map[string]int, after *model.State) (added string, left int) {
+	remain := make(map[string]int, len(old))
+	for k, n := range old {
+		remain[k] = n
 	}
 	for _, p := range model.Validate(after).Problems {
 		if p.Severity != "error" {
 			continue
 		}
 		k := errorKey(p.Message)
-		if old[k] == 0 {
-			return model.Problem{Line: p.Line, Message: p.Message}.String()
+		if remain[k] == 0 {
+			if added == "" {
+				added = model.Problem{Line: p.Line, Message: p.Message}.String()
+			}
+			continue
 		}
-		old[k]--
+		remain[k]--
+		left++
 	}
-	return ""
+	return added, left
+}
+
+// flagKeys are the control flags a stop and the /redirect handshake set.
+var flagKeys = map[string]bool{"stop_requested": true, "stop_reason": true, "redirect_requested": true}
+
+// flagsOnly reports whether edits set control's stop and redirect flags
+// and nothing else: a stop, the handshake, or both.
+func flagsOnly(edits []model.Edit) bool {
+	for _, e := range edits {
+		p := e.Path
+		switch {
+		case len(p) == 2 && p[0].Key == "control" && !p[1].IsIndex && flagKeys[p[1].Key] && e.Op != model.OpRemove:
+		case len(p) == 1 && p[0].Key == "control" && e.Op == model.OpAdd && flagKeys[e.Key]:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 var movingNumbers = regexp.MustCompile(`line \d+|\[\d+\]`)

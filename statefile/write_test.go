@@ -408,22 +408,31 @@ func TestUpdateRefusesAnInvalidResult(t *testing.T) {
 		})
 	}
 	// Errors the file already had do not count against a correction, even
-	// when the correction moves the lines they are reported on.
+	// when the correction moves the lines they are reported on: one that
+	// removes an error (max_iterations 0) is written although another one
+	// (a duplicate id, below the lines it adds) stays.
 	t.Run("existing errors", func(t *testing.T) {
 		path, before := stateFile(t, 0o644)
 		dup := bytes.Replace(before, []byte("  - id: A8\n"), []byte("  - id: A7\n"), 1)
+		dup = bytes.Replace(dup, []byte("max_iterations: 20"), []byte("max_iterations: 0"), 1)
 		if err := os.WriteFile(path, dup, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		doc, _ := Parse(dup)
-		if v := model.Validate(doc.State); v.Valid {
-			t.Fatal("fixture: want a duplicate id")
+		if v := model.Validate(doc.State); len(v.Errors) != 2 {
+			t.Fatalf("fixture: want a duplicate id and max_iterations 0, got %v", v.Errors)
 		}
-		goal := "Ship billing"
-		_, err := Update(path, UpdateOptions{}, planOf(model.ChangeObjective{Goal: &goal,
-			Checks: []model.CheckEdit{{Op: "add", Item: "Lint", Type: model.CheckCommand, Value: "golangci-lint run"}}}))
+		edits := []model.Edit{
+			model.Replace(model.P("objective", "constraints", "max_iterations"), 30),
+			model.Append(model.P("objective", "base_case", "checklist"), model.Map{{Key: "item", Value: "Lint"},
+				{Key: "check", Value: model.Map{{Key: "type", Value: "command"}, {Key: "value", Value: "golangci-lint run"}}}}),
+		}
+		res, err := Update(path, UpdateOptions{}, func(*Document) ([]model.Edit, error) { return edits, nil })
 		if err != nil {
 			t.Fatal(err)
+		}
+		if v := model.Validate(res.NewDoc.State); len(v.Errors) != 1 || !strings.Contains(v.Errors[0], "duplicate atom id A7") {
+			t.Fatalf("errors after %v; want the duplicate id alone", v.Errors)
 		}
 	})
 }

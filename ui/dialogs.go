@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"github.com/aot-loop/aot-tui/correction"
+	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
@@ -154,6 +155,9 @@ type previewDialog struct {
 	diff   scrollText
 	// moved is set when the loop wrote the file since this preview.
 	moved bool
+	// asking is set while the preview asks whether to interrupt the
+	// workers of the in-progress atoms the correction touches.
+	asking bool
 }
 
 func (m *Model) newPreview(kind string, values *formValues, p *correction.Preview) *previewDialog {
@@ -201,6 +205,21 @@ func (d *previewDialog) lines(m *Model, _ *loop, w, h int) []string {
 	if p.ClearsFlag && !bytes.Equal(p.Base, p.After) {
 		lines = append(lines, s.Muted.Render("  and redirect_requested back to false: the loop resumes"))
 	}
+	for _, in := range p.Plan.Interrupts {
+		text := fmt.Sprintf("⚠ %s is in progress (a worker is on it, which aot-tui cannot stop): this correction %s; %s",
+			termtext.Line(in.Atom), termtext.Line(in.How), termtext.Line(in.Consequence()))
+		for _, l := range wrap(text, w) {
+			lines = append(lines, s.Danger.Render(l))
+		}
+	}
+	if d.asking {
+		lines = append(lines, "")
+		for _, l := range wrap(interruptQuestion(p.Plan.Interrupts), w) {
+			lines = append(lines, s.Bold.Render(l))
+		}
+		k := m.keys
+		return append(lines, "", s.Key.Render(k.Yes.Help().Key+" interrupt and apply · "+k.No.Help().Key+" back to the preview"))
+	}
 	lines = append(lines, "")
 	diff := d.diff
 	diff.height = max(3, h-len(lines)-4)
@@ -219,7 +238,22 @@ func (d *previewDialog) update(m *Model, l *loop, msg tea.Msg) step {
 	if !ok {
 		return stay(nil)
 	}
+	if d.asking {
+		// Only y applies: enter, n and esc go back to the preview, so a
+		// second press of the apply key cannot interrupt a worker.
+		switch {
+		case key.Matches(k, m.keys.Yes):
+			d.asking = false
+			busy := &busyDialog{kind: d.kind, values: d.values, what: "writing the correction…"}
+			return replaceWith(busy, m.runJob(l, busy, l.session.Apply(d.p)))
+		case key.Matches(k, m.keys.No):
+			d.asking = false
+		}
+		return stay(nil)
+	}
 	switch {
+	case key.Matches(k, m.keys.Apply) && len(d.p.Plan.Interrupts) > 0:
+		d.asking = true
 	case key.Matches(k, m.keys.Apply):
 		busy := &busyDialog{kind: d.kind, values: d.values, what: "writing the correction…"}
 		return replaceWith(busy, m.runJob(l, busy, l.session.Apply(d.p)))
@@ -230,6 +264,19 @@ func (d *previewDialog) update(m *Model, l *loop, msg tea.Msg) step {
 	}
 	textKeys(&d.diff, k, m.keys)
 	return stay(nil)
+}
+
+// interruptQuestion asks whether to interrupt the workers of in-progress
+// atoms: "A9 is in progress: interrupt its worker? y/n".
+func interruptQuestion(ins []model.Interrupt) string {
+	ids := make([]string, len(ins))
+	for i, in := range ins {
+		ids[i] = termtext.Line(in.Atom)
+	}
+	if len(ids) == 1 {
+		return ids[0] + " is in progress: interrupt its worker? y/n"
+	}
+	return strings.Join(ids, ", ") + " are in progress: interrupt their workers? y/n"
 }
 
 // busyDialog stands while a job reads or writes the file. Every result

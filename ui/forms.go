@@ -91,17 +91,20 @@ func newFormValues(kind string, st *model.State, f *model.Facts, sel string) *fo
 	return v
 }
 
-// request turns the form values into a model request.
+// request turns the form values into a model request. Corrections that
+// can touch an in-progress atom are planned with Interrupt: the preview
+// then names the workers' atoms, and applying it asks a confirm that
+// names them (previewDialog), rather than the plan being refused.
 func (v *formValues) request(kind string) (model.Request, error) {
 	switch kind {
 	case formAddAtom:
 		return model.AddAtom{ID: strings.TrimSpace(v.ID), Description: v.Description, DependsOn: v.DependsOn,
-			ORGroup: v.ORGroup, RequiredBy: v.RequiredBy}, nil
+			ORGroup: v.ORGroup, RequiredBy: v.RequiredBy, Interrupt: true}, nil
 	case formDeleteAtom:
-		return model.DeleteAtom{ID: v.ID, Detach: v.Detach}, nil
+		return model.DeleteAtom{ID: v.ID, Detach: v.Detach, Interrupt: true}, nil
 	case formForceOR:
 		g, c := splitChoice(v.Choice)
-		return model.ForceOR{Group: g, Choice: c, Reason: v.Reason}, nil
+		return model.ForceOR{Group: g, Choice: c, Reason: v.Reason, Interrupt: true}, nil
 	case formConstraints:
 		var r model.ChangeConstraints
 		for _, x := range []struct {
@@ -130,7 +133,7 @@ func (v *formValues) request(kind string) (model.Request, error) {
 		}
 		return r, nil
 	case formBinding:
-		r := model.OverrideBinding{ID: v.ID, Redo: v.Mode == "redo"}
+		r := model.OverrideBinding{ID: v.ID, Redo: v.Mode == "redo", Interrupt: true}
 		if !r.Redo {
 			s := v.Summary
 			r.Summary = &s
@@ -168,11 +171,13 @@ func atomOptions(st *model.State, width int, keep func(model.Atom) bool) []huh.O
 }
 
 // refusalFor plans req on st and returns the refusal, if any, when its rule
-// is one of rules (so each field shows only the reasons it can fix).
+// is one of rules (so each field shows only the reasons it can fix). An
+// in-progress atom is never a field's error: the preview names it and
+// applying asks first.
 func refusalFor(st *model.State, req model.Request, rules ...string) error {
 	_, err := model.PlanCorrection(st, req, model.PlanContext{})
 	var ref *model.Refusal
-	if errors.As(err, &ref) && (len(rules) == 0 || slices.Contains(rules, ref.Rule)) {
+	if errors.As(err, &ref) && ref.Rule != model.RuleInProgress && (len(rules) == 0 || slices.Contains(rules, ref.Rule)) {
 		return errors.New(ref.Reason)
 	}
 	return nil

@@ -261,7 +261,7 @@ func renderHeader(h headerData, width int, s Styles) []string {
 	case o.Decision == model.DecisionPause:
 		ost = s.Warn
 	}
-	line3 := ansi.Truncate(ost.Render("» "+o.Text), width, "…")
+	line3 := ansi.Truncate(ost.Render("» "+termtext.Line(o.Text)), width, "…")
 	return []string{ansi.Truncate(line1, width, "…"), ansi.Truncate(line2, width, "…"), line3}
 }
 

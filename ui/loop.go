@@ -25,6 +25,10 @@ type loop struct {
 	phase *model.PhaseLoop
 	// outlook is the stop hook's next decision for st.
 	outlook model.Outlook
+	// gone are the atoms that were in progress in an earlier version of
+	// this iteration and are gone from the live one (model.KeepGone): the
+	// outlook says so while they are.
+	gone []model.Gone
 
 	// banner explains a file problem (invalid, removed, waiting, error).
 	banner    string

@@ -258,6 +258,9 @@ func (m *Model) onApplied(l *loop, from dialog, waiting bool, r correction.Apply
 func refusalText(err error, prefix string) string {
 	var ref *model.Refusal
 	switch {
+	case errors.As(err, &ref) && (ref.Rule == model.RuleFileProblems || ref.Rule == statefile.RuleEditable):
+		// The file itself is in the way, not a change since the form opened.
+		return prefix + "refused: " + termtext.Line(ref.Reason)
 	case errors.As(err, &ref):
 		return prefix + "no longer possible: " + ref.Reason
 	case errors.Is(err, statefile.ErrConflict):

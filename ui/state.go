@@ -69,6 +69,7 @@ func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
 		l.st, l.facts, l.doc = nil, nil, nil
 	} else {
 		prev := l.st
+		l.gone = model.KeepGone(l.gone, prev, ev.Doc.State)
 		cmds = append(cmds, m.setShown(l, shownState{doc: ev.Doc, facts: ev.Facts}))
 		cmds = append(cmds, m.alertOn(l, prev, l.st))
 		for _, job := range l.session.Check(ev.Doc) {

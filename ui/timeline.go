@@ -186,6 +186,7 @@ func (m *Model) onLoadedInPast(l *loop, ev statefile.Event) tea.Cmd {
 		}
 		if prev != nil {
 			cmds = append(cmds, m.alertOn(l, prev.State, ev.Doc.State))
+			l.gone = model.KeepGone(l.gone, prev.State, ev.Doc.State)
 		}
 		for _, job := range l.session.Check(ev.Doc) {
 			cmds = append(cmds, m.runJob(l, nil, job))
@@ -213,6 +214,9 @@ func (m *Model) show(l *loop, s shownState) tea.Cmd {
 func (m *Model) setShown(l *loop, s shownState) tea.Cmd {
 	l.doc, l.st, l.facts = s.doc, s.doc.State, s.facts
 	l.outlook = model.PredictOutlook(l.st, l.facts)
+	if !l.hist.inPast() {
+		l.outlook = model.WithGone(l.outlook, l.gone)
+	}
 	cmd := m.layoutCmd(l, l.graph.setState(l.st, l.facts))
 	l.bindings.setRows(len(l.st.Bindings))
 	l.trail.setRows(len(l.st.Trail))

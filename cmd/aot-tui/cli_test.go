@@ -187,7 +187,7 @@ func TestStatusJSONKeys(t *testing.T) {
 	}
 	m := decodeObject(t, stdout)
 	ours := []string{"kind", "path", "goal", "max_iterations", "max_stall_count", "max_parallel_agents", "prev_pending_count",
-		"unresolved", "progress", "next_batch", "longest_chain", "outlook", "valid", "errors", "warnings"}
+		"unresolved", "progress", "next_batch", "longest_chain", "outlook", "gone_in_progress", "valid", "errors", "warnings"}
 	sameKeys(t, "status", m, append(slices.Clone(readStateKeys), ours...)...)
 	sameKeys(t, "summary", m["summary"].(map[string]any), "total", "pending", "in_progress", "resolved", "executable")
 	sameKeys(t, "outlook", m["outlook"].(map[string]any), "decision", "text", "warning", "next_stall")
@@ -207,7 +207,7 @@ func TestStatusJSONKeys(t *testing.T) {
 		"exists": true, "status": "running", "iteration": 5.0, "stall_count": 0.0, "stop_requested": false,
 		"redirect_requested": false, "stop_reason": nil, "executable_atoms": []any{},
 		"kind": "aot-loop", "progress": "stalled", "unresolved": 3.0, "next_batch": []any{}, "longest_chain": []any{"A4", "A5"},
-		"valid": true, "errors": []any{},
+		"valid": true, "errors": []any{}, "gone_in_progress": []any{},
 	}
 	for k, v := range want {
 		if got, _ := json.Marshal(m[k]); string(got) != mustJSON(v) {

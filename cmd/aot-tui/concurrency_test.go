@@ -319,7 +319,8 @@ func concurrentCorrection(k int) correctionCase {
 		return correctionCase{[]string{"redirect", "objective", "--goal", g},
 			fixed(model.ChangeObjective{Goal: &g}), strconv.Quote(g)}
 	case 9:
-		// Force the OR group to its other choice (a status-touching change).
+		// Force the OR group to its other choice (a status-touching change:
+		// the previous selection may be in progress, so it interrupts).
 		r := fmt.Sprintf("concurrent %d", k)
 		return correctionCase{nil, func(s *model.State) model.Request {
 			g, _ := s.ORGroup("choice_1")
@@ -327,7 +328,7 @@ func concurrentCorrection(k int) correctionCase {
 			if g.Selected == other {
 				other = g.Choices[1]
 			}
-			return model.ForceOR{Group: g.Name, Choice: other, Reason: r}
+			return model.ForceOR{Group: g.Name, Choice: other, Reason: r, Interrupt: true}
 		}, "reason: " + r}
 	}
 	d := fmt.Sprintf("concurrent correction %d", k)

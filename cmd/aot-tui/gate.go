@@ -23,7 +23,8 @@ empty, at least one atom, control.status pending or stopped, and no validation
 errors. --json keeps the keys of the seed's check_gate.py (ready, missing, status)
 and adds the full validation report.
 
-Exit codes: 0 ready, 1 not ready (or unparseable), 2 usage or I/O error.`,
+Exit codes: 0 ready, 1 not ready (or unparseable), 2 usage or I/O error (a file
+over --max-size included).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := ff.load(args, g)

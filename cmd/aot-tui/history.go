@@ -37,7 +37,7 @@ func fromJournal(path string) (*recorded, error) {
 		return nil, fail(exitUsage, "reading %s: %v", path, err)
 	}
 	if len(versions) == 0 {
-		return nil, fail(exitUsage, "%s holds no readable version", path)
+		return nil, fail(exitInvalid, "%s holds no readable version", path)
 	}
 	return &recorded{source: path, target: statefile.Target{Path: history.StatePath(path), Kind: statefile.KindAoT}, versions: versions, notes: notes}, nil
 }
@@ -53,7 +53,7 @@ func fromGit(path string) (*recorded, error) {
 		return nil, fail(exitUsage, "%v", err)
 	}
 	if len(versions) == 0 {
-		return nil, fail(exitUsage, "%s: no commit holds a version that parses", t.Path)
+		return nil, fail(exitInvalid, "%s: no commit holds a version that parses", t.Path)
 	}
 	return &recorded{source: "git history of " + t.Path, target: t, versions: versions, notes: notes}, nil
 }
@@ -248,7 +248,7 @@ func reportSource(path, journal, gitPath string, noJournal bool, g *globalFlags)
 	}
 	data, err := statefile.ReadFile(t.Path, g.maxSize)
 	if err != nil {
-		return nil, fail(exitUsage, "%v", err)
+		return nil, fail(exitCodeOf(err), "%v", err)
 	}
 	var at time.Time
 	if st, err := os.Stat(t.Path); err == nil {

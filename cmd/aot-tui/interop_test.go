@@ -107,14 +107,14 @@ func loopToolsReadCorrections(t *testing.T, data []byte) {
 	// Each correction type, one after the other on the same file, with
 	// text that line-based readers could trip on.
 	steps := [][]string{
-		{"redirect", "add-atom", "Review: the \"retry\" path # twice", "--depends-on", p.resolvedWithDeps + "," + p.pendingWithDeps, "--required-by", p.inProgress},
+		{"redirect", "add-atom", "Review: the \"retry\" path # twice", "--depends-on", p.resolvedWithDeps + "," + p.pendingWithDeps, "--required-by", p.inProgress, "--interrupt"},
 		{"redirect", "add-atom", "A choice: the third way", "--or-group", p.group, "--depends-on", "A1"},
 		{"redirect", "add-atom", "No dependencies at all", "--id", "extra-1"},
-		{"redirect", "delete-atom", p.pendingWithDeps, "--detach", "--note", "status: pending is not a line"},
-		{"redirect", "force-or", p.group, p.choice, "--reason", "the selected choice: wrong"},
+		{"redirect", "delete-atom", p.pendingWithDeps, "--detach", "--interrupt", "--note", "status: pending is not a line"},
+		{"redirect", "force-or", p.group, p.choice, "--interrupt", "--reason", "the selected choice: wrong"},
 		{"redirect", "constraints", "--max-iterations", "45", "--max-stall-count", "4"},
 		{"redirect", "override-binding", "A1", "--summary", "Amended: \"quoted\" summary", "--artifacts", "a.go,b.go"},
-		{"redirect", "override-binding", "A1", "--redo"},
+		{"redirect", "override-binding", "A1", "--redo", "--interrupt"},
 		{"redirect", "objective", "--goal", "New goal: ship it", "--add-item", "Lint", "--type", "command", "--value", "make lint"},
 		{"redirect", "objective", "--definition-of-done", "All green"},
 		{"stop", "--reason", "time's up: 5pm"},

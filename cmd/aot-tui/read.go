@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/aot-loop/aot-tui/correction"
+	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/spf13/cobra"
@@ -37,6 +39,32 @@ type loaded struct {
 	Facts    *model.Facts
 	Phase    *model.PhaseLoop
 	ParseErr error
+	// Gone are the atoms in progress in an earlier version (status reads
+	// the journal beside the file for them) and gone now; while goneCh is
+	// set they are still being read (gone waits for them).
+	Gone   []model.Gone
+	goneCh chan []model.Gone
+}
+
+// readGone starts reading, on another core, the journal beside an AoT
+// state file for the atoms in progress before and gone now (see
+// history.GoneFromJournal): status writes the atoms meanwhile.
+func (l *loaded) readGone() {
+	if l.AoT == nil {
+		return
+	}
+	ch := make(chan []model.Gone, 1)
+	st, data, path := l.AoT.State, l.AoT.Data, l.Target.Path
+	go func() { ch <- history.GoneFromJournal(path, st, data) }()
+	l.goneCh = ch
+}
+
+// gone is l.Gone, once readGone has read it.
+func (l *loaded) gone() []model.Gone {
+	if l.goneCh != nil {
+		l.Gone, l.goneCh = <-l.goneCh, nil
+	}
+	return l.Gone
 }
 
 // load is resolve then the package's load: the state file the arguments
@@ -49,9 +77,37 @@ func (f *fileFlag) load(args []string, g *globalFlags) (*loaded, error) {
 	return load(path, g)
 }
 
+// exitCodeOf is the exit code of an error met reading, planning or
+// writing a state file, the same whichever command meets it:
+//
+//   - exitInvalid: the bytes do not parse as a state file (a YAML or
+//     frontmatter error, with its line), or a correction is refused (it
+//     would break a rule, the file fails validation, an atom is in
+//     progress, the YAML there cannot be rewritten exactly);
+//   - exitConflict: the file kept changing, a correction was lost to a
+//     loop write, or a loop write was kept beside the file;
+//   - exitUsage: everything else: the file is missing, unreadable, not a
+//     file, or larger than --max-size (nothing is wrong with it: the limit
+//     is the caller's to raise).
+func exitCodeOf(err error) int {
+	var ref *model.Refusal
+	switch {
+	case errors.Is(err, statefile.ErrTooLarge):
+		return exitUsage
+	case errors.As(err, &ref):
+		return exitInvalid
+	case errors.Is(err, statefile.ErrConflict), errors.Is(err, correction.ErrLost):
+		return exitConflict
+	}
+	if _, ok := statefile.ParseError(err); ok {
+		return exitInvalid
+	}
+	return exitUsage
+}
+
 // load discovers and reads the state file. I/O problems (a missing file, a
-// permission error) are returned as usage errors (exit 2); a file that
-// exists but cannot be parsed comes back in ParseErr.
+// permission error, a file over --max-size) are returned as usage errors
+// (exit 2); a file that exists but cannot be parsed comes back in ParseErr.
 func load(path string, g *globalFlags) (*loaded, error) {
 	t, err := statefile.Discover(path)
 	if err != nil {
@@ -70,14 +126,14 @@ func load(path string, g *globalFlags) (*loaded, error) {
 		}
 	}
 	if err != nil {
-		if _, ok := statefile.ParseError(err); ok && !errors.Is(err, statefile.ErrTooLarge) {
+		if exitCodeOf(err) == exitInvalid {
 			l.ParseErr = err
 			return l, nil
 		}
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, statefile.ErrTooLarge) {
-			return nil, fail(exitUsage, "%v", err)
+			return nil, fail(exitCodeOf(err), "%v", err)
 		}
-		return nil, fail(exitUsage, "reading %s: %v", t.Path, err)
+		return nil, fail(exitCodeOf(err), "reading %s: %v", t.Path, err)
 	}
 	return l, nil
 }

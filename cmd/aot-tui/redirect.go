@@ -51,14 +51,19 @@ loop's own work on our version, never onto a new loop, an older version or the
 version from before the correction put at the same path (the correction is then
 not carried over).
 
+A correction is refused on a file that fails validation unless it removes an
+error (the errors after it are a strict subset of those before); the message
+names the first error and its line. A correction that touches an atom in
+progress needs --interrupt (see each command's help).
+
 Exit codes: 0 written, 1 refused (the one-line reason names the rule it would
 break; the file is untouched) or the file cannot be parsed, 2 usage or I/O
-error, 3 the file kept changing, or a loop write undid the correction and it
-could not be applied again, or the loop's next write undid what it meant (an
-atom it reset came back resolved) (lost: …), or the file was replaced while
-guarded and the correction is not in it (… was not carried over; --json adds
-not_carried_over), or a loop write that could not be merged was kept beside the
-file (the message names it).`,
+error (a file over --max-size included), 3 the file kept changing, or a loop
+write undid the correction and it could not be applied again, or the loop's next
+write undid what it meant (an atom it reset came back resolved) (lost: …), or the
+file was replaced while guarded and the correction is not in it (… was not
+carried over; --json adds not_carried_over), or a loop write that could not be
+merged was kept beside the file (the message names it).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
@@ -78,6 +83,22 @@ file (the message names it).`,
 	return cmd
 }
 
+// interruptFlag registers --interrupt on a redirect command whose
+// correction can touch an in-progress atom.
+func interruptFlag(cmd *cobra.Command, v *bool) {
+	cmd.Flags().BoolVar(v, "interrupt", false,
+		"do it even when it touches an in-progress atom (resets, deletes or rewires it): aot-tui cannot stop the worker on it, whose result the loop then writes over the correction")
+}
+
+// interruptHelp is what the help of those commands says about it.
+const interruptHelp = `
+
+An atom in progress has a worker on it, which aot-tui cannot stop (the loop's
+own /redirect stops its workers first). A correction that resets, deletes or
+rewires such an atom is refused (exit 1, naming the atom and what the worker's
+result would do) unless --interrupt is given; with it, the corrections[] entry
+says "(interrupted the worker on A9)".`
+
 func splitIDs(s string) []string {
 	var out []string
 	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
@@ -91,17 +112,18 @@ func splitIDs(s string) []string {
 func newAddAtomCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var id, deps, group, reqBy string
+	var interrupt bool
 	cmd := &cobra.Command{
 		Use:   "add-atom DESCRIPTION [--id ID] [--depends-on A1,A2] [--or-group NAME] [--required-by A5]",
 		Short: "Add an atom (dag_adjustment)",
 		Long: `Adds a pending atom. Its id is the next free A<n> unless --id is given.
 --depends-on lists existing atoms it depends on; --or-group adds it as a choice of
 an existing OR group; --required-by makes existing unresolved atoms depend on it
-(an in-progress one goes back to pending). Refused if that would make a cycle.`,
+(an in-progress one goes back to pending). Refused if that would make a cycle.` + interruptHelp,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req := model.AddAtom{ID: id, Description: strings.Join(args, " "), DependsOn: splitIDs(deps),
-				ORGroup: group, RequiredBy: splitIDs(reqBy)}
+				ORGroup: group, RequiredBy: splitIDs(reqBy), Interrupt: interrupt}
 			return runCorrection(cmd, g, &w, req)
 		},
 	}
@@ -110,12 +132,13 @@ an existing OR group; --required-by makes existing unresolved atoms depend on it
 	cmd.Flags().StringVar(&deps, "depends-on", "", "comma-separated ids the atom depends on")
 	cmd.Flags().StringVar(&group, "or-group", "", "an OR group the atom joins as a choice")
 	cmd.Flags().StringVar(&reqBy, "required-by", "", "comma-separated unresolved ids that will depend on the atom")
+	interruptFlag(cmd, &interrupt)
 	return cmd
 }
 
 func newDeleteAtomCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
-	var detach bool
+	var detach, interrupt bool
 	cmd := &cobra.Command{
 		Use:   "delete-atom ID [--detach]",
 		Short: "Delete an unresolved atom (dag_adjustment)",
@@ -123,33 +146,36 @@ func newDeleteAtomCmd(g *globalFlags) *cobra.Command {
 decomposition children, a stale binding). An atom that others depend on, or the
 selected choice of an OR group, is deleted only with --detach, which drops it from
 its dependents' depends_on — or, for a selected choice, selects the group's next
-choice and moves the dependents onto it, as the loop's own backtrack does.`,
+choice and moves the dependents onto it, as the loop's own backtrack does.` + interruptHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCorrection(cmd, g, &w, model.DeleteAtom{ID: args[0], Detach: detach})
+			return runCorrection(cmd, g, &w, model.DeleteAtom{ID: args[0], Detach: detach, Interrupt: interrupt})
 		},
 	}
 	w.register(cmd, true)
 	cmd.Flags().BoolVar(&detach, "detach", false, "also drop the atom from its dependents and OR selections")
+	interruptFlag(cmd, &interrupt)
 	return cmd
 }
 
 func newForceORCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var reason string
+	var interrupt bool
 	cmd := &cobra.Command{
 		Use:   "force-or GROUP CHOICE [--reason TEXT]",
 		Short: "Force the choice of an OR group (dag_adjustment)",
 		Long: `Selects CHOICE in OR group GROUP and records it in the trail. The previous
 selection goes back to pending if it was in progress; if it was resolved it is
-redone: its binding is dropped and it and its dependents go back to pending.`,
+redone: its binding is dropped and it and its dependents go back to pending.` + interruptHelp,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCorrection(cmd, g, &w, model.ForceOR{Group: args[0], Choice: args[1], Reason: reason})
+			return runCorrection(cmd, g, &w, model.ForceOR{Group: args[0], Choice: args[1], Reason: reason, Interrupt: interrupt})
 		},
 	}
 	w.register(cmd, true)
 	cmd.Flags().StringVar(&reason, "reason", "", "why (recorded in the trail)")
+	interruptFlag(cmd, &interrupt)
 	return cmd
 }
 
@@ -289,16 +315,16 @@ func checkEditFromFlags(cmd *cobra.Command, check, typ, value, item, addItem, un
 func newOverrideBindingCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var summary, artifacts string
-	var redo bool
+	var redo, interrupt bool
 	cmd := &cobra.Command{
 		Use:   "override-binding ID [--summary TEXT] [--artifacts a,b] [--redo]",
 		Short: "Amend or redo a resolved atom's binding (bindings_override)",
 		Long: `Amends the binding of a resolved atom (--summary and/or --artifacts), or with
 --redo deletes it and sends the atom and its transitive dependents back to
-pending (dropping their bindings and the trail entries of that scope).`,
+pending (dropping their bindings and the trail entries of that scope).` + interruptHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			req := model.OverrideBinding{ID: args[0], Redo: redo}
+			req := model.OverrideBinding{ID: args[0], Redo: redo, Interrupt: interrupt}
 			if cmd.Flags().Changed("summary") {
 				req.Summary = &summary
 			}
@@ -319,6 +345,7 @@ pending (dropping their bindings and the trail entries of that scope).`,
 	cmd.Flags().StringVar(&summary, "summary", "", "new summary")
 	cmd.Flags().StringVar(&artifacts, "artifacts", "", "new comma-separated artifact paths (replaces the list)")
 	cmd.Flags().BoolVar(&redo, "redo", false, "drop the binding and redo the atom and its dependents")
+	interruptFlag(cmd, &interrupt)
 	return cmd
 }
 
@@ -330,13 +357,14 @@ func newStopCmd(g *globalFlags) *cobra.Command {
 		Short: "Ask the loop to stop (/exit-recursion)",
 		Long: `Sets control.stop_requested: true and control.stop_reason, as /exit-recursion
 does. The loop's stop hook stops it at its next decision. No correction entry is
-recorded.
+recorded. A stop is written on any file that parses, one that fails validation
+included: stopping a broken loop is what it is for.
 
 Exit codes: 0 written, 1 refused (the loop has already ended, or a stop is
 already requested; the file is untouched) or the file cannot be parsed, 2 usage
-or I/O error, 3 the file kept changing, or a loop write undid the stop and it
-could not be applied again (lost: …), or the file was replaced while guarded
-(… was not carried over).`,
+or I/O error (a file over --max-size included), 3 the file kept changing, or a
+loop write undid the stop and it could not be applied again (lost: …), or the
+file was replaced while guarded (… was not carried over).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ff := fileFlag{path: w.file}
@@ -401,16 +429,11 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 			// written: nothing of ours is in it.
 			return fail(exitConflict, "%s (%s)", termtext.Line(err.Error()), termtext.Line(target.Path))
 		case errors.Is(err, correction.ErrLost):
-			return fail(exitConflict, "%v (%s)", err, target.Path)
+			return fail(exitCodeOf(err), "%v (%s)", err, target.Path)
 		case errors.As(err, &ref):
-			return fail(exitInvalid, "refused: %s — %s is unchanged", err, target.Path)
-		case errors.Is(err, statefile.ErrConflict):
-			return fail(exitConflict, "%v", err)
+			return fail(exitCodeOf(err), "refused: %s — %s is unchanged", err, target.Path)
 		}
-		if _, ok := statefile.ParseError(err); ok {
-			return fail(exitInvalid, "%v", err)
-		}
-		return fail(exitUsage, "%v", err)
+		return fail(exitCodeOf(err), "%v", err)
 	}
 	res := out.Result
 	stdout := cmd.OutOrStdout()

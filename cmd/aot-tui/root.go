@@ -11,12 +11,14 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Exit codes (DESIGN.md §4).
+// Exit codes (DESIGN.md §4; the README's table, one code per cause,
+// whichever command meets it; exitCodeOf maps the errors of reading and
+// writing a state file onto them).
 const (
 	exitOK       = 0
-	exitInvalid  = 1 // invalid state or refused correction
-	exitUsage    = 2 // usage or I/O error
-	exitConflict = 3 // the file kept changing; the correction was not applied
+	exitInvalid  = 1 // the file does not parse or breaks the contract; a refused correction; a verdict of no
+	exitUsage    = 2 // usage or I/O error, a file over --max-size included
+	exitConflict = 3 // the file kept changing, a correction lost, a loop write kept beside the file
 )
 
 // exitError carries an exit code; its message (if any) goes to stderr as

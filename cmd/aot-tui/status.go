@@ -44,7 +44,12 @@ kind, file, status, goal, iteration, stall_count, attention, reason, changed,
 ...) and watch's mode, backend, dirs, claude_dirs, descriptors, budget,
 open_files_limit, loops, polled, poll_ms, rescan_ms (see the README).
 
-Exit codes: 0 ok, 1 the file cannot be parsed, 2 usage or I/O error.`,
+When the loop is running and a journal lies beside the file (the TUI records
+one), the outlook also says which atoms were in progress earlier in the iteration
+and are gone now: their workers' scripts will fail (--json: gone_in_progress).
+
+Exit codes: 0 ok (a file that fails validation included: "checks" says so), 1 the
+file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if sf.on {
 				return nil // directories, any number
@@ -67,6 +72,7 @@ Exit codes: 0 ok, 1 the file cannot be parsed, 2 usage or I/O error.`,
 			if err != nil {
 				return err
 			}
+			l.readGone()
 			out := cmd.OutOrStdout()
 			if l.ParseErr != nil {
 				if asJSON {
@@ -259,7 +265,7 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	j.Strs(f.NextBatch, false)
 	j.Key("longest_chain")
 	j.Strs(f.LongestChain, false)
-	o := model.PredictOutlook(s, f)
+	o := model.WithGone(model.PredictOutlook(s, f), l.gone())
 	j.Key("outlook")
 	j.Open('{')
 	j.Key("decision")
@@ -271,6 +277,19 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	j.Key("next_stall")
 	j.Int(o.NextStall)
 	j.Close('}')
+	j.Key("gone_in_progress")
+	j.Open('[')
+	for _, g := range l.Gone {
+		j.Open('{')
+		j.Key("id")
+		j.Str(g.ID)
+		j.Key("description")
+		j.Str(g.Description)
+		j.Key("iteration")
+		j.Int(g.Iteration)
+		j.Close('}')
+	}
+	j.Close(']')
 	v := <-checked
 	j.Key("valid")
 	j.Bool(v.Valid)
@@ -347,6 +366,7 @@ type aotStatus struct {
 	NextBatch         []string      `json:"next_batch"`
 	LongestChain      []string      `json:"longest_chain"`
 	Outlook           model.Outlook `json:"outlook"`
+	GoneInProgress    []model.Gone  `json:"gone_in_progress"`
 	Valid             bool          `json:"valid"`
 	Errors            []string      `json:"errors"`
 	Warnings          []string      `json:"warnings"`
@@ -378,13 +398,15 @@ func aotStatusJSON(l *loaded) aotStatus {
 		MaxParallelAgents: cons.EffectiveMaxParallelAgents(), PrevPendingCount: c.PrevPendingCount,
 		Unresolved: f.Counts.Unresolved(), Progress: string(f.Progress),
 		NextBatch: nonNil(f.NextBatch), LongestChain: nonNil(f.LongestChain),
-		Outlook: model.PredictOutlook(s, f),
-		Valid:   v.Valid, Errors: v.Errors, Warnings: v.Warnings,
+		Outlook:        model.WithGone(model.PredictOutlook(s, f), l.gone()),
+		GoneInProgress: make([]model.Gone, 0, len(l.gone())),
+		Valid:          v.Valid, Errors: v.Errors, Warnings: v.Warnings,
 	}
 	if c.StopReason != "" {
 		r := c.StopReason
 		out.StopReason = &r
 	}
+	out.GoneInProgress = append(out.GoneInProgress, l.Gone...)
 	for _, a := range s.Atoms {
 		out.Atoms = append(out.Atoms, toAtomJSON(a))
 	}
@@ -470,7 +492,7 @@ func printAoTStatus(w io.Writer, l *loaded) {
 	if c.StopReason != "" {
 		fmt.Fprintf(w, "reason    %s\n", line(c.StopReason))
 	}
-	o := model.PredictOutlook(s, f)
+	o := model.WithGone(model.PredictOutlook(s, f), l.gone())
 	mark := ""
 	if o.Warning {
 		mark = "⚠ "

@@ -18,12 +18,13 @@ func newValidateCmd(g *globalFlags) *cobra.Command {
 		Short: "Check a state file against the schema's invariants",
 		Long: `Checks the state file: frontmatter and YAML syntax, required sections, value types,
 enum values, unique atom ids, dependencies that exist, no cycles (the cycle's path
-is printed), OR groups and decompositions that name real atoms, and more.
+is printed), no resolved atom over an unresolved dependency, OR groups and
+decompositions that name real atoms, and more.
 --json keeps the keys of the seed's validate_state.py (valid, errors, warnings,
 atom_count) and adds "problems" with each finding's line.
 
 Exit codes: 0 valid, 1 invalid (including a file that cannot be parsed),
-2 usage or I/O error such as a missing file.`,
+2 usage or I/O error such as a missing file or one over --max-size.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := ff.load(args, g)

@@ -50,7 +50,8 @@ output_summary, group_results, any_of_results, skipped_items) and adds its own
 (result, reason, stdout, stderr, started_at, duration_ms, counts, ...).
 
 Exit codes: 0 every checkable item passed, 1 one failed (or nothing could be
-checked, or the run was interrupted), 2 usage or I/O error, or not confirmed.`,
+checked, or the run was interrupted, or the file cannot be parsed), 2 usage or I/O
+error (a file over --max-size included), or not confirmed.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := ff.load(args, g)
@@ -59,7 +60,7 @@ checked, or the run was interrupted), 2 usage or I/O error, or not confirmed.`,
 			}
 			switch {
 			case l.ParseErr != nil:
-				return fail(exitUsage, "cannot verify: %v", l.ParseErr)
+				return fail(exitInvalid, "cannot verify: %v", l.ParseErr)
 			case l.Phase != nil:
 				return fail(exitUsage, "%s is a phase loop's state file: only an AoT loop has a base_case to verify", l.Target.Path)
 			}

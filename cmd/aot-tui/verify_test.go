@@ -76,7 +76,7 @@ func TestVerifyExitCodes(t *testing.T) {
 		{"only file checks need no --yes", []string{"verify", verifyProject(t, "glob")}, 1},
 		{"commands without --yes and no terminal", []string{"verify", verifyProject(t, "pass")}, 2},
 		{"a phase loop", []string{"verify", "-y", testdata("seed-phase-loop.json")}, 2},
-		{"unparseable", []string{"verify", "-y", testdata("invalid/syntax-error.md")}, 2},
+		{"unparseable", []string{"verify", "-y", testdata("invalid/syntax-error.md")}, 1}, // a file that does not parse is 1, whichever command meets it
 		{"missing file", []string{"verify", "-y", filepath.Join(t.TempDir(), "nope.md")}, 2},
 		{"bad timeout", []string{"verify", "-y", "--timeout", "soon", verifyProject(t, "pass")}, 2},
 		{"zero timeout", []string{"verify", "-y", "--timeout", "0", verifyProject(t, "pass")}, 2},

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// workerState has a worker on A9: in progress, the selected choice of OR
+// group approach, depending on A1, with A3 waiting on it.
+const workerState = `---
+objective:
+  goal: "Ship"
+  base_case:
+    type: command
+    value: "make test"
+  background_intent: "why"
+  deliverables: "what"
+  definition_of_done: "when"
+  constraints:
+    max_iterations: 20
+    max_parallel_agents: 3
+    max_stall_count: 3
+control:
+  status: running
+  iteration: 4
+  stall_count: 0
+  prev_pending_count: 3
+  stop_requested: false
+  stop_reason: null
+  redirect_requested: false
+atoms:
+  - id: A1
+    description: "Schema"
+    status: resolved
+    depends_on: []
+  - id: A9
+    description: "Client, the way the loop chose"
+    status: in_progress
+    depends_on: [A1]
+    or_group: approach
+  - id: A9b
+    description: "Client, the other way"
+    status: pending
+    depends_on: [A1]
+    or_group: approach
+  - id: A3
+    description: "Docs"
+    status: pending
+    depends_on: [A9]
+or_groups:
+  approach:
+    choices: [A9, A9b]
+    selected: A9
+    failed: []
+bindings:
+  A1:
+    summary: "done"
+    artifacts: []
+trail: []
+corrections: []
+---
+
+# Original Prompt
+`
+
+// updateAtom is what the loop's update_atom.py does, written here: find
+// the atom's "- id:" line, set the first "status:" line after it, write
+// the file back; an atom that is not there is an error.
+const updateAtom = `import pathlib, sys
+path, atom, status = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+lines = path.read_text().split("\n")
+current, found = None, False
+for i, line in enumerate(lines):
+    s = line.strip()
+    if s.startswith("- id:"):
+        current = s.split(":", 1)[1].strip().strip("\"'")
+    elif current == atom and not found and s.startswith("status:"):
+        lines[i] = line[: len(line) - len(line.lstrip())] + "status: " + status
+        found = True
+if not found:
+    print('{"error": "Atom %s not found", "success": false}' % atom)
+    sys.exit(1)
+path.write_text("\n".join(lines))
+print('{"success": true}')
+`
+
+// python finds python3 (a test of the loop's own behaviour needs it; CI
+// installs it).
+func python(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("python3 is needed to run the loop's scripts (.ci/run installs it)")
+		}
+		t.Skip("no python3 here")
+	}
+	return p
+}
+
+func workerProject(t *testing.T) (dir, path string) {
+	t.Helper()
+	dir = t.TempDir()
+	path = writeFile(t, dir, ".claude/aot-loop-state.md", workerState)
+	return dir, path
+}
+
+// Every correction that touches the in-progress A9 — resets it, deletes
+// it, rewires it, moves its OR group's selection away — is refused without
+// --interrupt: exit 1, one line naming A9 and --interrupt, the file
+// byte-identical. With --interrupt it is written, and its corrections[]
+// entry says the worker was interrupted.
+func TestInterruptIsAnExplicitChoice(t *testing.T) {
+	bin := binary(t)
+	for _, c := range []struct {
+		name string
+		args []string
+		how  string
+	}{
+		{"required-by", []string{"redirect", "add-atom", "Security review", "--required-by", "A9"}, "resets it to pending and changes its depends_on"},
+		{"delete", []string{"redirect", "delete-atom", "A9", "--detach"}, "deletes it; the worker's update_atom.py A9 … will fail 'Atom A9 not found'"},
+		{"force-or", []string{"redirect", "force-or", "approach", "A9b"}, "resets it to pending and makes OR group approach select A9b instead of it"},
+		{"redo", []string{"redirect", "override-binding", "A1", "--redo"}, "resets it to pending"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, path := workerProject(t)
+			args := append(c.args, "-f", path, "--guard", "0")
+			out, errs, code := runBinary(t, bin, args...)
+			if code != exitInvalid {
+				t.Fatalf("exit %d, want 1\nstdout: %s\nstderr: %s", code, out, errs)
+			}
+			want := "A9 is in progress (a worker is on it): this correction " + c.how
+			if !strings.Contains(errs, want) || !strings.Contains(errs, "Add --interrupt to do it anyway") ||
+				!strings.Contains(errs, path+" is unchanged") || strings.Count(errs, "\n") != 1 {
+				t.Fatalf("stderr %q; want one line saying %q and --interrupt", errs, want)
+			}
+			if got, _ := os.ReadFile(path); string(got) != workerState {
+				t.Fatal("the refused correction changed the file")
+			}
+
+			out, errs, code = runBinary(t, bin, append(args, "--interrupt", "--json")...)
+			if code != 0 {
+				t.Fatalf("with --interrupt: exit %d: %s%s", code, out, errs)
+			}
+			var res struct {
+				Plan struct {
+					Interrupts []struct{ Atom, How string } `json:"interrupts"`
+				} `json:"plan"`
+				Correction struct{ Description string } `json:"correction"`
+			}
+			if err := json.Unmarshal([]byte(out), &res); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if len(res.Plan.Interrupts) != 1 || res.Plan.Interrupts[0].Atom != "A9" ||
+				!strings.HasSuffix(res.Correction.Description, "(interrupted the worker on A9)") {
+				t.Fatalf("plan interrupts %+v, correction %q", res.Plan.Interrupts, res.Correction.Description)
+			}
+			if got, _ := os.ReadFile(path); !bytes.Contains(got, []byte("(interrupted the worker on A9)")) {
+				t.Fatalf("the file's corrections[] entry does not say so:\n%s", got)
+			}
+		})
+	}
+}
+
+// The race the refusal is about, played with the loop's own kind of
+// write: add-atom --required-by A9 --interrupt resets A9 under its
+// worker; the worker's update_atom.py A9 resolved then lands, and A9 is
+// resolved while depending on the pending A10. validate says so.
+func TestWorkerResultOverARequiredByIsInvalid(t *testing.T) {
+	py, bin := python(t), binary(t)
+	dir, path := workerProject(t)
+	script := filepath.Join(dir, "update_atom.py")
+	if err := os.WriteFile(script, []byte(updateAtom), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, errs, code := runBinary(t, bin, "redirect", "add-atom", "Security review", "--required-by", "A9", "--interrupt", "-f", path, "--guard", "0"); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	if out, err := exec.Command(py, script, path, "A9", "resolved").CombinedOutput(); err != nil {
+		t.Fatalf("the worker's write: %v\n%s", err, out)
+	}
+	out, errs, code := runBinary(t, bin, "validate", path)
+	want := "error: line 29: atom A9 is resolved but depends on A10, which is pending"
+	if code != exitInvalid || !strings.Contains(out, want) {
+		t.Fatalf("validate: exit %d\n%s%s\nwant exit 1 and %q", code, out, errs, want)
+	}
+}
+
+// runBinary runs the built aot-tui and returns its output and exit code.
+func runBinary(t *testing.T, bin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return out.String(), errb.String(), ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), 0
+}

@@ -1,0 +1,121 @@
+package history
+
+import (
+	"bytes"
+	"os"
+
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// goneLookBack bounds how many recorded versions GoneFromJournal reads
+// back: an iteration of a real loop is a few writes per worker.
+const goneLookBack = 8
+
+// GoneFromJournal reads the journal beside the state file at statePath
+// (when there is one) and returns the atoms that were in progress in a
+// version recorded during cur's iteration and are gone from cur, data's
+// state: what a TUI watching all along would note (model.KeepGone over
+// the last goneLookBack versions of the iteration). Only a running loop
+// has workers: for any other, and without a journal, nil. It reads only
+// the journal's tail: from the last full record before those versions.
+func GoneFromJournal(statePath string, cur *model.State, data []byte) []model.Gone {
+	if cur.Control.Status != model.LoopRunning {
+		return nil
+	}
+	versions := tailVersions(JournalPath(statePath), goneLookBack+1)
+	iteration := cur.Control.Iteration
+	// The versions of this iteration, newest first, each parsed reusing
+	// the parts of the one after it (Reparse).
+	var chain []*model.State
+	var doc *statefile.Document
+	for i := len(versions) - 1; i >= 0 && len(chain) < goneLookBack; i-- {
+		if bytes.Equal(versions[i], data) {
+			continue
+		}
+		next, err := statefile.Reparse(doc, versions[i])
+		if err != nil {
+			continue
+		}
+		doc = next
+		if doc.State.Control.Iteration != iteration {
+			break
+		}
+		chain = append(chain, doc.State)
+	}
+	var gone []model.Gone
+	for i := len(chain) - 1; i > 0; i-- {
+		gone = model.KeepGone(gone, chain[i], chain[i-1])
+	}
+	if len(chain) > 0 {
+		gone = model.KeepGone(gone, chain[0], cur)
+	}
+	return gone
+}
+
+// tailBudget bounds the bytes tailVersions rebuilds on its way from a full
+// record to the versions it returns: the work is the number of records
+// times the file's size, and status must stay quick on large loops.
+const tailBudget = 32 << 20
+
+// tailVersions returns the last n distinct versions a journal holds (its
+// current file only), oldest first, decoding from the last full record
+// that is at least n records from the end (or the first one): a diff
+// record needs the version before it. Only the versions returned are
+// checked against their hash (a damaged base makes the versions built on
+// it fail theirs); records that do not decode are skipped, as ReadJournal
+// skips them. Nil when there is no journal, or when rebuilding the
+// versions would take more than tailBudget bytes.
+func tailVersions(path string, n int) [][]byte {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 || !bytes.HasSuffix(data, []byte("\n")) {
+		lines = lines[:len(lines)-1] // empty after the last newline, or torn
+	}
+	start := 0
+	for i := len(lines) - n; i >= 0; i-- {
+		if bytes.Contains(lines[i], []byte(`"full":"`)) {
+			start = i
+			break
+		}
+	}
+	type kept struct {
+		data []byte
+		sum  string
+	}
+	var out []kept
+	var head text
+	headSum := ""
+	spent := 0
+	for _, line := range lines[start:] {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		rec, v, ok := decodeUnchecked(line, &head, headSum)
+		if !ok {
+			head, headSum = text{}, ""
+			continue
+		}
+		if spent += len(v); spent > tailBudget {
+			return nil
+		}
+		head, headSum = split(v), rec.Sum
+		if len(out) > 0 && bytes.Equal(out[len(out)-1].data, v) {
+			continue
+		}
+		out = append(out, kept{v, rec.Sum})
+		if len(out) > n {
+			out = out[1:]
+		}
+	}
+	var versions [][]byte
+	for _, k := range out {
+		if sum(k.data) == k.sum {
+			versions = append(versions, k.data)
+		}
+	}
+	return versions
+}

@@ -1,0 +1,157 @@
+package history
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/aot-loop/aot-tui/statefile"
+)
+
+// goneState is a running loop at iteration it whose atoms are A1 (in
+// progress, unless a1 says otherwise) and A2; a1 "" leaves A1 out. n
+// makes each version's bytes differ.
+func goneState(it int, a1 string, n int) []byte {
+	atoms := ""
+	if a1 != "" {
+		atoms = fmt.Sprintf("  - id: A1\n    description: \"one\"\n    status: %s\n    depends_on: []\n", a1)
+	}
+	return fmt.Appendf(nil, `---
+objective:
+  goal: "g"
+control:
+  status: running
+  iteration: %d
+  stall_count: 0
+  prev_pending_count: -1
+  stop_requested: false
+  stop_reason: null
+  redirect_requested: false
+atoms:
+%s  - id: A2
+    description: "two %d"
+    status: pending
+    depends_on: []
+---
+`, it, atoms, n)
+}
+
+func recordAll(t *testing.T, path string, opts JournalOptions, versions ...[]byte) {
+	t.Helper()
+	j, err := OpenJournal(JournalPath(path), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range versions {
+		if _, err := j.Append(Version{At: time.Now(), Data: v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func goneIDs(t *testing.T, path string, cur []byte) []string {
+	t.Helper()
+	doc, err := statefile.Parse(cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, g := range GoneFromJournal(path, doc.State, cur) {
+		ids = append(ids, fmt.Sprintf("%s@%d", g.ID, g.Iteration))
+	}
+	return ids
+}
+
+// The journal's tail is read from its last full record (a long journal,
+// full records every 5): A1, in progress, went during iteration 3 and two
+// writes followed; status knows. Versions of earlier iterations do not
+// count, nor does an atom in progress when its iteration ended.
+func TestGoneFromJournal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "aot-loop-state.md")
+	var vs [][]byte
+	for n := 0; n < 40; n++ {
+		vs = append(vs, goneState(2, "pending", n))
+	}
+	vs = append(vs, goneState(3, "in_progress", 100), goneState(3, "", 101), goneState(3, "", 102))
+	recordAll(t, path, JournalOptions{FullEvery: 5}, vs...)
+	cur := goneState(3, "", 103)
+	if got := goneIDs(t, path, cur); fmt.Sprint(got) != "[A1@3]" {
+		t.Fatalf("gone %v, want [A1@3]", got)
+	}
+	// The next iteration: the coordinator that ran A1's worker has ended.
+	if got := goneIDs(t, path, goneState(4, "", 104)); len(got) != 0 {
+		t.Fatalf("gone %v in the next iteration", got)
+	}
+	// In progress at the end of iteration 2, gone at the turn: no worker.
+	path2 := filepath.Join(t.TempDir(), "aot-loop-state.md")
+	recordAll(t, path2, JournalOptions{}, goneState(2, "in_progress", 0))
+	if got := goneIDs(t, path2, goneState(3, "", 1)); len(got) != 0 {
+		t.Fatalf("gone %v across an iteration's turn", got)
+	}
+	// No journal: nothing to say.
+	if got := goneIDs(t, filepath.Join(t.TempDir(), "x.md"), cur); len(got) != 0 {
+		t.Fatalf("gone %v without a journal", got)
+	}
+}
+
+// tailVersions returns the last versions whole and checked, skips a
+// damaged record as ReadJournal does, and gives up past its budget.
+func TestTailVersions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "aot-loop-state.md")
+	var vs [][]byte
+	for n := 0; n < 23; n++ {
+		vs = append(vs, goneState(1, "pending", n))
+	}
+	recordAll(t, path, JournalOptions{FullEvery: 10}, vs...)
+	got := tailVersions(JournalPath(path), 4)
+	if len(got) != 4 {
+		t.Fatalf("%d versions, want 4", len(got))
+	}
+	for i, v := range got {
+		if !bytes.Equal(v, vs[19+i]) {
+			t.Fatalf("version %d is not the journal's %d:\n%s", i, 19+i, v)
+		}
+	}
+	// A record damaged in the middle of the tail: the versions built on
+	// it fail their hash and are left out; those after the next full
+	// record are whole again.
+	data, err := os.ReadFile(JournalPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	lines[19] = bytes.Replace(lines[19], []byte(`"two 19`), []byte(`"twx 19`), 1)
+	if err := os.WriteFile(JournalPath(path), bytes.Join(lines, []byte("\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got = tailVersions(JournalPath(path), 4)
+	for _, v := range got {
+		if bytes.Contains(v, []byte("twx")) {
+			t.Fatalf("a damaged version came back:\n%s", v)
+		}
+		ok := false
+		for _, w := range vs {
+			ok = ok || bytes.Equal(v, w)
+		}
+		if !ok {
+			t.Fatalf("a version the journal does not hold came back:\n%s", v)
+		}
+	}
+	// Past the budget (a file this size times the records to rebuild).
+	big := filepath.Join(t.TempDir(), "aot-loop-state.md")
+	pad := bytes.Repeat([]byte("# padding padding padding padding padding padding\n"), tailBudget/50/10)
+	var bigs [][]byte
+	for n := 0; n < 15; n++ {
+		bigs = append(bigs, append(goneState(1, "pending", n), pad...))
+	}
+	recordAll(t, big, JournalOptions{}, bigs...)
+	if got := tailVersions(JournalPath(big), 2); got != nil {
+		t.Fatalf("%d versions rebuilt past the budget", len(got))
+	}
+}
