@@ -80,6 +80,17 @@ func (s *Session) LookPause() Job {
 		return nil
 	}
 	return func() Result {
+		// Close waits for looks under way (a look holds the lock file
+		// for a moment: none is left behind by a clean exit), and none
+		// starts after it.
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return PauseResult{View: s.Pause()}
+		}
+		s.looks.Add(1)
+		s.mu.Unlock()
+		defer s.looks.Done()
 		p, err := statefile.LockPauses(s.path, s.PauseWait/10)
 		if err != nil {
 			return PauseResult{View: s.Pause(), Err: err}

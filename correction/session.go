@@ -53,6 +53,7 @@ type Session struct {
 	form   string
 	lease  *statefile.PauseLease
 	pause  PauseView
+	looks  sync.WaitGroup
 	// ours are the last contents this session wrote, to tell its own
 	// writes from the loop's when the watcher reports them.
 	ours    [][]byte
@@ -664,5 +665,6 @@ func (s *Session) Close() {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
+	s.looks.Wait()
 	s.q.close()
 }
