@@ -25,9 +25,10 @@ import (
 // itself as it did before leases: it clears the flag it set when its own
 // form closes, whatever other aot-tui processes have open.
 
-// How long a session waits for another aot-tui to let the pause lock go
-// (Session.PauseWait's default): for a flag write, a preview or an apply;
-// a look waits a tenth of it and is skipped when the lock stays busy.
+// DefaultPauseWait is how long a session waits for another aot-tui to let
+// the pause lock go (Session.PauseWait's default): for a flag write, a
+// preview or an apply; a look waits a tenth of it and is skipped when the
+// lock stays busy.
 const DefaultPauseWait = 3 * time.Second
 
 // PauseView is what the session last saw of who pauses the loop.
