@@ -522,3 +522,50 @@ func TestForeignFlagSurvivesAFormCancelledAtOnce(t *testing.T) {
 		t.Fatal("someone else's flag was cleared after the apply")
 	}
 }
+
+// BenchmarkFormOpenAndCancel is a form's pause and its release (Begin,
+// End: two flag writes), with leases and without: what the pause lock and
+// the lease cost on top of the writes.
+func BenchmarkFormOpenAndCancel(b *testing.B) {
+	for _, solo := range []bool{false, true} {
+		b.Run(fmt.Sprintf("solo=%v", solo), func(b *testing.B) {
+			path := benchFixture(b)
+			s := NewSession(path, Options{SoloPause: solo})
+			defer s.Close()
+			for b.Loop() {
+				s.Begin()()
+				s.End()()
+			}
+		})
+	}
+}
+
+// BenchmarkLookPause is the look the TUI takes every 2 s while the loop is
+// paused: the pause lock, the directory, one live lease.
+func BenchmarkLookPause(b *testing.B) {
+	path := benchFixture(b)
+	other := NewSession(path, Options{})
+	defer other.Close()
+	other.Begin()()
+	s := NewSession(path, Options{})
+	defer s.Close()
+	for b.Loop() {
+		if r := s.LookPause()().(PauseResult); r.Err != nil || len(r.View.Others) != 1 {
+			b.Fatalf("%+v", r)
+		}
+	}
+}
+
+// benchFixture is fixture(t, false) for a benchmark.
+func benchFixture(b *testing.B) string {
+	b.Helper()
+	data, err := os.ReadFile("../testdata/rich.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "aot-loop-state.md")
+	if err := os.WriteFile(path, bytes.Replace(data, []byte("redirect_requested: true"), []byte("redirect_requested: false"), 1), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
