@@ -131,6 +131,12 @@ type Options struct {
 	MaxSize int64
 	// Now is the clock corrections are stamped with (default time.Now).
 	Now func() time.Time
+	// SoloPause keeps a Session's pause (redirect_requested) to itself:
+	// no leases beside the state file, so other aot-tui processes' open
+	// forms are not seen — what a session does where file locks are not
+	// available (statefile.PauseLeasesSupported). Tests set it to run
+	// that path here.
+	SoloPause bool
 }
 
 func (o Options) now() time.Time {

@@ -30,6 +30,10 @@ type Session struct {
 	// GuardLife bounds how long a correction is guarded after it was last
 	// written (see guarded.over).
 	GuardLife time.Duration
+	// PauseWait bounds the wait for another aot-tui's pause lock (see
+	// pause.go): a process stopped while holding it (ctrl+z) fails our
+	// flag write with a message rather than hanging it.
+	PauseWait time.Duration
 
 	q queue
 
@@ -43,6 +47,16 @@ type Session struct {
 	flagWritten, flagForce          bool
 	flagClearedAt                   time.Time
 	flagFixes                       int
+	// The pause shared with other aot-tui processes (pause.go): shared
+	// when leases are used; open while a form of ours is open and wants
+	// the loop paused; form names it for the lease; lease is ours while
+	// held; pause is what the last look saw.
+	shared bool
+	open   bool
+	form   string
+	lease  *statefile.PauseLease
+	pause  PauseView
+	looks  sync.WaitGroup
 	// ours are the last contents this session wrote, to tell its own
 	// writes from the loop's when the watcher reports them.
 	ours    [][]byte
@@ -117,7 +131,9 @@ const DefaultGuardLife = 30 * time.Minute
 
 // NewSession starts the session of the state file at path.
 func NewSession(path string, opts Options) *Session {
-	s := &Session{path: path, opts: opts, FlagGuard: 3 * time.Second, Grace: 2 * time.Second, GuardLife: DefaultGuardLife}
+	s := &Session{path: path, opts: opts, FlagGuard: 3 * time.Second, Grace: 2 * time.Second, GuardLife: DefaultGuardLife,
+		PauseWait: DefaultPauseWait}
+	s.shared = statefile.PauseLeasesSupported && !opts.SoloPause
 	s.q.init()
 	return s
 }
@@ -127,7 +143,7 @@ func NewSession(path string, opts Options) *Session {
 type Job func() Result
 
 // Result is what a Job did: one of FlagResult, PreviewResult, ApplyResult,
-// UndoResult, GuardResult.
+// UndoResult, GuardResult, PauseResult.
 type Result interface{ isResult() }
 
 // FlagResult is a write of redirect_requested.
@@ -135,7 +151,10 @@ type FlagResult struct {
 	// Set is the value asked for; Wrote says whether the file needed the
 	// write (false when it held Set already).
 	Set, Wrote bool
-	Err        error
+	// Held: the flag was left set because this many other aot-tui forms
+	// still hold the pause.
+	Held int
+	Err  error
 }
 
 // PreviewResult is a correction planned on the file as it is.
@@ -274,27 +293,46 @@ func (s *Session) remember(data []byte) {
 // be set, so that the loop's stop hook pauses the loop. Whether the flag is
 // already set, and by whom, is decided by the job on the file itself, in
 // the order of this session's writes: a flag someone else set stays
-// theirs (cancel, apply and undo leave it as they found it).
-func (s *Session) Begin() Job {
+// theirs (cancel, apply and undo leave it as they found it). With shared
+// pauses the form also holds a lease, so that other aot-tui processes
+// keep the flag set while it is open.
+func (s *Session) Begin() Job { return s.BeginFor("") }
+
+// BeginFor is Begin for a form named form ("constraints"): the name is
+// what other aot-tui processes are told holds the pause.
+func (s *Session) BeginFor(form string) Job {
 	s.mu.Lock()
-	if s.flagOurs {
+	if form != "" {
+		s.form = form
+	}
+	if s.flagOurs || (s.shared && s.open) {
 		s.mu.Unlock()
 		return nil
 	}
+	s.open = true
 	s.flagOurs, s.flagWant, s.flagTouched = true, true, true
 	s.mu.Unlock()
 	return s.flagJob()
 }
 
 // End is called when a form closes without a write (cancel, quit, a
-// failure): a flag this session set is cleared; anyone else's is left.
+// failure), or stays open but lets the loop go (the person has not typed
+// for a while; BeginFor takes the pause again): a flag this session set
+// is cleared unless other aot-tui forms still hold the pause; anyone
+// else's is left.
 func (s *Session) End() Job {
 	s.mu.Lock()
-	if !s.flagOurs {
+	if !s.flagOurs && !(s.shared && s.open) {
 		s.mu.Unlock()
 		return nil
 	}
-	s.flagOurs, s.flagWant, s.flagClearedAt = false, false, time.Now()
+	if s.flagOurs && !s.shared {
+		// A true seen soon is our clear undone (checkFlag). (With shared
+		// pauses the clock starts when a clear is written: syncShared.)
+		s.flagClearedAt = time.Now()
+	}
+	s.open = false
+	s.flagOurs, s.flagWant = false, false
 	s.mu.Unlock()
 	return s.flagJob()
 }
@@ -303,6 +341,7 @@ func (s *Session) End() Job {
 // (a leftover the person chose to clear).
 func (s *Session) ClearForeignFlag() Job {
 	s.mu.Lock()
+	s.open = false
 	s.flagOurs, s.flagWant, s.flagTouched, s.flagForce, s.flagClearedAt = false, false, true, true, time.Now()
 	s.mu.Unlock()
 	return s.flagJob()
@@ -322,8 +361,12 @@ func (s *Session) flagJob() Job {
 
 // syncFlag makes the file's flag want, unless a true in it is someone
 // else's (this session did not write it): that one is left, and is not
-// ours to clear later.
+// ours to clear later. With shared pauses, "this session" is every
+// aot-tui form on the file (syncShared).
 func (s *Session) syncFlag(want, force bool) FlagResult {
+	if s.shared {
+		return s.syncShared(want, pauseRule{held: force})
+	}
 	doc, err := statefile.Load(s.path, s.opts.MaxSize)
 	if err != nil {
 		return s.flagFailed(want, err)
@@ -388,6 +431,9 @@ func (s *Session) preview(req model.Request, note string, now time.Time, replann
 	s.mu.Lock()
 	clear := s.flagOurs
 	s.mu.Unlock()
+	if clear && s.shared {
+		clear = s.lastToGo()
+	}
 	pl := &planner{req: req, ctx: model.PlanContext{Now: now, Note: note}, clearFlag: clear}
 	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, DryRun: true}, pl.planFunc())
 	if err != nil {
@@ -406,9 +452,15 @@ func (s *Session) Apply(p *Preview) Job {
 }
 
 func (s *Session) apply(p *Preview) ApplyResult {
-	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Prepared: p.res,
-		Carried: p.pl.carried, KeepDisplaced: true}, p.pl.planFunc())
+	opts := statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Prepared: p.res, Carried: p.pl.carried, KeepDisplaced: true}
+	pause, err := s.pauseForApply(p, &opts)
+	if err != nil {
+		return ApplyResult{Err: err}
+	}
+	defer pause.unlock()
+	res, err := statefile.Update(s.path, opts, p.pl.planFunc())
 	if errors.Is(err, statefile.ErrStale) {
+		pause.unlock() // the new preview looks at the pause itself
 		again, err := s.preview(p.pl.req, p.pl.ctx.Note, p.pl.ctx.Now, true)
 		if err != nil {
 			return ApplyResult{Err: err}
@@ -425,7 +477,9 @@ func (s *Session) apply(p *Preview) ApplyResult {
 	// Undo restores the file as it was before the form opened: the bytes
 	// the correction was planned on, with our flag cleared again.
 	restore := res.Before
-	if p.ClearsFlag && res.Doc != nil {
+	cleared := p.pl.flagCleared // as written (with shared pauses, decided at the write)
+	pause.written(cleared)
+	if cleared && res.Doc != nil {
 		if edits, ferr := flagEdits(res.Doc.State, false); ferr == nil && edits != nil {
 			if out, aerr := statefile.ApplyEdits(res.Doc, edits); aerr == nil {
 				restore = out
@@ -433,7 +487,7 @@ func (s *Session) apply(p *Preview) ApplyResult {
 		}
 	}
 	s.mu.Lock()
-	if p.ClearsFlag {
+	if cleared {
 		s.flagOurs, s.flagWant, s.flagWritten, s.flagClearedAt = false, false, false, time.Now()
 	}
 	s.undo = &undoEntry{g: g, wrote: res.After, restore: restore}
@@ -585,10 +639,26 @@ func (s *Session) Check(doc *statefile.Document) []Job {
 	return jobs
 }
 
+// CheckFlag is the flag part of Check alone, for a UI that looks again
+// while nothing new was loaded (a job that was under way when the state
+// came in made Check skip it).
+func (s *Session) CheckFlag(st *model.State) Job {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || st == nil {
+		return nil
+	}
+	return s.checkFlag(st)
+}
+
 // checkFlag (s.mu held) writes the flag again when a loop write undid
 // ours: while a form of ours is open it must stay true (the loop pauses);
 // just after we cleared it, a true comes from a loop write that read the
 // file before our clear (after FlagGuard, it is someone's /redirect).
+// With shared pauses a form of ours keeps the flag true whoever set it (a
+// foreign true cleared under an open form — by its owner, or by an aot-tui
+// that does not know leases — is set again, as ours), and a true after our
+// clear is cleared again only while no other form holds the pause.
 func (s *Session) checkFlag(st *model.State) Job {
 	if !s.flagTouched || s.q.pending() > 0 || s.flagFixes >= maxReapply {
 		return nil
@@ -596,6 +666,7 @@ func (s *Session) checkFlag(st *model.State) Job {
 	on := st.Control.RedirectRequested
 	switch {
 	case s.flagOurs && s.flagWant && !on:
+	case s.shared && s.open && !on:
 	case !s.flagOurs && !s.flagWant && on && time.Since(s.flagClearedAt) < s.FlagGuard:
 	default:
 		return nil
@@ -608,7 +679,12 @@ func (s *Session) checkFlag(st *model.State) Job {
 		// after our false was written); then the file already holds what
 		// we want, nothing is written and there is nothing to report.
 		// Only real writes count against the bound.
-		r := s.writeFlag(want)
+		var r FlagResult
+		if s.shared {
+			r = s.syncShared(want, pauseRule{unmarked: true})
+		} else {
+			r = s.writeFlag(want)
+		}
 		if !r.Wrote && r.Err == nil {
 			s.mu.Lock()
 			s.flagFixes--
@@ -703,8 +779,10 @@ func (s *Session) Close() {
 	if j := s.End(); j != nil {
 		j()
 	}
+	s.releaseLeaseUnlocked() // only when End could not let it go under the lock
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
+	s.looks.Wait()
 	s.q.close()
 }

@@ -74,6 +74,15 @@ type Options struct {
 	// Replay, when set, shows recorded versions instead of watching a
 	// file (aot-tui replay); Target names the loop.
 	Replay *Replay
+	// SoloPause keeps each loop's pause (redirect_requested) to this TUI:
+	// no lease files beside the state file, other aot-tui processes' forms
+	// unseen (see correction.Options.SoloPause). For tests that drive
+	// Update without running its commands.
+	SoloPause bool
+	// IdleRelease is how long a redirect form may go without a key before
+	// it lets the loop go (it stays open; the next key pauses the loop
+	// again): DefaultIdleRelease when zero, never when negative.
+	IdleRelease time.Duration
 	// AfterRecord, when set, is called after the new versions of a loop
 	// have been recorded, past the frame that shows them: the quiet
 	// moment after a write (the TUI collects garbage there, see
@@ -125,8 +134,10 @@ type Model struct {
 	styles Styles
 	isDark bool
 	env    environment
-	// laidOutDialogOnly is dialogOnly() as of the last layout.
-	laidOutDialogOnly bool
+	// laidOutDialogOnly is dialogOnly() as of the last layout, and
+	// laidOutDialog whether a dialog was open (the lost banner's hint
+	// depends on it).
+	laidOutDialogOnly, laidOutDialog bool
 	// gstyler colours the layered graph (nil: plain).
 	gstyler graph.Styler
 
@@ -308,8 +319,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.bodyGen++ // anything else may change the body
 	}
 	cmd := m.update(msg)
-	if m.laidOutDialogOnly != m.dialogOnly() {
-		m.layout() // a dialog opened or closed in a short pane: the body's height changed
+	if m.laidOutDialogOnly != m.dialogOnly() || (m.cur.lost != "" && m.laidOutDialog != (m.cur.topDialog() != nil)) {
+		m.layout() // a dialog opened or closed in a short pane, or under the lost banner: the body's height changed
 	}
 	return m, cmd
 }
@@ -371,6 +382,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.clock.listen()
 	case sessionMsg:
 		return m.onSessionMsg(msg)
+	case pauseTickMsg:
+		return m.onPauseTick(msg)
+	case idleMsg:
+		return m.onIdle(msg)
 	case verifyMsg:
 		return m.onVerifyMsg(msg)
 	case playMsg:

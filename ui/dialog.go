@@ -75,7 +75,15 @@ func (m *Model) onDialogMsg(msg tea.Msg) tea.Cmd {
 func (m *Model) renderDialog(l *loop, h int) []string {
 	d := l.topDialog()
 	w := d.width(m)
-	return boxed(d.lines(m, l, w-4, h), d.title(), w, h, m.styles)
+	lines := d.lines(m, l, w-4, h)
+	if l.letGo != 0 && isRedirectDialog(d) {
+		var note []string
+		for _, line := range wrap(letGoNote(l), w-4) {
+			note = append(note, m.styles.Warn.Render(line))
+		}
+		lines = append(note, lines...)
+	}
+	return boxed(lines, d.title(), w, h, m.styles)
 }
 
 // collapseBlankRuns keeps one blank line of each run: huh pads a form to

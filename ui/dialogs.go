@@ -311,8 +311,12 @@ func (staleFlagDialog) title() string      { return "redirect_requested is set" 
 func (staleFlagDialog) width(m *Model) int { return m.dialogWidth() }
 func (staleFlagDialog) resize(*Model)      {}
 
-func (staleFlagDialog) lines(m *Model, _ *loop, w, _ int) []string {
-	lines := wrap("control.redirect_requested is true, but no redirect is open in this aot-tui. It may be left over from an earlier session that ended abruptly, or someone may be running /redirect right now. While it is true the loop's stop hook pauses the loop.", w)
+func (staleFlagDialog) lines(m *Model, l *loop, w, _ int) []string {
+	text := "control.redirect_requested is true, but no redirect is open in this aot-tui. It may be left over from an earlier session that ended abruptly, or someone may be running /redirect right now. While it is true the loop's stop hook pauses the loop."
+	if l.session.Pause().Marked {
+		text = "control.redirect_requested is true, set by an aot-tui that is no longer running" + m.goneText(l) + ": its form was open when it ended. While it is true the loop's stop hook pauses the loop."
+	}
+	lines := wrap(text, w)
 	k := m.keys
 	return append(lines, "", m.styles.Key.Render(k.Yes.Help().Key+" clear it · "+k.No.Help().Key+" leave it (default)"))
 }

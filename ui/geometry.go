@@ -15,7 +15,7 @@ func (m *Model) layout() { m.layoutLoop(m.cur) }
 // screen, so that its drawing is laid out for the pane).
 func (m *Model) layoutLoop(l *loop) {
 	if l == m.cur {
-		m.laidOutDialogOnly = m.dialogOnly()
+		m.laidOutDialogOnly, m.laidOutDialog = m.dialogOnly(), l.topDialog() != nil
 	}
 	m.wide = m.width >= 100
 	bodyH := m.bodyHeightOf(l)
@@ -96,7 +96,7 @@ func (m *Model) banners(l *loop) []banner {
 	for _, b := range []struct {
 		text string
 		bad  bool
-	}{{l.banner, l.bannerBad}, {l.lost, true}, {tl, false}} {
+	}{{l.banner, l.bannerBad}, {lostBanner(l), true}, {tl, false}} {
 		if b.text == "" {
 			continue
 		}
@@ -107,6 +107,19 @@ func (m *Model) banners(l *loop) []banner {
 		out = append(out, banner{lines, b.bad})
 	}
 	return out
+}
+
+// lostBanner is the banner of a correction lost for good, with how to
+// dismiss it: esc — but while a dialog is open esc is the dialog's (it
+// cancels a form), so the banner waits until the dialog is closed.
+func lostBanner(l *loop) string {
+	switch {
+	case l.lost == "":
+		return ""
+	case l.topDialog() != nil:
+		return l.lost + " — esc dismisses this once the dialog is closed"
+	}
+	return l.lost + " — esc dismisses"
 }
 
 // bannerLines are the lines of l's banners.

@@ -32,6 +32,9 @@ type headerData struct {
 	Changed time.Time
 	Now     time.Time
 	Pace    paceLevel
+	// Pause says who holds the loop paused, after the outlook ("" for
+	// nothing to add).
+	Pause string
 }
 
 // segment is a piece of a header line with a full and a compact form.
@@ -261,7 +264,13 @@ func renderHeader(h headerData, width int, s Styles) []string {
 	case o.Decision == model.DecisionPause:
 		ost = s.Warn
 	}
-	line3 := ansi.Truncate(ost.Render("» "+termtext.Line(o.Text)), width, "…")
+	text := "» " + o.Text
+	if h.Pause != "" && o.Decision == model.DecisionPause {
+		text += " " + h.Pause
+	}
+	// The outlook carries ids and the stop reason from the file, the pause
+	// a lease file's facts: both are sanitised.
+	line3 := ansi.Truncate(ost.Render(termtext.Line(text)), width, "…")
 	return []string{ansi.Truncate(line1, width, "…"), ansi.Truncate(line2, width, "…"), line3}
 }
 

@@ -19,6 +19,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch m.focus {
 	case focusDialog:
+		if l := m.cur; isRedirectDialog(l.topDialog()) && !m.closesRedirect(l, msg) {
+			pause := m.redirectKey(l) // first: the loop is paused again before the key acts
+			return tea.Batch(pause, m.onDialogMsg(msg))
+		}
 		return m.onDialogMsg(msg)
 	case focusFilter:
 		return m.filterKey(msg)

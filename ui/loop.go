@@ -34,7 +34,8 @@ type loop struct {
 	banner    string
 	bannerBad bool
 	// lost says which correction of this session a loop write undid for
-	// good; it stays up until the person dismisses it (esc).
+	// good; it stays up until the person dismisses it (esc, once no
+	// dialog is open: lostBanner).
 	lost string
 
 	changed     time.Time
@@ -66,6 +67,19 @@ type loop struct {
 	applied map[string]*appliedCorrection
 	// staleOffered is set once the stale-flag question was asked.
 	staleOffered bool
+	// The pause of a redirect (pause.go): form is the open form's kind;
+	// keyAt when a key was last pressed in a redirect dialog; idleArmed
+	// while the idle timer runs; letGo, once the form let the loop go, the
+	// idle time it took. pauseTicking while looks at the pause are
+	// scheduled, looking while one is under way; goneHolders are the forms
+	// of processes that died holding it, as last found.
+	form         string
+	keyAt        time.Time
+	idleArmed    bool
+	letGo        time.Duration
+	pauseTicking bool
+	looking      bool
+	goneHolders  []statefile.PauseHolder
 	// hist is the loop's timeline of versions (timeline.go).
 	hist *timeline
 	// verify is the loop's last base_case verification (V), under way or
@@ -92,7 +106,7 @@ func newLoop(idx int, t statefile.Target, opts Options) *loop {
 	if t.Kind == statefile.KindPhaseLoop {
 		l.readOnly, l.readOnlyWhy = true, "phase loops are read-only"
 	}
-	l.session = correction.NewSession(t.Path, correction.Options{MaxSize: opts.Watch.MaxSize, Now: opts.Now})
+	l.session = correction.NewSession(t.Path, correction.Options{MaxSize: opts.Watch.MaxSize, Now: opts.Now, SoloPause: opts.SoloPause})
 	return l
 }
 

@@ -78,7 +78,7 @@ func (m *Model) startForm(l *loop, kind string) tea.Cmd {
 	}
 	m.status = "" // a refusal from the menu or the graph is not about this form
 	m.push(l, d)
-	return tea.Batch(d.form.Init(), m.runJob(l, nil, l.session.Begin()))
+	return tea.Batch(d.form.Init(), m.beginPause(l, kind))
 }
 
 // toForm is the step into the form of kind, from another dialog: the form
@@ -100,7 +100,7 @@ func (m *Model) toForm(l *loop, kind string, values *formValues, refusal string)
 		return closed(m.runJob(l, nil, l.session.End()))
 	}
 	m.status = ""
-	return replaceWith(d, tea.Batch(d.form.Init(), m.runJob(l, nil, l.session.Begin())))
+	return replaceWith(d, tea.Batch(d.form.Init(), m.beginPause(l, kind)))
 }
 
 // cancelRedirect closes the redirect without writing; a flag this session
@@ -190,9 +190,14 @@ func (m *Model) onSessionMsg(msg sessionMsg) tea.Cmd {
 	busy, _ := msg.from.(*busyDialog)
 	switch r := msg.res.(type) {
 	case correction.FlagResult:
-		if r.Err != nil {
+		switch {
+		case r.Err != nil:
 			m.setStatus("could not write redirect_requested: "+termtext.Line(r.Err.Error()), statusLong)
+		case r.Held > 0 && l == m.cur && !isRedirectDialog(l.topDialog()):
+			m.setStatus(m.heldText(l), statusLong)
 		}
+	case correction.PauseResult:
+		m.onPauseLook(l, r)
 	case correction.PreviewResult:
 		if !waiting || busy == nil {
 			return nil // the person left meanwhile
@@ -237,6 +242,9 @@ func (m *Model) onApplied(l *loop, from dialog, waiting bool, r correction.Apply
 		if r.Merged > 0 {
 			m.status += " (a loop write that landed at the same moment was kept)"
 		}
+		if held := m.heldText(l); held != "" {
+			m.status += " — " + held
+		}
 		follow := m.runJob(l, nil, r.Follow)
 		if waiting {
 			return m.apply(l, busy, closed(follow))
@@ -279,7 +287,7 @@ func (m *Model) onGuard(l *loop, r correction.GuardResult) {
 	case r.Err != nil && errors.Is(r.Err, correction.ErrStoodDown):
 		m.setStatus(termtext.Line(r.Err.Error()), statusLong)
 	case r.Err != nil && errors.Is(r.Err, correction.ErrLost):
-		l.lost = "✗ " + termtext.Line(r.Err.Error()) + " — esc dismisses"
+		l.lost = "✗ " + termtext.Line(r.Err.Error())
 		m.layout()
 	case r.Err != nil:
 		m.setStatus("guard: "+termtext.Line(r.Err.Error()), statusLong)

@@ -124,7 +124,7 @@ func (m *Model) renderFrame() string {
 	case l.st != nil:
 		m.noteChanged(l)
 		lines = append(lines, renderHeader(headerData{State: l.st, Facts: l.facts, Outlook: l.outlook,
-			Changed: l.changed, Now: m.now, Pace: m.pace(l)}, m.width, s)...)
+			Changed: l.changed, Now: m.now, Pace: m.pace(l), Pause: m.pauseText(l)}, m.width, s)...)
 	default:
 		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(l.target.Path, m.width)), "")
 	}
@@ -376,11 +376,7 @@ func (m *Model) renderFooter() string {
 		m.noteStatus()
 		left = s.Accent.Render(m.status)
 	case isRedirectDialog(l.topDialog()):
-		msg := "redirect in progress: the loop pauses until you apply or cancel (esc)"
-		if lipgloss.Width(msg) > room {
-			msg = "loop paused until you apply or cancel (esc)"
-		}
-		left = s.Warn.Render(msg)
+		left = m.redirectFooter(l, room)
 	default:
 		left = m.shortHelp(room)
 	}

@@ -78,6 +78,7 @@ func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
 	}
 	m.noteWritable(l, ev)
 	if l.st != nil {
+		cmds = append(cmds, m.watchPause(l))
 		m.offerStaleFlag(l)
 	}
 	m.layoutLoop(l)
@@ -239,9 +240,20 @@ func describeFileError(err error) string {
 
 // offerStaleFlag offers, once, to clear a redirect_requested that no dialog
 // of this session set (a previous run may have died with a form open).
+// Where the pause is shared, not before a recent look found no other
+// aot-tui form holding it: a look under way decides (onPauseLook asks
+// again), so that no question pops up over another aot-tui's live pause
+// and takes the keys meant for the view.
 func (m *Model) offerStaleFlag(l *loop) {
 	if l.staleOffered || l.session.FlagTouched() || l.readOnly || l.topDialog() != nil || !l.st.Control.RedirectRequested {
 		return
+	}
+	if l.session.SharesPause() {
+		v := l.session.Pause()
+		fresh := !v.At.IsZero() && time.Since(v.At) < 3*pauseLookEvery
+		if (!fresh && l.looking) || (fresh && len(v.Others) > 0) {
+			return
+		}
 	}
 	l.staleOffered = true
 	l.dialogs = append(l.dialogs, staleFlagDialog{})

@@ -22,7 +22,7 @@ func loadedModel(t testing.TB, fixture string, w, h int) *Model {
 	t.Helper()
 	path := filepath.Join("..", "testdata", fixture)
 	m := New(Options{Target: statefile.Target{Path: path, Kind: kindFor(path), Exists: true}, NoColor: true,
-		Now: func() time.Time { return fixedNow }, SyncLayout: true})
+		Now: func() time.Time { return fixedNow }, SyncLayout: true, SoloPause: true}) // no commands run here: no looks at the pause
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m.Update(stateMsg{ev: loadEvent(t, path)})
 	if isStale(m.cur.topDialog()) {
@@ -457,7 +457,7 @@ func TestPreviewWrapsLongDiffLines(t *testing.T) {
 func TestQuitFromTheStaleFlagQuestion(t *testing.T) {
 	path := filepath.Join("..", "testdata", "rich.md") // redirect_requested: true
 	m := New(Options{Target: statefile.Target{Path: path, Kind: statefile.KindAoT, Exists: true}, NoColor: true,
-		Now: func() time.Time { return fixedNow }, SyncLayout: true})
+		Now: func() time.Time { return fixedNow }, SyncLayout: true, SoloPause: true})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.Update(stateMsg{ev: loadEvent(t, path)})
 	if !isStale(m.cur.topDialog()) {

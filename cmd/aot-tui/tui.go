@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -24,6 +25,9 @@ type tuiFlags struct {
 	scan     scanFlags
 	// noJournal turns off the journal of versions beside each state file.
 	noJournal bool
+	// idleRelease is how long a redirect form may go without a key before
+	// it lets the loop go (0: never).
+	idleRelease time.Duration
 }
 
 func (t *tuiFlags) register(cmd *cobra.Command) {
@@ -31,6 +35,8 @@ func (t *tuiFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&t.readOnly, "read-only", false, "never write to the file: every write key is disabled")
 	cmd.Flags().BoolVar(&t.quiet, "quiet", false, "no bell and no desktop notifications")
 	cmd.Flags().BoolVar(&t.noJournal, "no-journal", false, "do not record the versions seen to the journal beside the state file (see aot-tui replay)")
+	cmd.Flags().DurationVar(&t.idleRelease, "idle-release", defaultIdleRelease(),
+		"let the loop go when a redirect form has had no key for this long; the form stays open and the next key pauses the loop again (0: never; AOT_TUI_IDLE_RELEASE sets the default)")
 	registerKeys(cmd, &t.keys)
 	t.scan.register(cmd)
 }
@@ -86,6 +92,9 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 	if err := t.scan.check(cmd.Flags()); err != nil {
 		return err
 	}
+	if err := t.checkIdleRelease(cmd); err != nil {
+		return err
+	}
 	if t.scan.on {
 		return runFleetTUI(cmd, args, t, g)
 	}
@@ -128,8 +137,40 @@ func (t *tuiFlags) uiOptions(g *globalFlags, keys *ui.KeyMap) ui.Options {
 		Watch:       statefile.WatchOptions{MaxSize: g.maxSize},
 		Keys:        keys,
 		Journal:     !t.noJournal,
+		IdleRelease: t.uiIdleRelease(),
 		AfterRecord: oneProc(),
 	}
+}
+
+// defaultIdleRelease is --idle-release's default: AOT_TUI_IDLE_RELEASE
+// (a duration) when set, else ui.DefaultIdleRelease.
+func defaultIdleRelease() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("AOT_TUI_IDLE_RELEASE")); err == nil && d >= 0 {
+		return d
+	}
+	return ui.DefaultIdleRelease
+}
+
+// checkIdleRelease refuses a negative --idle-release and an
+// AOT_TUI_IDLE_RELEASE that is not a duration (it would be ignored).
+func (t *tuiFlags) checkIdleRelease(cmd *cobra.Command) error {
+	if t.idleRelease < 0 {
+		return fail(exitUsage, "--idle-release must be 0 (never) or more, not %v", t.idleRelease)
+	}
+	if v := os.Getenv("AOT_TUI_IDLE_RELEASE"); v != "" && !cmd.Flags().Changed("idle-release") {
+		if d, err := time.ParseDuration(v); err != nil || d < 0 {
+			return fail(exitUsage, "AOT_TUI_IDLE_RELEASE=%q is not a duration of 0 or more (such as 5m or 90s) — fix it, unset it, or give --idle-release", v)
+		}
+	}
+	return nil
+}
+
+// uiIdleRelease is --idle-release as ui.Options takes it (negative: never).
+func (t *tuiFlags) uiIdleRelease() time.Duration {
+	if t.idleRelease == 0 {
+		return -1
+	}
+	return t.idleRelease
 }
 
 // runModel runs the TUI on m until it ends, then closes m (which clears
