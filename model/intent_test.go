@@ -211,3 +211,44 @@ func BenchmarkGuardChecks10k(b *testing.B) {
 		}
 	})
 }
+
+// corrState is intentState with corrections[] holding the given
+// descriptions, in order (one timestamp apart).
+func corrState(t *testing.T, descs ...string) *model.State {
+	t.Helper()
+	st := intentState(t)
+	for i, d := range descs {
+		st.Corrections = append(st.Corrections, model.Correction{
+			Timestamp: "2026-11-27T10:00:0" + string(rune('0'+i)) + "Z", Type: model.CorrectionConstraint, Description: d})
+	}
+	return st
+}
+
+// Two corrections made at once by two aot-tui processes interleave with
+// a loop write: B (what ours was planned on) ends with someone's Y; a
+// script that read the file before Y writes it back without Y, and a
+// third correction X lands on that before Y's guard puts Y back. That
+// file is the loop's work behind by Y — not an older version — and once Y
+// is back (after X) it descends again.
+func TestLineageAcrossInterleavedCorrections(t *testing.T) {
+	b := corrState(t, "e1", "e2", "Y")
+	l := model.LineageOf(b)
+	behind := corrState(t, "e1", "e2", "X")
+	brk := l.Check(behind)
+	if brk == nil || brk.Behind != 1 {
+		t.Fatalf("Y missing and X appended: %+v, want a Break behind by 1", brk)
+	}
+	back := corrState(t, "e1", "e2", "X", "Y")
+	back.Corrections[3] = b.Corrections[2] // Y as written, put back after X
+	if brk := l.Check(back); brk != nil {
+		t.Fatalf("Y put back after X: %+v, want it to descend", brk)
+	}
+	older := corrState(t, "e1")
+	if brk := l.Check(older); brk == nil || brk.Behind == 0 {
+		t.Fatalf("an older version lacking two entries: %+v, want a Break behind", brk)
+	}
+	other := corrState(t, "x1", "x2", "x3", "x4")
+	if brk := l.Check(other); brk == nil || brk.Behind != 0 {
+		t.Fatalf("corrections that differ from the first on, four of them: %+v, want a Break at once", brk)
+	}
+}

@@ -27,7 +27,8 @@ import (
 // these holds:
 //
 //   - B's corrections[] are not a prefix of L's (the loop only appends) —
-//     but see Break.Behind for an L that lacks B's last entries;
+//     but see Break.Behind for an L that lacks B's last entries (and may
+//     have others appended since, in their place);
 //   - control.iteration is lower in L than in B;
 //   - control.status is pending in L and was not in B (only /align-goal
 //     writes pending: a new loop);
@@ -135,27 +136,37 @@ func (l Lineage) Check(st *State) *Break {
 	if st.Control.Status == LoopPending && l.status != LoopPending {
 		return &Break{Kind: BreakNewLoop, Reason: fmt.Sprintf("control.status is pending again (it was %s)", l.status)}
 	}
+	// B's corrections[] and st's share a prefix; what B has beyond it is
+	// behind (a loop script that read the file before B's last entries
+	// were written wrote it back without them), what st has beyond it is
+	// after (corrections made since: someone's /redirect, another aot-tui
+	// — possibly on such a loop write, before the entries behind were put
+	// back, so that both lists go on differently from the same point). An
+	// entry behind that st has after the prefix was put back: it is not
+	// behind. Either part longer than maxBehind, or no shared entry at
+	// all, is another history.
 	cs := st.Corrections
-	for i := range min(len(cs), len(l.corrections)) {
-		x, c := cs[i], l.corrections[i]
-		if x.Timestamp != c.Timestamp || x.Type != c.Type || x.Description != c.Description || x.TrailCleared != c.TrailCleared {
-			return brk("its corrections[] differ from entry %d on", i+1)
-		}
+	k := 0
+	for k < min(len(cs), len(l.corrections)) && sameCorrection(cs[k], l.corrections[k]) {
+		k++
 	}
 	if st.Control.Iteration < l.iteration {
 		return brk("control.iteration went back from %d to %d", l.iteration, st.Control.Iteration)
 	}
-	// Corrections after B's (someone's /redirect since) may change what
-	// the loop's writers do not; so may B's last corrections that st lacks
-	// (behind), when st is the loop's work on the version before them.
-	var behind, after []Correction
-	if len(cs) < len(l.corrections) {
-		behind = l.corrections[len(cs):]
-		if other || len(behind) > maxBehind {
+	after := cs[k:]
+	var behind []Correction
+	for _, c := range l.corrections[k:] {
+		if !slices.ContainsFunc(after, func(x Correction) bool { return sameCorrection(x, c) }) {
+			behind = append(behind, c)
+		}
+	}
+	if len(behind) > 0 {
+		switch {
+		case k < len(cs) && (k == 0 || len(after) > maxBehind):
+			return brk("its corrections[] differ from entry %d on", k+1)
+		case other || len(behind) > maxBehind:
 			return brk("it has %d corrections, the version the correction was planned on had %d", len(cs), len(l.corrections))
 		}
-	} else {
-		after = cs[len(l.corrections):]
 	}
 	var objective, dag, bindings bool
 	for _, c := range append(append([]Correction(nil), after...), behind...) {
@@ -186,6 +197,12 @@ func (l Lineage) Check(st *State) *Break {
 			Reason: fmt.Sprintf("it lacks the last %d of the %d corrections the version the correction was planned on had", len(behind), len(l.corrections))}
 	}
 	return nil
+}
+
+// sameCorrection reports whether two corrections[] entries are the same
+// entry (a correction is written once, with its time).
+func sameCorrection(a, b Correction) bool {
+	return a.Timestamp == b.Timestamp && a.Type == b.Type && a.Description == b.Description && a.TrailCleared == b.TrailCleared
 }
 
 // atomsIn counts l's atoms that st has (present) and st's atoms that l
