@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/internal/filelock"
+	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/textdiff"
 )
 
@@ -233,6 +234,11 @@ func (j *Journal) catchUp() error {
 		f, err := os.OpenFile(j.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {
 			return fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		if st, err := f.Stat(); err == nil && statefile.Regular(j.path, st) != nil {
+			// A named pipe would take the records and block when full.
+			f.Close()
+			return fmt.Errorf("journal: %w", statefile.Regular(j.path, st))
 		}
 		j.f = f
 		if !fresh {
@@ -464,7 +470,13 @@ func decodeRecord(line []byte, head *text, headSum string) (*record, []byte, boo
 // about records it skipped (a torn last line; damaged records). A version
 // equal to the one before it is not repeated.
 func ReadJournal(path string) ([]Version, []string, error) {
-	data, err := os.ReadFile(path)
+	// A named pipe at the path is refused, not waited on.
+	f, err := statefile.OpenRegular(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -350,8 +350,10 @@ could not be applied again (lost: …).`,
 // reports.
 func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.Request) error {
 	target, err := statefile.Discover(w.file)
-	if err != nil {
+	if errors.Is(err, statefile.ErrNotFound) {
 		return fail(exitUsage, "%v — point -f at a state file or a project directory", err)
+	} else if err != nil {
+		return fail(exitUsage, "%v", err)
 	}
 	if target.Kind == statefile.KindPhaseLoop {
 		return fail(exitUsage, "%s is a phase loop; corrections apply to AoT loops only", target.Path)
