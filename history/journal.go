@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/internal/filelock"
+	"github.com/aot-loop/aot-tui/internal/jsonstream"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/textdiff"
 )
@@ -361,7 +362,7 @@ func (j *Journal) encode(v Version, s string, cur *text, full bool) ([]byte, boo
 		zw.Close()
 		rec.Full = base64.StdEncoding.EncodeToString(z.Bytes())
 	}
-	out, _ := json.Marshal(rec)
+	out, _ := jsonstream.Marshal(rec) // no raw control or bidi character in the journal's lines
 	return append(out, '\n'), rec.Ops == nil
 }
 

@@ -398,7 +398,7 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	}
 	if w.dryRun {
 		fmt.Fprint(stdout, termtext.Block(statefile.UnifiedDiff(target.Path, res.Before, res.After)))
-		fmt.Fprintf(stdout, "(dry run: %s is unchanged)\n", target.Path)
+		fmt.Fprintf(stdout, "(dry run: %s is unchanged)\n", termtext.Line(target.Path))
 		return nil
 	}
 	printCorrection(stdout, target.Path, out)
