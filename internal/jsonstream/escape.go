@@ -64,22 +64,26 @@ func Escape(src []byte) []byte {
 	return append(out, src...)
 }
 
-// firstUnsafe is the index of the first unsafe rune in b, or -1.
+// firstUnsafe is the index of the first unsafe rune in b, or -1. Only
+// four bytes can start one (leads); every other byte is passed over
+// without decoding, continuation bytes included (0x80-0xBF are none of
+// the four).
 func firstUnsafe(b []byte) int {
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c < 0x7f {
-			i++
+	for i := 0; i < len(b); i++ {
+		if !leads[b[i]] {
 			continue
 		}
-		r, size := utf8.DecodeRune(b[i:])
-		if textsafe.Unsafe(r) && !(r == utf8.RuneError && size == 1) {
+		if r, size := utf8.DecodeRune(b[i:]); textsafe.Unsafe(r) && !(r == utf8.RuneError && size == 1) {
 			return i
 		}
-		i += size
 	}
 	return -1
 }
+
+// leads are the first bytes of the UTF-8 encodings of the runes at or above
+// DEL that textsafe calls unsafe: DEL itself, C2 (C1 controls), D8
+// (U+061C) and E2 (U+200E-U+2069). TestLeadsCoverEveryUnsafeRune checks it.
+var leads = [256]bool{0x7f: true, 0xc2: true, 0xd8: true, 0xe2: true}
 
 // appendEscape appends r as \uXXXX (lower-case hex, as encoding/json
 // writes \u001b; r is in the Basic Multilingual Plane).

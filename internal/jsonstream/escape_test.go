@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/internal/textsafe"
 	"github.com/charmbracelet/x/exp/golden"
@@ -91,6 +92,47 @@ func TestEscapeCopiesNothingWhenNothingIsUnsafe(t *testing.T) {
 		plain, _ := json.Marshal(s)
 		if out := Escape(plain); &out[0] != &plain[0] || !bytes.Equal(out, plain) {
 			t.Fatalf("Escape(%q) copied or changed it: %q", plain, out)
+		}
+	}
+}
+
+// BenchmarkEscape is the pass Encode adds over its output: a megabyte of
+// JSON with some non-ASCII text and nothing to escape (the common case),
+// and the same with an override in every record.
+func BenchmarkEscape(b *testing.B) {
+	var plain, hostile bytes.Buffer
+	for i := 0; plain.Len() < 1<<20; i++ {
+		rec := map[string]any{"id": i, "description": "Implement the billing schema — étape 文档 " + string(rune('a'+i%26)), "depends_on": []string{"A1", "A2"}}
+		line, _ := json.Marshal(rec)
+		plain.Write(line)
+		rec["description"] = "evil \u202e override"
+		line, _ = json.Marshal(rec)
+		hostile.Write(line)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"nothing-to-escape", plain.Bytes()}, {"an-override-a-record", hostile.Bytes()}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				Escape(c.data)
+			}
+		})
+	}
+}
+
+// Every rune at or above DEL that textsafe forbids starts with a byte
+// firstUnsafe stops at.
+func TestLeadsCoverEveryUnsafeRune(t *testing.T) {
+	buf := make([]byte, 4)
+	for r := rune(0x7f); r <= 0x10ffff; r++ {
+		if textsafe.Unsafe(r) {
+			utf8.EncodeRune(buf, r)
+			if !leads[buf[0]] {
+				t.Fatalf("%U starts with %#x, which firstUnsafe passes over", r, buf[0])
+			}
 		}
 	}
 }
