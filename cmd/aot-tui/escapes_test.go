@@ -145,3 +145,35 @@ func TestNoUnsafeCharacterInAnyOutput(t *testing.T) {
 		}
 	}
 }
+
+// The escaping, exactly: a path with an OSC, a C1 CSI and a right-to-left
+// override, in the error line (text escapes) and the error object (JSON
+// \u escapes, decoding to the path itself).
+func TestErrorLineAndObjectEscapeExactly(t *testing.T) {
+	dir := t.TempDir()
+	name := "x\u009b31m\u202e"
+	if runtime.GOOS != "windows" {
+		name = "x\x1b]0;t\x07\u009b31m\u202e"
+	}
+	missing := filepath.Join(dir, name, "s.md")
+	shown := filepath.Join(dir, `x\x1b]0;t\x07\u009b31m\u202e`, "s.md")
+	// In JSON a backslash of the path is \\; the characters are \u escapes.
+	sep := strings.ReplaceAll(string(filepath.Separator), `\`, `\\`)
+	inJSON := strings.ReplaceAll(dir, `\`, `\\`) + sep + `x\u001b]0;t\u0007\u009b31m\u202e` + sep + "s.md"
+	if runtime.GOOS == "windows" {
+		shown = filepath.Join(dir, `x\u009b31m\u202e`, "s.md")
+		inJSON = strings.ReplaceAll(dir, `\`, `\\`) + sep + `x\u009b31m\u202e` + sep + "s.md"
+	}
+	code, stdout, stderr := cli(t, "status", "--json", "-f", missing)
+	wantLine := "aot-tui: state file not found: " + shown + " does not exist — point -f at a state file or a project directory\n"
+	if code != exitUsage || stderr != wantLine {
+		t.Fatalf("exit %d, stderr\n%q\nwant\n%q", code, stderr, wantLine)
+	}
+	wantJSON := "{\n  \"error\": \"state file not found: " + inJSON + " does not exist — point -f at a state file or a project directory\",\n  \"exit_code\": 2,\n  \"kind\": \"usage\"\n}\n"
+	if stdout != wantJSON {
+		t.Fatalf("stdout\n%s\nwant\n%s", stdout, wantJSON)
+	}
+	if m := decodeOnly(t, stdout); m["error"] != "state file not found: "+missing+" does not exist — point -f at a state file or a project directory" {
+		t.Fatalf("the error object decodes to %q", m["error"])
+	}
+}
