@@ -372,7 +372,10 @@ func Read(l Loop, opts statefile.WatchOptions) Row {
 	tr := statefile.NewTracker(l.Target, opts, func(ev statefile.Event) { got = ev })
 	tr.Check()
 	if got.Kind == statefile.EventWaiting || got.Kind == statefile.EventRemoved {
-		got.Kind, got.Err = statefile.EventError, fmt.Errorf("%s: %w", l.Target.Path, os.ErrNotExist)
+		got.Kind = statefile.EventError
+		if got.Err == nil { // else it says why: a symbolic link loop
+			got.Err = fmt.Errorf("%s: %w", l.Target.Path, os.ErrNotExist)
+		}
 	}
 	return rowFrom(l, got, nil)
 }

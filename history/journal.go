@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/internal/filelock"
+	"github.com/aot-loop/aot-tui/internal/jsonstream"
+	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/textdiff"
 )
 
@@ -234,6 +236,11 @@ func (j *Journal) catchUp() error {
 		if err != nil {
 			return fmt.Errorf("journal %s: %w", j.path, err)
 		}
+		if st, err := f.Stat(); err == nil && statefile.Regular(j.path, st) != nil {
+			// A named pipe would take the records and block when full.
+			f.Close()
+			return fmt.Errorf("journal: %w", statefile.Regular(j.path, st))
+		}
 		j.f = f
 		if !fresh {
 			// First open: what is there is history, not news; only its
@@ -355,7 +362,7 @@ func (j *Journal) encode(v Version, s string, cur *text, full bool) ([]byte, boo
 		zw.Close()
 		rec.Full = base64.StdEncoding.EncodeToString(z.Bytes())
 	}
-	out, _ := json.Marshal(rec)
+	out, _ := jsonstream.Marshal(rec) // no raw control or bidi character in the journal's lines
 	return append(out, '\n'), rec.Ops == nil
 }
 
@@ -475,7 +482,13 @@ func decodeUnchecked(line []byte, head *text, headSum string) (*record, []byte, 
 // about records it skipped (a torn last line; damaged records). A version
 // equal to the one before it is not repeated.
 func ReadJournal(path string) ([]Version, []string, error) {
-	data, err := os.ReadFile(path)
+	// A named pipe at the path is refused, not waited on.
+	f, err := statefile.OpenRegular(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aot-loop/aot-tui/internal/textsafe"
 )
 
 func appendAll(t *testing.T, path string, opts JournalOptions, versions [][]byte) {
@@ -302,4 +304,35 @@ func TestJournalDamagedLength(t *testing.T) {
 		}
 		jr.Close()
 	}
+}
+
+// The journal's lines carry no control or bidi character raw (a person
+// may cat or tail it), and read back to the very bytes recorded: the \u
+// escapes are JSON's, undone by the reader.
+func TestJournalLinesEscapeControlAndBidiCharacters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	base := "---\ncontrol:\n  status: running\n---\n"
+	versions := [][]byte{
+		[]byte(base + "line one\n"),
+		[]byte(base + "line one\nevil \u009b31m \u202eRLO\u202c \u2066iso\u2069 \u200f del\x7f esc\x1b]0;t\x07 \u0085\n"),
+		[]byte(base + "line one\nevil \u009b31m \u202eRLO\u202c \u2066iso\u2069 \u200f del\x7f esc\x1b]0;t\x07 \u0085\nmore \u061c\n"),
+	}
+	appendAll(t, path, JournalOptions{}, versions)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range string(data) {
+		if r != '\n' && textsafe.Unsafe(r) {
+			t.Fatalf("%U raw in the journal at %d:\n%s", r, i, data)
+		}
+	}
+	if !strings.Contains(string(data), `\u061c`) {
+		t.Fatalf("the Arabic letter mark is not in the journal as an escape:\n%s", data)
+	}
+	got, notes, err := ReadJournal(path)
+	if err != nil || len(notes) > 0 {
+		t.Fatal(err, notes)
+	}
+	sameVersions(t, got, versions)
 }

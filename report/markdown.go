@@ -1,20 +1,19 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/jsonstream"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
-// JSON writes the report as one indented JSON object.
+// JSON writes the report as one indented JSON object, as every JSON of
+// the CLI is written (control and bidi characters as \u escapes).
 func JSON(w io.Writer, r *Report) error {
-	e := json.NewEncoder(w)
-	e.SetIndent("", "  ")
-	return e.Encode(r)
+	return jsonstream.Encode(w, r)
 }
 
 // md escapes text from the state file for Markdown: one line, control

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Kind tells the two loop state formats apart.
@@ -49,7 +50,12 @@ var ErrNotFound = errors.New("state file not found")
 // Discover resolves what the user pointed at: a state file, or a directory
 // whose .claude/aot-loop-state.md (else .claude/autonomous-loop.json) is
 // meant. "" is the current directory. When nothing exists yet the target is
-// where the AoT state file will appear, with Exists false.
+// where the AoT state file will appear, with Exists false (the error wraps
+// ErrNotFound). When the path (or the state file in the directory) holds
+// something other than a regular file — a named pipe, a directory named
+// like a state file, a socket — or is a symbolic link loop, the target is
+// that path and the error an *OddFileError (ErrNotRegular, ErrSymlinkLoop):
+// CanWait says the TUI may wait there for the state file all the same.
 func Discover(path string) (Target, error) {
 	if path == "" {
 		path = "."
@@ -67,30 +73,65 @@ func Discover(path string) (Target, error) {
 				Target{Path: filepath.Join(path, filepath.Base(AoTStateRel)), Kind: KindAoT},
 				Target{Path: filepath.Join(path, filepath.Base(PhaseLoopRel)), Kind: KindPhaseLoop})
 		}
+		// The first regular file wins; else the first candidate that holds
+		// something else (a FIFO, a directory, a link loop) is refused.
+		var odd error
+		var oddTarget Target
 		for _, c := range candidates {
-			if fi, err := os.Stat(c.Path); err == nil && !fi.IsDir() {
+			fi, err := os.Stat(c.Path)
+			switch {
+			case err == nil && fi.Mode().IsRegular():
 				c.Exists = true
 				return c, nil
+			case odd != nil:
+			case err == nil:
+				odd, oddTarget = notRegular(c.Path, fi.Mode()), c
+			case isLoop(err):
+				odd, oddTarget = symlinkLoop(c.Path), c
 			}
+		}
+		if odd != nil {
+			return oddTarget, odd
+		}
+		if fileLike(path) {
+			// A directory named like a state file (.claude/aot-loop-state.md
+			// made a directory) with no loop inside is not a project.
+			return Target{Path: path, Kind: kindOf(path)}, notRegular(path, info.Mode())
 		}
 		t := candidates[0]
 		if len(candidates) > 2 {
 			t = candidates[2]
 		}
 		return t, fmt.Errorf("%w: no %s or %s in %s", ErrNotFound, AoTStateRel, PhaseLoopRel, path)
+	case err == nil && !info.Mode().IsRegular():
+		return Target{Path: path, Kind: kindOf(path)}, notRegular(path, info.Mode())
 	case err == nil:
 		return Target{Path: path, Kind: kindOf(path), Exists: true}, nil
-	case errors.Is(err, fs.ErrNotExist):
-		// Not there yet: a name like a state file is that file; anything
-		// else is a project directory whose state file will appear.
-		ext := strings.ToLower(filepath.Ext(path))
-		if ext != ".md" && ext != ".json" && ext != ".yaml" && ext != ".yml" {
-			return Target{Path: filepath.Join(path, AoTStateRel), Kind: KindAoT}, fmt.Errorf("%w: %s does not exist", ErrNotFound, path)
+	case errors.Is(err, fs.ErrNotExist), isLoop(err):
+		// Not there yet (or a link loop, which may be mended): a name like
+		// a state file is that file; anything else is a project directory
+		// whose state file will appear.
+		t := Target{Path: path, Kind: kindOf(path)}
+		if !fileLike(path) {
+			t = Target{Path: filepath.Join(path, AoTStateRel), Kind: KindAoT}
 		}
-		return Target{Path: path, Kind: kindOf(path)}, fmt.Errorf("%w: %s does not exist", ErrNotFound, path)
+		if isLoop(err) {
+			return t, symlinkLoop(path)
+		}
+		return t, fmt.Errorf("%w: %s does not exist", ErrNotFound, path)
 	default:
 		return Target{Path: path, Kind: kindOf(path)}, err
 	}
+}
+
+// fileLike reports whether path is named like a state file (.md, .json,
+// .yaml, .yml) rather than like a project directory.
+func fileLike(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".md", ".json", ".yaml", ".yml":
+		return true
+	}
+	return false
 }
 
 func kindOf(path string) Kind {
@@ -102,11 +143,13 @@ func kindOf(path string) Kind {
 
 // ReadFile reads a state file, refusing files larger than limit bytes
 // (DefaultMaxSize when limit <= 0). Size errors are *Error with the path.
+// What is not a regular file is refused at once, never waited on: see
+// OpenRegular.
 func ReadFile(path string, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultMaxSize
 	}
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -161,4 +204,135 @@ func ProjectDir(statePath string) string {
 		return filepath.Dir(dir)
 	}
 	return dir
+}
+
+// ErrNotRegular is wrapped by the error for a state file path that holds
+// something other than a regular file (after following symbolic links): a
+// named pipe, a directory, a socket, a device. aot-tui never opens such a
+// path for reading in a way that could block (a FIFO's open waits for a
+// writer for ever), and never reads it.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrSymlinkLoop is wrapped by the error for a path whose symbolic links
+// never end (ELOOP). The TUI treats it as a file not there yet; one-shot
+// commands report it.
+var ErrSymlinkLoop = errors.New("symbolic link loop")
+
+// OddFileError is a state file path that holds no regular file: a named
+// pipe, a directory, a socket, a device (Err is ErrNotRegular), or a
+// symbolic link loop (Err is ErrSymlinkLoop). It renders as one line that
+// names the path, says what is there and what to do:
+//
+//	.claude/aot-loop-state.md is a named pipe (FIFO), not a regular file: aot-tui reads only regular files; replace it with the state file
+type OddFileError struct {
+	Path string
+	// What is what the path holds, with its article: "a named pipe (FIFO)".
+	What string
+	// Err is ErrNotRegular or ErrSymlinkLoop.
+	Err error
+}
+
+func (e *OddFileError) Error() string {
+	if e.Err == ErrSymlinkLoop {
+		return e.Path + " is " + e.What + ": aot-tui reads only regular files; point the link at the state file or remove it"
+	}
+	return e.Path + " is " + e.What + ", not a regular file: aot-tui reads only regular files; replace it with the state file"
+}
+
+func (e *OddFileError) Unwrap() error { return e.Err }
+
+// CanWait reports whether err (from Discover) leaves a target the TUI can
+// wait at: nothing is there yet, a symbolic link loop is (it may be fixed),
+// or something that is not a regular file is (it may be replaced). The
+// watcher says which, and picks the state file up when it appears.
+func CanWait(err error) bool {
+	return errors.Is(err, ErrNotFound) || errors.Is(err, ErrNotRegular) || errors.Is(err, ErrSymlinkLoop)
+}
+
+// Regular is nil when fi, path's, is a regular file, else the
+// *OddFileError that refuses it (for a file opened some other way).
+func Regular(path string, fi fs.FileInfo) error {
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	return notRegular(path, fi.Mode())
+}
+
+// notRegular is the error for path, which holds a file of mode m that is
+// not regular.
+func notRegular(path string, m fs.FileMode) error {
+	return &OddFileError{Path: path, What: whatMode(m), Err: ErrNotRegular}
+}
+
+// symlinkLoop is the error for path, whose symbolic links never end.
+func symlinkLoop(path string) error {
+	return &OddFileError{Path: path, What: "a symbolic link loop (too many levels of symbolic links)", Err: ErrSymlinkLoop}
+}
+
+// isLoop reports whether err is ELOOP: too many levels of symbolic links.
+func isLoop(err error) bool { return errors.Is(err, syscall.ELOOP) }
+
+// whatMode names what a file of mode m is, with its article.
+func whatMode(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "a special file"
+}
+
+// OpenRegular opens path for reading, refusing at once (an *OddFileError)
+// whatever is not a regular file after following links, without an open
+// that could block: on Unix the open does not wait for a FIFO's writer
+// (O_NONBLOCK, then fstat; the descriptor is made blocking again for a
+// regular file), elsewhere the path is stat'd first and the open file
+// again. Other errors are the *fs.PathError os.Open would return.
+func OpenRegular(path string) (*os.File, error) {
+	if statFirst {
+		return openStatFirst(path)
+	}
+	return openRegular(path)
+}
+
+// statFirst makes OpenRegular stat the path before opening it, as it does
+// where there is no non-blocking open (Windows): tests set it to run that
+// path on Unix too.
+var statFirst = false
+
+// openStatFirst is OpenRegular where an open cannot be made non-blocking:
+// stat, refuse what is not regular, open, and check the open file again
+// (the path may have been replaced in between).
+func openStatFirst(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if isLoop(err) {
+			return nil, symlinkLoop(path)
+		}
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(path, fi.Mode())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		if isLoop(err) {
+			return nil, symlinkLoop(path)
+		}
+		return nil, err
+	}
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, notRegular(path, fi.Mode())
+	}
+	return f, nil
 }

@@ -1,8 +1,10 @@
 package statefile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -42,5 +44,42 @@ func TestTrackerReportsLikeWatch(t *testing.T) {
 	}
 	if last.Kind != EventRemoved || tr.Target().Path != path {
 		t.Fatalf("last %v", last.Kind)
+	}
+}
+
+// After the path held something else (a directory here), the state file
+// that comes back is read and reported again, even with the very bytes
+// read before it went: the screen is showing the error until then.
+func TestTrackerReportsTheFileBackAfterAnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "aot-loop-state.md")
+	var got []Event
+	tr := NewTracker(Target{Path: path, Kind: KindAoT}, WatchOptions{}, func(ev Event) { got = append(got, ev) })
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr.Check()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tr.Check()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr.Check()
+	var kinds []EventKind
+	for _, ev := range got {
+		kinds = append(kinds, ev.Kind)
+	}
+	if len(got) != 3 || got[0].Kind != EventLoaded || got[1].Kind != EventError || got[2].Kind != EventLoaded {
+		t.Fatalf("events %v, want [loaded error loaded]", kinds)
+	}
+	if !errors.Is(got[1].Err, ErrNotRegular) || !strings.HasPrefix(got[1].Err.Error(), path+" is a directory, not a regular file") {
+		t.Fatalf("the directory: %v", got[1].Err)
 	}
 }

@@ -25,10 +25,15 @@ const (
 	// mid-write); Err says what is wrong and where. Keep the last good state.
 	EventInvalid
 	// EventRemoved: the file went away; keep the last state, it may return.
+	// Err is nil, or says that the path is now a symbolic link loop.
 	EventRemoved
-	// EventWaiting: the file does not exist yet.
+	// EventWaiting: the file does not exist yet. Err is nil, or says that
+	// the path is a symbolic link loop (ErrSymlinkLoop).
 	EventWaiting
-	// EventError: the file could not be read (permissions, size limit).
+	// EventError: the file could not be read (permissions, size limit), or
+	// the path holds something that is not a regular file (ErrNotRegular:
+	// a named pipe, a directory), refused without waiting on it. The watch
+	// goes on: a state file that takes its place is read when it comes.
 	EventError
 )
 
@@ -109,6 +114,7 @@ type watch struct {
 
 	last     []byte
 	lastKind EventKind
+	lastErr  error
 	lastStat fileStamp
 	// stat stats the file for its stamp (made on first use).
 	stat *pathStat
@@ -262,19 +268,30 @@ func (w *watch) check(first bool) {
 	now := time.Now()
 	if err != nil {
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if first {
-				w.send(Event{Kind: EventWaiting, Target: w.t, At: now})
-			} else if w.lastKind != EventRemoved && w.lastKind != EventWaiting {
-				w.send(Event{Kind: EventRemoved, Target: w.t, At: now})
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrSymlinkLoop):
+			// A link loop is as good as no file: Err says which.
+			var why error
+			if errors.Is(err, ErrSymlinkLoop) {
+				why = err
 			}
-			w.last = nil
+			gone := w.lastKind == EventRemoved || w.lastKind == EventWaiting
+			switch {
+			case first:
+				w.send(Event{Kind: EventWaiting, Target: w.t, Err: why, At: now})
+			case !gone || errText(why) != errText(w.lastErr):
+				w.send(Event{Kind: EventRemoved, Target: w.t, Err: why, At: now})
+			}
 		default:
+			// Unreadable, too large, or not a regular file (a FIFO, a
+			// directory): said at once, never waited on; the file that
+			// replaces it is read when it comes.
 			w.send(Event{Kind: EventError, Target: w.t, Err: err, At: now})
 		}
+		// Whatever comes next is news, even the bytes last read.
+		w.last = nil
 		return
 	}
-	if w.last != nil && bytes.Equal(data, w.last) && w.lastKind != EventRemoved {
+	if w.last != nil && bytes.Equal(data, w.last) {
 		return
 	}
 	ev := w.parse(data)
@@ -323,8 +340,16 @@ func (w *watch) parse(data []byte) Event {
 }
 
 func (w *watch) send(ev Event) {
-	w.lastKind = ev.Kind
+	w.lastKind, w.lastErr = ev.Kind, ev.Err
 	w.emit(ev)
+}
+
+// errText is err's message, "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // Watcher runs Watch in the background; Stop ends it and waits.

@@ -18,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/graph"
+	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // viewID names the main views, in tab order.
@@ -220,7 +221,7 @@ func New(opts Options) *Model {
 		paths[i] = t.Path
 	}
 	for i, name := range loopNames(paths) {
-		m.loops[i].name = name
+		m.loops[i].name = termtext.Line(name) // from the path: shown in tabs, titles, notifications
 	}
 	if opts.Fleet != nil {
 		m.initFleet()
@@ -435,7 +436,10 @@ func (m *Model) refocus() {
 }
 
 // setStatus shows a transient message in the footer.
+// Whatever it quotes (a path, an error, text from the file) is shown with
+// its control and bidi characters escaped; escaping twice changes nothing.
 func (m *Model) setStatus(s string, d time.Duration) {
+	s = termtext.Line(s)
 	m.logMessage(m.cur, s)
 	m.status = s
 	m.statusUntil = m.now.Add(d)

@@ -430,7 +430,7 @@ func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
 			kind = statefile.KindPhaseLoop
 		}
 		l = newLoop(len(m.loops), statefile.Target{Path: r.Path, Kind: kind, Exists: true}, m.opts)
-		l.name = r.Name
+		l.name = termtext.Line(r.Name)
 		m.setupTables(l)
 		m.loops = append(m.loops, l)
 		f.opened[r.Path] = l

@@ -283,12 +283,8 @@ func windowTitle(st *model.State) string {
 		st.Objective.Constraints.EffectiveMaxIterations(), goal))
 }
 
-// sanitizeOSC removes everything that could end or extend an OSC string.
-func sanitizeOSC(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-			return -1
-		}
-		return r
-	}, s)
-}
+// sanitizeOSC makes s safe inside an OSC string (the window title, the
+// OSC 9 and 777 notifications): every control character, which could end
+// or extend it (BEL, ESC \\, the C1 ST), and every bidi control, which
+// would reorder the title, is shown escaped as on screen (termtext.Line).
+func sanitizeOSC(s string) string { return termtext.Line(s) }

@@ -126,7 +126,7 @@ func (m *Model) renderFrame() string {
 		lines = append(lines, renderHeader(headerData{State: l.st, Facts: l.facts, Outlook: l.outlook,
 			Changed: l.changed, Now: m.now, Pace: m.pace(l), Pause: m.pauseText(l)}, m.width, s)...)
 	default:
-		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(l.target.Path, m.width)), "")
+		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(termtext.Line(l.target.Path), m.width)), "")
 	}
 	for _, b := range m.banners(l) {
 		st := s.Banner
@@ -154,7 +154,7 @@ func (m *Model) renderTabs() string {
 	s := m.styles
 	l := m.cur
 	if l.phase != nil || l.target.Kind == statefile.KindPhaseLoop {
-		return s.TabActive.Render(" Phase loop ") + s.Muted.Render(" "+l.target.Path)
+		return s.TabActive.Render(" Phase loop ") + s.Muted.Render(" "+termtext.Line(l.target.Path))
 	}
 	build := func(names [numViews]string) string {
 		var parts []string
@@ -295,7 +295,7 @@ func (m *Model) renderContent(h int) []string {
 		body = l.phaseText.view()
 	case l.st == nil:
 		// Nothing to show yet: say why in full, wrapped, mid-screen.
-		msg := "reading " + l.target.Path + " …"
+		msg := "reading " + termtext.Line(l.target.Path) + " …"
 		if l.banner != "" {
 			msg = l.banner
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -32,8 +33,17 @@ func (m *Model) onState(l *loop, ev statefile.Event) tea.Cmd {
 		l.banner = "⚠ " + termtext.Line(what)
 	case statefile.EventRemoved:
 		l.bannerBad = true
+		if ev.Err != nil { // a symbolic link loop now
+			l.banner = "⚠ " + termtext.Line(ev.Err.Error()) + " — showing the last state; waiting for the state file to return"
+			break
+		}
 		l.banner = "⚠ " + termtext.Line(l.target.Path) + " was removed — showing the last state; waiting for it to return"
 	case statefile.EventWaiting:
+		if ev.Err != nil { // a symbolic link loop
+			l.bannerBad = true
+			l.banner = "⚠ " + termtext.Line(ev.Err.Error()) + " — waiting for the state file there"
+			break
+		}
 		l.bannerBad = false
 		hint := "start the loop with /align-goal"
 		if l.target.Kind == statefile.KindPhaseLoop {
@@ -42,7 +52,14 @@ func (m *Model) onState(l *loop, ev statefile.Event) tea.Cmd {
 		l.banner = "… waiting for " + termtext.Line(l.target.Path) + " — " + hint
 	case statefile.EventError:
 		l.bannerBad = true
-		l.banner = "⚠ " + termtext.Line(fmt.Sprint(ev.Err))
+		what := fmt.Sprint(ev.Err)
+		switch {
+		case errors.Is(ev.Err, statefile.ErrNotRegular) && (l.st != nil || l.phase != nil):
+			what += " — showing the last state; waiting for the state file to return"
+		case errors.Is(ev.Err, statefile.ErrNotRegular):
+			what += " — waiting for the state file there"
+		}
+		l.banner = "⚠ " + termtext.Line(what)
 	}
 	m.layoutLoop(l)
 	return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/aot-loop/aot-tui/sim"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui"
+	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
 )
 
@@ -102,7 +103,7 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		fmt.Fprintf(out, "simulating a loop in %s (watch it: aot-tui %s)\n", path, dir)
+		fmt.Fprintf(out, "simulating a loop in %s (watch it: aot-tui %s)\n", termtext.Line(path), termtext.Line(dir))
 		res, err := sim.Run(ctx, cfg)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			return fail(exitUsage, "simulator: %v", err)
@@ -135,16 +136,16 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 	cancel()
 	simErr := <-simDone
 	if simErr != nil && !errors.Is(simErr, context.Canceled) {
-		fmt.Fprintf(errOut, "aot-tui: the simulator stopped early: %v\n", simErr)
+		fmt.Fprintln(errOut, "aot-tui: "+termtext.Line(fmt.Sprintf("the simulator stopped early: %v", simErr)))
 	}
 	switch {
 	case d.keep || !made:
-		fmt.Fprintf(out, "the demo loop is in %s\n", dir)
+		fmt.Fprintf(out, "the demo loop is in %s\n", termtext.Line(dir))
 	default:
 		if err := os.RemoveAll(dir); err != nil {
-			fmt.Fprintf(errOut, "aot-tui: could not remove %s: %v\n", dir, err)
+			fmt.Fprintln(errOut, "aot-tui: "+termtext.Line(fmt.Sprintf("could not remove %s: %v", dir, err)))
 		} else {
-			fmt.Fprintf(out, "the demo loop was in %s (removed; --keep keeps it)\n", filepath.Clean(dir))
+			fmt.Fprintf(out, "the demo loop was in %s (removed; --keep keeps it)\n", termtext.Line(filepath.Clean(dir)))
 		}
 	}
 	if runErr != nil {

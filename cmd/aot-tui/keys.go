@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/aot-loop/aot-tui/ui"
+	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
 )
 
@@ -32,7 +33,7 @@ the same place; a file that would do that is refused with the line to change.`,
 			if file == "" {
 				file = keysFileHint() + " (if it exists)"
 			}
-			fmt.Fprintf(out, "keys file: %s\n\n%-18s %-22s %s\n", file, "action", "keys", "what it does")
+			fmt.Fprintf(out, "keys file: %s\n\n%-18s %-22s %s\n", termtext.Line(file), "action", "keys", "what it does")
 			for _, line := range ui.KeyActionNames(*k) {
 				fmt.Fprintln(out, line)
 			}

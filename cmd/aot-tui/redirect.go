@@ -385,8 +385,10 @@ file was replaced while guarded (… was not carried over).`,
 // reports.
 func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.Request) error {
 	target, err := statefile.Discover(w.file)
-	if err != nil {
+	if errors.Is(err, statefile.ErrNotFound) {
 		return fail(exitUsage, "%v — point -f at a state file or a project directory", err)
+	} else if err != nil {
+		return fail(exitUsage, "%v", err)
 	}
 	if target.Kind == statefile.KindPhaseLoop {
 		return fail(exitUsage, "%s is a phase loop; corrections apply to AoT loops only", target.Path)
@@ -443,7 +445,7 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	}
 	if w.dryRun {
 		fmt.Fprint(stdout, termtext.Block(statefile.UnifiedDiff(target.Path, res.Before, res.After)))
-		fmt.Fprintf(stdout, "(dry run: %s is unchanged)\n", target.Path)
+		fmt.Fprintf(stdout, "(dry run: %s is unchanged)\n", termtext.Line(target.Path))
 		return nil
 	}
 	printCorrection(stdout, target.Path, out)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -98,7 +99,10 @@ func execute(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 	if msg == "" {
 		return code // silent: the command has printed its report
 	}
-	fmt.Fprintln(stderr, "aot-tui: "+msg)
+	// The one place errors are printed: a path or a value from the file
+	// in the message shows its control and bidi characters escaped (the
+	// JSON object carries the message itself, \u-escaped by writeJSON).
+	fmt.Fprintln(stderr, "aot-tui: "+termtext.Line(msg))
 	if !out.wrote && wantsJSON(cmd, args) {
 		writeJSON(stdout, jsonError{Error: msg, ExitCode: code, Kind: errorKind(code)})
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -143,22 +142,12 @@ var collecting struct {
 // (16 MiB) keeps alive.
 const oneShotMemoryLimit = 512 << 20
 
-// writeJSON prints v indented by two spaces, as the seed's scripts do.
-// It marshals compactly and indents into a buffer sized up front: for a
-// 10,000-atom status, json.Encoder's own indenting grows and copies its
-// buffers several times over.
+// writeJSON prints v indented by two spaces, as the seed's scripts do,
+// with control and bidi characters as \u escapes: every JSON the CLI
+// prints goes through it (or, for status at 10,000 atoms, through
+// jsonstream.Writer, which writes the same bytes).
 func writeJSON(w io.Writer, v any) {
-	var compact bytes.Buffer
-	enc := json.NewEncoder(&compact)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return
-	}
-	out := bytes.NewBuffer(make([]byte, 0, compact.Len()*2))
-	if err := json.Indent(out, compact.Bytes(), "", "  "); err != nil {
-		return
-	}
-	_, _ = w.Write(out.Bytes())
+	_ = jsonstream.Encode(w, v)
 }
 
 // writeAoTStatusJSON writes what writeJSON(w, aotStatusJSON(l)) writes —

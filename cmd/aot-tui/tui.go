@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"io"
 	"os"
 	"os/signal"
@@ -109,7 +108,7 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 	seen := map[string]bool{}
 	for _, p := range paths {
 		target, err := statefile.Discover(p)
-		if err != nil && !errors.Is(err, statefile.ErrNotFound) {
+		if err != nil && !statefile.CanWait(err) {
 			return fail(exitUsage, "%v", err)
 		}
 		abs, _ := filepath.Abs(target.Path)

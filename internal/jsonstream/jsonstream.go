@@ -1,7 +1,11 @@
-// Package jsonstream writes indented JSON element by element, for output
-// too large to build as values first (aot-tui status --json at 10,000
-// atoms): the bytes are those json.Encoder with HTML escaping off, then
-// json.Indent with two spaces, would write.
+// Package jsonstream writes the JSON aot-tui prints: Encode for a value
+// (json.Encoder with HTML escaping off, then json.Indent with two spaces),
+// Writer element by element for output too large to build as values first
+// (aot-tui status --json at 10,000 atoms), the same bytes. Both write the
+// characters internal/textsafe calls unsafe as \u escapes — C0 and C1
+// controls, DEL, the bidirectional controls, U+2028/2029 — so that no JSON
+// aot-tui writes carries one raw into the terminal or viewer that shows it
+// (encoding/json alone leaves DEL, C1 and the bidi controls raw).
 package jsonstream
 
 import (
@@ -9,6 +13,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/aot-loop/aot-tui/internal/textsafe"
 )
 
 // New returns a Writer writing to w through a buffer; End flushes it.
@@ -126,16 +132,17 @@ func (j *Writer) Strs(list []string, nilIsNull bool) {
 }
 
 // quote writes s as a JSON string, escaped as encoding/json escapes it
-// with HTML escaping off: quote, backslash and control characters (\b \f
+// with HTML escaping off — quote, backslash and control characters (\b \f
 // \n \r \t by name, the others as \u00XX), invalid UTF-8 as \ufffd, and
-// U+2028 and U+2029.
+// U+2028 and U+2029 — and, as Escape then does, DEL, the C1 controls and
+// the bidirectional controls as \u escapes (internal/textsafe).
 func (j *Writer) quote(s string) {
 	const hex = "0123456789abcdef"
 	b := append(j.buf[:0], '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
 				i++
 				continue
 			}
@@ -168,9 +175,9 @@ func (j *Writer) quote(s string) {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
+		if textsafe.Unsafe(r) {
 			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			b = appendEscape(b, r)
 			i += size
 			start = i
 			continue

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/aot-loop/aot-tui/internal/textsafe"
 )
 
 // Line returns s for a single-line context: line breaks become "↵", tabs a
@@ -83,13 +85,6 @@ func render(s string, multiline bool) string {
 
 // isInvisibleFormat reports format characters that can reorder or hide
 // text on screen (Trojan Source): bidi embeddings, overrides and isolates,
-// and the line/paragraph separators some terminals treat as breaks.
-func isInvisibleFormat(r rune) bool {
-	switch {
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	case r == 0x2028 || r == 0x2029 || r == 0x200e || r == 0x200f || r == 0x061c:
-		return true
-	}
-	return false
-}
+// and the line/paragraph separators some terminals treat as breaks — the
+// set internal/textsafe defines for the terminal and JSON alike.
+func isInvisibleFormat(r rune) bool { return textsafe.Invisible(r) }
