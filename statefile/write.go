@@ -77,12 +77,15 @@ type UpdateResult struct {
 // Update applies a planned change to the state file at path without losing
 // anything — neither the change nor what the loop writes meanwhile:
 //
+//  0. Refuse a file that must not be rewritten as it is (NotWritableError):
+//     read-only (no write bit for anyone, even for root), or owned by
+//     another user than the one running, where that is not root.
 //  1. Read the file (a file caught in the middle of an in-place rewrite —
 //     empty, cut short — is read again, with growing pauses) and plan on
 //     it; apply the edits to the text; re-parse and re-validate the result
 //     (no new errors).
-//  2. Write it to a temp file in the same directory with the same mode;
-//     fsync.
+//  2. Write it to a temp file in the same directory with the file's mode,
+//     owner and group; fsync.
 //  3. Re-read the target: if it changed, start over on the new bytes
 //     (bounded; then ErrConflict).
 //  4. Exchange the temp file and the target in one step (Linux renameat2
@@ -117,6 +120,9 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 		return nil, err
 	}
 	res := &UpdateResult{Path: path}
+	if r := writeRefusal(path, real); r != nil && !opts.DryRun {
+		return res, r
+	}
 	moving := 0 // reads that caught the file changing
 	for attempt := 1; attempt <= opts.Attempts; attempt++ {
 		res.Attempts = attempt
@@ -484,11 +490,15 @@ func install(path string, expect, want []byte, limit int64) (installResult, erro
 	return installResult{swapped: true, displaced: d}, nil
 }
 
-// writeTemp fills the temp file with the mode of the file it is to
-// replace (target, at path), syncs and closes it, and returns its inode
-// (to know it again after exchanges).
+// writeTemp fills the temp file with the mode, owner and group of the file
+// it is to replace (target, at path), syncs and closes it, and returns its
+// inode (to know it again after exchanges).
 func writeTemp(tmp *os.File, data []byte, target os.FileInfo, path string) (uint64, error) {
 	defer tmp.Close()
+	// The owner first: a change of owner clears set-id bits.
+	if err := keepOwner(tmp, target, path); err != nil {
+		return 0, err
+	}
 	if err := tmp.Chmod(target.Mode().Perm()); err != nil {
 		return 0, err
 	}
@@ -593,6 +603,9 @@ func Restore(path string, expect, data []byte, limit int64) error {
 	}
 	if _, err := Parse(data); err != nil {
 		return fmt.Errorf("internal error: the bytes to restore do not parse (%v); nothing was written", err)
+	}
+	if r := writeRefusal(path, real); r != nil {
+		return r
 	}
 	cur, err := ReadFile(real, limit)
 	if err != nil {
