@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -55,7 +56,9 @@ Several PATHs watch several loops: < and > switch between them.
 
 With --scan, the PATHs are directories (default .): every loop under them (and
 in the git worktrees of the repositories met) is shown in one live table,
-sorted by what needs attention; enter opens a loop, esc comes back.`,
+sorted by what needs attention; enter opens a loop, esc comes back.
+
+` + statefile.ExchangeNote(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
