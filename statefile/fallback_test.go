@@ -273,3 +273,34 @@ func TestExchangeNote(t *testing.T) {
 		}
 	}
 }
+
+// Without the exchange, a loop write found in the file our rename replaced
+// is written back; when that fails (here the file is gone by then), the
+// write is kept beside the file and the error says where: it is not lost
+// with the replaced file.
+func TestLoopWriteThatCannotBePutBackIsKept(t *testing.T) {
+	withoutExchange(t)
+	needHeld(t)
+	path, before := stateFile(t, 0o644)
+	theirs := withBinding(before, "W15")
+	withHook(t, "checked", func() {
+		loopWrites[0].write(t, path, theirs)
+		testHook = func(step string) {
+			if step == "swapped" {
+				os.Remove(path)
+				testHook = nil
+			}
+		}
+	})
+	_, err := Update(path, UpdateOptions{}, planOf(addAtom))
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "could not be put back") || !strings.Contains(err.Error(), "kept in") {
+		t.Fatalf("err %v; want the write kept beside the file", err)
+	}
+	kept, _ := filepath.Glob(path + ".aot-tui-kept-*")
+	if len(kept) != 1 {
+		t.Fatalf("kept %v", kept)
+	}
+	if data, _ := os.ReadFile(kept[0]); !bytes.Equal(data, theirs) {
+		t.Fatal("the kept file is not the loop's write")
+	}
+}

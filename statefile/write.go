@@ -255,7 +255,7 @@ func converge(path string, installed, want []byte, limit int64) ([]byte, error) 
 // keptThirdError says where install kept a write when three writes met in
 // the instant of the exchange (installResult.kept).
 func keptThirdError(path, kept string) error {
-	return fmt.Errorf("%w: three writes to %s met in a few microseconds; the one not in the file is kept in %s", ErrConflict, path, kept)
+	return &keptWriteError{fmt.Sprintf("three writes to %s met in a few microseconds; the one not in the file is kept in %s", path, kept)}
 }
 
 // keptError keeps data beside path and says where.
@@ -264,8 +264,15 @@ func keptError(path string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("%w: two writes to %s could not be merged, and %v", ErrConflict, path, err)
 	}
-	return fmt.Errorf("%w: two writes to %s touched the same lines at the same moment; the one not in the file is kept in %s", ErrConflict, path, name)
+	return &keptWriteError{fmt.Sprintf("two writes to %s touched the same lines at the same moment; the one not in the file is kept in %s", path, name)}
 }
+
+// keptWriteError is an ErrConflict after which nothing is lost: the write
+// that is not in the file was kept beside it (the message says where).
+type keptWriteError struct{ msg string }
+
+func (e *keptWriteError) Error() string { return ErrConflict.Error() + ": " + e.msg }
+func (e *keptWriteError) Unwrap() error { return ErrConflict }
 
 // prepared is a plan applied to the bytes it was made on.
 type prepared struct {
@@ -530,6 +537,14 @@ func putBack(path string, ours []byte, d *Displaced) (installResult, error) {
 	}
 	defer d.Close()
 	final, err := converge(path, ours, foreign, d.limit)
+	var kept *keptWriteError
+	if err != nil && !errors.As(err, &kept) {
+		// It could not be put back (and not kept on the way): keep it
+		// beside the file, so that it is not lost with d.
+		if name, kerr := keep(path, foreign); kerr == nil {
+			return installResult{}, fmt.Errorf("%w: a loop write that landed as the correction was written could not be put back into %s (%v); it is kept in %s", ErrConflict, path, err, name)
+		}
+	}
 	if err != nil {
 		return installResult{}, err
 	}
