@@ -42,7 +42,7 @@ func TestRedirectAsRootKeepsTheOwner(t *testing.T) {
 	if err := os.Chown(path, 1234, 5678); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errOut := runBinary(t, exec.Command(binary(t), "redirect", "add-atom", "Write the runbook", "--depends-on", "A1", "-f", path))
+	code, _, errOut := runCmd(t, exec.Command(binary(t), "redirect", "add-atom", "Write the runbook", "--depends-on", "A1", "-f", path))
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -99,7 +99,7 @@ func TestRedirectRefusesAFileItCannotKeepTheOwnerOf(t *testing.T) {
 			cmd := exec.Command(bin, "redirect", "add-atom", "Write the runbook", "--depends-on", "A1", "-f", path)
 			cmd.Env = append(os.Environ(), "HOME="+base)
 			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 1234, Gid: 1234, Groups: []uint32{}}}
-			code, _, errOut := runBinary(t, cmd)
+			code, _, errOut := runCmd(t, cmd)
 			uid, gid, mode := ownerOf(t, path)
 			if c.refusal == "" {
 				if code != exitOK || uid != 1234 || gid != 1234 || mode != 0o666 {

@@ -11,9 +11,9 @@ import (
 	"testing"
 )
 
-// runBinary runs the built aot-tui with args and returns its exit code,
+// runCmd runs cmd (the built aot-tui) and returns its exit code,
 // stdout and stderr.
-func runBinary(t *testing.T, cmd *exec.Cmd) (int, string, string) {
+func runCmd(t *testing.T, cmd *exec.Cmd) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -39,7 +39,7 @@ func TestRedirectRefusesAReadOnlyFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(path, 0o644) })
-	code, out, errOut := runBinary(t, exec.Command(binary(t), "redirect", "add-atom", "Write the runbook", "--depends-on", "A1", "--json", "-f", path))
+	code, out, errOut := runCmd(t, exec.Command(binary(t), "redirect", "add-atom", "Write the runbook", "--depends-on", "A1", "--json", "-f", path))
 	want := "aot-tui: " + path + " is read-only (mode 0444): nothing was written; chmod u+w " + path + " to allow corrections\n"
 	if code != exitUsage || errOut != want {
 		t.Fatalf("exit %d, stderr %q\nwant exit 2, %q", code, errOut, want)
