@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -58,7 +57,7 @@ With --scan, the PATHs are directories (default .): every loop under them (and
 in the git worktrees of the repositories met) is shown in one live table,
 sorted by what needs attention; enter opens a loop, esc comes back.
 
-` + statefile.ExchangeNote(),
+` + exchangeNote,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
