@@ -148,6 +148,9 @@ func keep(path string, data []byte) (string, error) {
 	if err := os.WriteFile(name, data, 0o600); err != nil {
 		return "", fmt.Errorf("keeping the loop's write beside %s: %w", filepath.Base(path), err)
 	}
+	if fi, err := os.Stat(path); err == nil {
+		chownKept(name, fi) // its user can read it, whoever ran aot-tui
+	}
 	syncDir(filepath.Dir(path))
 	return name, nil
 }

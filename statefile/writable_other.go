@@ -2,13 +2,26 @@
 
 package statefile
 
-import "os"
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
 
-// Writable reports whether corrections could be written to path.
+// Writable reports whether corrections could be written to path, as
+// Update decides: the file (when it exists) must not be read-only (on
+// Windows, the read-only attribute), and its directory must be there.
+// It only looks (a stat): opening the file, even for a moment, could make
+// another program's replace of it fail on Windows.
 func Writable(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return err
+	if fi, err := os.Stat(path); err == nil {
+		if r := refusalFor(path, fi); r != nil {
+			return r.brief()
+		}
 	}
-	return f.Close()
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("read-only: its directory %s is not there", dir)
+	}
+	return nil
 }

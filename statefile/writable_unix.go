@@ -6,15 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"syscall"
 )
 
-// Writable reports whether corrections could be written to path: the file
-// (when it exists) and its directory, where the temp file is created and
-// renamed, must be writable. The error says which is not.
+// Writable reports whether corrections could be written to path, as
+// Update decides: the file (when it exists) must not be read-only or
+// owned by someone whose ownership the rewrite could not keep (see
+// refusalFor), and it and its directory, where the temp file is created
+// and renamed, must be writable. The error says which is not.
 func Writable(path string) error {
 	const wOK = 2 // W_OK
+	if fi, err := os.Stat(path); err == nil {
+		if r := refusalFor(path, fi); r != nil {
+			return r.brief()
+		}
+	}
 	if err := syscall.Access(path, wOK); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read-only: %s is not writable", path)
 	}

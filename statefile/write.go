@@ -82,23 +82,29 @@ type UpdateResult struct {
 // Update applies a planned change to the state file at path without losing
 // anything — neither the change nor what the loop writes meanwhile:
 //
+//  0. Refuse a file that must not be rewritten as it is (NotWritableError):
+//     read-only (no write bit for anyone, even for root), or owned by
+//     another user than the one running, where that is not root.
 //  1. Read the file (a file caught in the middle of an in-place rewrite —
 //     empty, cut short — is read again, with growing pauses) and plan on
 //     it; apply the edits to the text; re-parse and re-validate the result
 //     (no new errors).
-//  2. Write it to a temp file in the same directory with the same mode;
-//     fsync.
+//  2. Write it to a temp file in the same directory with the file's mode,
+//     owner and group; fsync.
 //  3. Re-read the target: if it changed, start over on the new bytes
 //     (bounded; then ErrConflict).
 //  4. Exchange the temp file and the target in one step (Linux renameat2
-//     RENAME_EXCHANGE) and fsync the directory. The exchange hands back
-//     the file it replaced: if a loop write landed there between step 3
-//     and 4 — the one window a writer that does not lock can hit — it is
-//     exchanged back at once (our bytes were visible for microseconds) and
-//     Update starts over on it. A writer still writing into the file in
-//     place gets its file back and finishes there. Where the system cannot
-//     exchange, the temp file is renamed over the target (that window then
-//     remains).
+//     RENAME_EXCHANGE, macOS renamex_np RENAME_SWAP) and fsync the
+//     directory. The exchange hands back the file it replaced: if a loop
+//     write landed there between step 3 and 4 — the one window a writer
+//     that does not lock can hit — it is exchanged back at once (our bytes
+//     were visible for microseconds) and Update starts over on it. A
+//     writer still writing into the file in place gets its file back and
+//     finishes there. Where the system cannot exchange, the temp file is
+//     renamed over the target, and a loop write found in the file it
+//     replaced is written back and planned on likewise; a loop write
+//     renamed over the target in the microseconds before our rename is
+//     lost there (see install).
 //
 // The file is never truncated in place and no temp file is left behind.
 // A write that reads the file before our rename and writes after it (a
@@ -119,6 +125,9 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 		return nil, err
 	}
 	res := &UpdateResult{Path: path}
+	if r := writeRefusal(path, real); r != nil && !opts.DryRun {
+		return res, r
+	}
 	moving := 0 // reads that caught the file changing
 	for attempt := 1; attempt <= opts.Attempts; attempt++ {
 		res.Attempts = attempt
@@ -251,7 +260,7 @@ func converge(path string, installed, want []byte, limit int64) ([]byte, error) 
 // keptThirdError says where install kept a write when three writes met in
 // the instant of the exchange (installResult.kept).
 func keptThirdError(path, kept string) error {
-	return fmt.Errorf("%w: three writes to %s met in a few microseconds; the one not in the file is kept in %s", ErrConflict, path, kept)
+	return &keptWriteError{fmt.Sprintf("three writes to %s met in a few microseconds; the one not in the file is kept in %s", path, kept)}
 }
 
 // keptError keeps data beside path and says where.
@@ -260,8 +269,15 @@ func keptError(path string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("%w: two writes to %s could not be merged, and %v", ErrConflict, path, err)
 	}
-	return fmt.Errorf("%w: two writes to %s touched the same lines at the same moment; the one not in the file is kept in %s", ErrConflict, path, name)
+	return &keptWriteError{fmt.Sprintf("two writes to %s touched the same lines at the same moment; the one not in the file is kept in %s", path, name)}
 }
+
+// keptWriteError is an ErrConflict after which nothing is lost: the write
+// that is not in the file was kept beside it (the message says where).
+type keptWriteError struct{ msg string }
+
+func (e *keptWriteError) Error() string { return ErrConflict.Error() + ": " + e.msg }
+func (e *keptWriteError) Unwrap() error { return ErrConflict }
 
 // prepared is a plan applied to the bytes it was made on.
 type prepared struct {
@@ -441,8 +457,9 @@ func errorKey(msg string) string { return movingNumbers.ReplaceAllString(msg, "#
 
 // testHook, when set (by tests), is called at the named steps of install:
 // "written" (the temp file is complete), "checked" (the target was
-// re-read and still holds what the plan was made on; the exchange is
-// next) and "swapped" (the exchange replaced a loop write, about to be put
+// re-read and still holds what the plan was made on), "held" (the file a
+// rename would replace is open; the exchange or rename is next) and
+// "swapped" (the exchange or rename replaced a loop write, about to be put
 // back). Tests use it to land another writer's write in each window.
 var testHook func(step string)
 
@@ -474,14 +491,28 @@ type installResult struct {
 // file it replaced. If that is not expect — a loop write landed in the
 // microseconds since the check — it is exchanged back at once: our bytes,
 // planned without it, never stay in place, and a writer still writing
-// into the file in place finishes in the file at path. Where the system
-// cannot exchange, the temp file is renamed over path (holding the
-// replaced file open from just before). The temp file never remains.
+// into the file in place finishes in the file at path.
+//
+// Where the system cannot exchange (or it is switched off: ExchangeEnv),
+// the temp file is renamed over path, and the file it replaces, opened
+// just before, is read afterwards: a loop write found there is put back
+// (putBack) as the exchange would have. What no check sees is a loop
+// write renamed over path between that open and our rename: it is lost.
+// Where a rename is refused because another program holds the file open
+// (Windows), the check and the rename are tried again for a while
+// (retryPause), then ErrConflict. The temp file never remains.
 func install(path string, expect, want []byte, limit int64) (installResult, error) {
+	exchange, err := exchangeOn()
+	if err != nil {
+		return installResult{}, err
+	}
 	dir := filepath.Dir(path)
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
+	target, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return installResult{}, nil
+	}
+	if err != nil {
+		return installResult{}, err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".aot-tui-*")
 	if err != nil {
@@ -491,42 +522,62 @@ func install(path string, expect, want []byte, limit int64) (installResult, erro
 	// After an exchange the name holds the replaced file, which we hold
 	// open: it goes too.
 	defer os.Remove(name)
-	ours, err := writeTemp(tmp, want, mode)
+	ours, err := writeTemp(tmp, want, target, path)
 	if err != nil {
 		return installResult{}, err
 	}
 	hook("written")
-	cur, err := ReadFile(path, limit)
-	if errors.Is(err, os.ErrNotExist) {
-		return installResult{}, nil
-	}
-	if err != nil {
-		return installResult{}, err
-	}
-	if !bytes.Equal(cur, expect) {
-		return installResult{found: cur}, nil
-	}
-	hook("checked")
-	old, _ := os.Open(path) // what a rename would replace
-	swapped, err := swap(name, path)
-	if errors.Is(err, os.ErrNotExist) {
+	var (
+		old     *os.File // what a rename replaces, held open
+		swapped bool
+		waited  time.Duration
+	)
+	for try := 1; ; try++ {
+		cur, err := ReadFile(path, limit)
+		if errors.Is(err, os.ErrNotExist) {
+			return installResult{}, nil
+		}
+		if err != nil {
+			return installResult{}, err
+		}
+		if !bytes.Equal(cur, expect) {
+			return installResult{found: cur}, nil
+		}
+		hook("checked")
+		if holdsReplaced {
+			old, _ = os.Open(path)
+		}
+		hook("held")
+		if exchange {
+			swapped, err = swap(name, path)
+		}
+		if !swapped && err == nil {
+			err = replaceFile(name, path)
+		}
+		if err == nil {
+			break
+		}
 		closeFile(old)
-		return installResult{}, nil
+		if errors.Is(err, os.ErrNotExist) {
+			return installResult{}, nil
+		}
+		if !transient(err, replaceTransient) {
+			return installResult{}, fmt.Errorf("replacing %s: %w", path, err)
+		}
+		// Another program holds the file open (Windows): wait, then
+		// check again — what it wrote meanwhile is planned on, not
+		// replaced.
+		pause, ok := retryPause(try, waited)
+		if !ok {
+			return installResult{}, heldOpenError(path, waited, err)
+		}
+		sleep(pause)
+		waited += pause
 	}
-	if err != nil {
-		closeFile(old)
-		return installResult{}, fmt.Errorf("replacing %s: %w", path, err)
-	}
-	var replaced *os.File
+	replaced := old
 	if swapped {
 		closeFile(old)
 		replaced, _ = os.Open(name)
-	} else {
-		if err := os.Rename(name, path); err != nil {
-			closeFile(old)
-			return installResult{}, fmt.Errorf("replacing %s: %w", path, err)
-		}
-		replaced = old
 	}
 	var d *Displaced
 	if replaced != nil {
@@ -535,19 +586,27 @@ func install(path string, expect, want []byte, limit int64) (installResult, erro
 			d = nil
 		}
 	}
-	if swapped && d != nil && d.Foreign() {
+	if d != nil && d.Foreign() {
 		hook("swapped")
-		return swapBack(path, name, ours, d, expect)
+		if swapped {
+			return swapBack(path, name, ours, d, expect)
+		}
+		return putBack(path, want, d)
 	}
 	syncDir(dir)
 	return installResult{swapped: true, displaced: d}, nil
 }
 
-// writeTemp fills the temp file, syncs and closes it, and returns its
+// writeTemp fills the temp file with the mode, owner and group of the file
+// it is to replace (target, at path), syncs and closes it, and returns its
 // inode (to know it again after exchanges).
-func writeTemp(tmp *os.File, data []byte, mode os.FileMode) (uint64, error) {
+func writeTemp(tmp *os.File, data []byte, target os.FileInfo, path string) (uint64, error) {
 	defer tmp.Close()
-	if err := tmp.Chmod(mode); err != nil {
+	// The owner first: a change of owner clears set-id bits.
+	if err := keepOwner(tmp, target, path); err != nil {
+		return 0, err
+	}
+	if err := tmp.Chmod(target.Mode().Perm()); err != nil {
 		return 0, err
 	}
 	if _, err := tmp.Write(data); err != nil {
@@ -561,6 +620,35 @@ func writeTemp(tmp *os.File, data []byte, mode os.FileMode) (uint64, error) {
 		return 0, err
 	}
 	return inode(fi), tmp.Close()
+}
+
+// putBack is swapBack where the system could only rename: the loop write
+// d, which our rename just replaced, is written back over our bytes
+// (converge: a write made on our bytes meanwhile is merged with it), once
+// it has settled, and the caller plans again on it. A write that is still
+// half done after that (its writer stalled mid-write) cannot be copied:
+// our bytes stay, and d goes to the caller, which watches it as it
+// watches a late in-place write (Displaced, Merge).
+func putBack(path string, ours []byte, d *Displaced) (installResult, error) {
+	foreign := d.Settle()
+	if _, err := Parse(foreign); err != nil || !d.Foreign() {
+		syncDir(filepath.Dir(path))
+		return installResult{swapped: true, displaced: d}, nil
+	}
+	defer d.Close()
+	final, err := converge(path, ours, foreign, d.limit)
+	var kept *keptWriteError
+	if err != nil && !errors.As(err, &kept) {
+		// It could not be put back (and not kept on the way): keep it
+		// beside the file, so that it is not lost with d.
+		if name, kerr := keep(path, foreign); kerr == nil {
+			return installResult{}, fmt.Errorf("%w: a loop write that landed as the correction was written could not be put back into %s (%v); it is kept in %s", ErrConflict, path, err, name)
+		}
+	}
+	if err != nil {
+		return installResult{}, err
+	}
+	return installResult{found: final, swappedBack: true}, nil
 }
 
 // swapBack puts the loop write d, which our exchange just replaced, back
@@ -630,6 +718,9 @@ func Restore(path string, expect, data []byte, limit int64) error {
 	}
 	if _, err := Parse(data); err != nil {
 		return fmt.Errorf("internal error: the bytes to restore do not parse (%v); nothing was written", err)
+	}
+	if r := writeRefusal(path, real); r != nil {
+		return r
 	}
 	cur, err := ReadFile(real, limit)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -69,13 +68,16 @@ func onlyFiles(t *testing.T, dir string, names ...string) {
 	}
 }
 
-func inodeOf(t *testing.T, path string) uint64 {
+// statOf is path's FileInfo, to tell with os.SameFile whether the file at
+// path was replaced (on every system: device and inode, or Windows's
+// volume and file index).
+func statOf(t *testing.T, path string) os.FileInfo {
 	t.Helper()
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fi.Sys().(*syscall.Stat_t).Ino
+	return fi
 }
 
 func fileMode(t *testing.T, path string) os.FileMode {
@@ -105,7 +107,11 @@ func bumpIteration(t *testing.T, path string) []byte {
 }
 
 func TestUpdateWritesATempFileInTheSameDirectoryWithTheSameMode(t *testing.T) {
-	for _, mode := range []os.FileMode{0o600, 0o640, 0o644} {
+	bothWays(t, testTempFileAndMode)
+}
+
+func testTempFileAndMode(t *testing.T) {
+	for _, mode := range []os.FileMode{0o600, 0o640, 0o644, 0o664, 0o604} {
 		t.Run(mode.String(), func(t *testing.T) {
 			path, before := stateFile(t, mode)
 			dir := filepath.Dir(path)
@@ -119,7 +125,7 @@ func TestUpdateWritesATempFileInTheSameDirectoryWithTheSameMode(t *testing.T) {
 			if err := w.Add(dir); err != nil {
 				t.Fatal(err)
 			}
-			ino := inodeOf(t, path)
+			was := statOf(t, path)
 
 			res, err := Update(path, UpdateOptions{}, planOf(addAtom))
 			if err != nil {
@@ -132,7 +138,7 @@ func TestUpdateWritesATempFileInTheSameDirectoryWithTheSameMode(t *testing.T) {
 			if got := fileMode(t, path); got != mode {
 				t.Fatalf("mode %v after the write, want %v", got, mode)
 			}
-			if inodeOf(t, path) == ino {
+			if os.SameFile(statOf(t, path), was) {
 				t.Fatal("the file was rewritten in place, not replaced by rename")
 			}
 			onlyFiles(t, dir, "aot-loop-state.md")
@@ -448,7 +454,7 @@ func TestUpdateDryRunWritesNothing(t *testing.T) {
 		t.Fatal("a dry run should compute the result without writing it")
 	}
 	fi1, _ := os.Stat(path)
-	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) || !fi1.ModTime().Equal(fi0.ModTime()) || inodeOf(t, path) != fi0.Sys().(*syscall.Stat_t).Ino {
+	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) || !fi1.ModTime().Equal(fi0.ModTime()) || !os.SameFile(fi1, fi0) {
 		t.Fatal("a dry run touched the file")
 	}
 	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
@@ -493,11 +499,11 @@ func TestRestore(t *testing.T) {
 	}
 	// The file is what we expect: it is restored, through a rename, with
 	// its mode.
-	ino := inodeOf(t, path)
+	was := statOf(t, path)
 	if err := Restore(path, changed, before, 0); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := os.ReadFile(path); !bytes.Equal(got, before) || inodeOf(t, path) == ino || fileMode(t, path) != 0o600 {
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, before) || os.SameFile(statOf(t, path), was) || fileMode(t, path) != 0o600 {
 		t.Fatal("Restore did not replace the file with the old bytes and mode")
 	}
 	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")

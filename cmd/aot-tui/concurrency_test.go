@@ -1,5 +1,3 @@
-//go:build linux
-
 package main
 
 import (
@@ -18,14 +16,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
-	"golang.org/x/sys/unix"
 )
 
 // TestConcurrentWriter runs the loop's two kinds of writers in a second
@@ -59,11 +55,22 @@ import (
 // after that correction's final plan — a stale read would show up as a
 // change lost although it was there before the plan. (Times are the wall
 // clock, which both processes share.)
+//
+// It runs both ways (bothWays): with the exchange, which closes most of
+// that window, and with the rename that replaces it where there is none,
+// which puts back (as a copy) a change that landed in the file it
+// replaced and loses one exchanged in between its last look and its
+// rename. The writer needs an exchange of its own, so the test runs where
+// there is one (Linux, macOS).
 func TestConcurrentWriter(t *testing.T) {
 	if os.Getenv(writerEnv) != "" {
 		t.Skip("this process is the writer")
 	}
 	t.Setenv("AOT_TUI_NOW", "2026-01-01T12:00:00Z")
+	bothWays(t, testConcurrentWriter)
+}
+
+func testConcurrentWriter(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".claude")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -387,8 +394,10 @@ func applyCorrection(path string, k int, c correctionCase, force func()) (ourWri
 	return wr, nil
 }
 
-// probeExchange skips the test where renameat2(RENAME_EXCHANGE) is not
-// supported (the writer needs it to stay off our writes).
+// probeExchange skips the test where the system has no exchange for the
+// test's writer (renameat2 RENAME_EXCHANGE, renamex_np RENAME_SWAP), which
+// it needs to stay off our writes (the writes under test run with the
+// exchange and without: bothWays).
 func probeExchange(t *testing.T, dir string) {
 	a, b := filepath.Join(dir, ".probe-a"), filepath.Join(dir, ".probe-b")
 	for _, p := range []string{a, b} {
@@ -397,8 +406,8 @@ func probeExchange(t *testing.T, dir string) {
 		}
 		defer os.Remove(p)
 	}
-	if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
-		t.Skipf("renameat2(RENAME_EXCHANGE) unsupported here: %v", err)
+	if err := exchangeFiles(a, b); err != nil {
+		t.Skipf("the test's writer needs an atomic exchange to stay off our writes, and there is none here: %v", err)
 	}
 }
 
@@ -601,11 +610,12 @@ func wallNS() int64 { return time.Now().UnixNano() }
 
 // check notices which of its changes are no longer in data.
 func (w *otherWriter) check(data []byte) {
-	if w.missing(data) {
-		// When a loop write lands in the instant before a correction's
-		// exchange, the correction's bytes are in place for microseconds
-		// before the write is put back: a change missing at one read and
-		// back a moment later was not lost. Look again.
+	// When a loop write lands in the instant before a correction's
+	// exchange, the correction's bytes are in place for microseconds
+	// before the write is put back (for milliseconds without the
+	// exchange, which writes it back as a copy): a change missing at one
+	// read and back a moment later was not lost. Look again for a while.
+	for try := 0; try < 50 && w.missing(data); try++ {
 		time.Sleep(2 * time.Millisecond)
 		if again, err := os.ReadFile(w.path); err == nil {
 			data = again
@@ -669,15 +679,15 @@ func (w *otherWriter) hookWrite(seq int) {
 	if err != nil {
 		panic(err)
 	}
-	ino := inoOf(f)
+	read := statOf(f)
 	w.check(data)
 	next := w.iter + 1
 	out := iterationRE.ReplaceAll(data, []byte("  iteration: "+strconv.Itoa(next)))
 	if err := os.WriteFile(w.tmp, out, 0o644); err != nil {
 		panic(err)
 	}
-	mine := inoPath(w.tmp)
-	if inoPath(w.path) != ino {
+	mine := statPath(w.tmp)
+	if !os.SameFile(statPath(w.path), read) {
 		// A correction was renamed in since the read: leave it, and let
 		// the next round read it.
 		os.Remove(w.tmp)
@@ -685,11 +695,11 @@ func (w *otherWriter) hookWrite(seq int) {
 		return
 	}
 	before := wallNS()
-	if err := unix.Renameat2(unix.AT_FDCWD, w.tmp, unix.AT_FDCWD, w.path, unix.RENAME_EXCHANGE); err != nil {
+	if err := exchangeFiles(w.tmp, w.path); err != nil {
 		panic(err)
 	}
 	after := wallNS()
-	if inoPath(w.tmp) == ino {
+	if os.SameFile(statPath(w.tmp), read) {
 		os.Remove(w.tmp)
 		w.iter = next
 		w.bumps[next] = seq
@@ -698,10 +708,10 @@ func (w *otherWriter) hookWrite(seq int) {
 	}
 	// A correction was renamed in within the microseconds since the check
 	// above: put it back.
-	if err := unix.Renameat2(unix.AT_FDCWD, w.tmp, unix.AT_FDCWD, w.path, unix.RENAME_EXCHANGE); err != nil {
+	if err := exchangeFiles(w.tmp, w.path); err != nil {
 		panic(err)
 	}
-	if got := inoPath(w.tmp); got != mine {
+	if got := statPath(w.tmp); !os.SameFile(got, mine) {
 		// This process stalled long enough between the two exchanges for
 		// a correction to read our stale file and be renamed in: the swap
 		// back just replaced that correction. Report it: it is this
@@ -725,7 +735,7 @@ func (w *otherWriter) scriptWrite(seq int) {
 	if err != nil {
 		panic(err)
 	}
-	ino := inoOf(f)
+	read := statOf(f)
 	w.check(data)
 	name := "W" + strconv.Itoa(seq)
 	out := bytes.Replace(data, []byte("\nbindings:\n"), []byte("\nbindings:\n"+bindingText(seq)), 1)
@@ -747,13 +757,13 @@ func (w *otherWriter) scriptWrite(seq int) {
 	if _, err := f.WriteAt(out, 0); err != nil {
 		panic(err)
 	}
-	if inoPath(w.path) != ino {
+	if !os.SameFile(statPath(w.path), read) {
 		// A correction's exchange puts its file in place for microseconds
 		// when it meets a write, then puts the write back: look again
 		// before deciding.
 		time.Sleep(2 * time.Millisecond)
 	}
-	if inoPath(w.path) != ino {
+	if !os.SameFile(statPath(w.path), read) && !w.putBack(name, retired) {
 		// Our descriptor's file was replaced meanwhile: the change went
 		// to an orphan (if it reached the path at all, the rename that
 		// replaced it came within microseconds).
@@ -763,6 +773,22 @@ func (w *otherWriter) scriptWrite(seq int) {
 	w.bindings[name] = seq
 	delete(w.bindings, retired)
 	w.emit(writerEvent{Kind: "commit", Seq: seq, Way: "script", Binding: name, Retired: retired, TBefore: before, TAfter: wallNS()})
+}
+
+// putBack reports whether the write that added binding name (and
+// retired the binding retired) reached the path although the file it
+// went into was replaced: without the exchange, the correction whose
+// rename replaced it reads that file afterwards and writes what it finds
+// back — a copy, under another inode — within milliseconds. Look for it
+// for a while before calling the write orphaned.
+func (w *otherWriter) putBack(name, retired string) bool {
+	for range 100 {
+		if data, err := os.ReadFile(w.path); err == nil && bytes.Contains(data, []byte("\n  "+name+":\n")) {
+			return retired == "" || !bytes.Contains(data, []byte("\n  "+retired+":\n"))
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return false
 }
 
 func bindingText(seq int) string {
@@ -808,18 +834,20 @@ func readIteration(data []byte) int {
 	return n
 }
 
-func inoOf(f *os.File) uint64 {
+// statOf and statPath identify a file (with os.SameFile), to see whether
+// the one at a name is still the one read.
+func statOf(f *os.File) os.FileInfo {
 	fi, err := f.Stat()
 	if err != nil {
 		panic(err)
 	}
-	return fi.Sys().(*syscall.Stat_t).Ino
+	return fi
 }
 
-func inoPath(p string) uint64 {
+func statPath(p string) os.FileInfo {
 	fi, err := os.Stat(p)
 	if err != nil {
 		panic(err)
 	}
-	return fi.Sys().(*syscall.Stat_t).Ino
+	return fi
 }

@@ -58,7 +58,9 @@ Several PATHs watch several loops: < and > switch between them.
 
 With --scan, the PATHs are directories (default .): every loop under them (and
 in the git worktrees of the repositories met) is shown in one live table,
-sorted by what needs attention; enter opens a loop, esc comes back.`,
+sorted by what needs attention; enter opens a loop, esc comes back.
+
+` + exchangeNote,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
