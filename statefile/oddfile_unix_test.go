@@ -413,3 +413,27 @@ func BenchmarkReadFile(b *testing.B) {
 		})
 	}
 }
+
+// A named pipe named like a pause lease is not a lease: looking at the
+// leases neither blocks on it nor fails for it.
+func TestPauseScanSkipsAPipeNamedLikeALease(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "aot-loop-state.md")
+	if err := os.WriteFile(path, []byte("---\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := path + pauseLeaseInfix + "4242-1"
+	mkfifo(t, fifo)
+	returns(t, "looking at the pause leases", []string{fifo}, func() {
+		p, err := LockPauses(path, time.Second)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer p.Unlock()
+		live, dead, err := p.Scan()
+		if err != nil || len(live)+len(dead) != 0 {
+			t.Errorf("Scan with a pipe named like a lease = %v, %v, %v; want no lease and no error", live, dead, err)
+		}
+	})
+}

@@ -278,8 +278,9 @@ func (p *Pauses) Scan() (live, dead []PauseHolder, err error) {
 		}
 		name := filepath.Join(dir, e.Name())
 		h, alive, err := lookAtLease(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
+		var odd *OddFileError
+		if errors.Is(err, fs.ErrNotExist) || errors.As(err, &odd) {
+			continue // gone, or not a lease of ours (a pipe named like one)
 		}
 		if err != nil {
 			return live, dead, err
@@ -318,7 +319,7 @@ func leasePID(name, prefix string) (int, bool) {
 // lease no one holds is removed.
 func lookAtLease(name string) (PauseHolder, bool, error) {
 	var h PauseHolder
-	f, err := os.Open(name)
+	f, err := OpenRegular(name)
 	if err != nil {
 		return h, false, err
 	}

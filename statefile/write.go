@@ -545,7 +545,8 @@ func install(path string, expect, want []byte, limit int64) (installResult, erro
 		}
 		hook("checked")
 		if holdsReplaced {
-			old, _ = os.Open(path)
+			// Never a blocking open: a pipe put at the path is not held.
+			old, _ = OpenRegular(path)
 		}
 		hook("held")
 		if exchange {
@@ -577,7 +578,7 @@ func install(path string, expect, want []byte, limit int64) (installResult, erro
 	replaced := old
 	if swapped {
 		closeFile(old)
-		replaced, _ = os.Open(name)
+		replaced, _ = OpenRegular(name)
 	}
 	var d *Displaced
 	if replaced != nil {
