@@ -2,7 +2,6 @@ package history
 
 import (
 	"bytes"
-	"os"
 
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -67,7 +66,7 @@ const tailBudget = 32 << 20
 // skips them. Nil when there is no journal, or when rebuilding the
 // versions would take more than tailBudget bytes.
 func tailVersions(path string, n int) [][]byte {
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path)
 	if err != nil || len(data) == 0 {
 		return nil
 	}

@@ -478,17 +478,22 @@ func decodeUnchecked(line []byte, head *text, headSum string) (*record, []byte, 
 	return &rec, data, true
 }
 
+// readRegular reads a journal file whole; a named pipe (or anything else
+// that is not a regular file) at the path is refused, not waited on.
+func readRegular(path string) ([]byte, error) {
+	f, err := statefile.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
 // ReadJournal reads the versions of a journal file in order, and notes
 // about records it skipped (a torn last line; damaged records). A version
 // equal to the one before it is not repeated.
 func ReadJournal(path string) ([]Version, []string, error) {
-	// A named pipe at the path is refused, not waited on.
-	f, err := statefile.OpenRegular(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := io.ReadAll(f)
-	f.Close()
+	data, err := readRegular(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -180,3 +180,30 @@ func TestE2EOddFilesWaitAndRecover(t *testing.T) {
 		})
 	}
 }
+
+// status on a running loop reads the journal beside the state file (for
+// atoms that were in progress and are gone): a named pipe there is not a
+// journal, and status neither waits on it nor fails for it.
+func TestStatusWithAPipeForAJournal(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, ".claude", "aot-loop-state.md")
+	if err := os.MkdirAll(filepath.Dir(state), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rich.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte("\n  status: running")) {
+		t.Fatal("testdata/rich.md is not a running loop any more: pick another")
+	}
+	if err := os.WriteFile(state, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := makeFIFO(filepath.Join(filepath.Dir(state), "aot-loop-state.history.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runBin(t, "status", "--json", dir); code != 0 || !strings.Contains(stdout, `"status": "running"`) {
+		t.Errorf("status --json with a pipe for a journal: exit %d %q %q", code, stdout, stderr)
+	}
+}
