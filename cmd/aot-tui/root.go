@@ -72,6 +72,8 @@ sorted by what needs attention; enter opens a loop, esc comes back.`,
 	})
 	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g), newDemoCmd(g), newKeysCmd(), newVerifyCmd(g))
 	root.AddCommand(newReplayCmd(g), newReportCmd(g))
+	root.AddCommand(newVersionCmd(), newManCmd())
+	setVersionFlag(root)
 	return root
 }
 

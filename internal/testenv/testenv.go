@@ -1,5 +1,5 @@
 // Package testenv is for tests that need a program the machine may lack
-// (tmux, python3, Chromium, git): they never pass silently without it.
+// (tmux, python3, Chromium, git, groff): they never pass silently without it.
 //
 // A test calls Need(t, "tmux"). Where tmux is missing the test is skipped —
 // and under CI (the CI variable set, as .ci/run sets it after installing
@@ -50,6 +50,7 @@ var tools = map[string]tool{
 	"python3":  {[]string{"python3"}, "apt-get install python3, or brew install python"},
 	"chromium": {[]string{"chromium", "chromium-browser"}, "apt-get install chromium, or brew install --cask chromium"},
 	"git":      {[]string{"git"}, "apt-get install git, or brew install git"},
+	"groff":    {[]string{"groff"}, "apt-get install groff-base, or brew install groff"},
 }
 
 var (
@@ -60,7 +61,7 @@ var (
 
 // Need returns the path of the program name, or stops t without it:
 // under CI t fails, elsewhere it is skipped and the skip is counted for
-// Main's summary. Names Need knows (tmux, python3, chromium, git) are
+// Main's summary. Names Need knows (tmux, python3, chromium, git, groff) are
 // looked for under each of their names and come with install hints; any
 // other is looked for as it is.
 func Need(t testing.TB, name string) string {
