@@ -81,10 +81,12 @@ func readVersion(info *debug.BuildInfo, l linked) buildVersion {
 			v.Version = "v" + l.version
 		}
 	}
-	if l.commit != "" {
+	// A snapshot build of GoReleaser without a remote passes "none" and
+	// the zero time: they say nothing.
+	if l.commit != "" && l.commit != "none" {
 		v.Revision = l.commit
 	}
-	if l.date != "" {
+	if l.date != "" && !strings.HasPrefix(l.date, "0001-01-01") {
 		v.Time = l.date
 	}
 	return v

@@ -138,6 +138,8 @@ func TestReadVersionFromBuildInfo(t *testing.T) {
 			"build\tvcs.revision=abc1234def5678abc1234def5678abc1234def56\nbuild\tvcs.time=2026-11-27T09:08:07Z\nbuild\tvcs.modified=false\n"),
 			linked{version: "v2.0.0", date: "2026-12-01T00:00:00Z"}, "aot-tui v2.0.0 (rev abc1234, 2026-12-01, go1.26.8" + platform},
 		{"no build info", nil, linked{}, "aot-tui (devel) (" + runtime.Version() + platform},
+		{"a snapshot build that knew no commit", nil, linked{version: "0.0.1-next", commit: "none", date: "0001-01-01T00:00:00Z"},
+			"aot-tui v0.0.1-next (" + runtime.Version() + platform},
 	} {
 		if got := readVersion(c.info, c.l).line(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
