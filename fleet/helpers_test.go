@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/testenv"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
@@ -130,9 +131,7 @@ func git(t testing.TB, dir string, args ...string) {
 
 func needGit(t testing.TB) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testenv.Need(t, "git")
 }
 
 // startWatcher starts a Watcher with short intervals and waits for its

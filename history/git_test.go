@@ -8,13 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aot-loop/aot-tui/internal/testenv"
 	"github.com/aot-loop/aot-tui/sim"
 )
 
 func TestFromGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testenv.Need(t, "git")
 	dir := t.TempDir()
 	git := func(args ...string) {
 		t.Helper()

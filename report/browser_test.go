@@ -13,23 +13,16 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/history"
+	"github.com/aot-loop/aot-tui/internal/testenv"
 	"github.com/aot-loop/aot-tui/sim"
 )
 
 // chromium finds Debian's headless browser: a test that needs it fails
-// under CI (where .ci/run installs it) and is skipped elsewhere.
+// under CI (where .ci/run installs it) and is skipped elsewhere, with a
+// line on the terminal saying so (testenv).
 func chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is required under CI to check the HTML report in a browser (.ci/run installs it)")
-	}
-	t.Skip("chromium is not installed, so the HTML report is not checked in a browser here (apt-get install chromium; CI does)")
-	return ""
+	return testenv.Need(t, "chromium")
 }
 
 // renderDOM loads page in headless Chromium and returns the DOM it built.

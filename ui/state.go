@@ -49,7 +49,7 @@ func (m *Model) onState(l *loop, ev statefile.Event) tea.Cmd {
 		if l.target.Kind == statefile.KindPhaseLoop {
 			hint = "start the phase loop"
 		}
-		l.banner = "… waiting for " + termtext.Line(l.target.Path) + " — " + hint
+		l.banner = "… waiting for " + termtext.Line(l.target.Path) + " — " + hint + "; " + m.keys.Quit.Help().Key + " quits"
 	case statefile.EventError:
 		l.bannerBad = true
 		what := fmt.Sprint(ev.Err)

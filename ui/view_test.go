@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -277,7 +278,21 @@ func TestWaitingMessage(t *testing.T) {
 		Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
 	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventWaiting}})
-	if out := screen(m); !strings.Contains(out, "waiting for .claude/aot-loop-state.md — start the loop with /align-goal") {
+	if out := screen(m); !strings.Contains(out, "waiting for .claude/aot-loop-state.md — start the loop with /align-goal; q quits") {
+		t.Fatalf("waiting:\n%s", out)
+	}
+}
+
+// TestWaitingMessageNamesTheQuitKeyInEffect: a keys file that moves quit
+// elsewhere changes what the waiting screen says.
+func TestWaitingMessageNamesTheQuitKeyInEffect(t *testing.T) {
+	k := DefaultKeyMap()
+	k.Quit = key.NewBinding(key.WithKeys("ctrl+q"), key.WithHelp("ctrl+q", "quit"))
+	m := New(Options{Target: statefile.Target{Path: "foo/.claude/aot-loop-state.md", Kind: statefile.KindAoT}, NoColor: true,
+		Keys: &k, Now: func() time.Time { return fixedNow }})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventWaiting}})
+	if out := screen(m); !strings.Contains(out, "waiting for foo/.claude/aot-loop-state.md — start the loop with /align-goal; ctrl+q quits") {
 		t.Fatalf("waiting:\n%s", out)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/aot-loop/aot-tui/internal/testenv"
 )
 
 // The end-to-end tests build the real binary and drive it inside tmux: what
@@ -48,12 +50,7 @@ type tmuxSession struct {
 
 func needTmux(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is required in CI (.ci/run installs it)")
-		}
-		t.Skip("tmux not installed")
-	}
+	testenv.Need(t, "tmux")
 }
 
 func startTmux(t *testing.T, w, h int, env []string, args ...string) *tmuxSession {

@@ -175,7 +175,7 @@ func TestExitCodeTable(t *testing.T) {
 					stop := rewriteCutShort(t, path, data)
 					defer stop()
 				}
-				stdout, stderr, code := runBinary(t, bin, args...)
+				code, stdout, stderr := runBin(t, bin, args...)
 				if code != want {
 					t.Fatalf("%v: exit %d, want %d\nstdout: %s\nstderr: %s", args, code, want, stdout, stderr)
 				}
@@ -250,7 +250,7 @@ func TestExitCodesOfJournals(t *testing.T) {
 		{[]string{"replay", missing}, missing, 2},
 		{[]string{"report", "--journal", missing}, missing, 2},
 	} {
-		stdout, stderr, code := runBinary(t, bin, c.args...)
+		code, stdout, stderr := runBin(t, bin, c.args...)
 		if code != c.want || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, c.path) {
 			t.Errorf("%v: exit %d, want %d; stderr %q (one line naming %s)\n%s", c.args, code, c.want, stderr, c.path, stdout)
 		}

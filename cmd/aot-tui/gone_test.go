@@ -35,7 +35,7 @@ func TestStatusNamesAGoneWorker(t *testing.T) {
 		}
 	}
 	record()
-	if out, errs, code := runBinary(t, bin, "redirect", "delete-atom", "A9", "--detach", "--interrupt", "-f", path, "--guard", "0"); code != 0 {
+	if code, out, errs := runBin(t, bin, "redirect", "delete-atom", "A9", "--detach", "--interrupt", "-f", path, "--guard", "0"); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}
 	record()
@@ -53,11 +53,11 @@ func TestStatusNamesAGoneWorker(t *testing.T) {
 	}
 	record()
 	const note = "A9 was in progress and is gone: the worker's update_atom.py A9 … will fail 'Atom A9 not found'"
-	stdout, errs, code := runBinary(t, bin, "status", path)
+	code, stdout, errs := runBin(t, bin, "status", path)
 	if code != 0 || !strings.Contains(stdout, "outlook   ⚠ "+note) {
 		t.Fatalf("status: exit %d\n%s%s\nwant the outlook to say %q", code, stdout, errs, note)
 	}
-	stdout, _, _ = runBinary(t, bin, "status", "--json", path)
+	_, stdout, _ = runBin(t, bin, "status", "--json", path)
 	var st struct {
 		Outlook struct {
 			Text    string
@@ -79,7 +79,7 @@ func TestStatusNamesAGoneWorker(t *testing.T) {
 	if err := os.WriteFile(path, bytes.Replace(data, []byte("iteration: 4"), []byte("iteration: 5"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if stdout, _, _ := runBinary(t, bin, "status", path); strings.Contains(stdout, "is gone") {
+	if _, stdout, _ := runBin(t, bin, "status", path); strings.Contains(stdout, "is gone") {
 		t.Fatalf("the note outlived its iteration:\n%s", stdout)
 	}
 	if err := j.Close(); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/history"
+	"github.com/aot-loop/aot-tui/internal/testenv"
 	"github.com/aot-loop/aot-tui/sim"
 )
 
@@ -172,9 +173,7 @@ func TestReportCommand(t *testing.T) {
 }
 
 func TestReportFromGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testenv.Need(t, "git")
 	dir := t.TempDir()
 	git := func(args ...string) {
 		t.Helper()

@@ -130,7 +130,7 @@ func TestInterruptIsAnExplicitChoice(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, path := workerProject(t)
 			args := append(c.args, "-f", path, "--guard", "0")
-			out, errs, code := runBinary(t, bin, args...)
+			code, out, errs := runBin(t, bin, args...)
 			if code != exitInvalid {
 				t.Fatalf("exit %d, want 1\nstdout: %s\nstderr: %s", code, out, errs)
 			}
@@ -143,7 +143,7 @@ func TestInterruptIsAnExplicitChoice(t *testing.T) {
 				t.Fatal("the refused correction changed the file")
 			}
 
-			out, errs, code = runBinary(t, bin, append(args, "--interrupt", "--json")...)
+			code, out, errs = runBin(t, bin, append(args, "--interrupt", "--json")...)
 			if code != 0 {
 				t.Fatalf("with --interrupt: exit %d: %s%s", code, out, errs)
 			}
@@ -178,30 +178,15 @@ func TestWorkerResultOverARequiredByIsInvalid(t *testing.T) {
 	if err := os.WriteFile(script, []byte(updateAtom), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, errs, code := runBinary(t, bin, "redirect", "add-atom", "Security review", "--required-by", "A9", "--interrupt", "-f", path, "--guard", "0"); code != 0 {
+	if code, out, errs := runBin(t, bin, "redirect", "add-atom", "Security review", "--required-by", "A9", "--interrupt", "-f", path, "--guard", "0"); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}
 	if out, err := exec.Command(py, script, path, "A9", "resolved").CombinedOutput(); err != nil {
 		t.Fatalf("the worker's write: %v\n%s", err, out)
 	}
-	out, errs, code := runBinary(t, bin, "validate", path)
+	code, out, errs := runBin(t, bin, "validate", path)
 	want := "error: line 29: atom A9 is resolved but depends on A10, which is pending"
 	if code != exitInvalid || !strings.Contains(out, want) {
 		t.Fatalf("validate: exit %d\n%s%s\nwant exit 1 and %q", code, out, errs, want)
 	}
-}
-
-// runBinary runs the built aot-tui and returns its output and exit code.
-func runBinary(t *testing.T, bin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return out.String(), errb.String(), ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), 0
 }

@@ -4,41 +4,13 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
-
-// runBin runs the built binary with a deadline: a command that blocks (on
-// a named pipe, say) fails the test instead of hanging it. The deadline is
-// a liveness bound, not a timing assertion.
-func runBin(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary(t), args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr, cmd.Stdin = &out, &errb, nil
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("aot-tui %s did not return: it blocked", strings.Join(args, " "))
-	}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatal(err)
-	}
-	return code, out.String(), errb.String()
-}
 
 // oddProject makes a project whose state file path holds what make makes
 // there, and returns the project directory and that path.
@@ -92,7 +64,7 @@ func TestOddFilesRefusedByEveryCommand(t *testing.T) {
 	for _, c := range cases {
 		for _, args := range c.cmds {
 			args = append(append([]string{}, args...), "-f", c.path)
-			code, stdout, stderr := runBin(t, args...)
+			code, stdout, stderr := runBin(t, binary(t), args...)
 			if code != exitUsage || stderr != "aot-tui: "+c.msg+"\n" {
 				t.Errorf("aot-tui %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(args, " "), code, stderr, c.msg)
 				continue
@@ -106,7 +78,7 @@ func TestOddFilesRefusedByEveryCommand(t *testing.T) {
 		}
 	}
 	// replay reads the journal beside the state file that PATH names.
-	if code, _, stderr := runBin(t, "replay", fifoDir); code != exitUsage || stderr != "aot-tui: "+isFIFO+"\n" {
+	if code, _, stderr := runBin(t, binary(t), "replay", fifoDir); code != exitUsage || stderr != "aot-tui: "+isFIFO+"\n" {
 		t.Errorf("replay: exit %d %q", code, stderr)
 	}
 	// A journal that is a named pipe is refused, not waited on.
@@ -116,12 +88,12 @@ func TestOddFilesRefusedByEveryCommand(t *testing.T) {
 	}
 	for _, args := range [][]string{{"replay", journal}, {"report", "--journal", journal}} {
 		want := journal + " is a named pipe (FIFO), not a regular file"
-		if code, _, stderr := runBin(t, args...); code != exitUsage || !strings.Contains(stderr, want) {
+		if code, _, stderr := runBin(t, binary(t), args...); code != exitUsage || !strings.Contains(stderr, want) {
 			t.Errorf("aot-tui %s: exit %d %q, want %q", strings.Join(args, " "), code, stderr, want)
 		}
 	}
 	// The fleet reads no odd file, and says so of none it cannot read.
-	if code, stdout, stderr := runBin(t, "status", "--scan", "--json", filepath.Dir(fifoDir)); code != 0 || !strings.Contains(stdout, `"loops"`) {
+	if code, stdout, stderr := runBin(t, binary(t), "status", "--scan", "--json", filepath.Dir(fifoDir)); code != 0 || !strings.Contains(stdout, `"loops"`) {
 		t.Errorf("status --scan: exit %d %s %s", code, stdout, stderr)
 	}
 	for _, p := range []string{fifo, dirState} {
@@ -203,7 +175,7 @@ func TestStatusWithAPipeForAJournal(t *testing.T) {
 	if err := makeFIFO(filepath.Join(filepath.Dir(state), "aot-loop-state.history.jsonl")); err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr := runBin(t, "status", "--json", dir); code != 0 || !strings.Contains(stdout, `"status": "running"`) {
+	if code, stdout, stderr := runBin(t, binary(t), "status", "--json", dir); code != 0 || !strings.Contains(stdout, `"status": "running"`) {
 		t.Errorf("status --json with a pipe for a journal: exit %d %q %q", code, stdout, stderr)
 	}
 }

@@ -53,7 +53,9 @@ and writes corrections back into it.
 
 Without a command it opens the live TUI on PATH: a state file or a project
 directory (its .claude/aot-loop-state.md, else .claude/autonomous-loop.json); the
-default is the current directory. A file that does not exist yet is waited for.
+default is the current directory. A file that does not exist yet is waited for
+when PATH looks like one (it has a /, \ or ., as ./foo); a bare word that names
+nothing here (stats) is refused as an unknown command, exit 2.
 Several PATHs watch several loops: < and > switch between them.
 
 With --scan, the PATHs are directories (default .): every loop under them (and
@@ -73,10 +75,16 @@ sorted by what needs attention; enter opens a loop, esc comes back.
 	root.SetErr(stderr)
 	root.PersistentFlags().Int64Var(&g.maxSize, "max-size", 16<<20, "refuse state files larger than this many bytes")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// "aot-tui stats --json": the mistyped command, not the flag.
+		if pos := c.Flags().Args(); c == root && len(pos) > 0 && !looksLikePath(pos[0]) {
+			return unknownCommand(root, pos[0])
+		}
 		return fail(exitUsage, "%s%s (see %s --help)", subcommand(c), flagErrorText(err), c.CommandPath())
 	})
 	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g), newDemoCmd(g), newKeysCmd(), newVerifyCmd(g))
 	root.AddCommand(newReplayCmd(g), newReportCmd(g))
+	root.AddCommand(newVersionCmd(), newManCmd())
+	setVersionFlag(root)
 	return root
 }
 

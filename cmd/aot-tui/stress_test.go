@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/correction"
+	"github.com/aot-loop/aot-tui/internal/testenv"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -65,13 +66,7 @@ func TestStressLoopWriters(t *testing.T) {
 }
 
 func testStressLoopWriters(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("python3 is needed to run the loop's writers (.ci/run installs it)")
-		}
-		t.Skip("no python3 here")
-	}
+	python := testenv.Need(t, "python3")
 	// The interpreter itself, not a version manager's shim script: the
 	// shim costs more than the script.
 	if out, err := exec.Command(python, "-c", "import sys; print(sys.executable)").Output(); err == nil {

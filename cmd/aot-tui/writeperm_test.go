@@ -3,30 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// runCmd runs cmd (the built aot-tui) and returns its exit code,
-// stdout and stderr.
-func runCmd(t *testing.T, cmd *exec.Cmd) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		return ee.ExitCode(), out.String(), errb.String()
-	case err != nil:
-		t.Fatal(err)
-	}
-	return 0, out.String(), errb.String()
-}
 
 // A read-only state file is refused by the CLI as the TUI refuses it — it
 // used to be replaced, since a rename only needs the directory —, even for

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/aot-loop/aot-tui/internal/testenv"
+	"github.com/spf13/cobra"
+)
+
+// pageCommands is every command help lists (the completion command
+// included, help and hidden commands not), as GenMan walks them.
+func pageCommands() []*cobra.Command {
+	root := newRootCmd(io.Discard, io.Discard)
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	var all []*cobra.Command
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		all = append(all, c)
+		for _, sub := range c.Commands() {
+			if sub.IsAvailableCommand() && !sub.IsAdditionalHelpTopicCommand() {
+				walk(sub)
+			}
+		}
+	}
+	walk(root)
+	return all
+}
+
+func pageName(c *cobra.Command) string { return strings.ReplaceAll(c.CommandPath(), " ", "-") }
+
+// TestManPages: `aot-tui man --dir DIR` writes one roff page per command,
+// each named for it, linked to its parent and children, in ASCII; groff
+// reads every one without a warning; `aot-tui man` prints aot-tui(1).
+// The pages name no path of the machine they were made on.
+func TestManPages(t *testing.T) {
+	bin := binary(t)
+	home := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "man")
+	cmd := exec.Command(bin, "man", "--dir", dir)
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("man --dir: %v\n%s", err, out)
+	}
+	var want, got []string
+	for _, c := range pageCommands() {
+		want = append(want, pageName(c)+".1")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("pages:\n got %v\nwant %v", got, want)
+	}
+	for _, c := range pageCommands() {
+		name := pageName(c)
+		data, err := os.ReadFile(filepath.Join(dir, name+".1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(data)
+		for i := 0; i < len(page); i++ {
+			if page[i] >= 0x80 {
+				t.Fatalf("%s.1 is not ASCII at byte %d", name, i)
+			}
+		}
+		for _, w := range []string{
+			`.TH "` + strings.ToUpper(name) + `" "1" `, ".SH NAME\n" + name + " - " + c.Short + "\n",
+			".SH SYNOPSIS\n", ".SH DESCRIPTION\n",
+		} {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s.1 lacks %q", name, w)
+			}
+		}
+		var links []*cobra.Command
+		if c.HasParent() {
+			links = append(links, c.Parent())
+		}
+		for _, sub := range c.Commands() {
+			if sub.IsAvailableCommand() && !sub.IsAdditionalHelpTopicCommand() {
+				links = append(links, sub)
+			}
+		}
+		for _, l := range links {
+			if !strings.Contains(page, `\fB`+pageName(l)+`(1)\fP`) {
+				t.Errorf("%s.1 does not link to %s(1)", name, pageName(l))
+			}
+		}
+		if strings.Contains(page, home) {
+			t.Errorf("%s.1 names the home directory it was made in", name)
+		}
+	}
+	root, err := os.ReadFile(filepath.Join(dir, "aot-tui.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(root), "$XDG_CONFIG_HOME/aot-tui/keys.yaml, else ~/.config/aot-tui/keys.yaml") {
+		t.Errorf("aot-tui.1 does not say where the keys file is on any machine:\n%s", root)
+	}
+	cmd = exec.Command(bin, "man")
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME=")
+	if out, err := cmd.Output(); err != nil || string(out) != string(root) {
+		t.Fatalf("man: %v; its page differs from aot-tui.1 (%d bytes, want %d)", err, len(out), len(root))
+	}
+
+	groff := testenv.Need(t, "groff")
+	args := []string{"-man", "-Tutf8", "-ww", "-z"}
+	for _, c := range pageCommands() {
+		args = append(args, filepath.Join(dir, pageName(c)+".1"))
+	}
+	if out, err := exec.Command(groff, args...).CombinedOutput(); err != nil || len(out) > 0 {
+		t.Fatalf("groff: %v\n%s", err, out)
+	}
+}
+
+// TestCompletionBash: the script of `aot-tui completion bash` completes
+// commands, subcommands and flags in bash, through the binary on PATH.
+func TestCompletionBash(t *testing.T) {
+	bash := testenv.Need(t, "bash")
+	bin := binary(t)
+	script := filepath.Join(t.TempDir(), "aot-tui.bash")
+	out, err := exec.Command(bin, "completion", "bash").Output()
+	if err != nil {
+		t.Fatalf("completion bash: %v", err)
+	}
+	if err := os.WriteFile(script, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// _get_comp_words_by_ref stands in for the bash-completion package's.
+	const complete = `_get_comp_words_by_ref() { cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
+source "$1"
+c() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=(); __start_aot-tui 2>/dev/null; echo "$* => ${COMPREPLY[*]}"; }
+c aot-tui sta
+c aot-tui redirect a
+c aot-tui status --js
+c aot-tui ver
+`
+	cmd := exec.Command(bash, "-c", complete, "bash", script)
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	got, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bash: %v\n%s", err, got)
+	}
+	want := "aot-tui sta => status\naot-tui redirect a => add-atom\naot-tui status --js => --json\naot-tui ver => verify version\n"
+	if string(got) != want {
+		t.Fatalf("completions:\n%s\nwant:\n%s", got, want)
+	}
+	for shell, head := range map[string]string{"zsh": "#compdef aot-tui", "fish": "# fish completion for aot-tui", "powershell": "# powershell completion for aot-tui"} {
+		out, err := exec.Command(bin, "completion", shell).Output()
+		if err != nil || !strings.HasPrefix(string(out), head) {
+			t.Errorf("completion %s: %v, starts %q", shell, err, string(out[:min(len(out), 60)]))
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestUnknownCommands: a bare word that names nothing here, in the
+// command position, is an unknown command (exit 2, one line), with the
+// commands it is close to; flags around it do not change that.
+func TestUnknownCommands(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"stats"}, `unknown command "stats" (did you mean status?)`},
+		{[]string{"verfy"}, `unknown command "verfy" (did you mean verify?)`},
+		{[]string{"stauts"}, `unknown command "stauts" (did you mean status?)`}, // two letters swapped
+		{[]string{"Status"}, `unknown command "Status" (did you mean status?)`},
+		{[]string{"hlep"}, `unknown command "hlep" (did you mean help?)`},
+		{[]string{"complete"}, `unknown command "complete" (did you mean completion?)`},
+		{[]string{"re"}, `unknown command "re" (did you mean replay, report or redirect?)`},
+		{[]string{"verison"}, `unknown command "verison" (did you mean version?)`},
+		{[]string{"foo"}, `unknown command "foo"; to watch a loop that does not exist yet give a path: ./foo (see aot-tui --help)`},
+		{[]string{"stats", "--json"}, `unknown command "stats" (did you mean status?)`},
+		{[]string{"stats", "--nope"}, `unknown command "stats" (did you mean status?)`},
+		{[]string{"--read-only", "stats"}, `unknown command "stats" (did you mean status?)`},
+		{[]string{"--scan", "stats"}, `unknown command "stats" (did you mean status?)`},
+		{[]string{".", "stats"}, `"stats" does not exist; to watch a loop that does not exist yet give a path: ./stats`},
+	} {
+		code, stdout, stderr := cli(t, c.args...)
+		if code != exitUsage || stdout != "" || stderr != "aot-tui: "+c.want+"\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}
+
+// TestLooksLikePath: what the TUI takes as a path even when nothing is
+// there yet.
+func TestLooksLikePath(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.Mkdir("stats", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("notes", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for arg, want := range map[string]bool{
+		"./foo": true, "foo/": true, "a/b": true, `a\b`: true, "loop.md": true, ".": true, "..": true,
+		filepath.Join(dir, "x"): true,
+		"stats":                 true, // a directory that exists
+		"notes":                 true, // a file that exists
+		"foo":                   false, "verfy": false, "status-x": false,
+	} {
+		if got := looksLikePath(arg); got != want {
+			t.Errorf("looksLikePath(%q) = %v, want %v", arg, got, want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"stats", "status", 1}, {"stauts", "status", 1}, {"verfy", "verify", 1},
+		{"gate", "git", 2}, {"abc", "", 3}, {"état", "etat", 1}, {"ca", "abc", 3},
+	} {
+		if got := editDistance(c.a, c.b); got != c.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// waitExit waits for the pane's program to end (a liveness bound, not a
+// timing assertion) and returns its exit status and the pane.
+func (s *tmuxSession) waitExit() (status, screen string) {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		dead := strings.Fields(s.tmux("display-message", "-p", "-t", "e2e", "#{pane_dead} #{pane_dead_status}"))
+		if len(dead) == 2 && dead[0] == "1" { // the status comes a moment after the pane dies
+			return dead[1], s.capture()
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatalf("the program never ended; the pane shows:\n%s", s.capture())
+	return "", ""
+}
+
+// TestE2EMistypedCommandEndsAtOnce: `aot-tui stats` in a terminal prints
+// the suggestion and exits 2; it never opens a TUI waiting for
+// stats/.claude/aot-loop-state.md.
+func TestE2EMistypedCommandEndsAtOnce(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	// The shell after it says how it ended: tmux may lose the output of a
+	// program that ends this quickly.
+	s := startTmux(t, 100, 20, nil, "cd", dir, "&&", bin, "stats;", "echo", "exit=$?;", "sleep", "60")
+	s.waitFor(`aot-tui: unknown command "stats" (did you mean status?)`, "exit=2")
+}
+
+// TestE2EPathsAreWaitedFor: a PATH that looks like a path, a directory
+// that exists, and -f are waited for, and the waiting screen says how to
+// quit; q quits.
+func TestE2EPathsAreWaitedFor(t *testing.T) {
+	bin := binary(t)
+	for _, args := range [][]string{{"./stats"}, {"stats"}, {"-f", "stats"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			dir := t.TempDir()
+			if args[0] == "stats" {
+				if err := os.Mkdir(filepath.Join(dir, "stats"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := startTmux(t, 120, 20, []string{"cd", dir, "&&", "NO_COLOR=1"}, append([]string{bin}, args...)...)
+			s.waitFor("waiting for stats/.claude/aot-loop-state.md", "/align-goal; q quits")
+			s.send("q")
+			if status, screen := s.waitExit(); status != "0" {
+				t.Fatalf("q: exit status %s; the pane shows:\n%s", status, screen)
+			}
+		})
+	}
+}
