@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/aot-loop/aot-tui/fastyaml"
+	"github.com/aot-loop/aot-tui/internal/looptools"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/yamltext"
 	"go.yaml.in/yaml/v3"
@@ -132,6 +133,11 @@ func parse(data []byte, prev *Document, record bool, halves int) (doc *Document,
 	} else {
 		st.Body = string(body)
 	}
+	// How the loop's own line-based tools read these bytes: computed on
+	// every version (one pass over the lines), so a Reparse carries the
+	// same reading as a Parse.
+	st.LoopRead = looptools.Read(data, looptools.Frame{YAMLStart: fm.YAMLStart, YAMLEnd: fm.YAMLEnd,
+		BodyStart: fm.BodyStart, FirstLine: fm.FirstLine, BOM: fm.BOM, CRLF: fm.CRLF}, st)
 	if record {
 		// The tree of a Reparse holds stubs for the entries taken from
 		// prev, and keeping it would keep the whole tree (see Reparse).

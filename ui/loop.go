@@ -25,6 +25,10 @@ type loop struct {
 	phase *model.PhaseLoop
 	// outlook is the stop hook's next decision for st.
 	outlook model.Outlook
+	// loopTools are the warnings on what the loop's own tools will read
+	// otherwise than aot-tui in st (the header counts them, the objective
+	// view lists them).
+	loopTools []model.Problem
 
 	// banner explains a file problem (invalid, removed, waiting, error).
 	banner    string

@@ -213,6 +213,7 @@ func (m *Model) show(l *loop, s shownState) tea.Cmd {
 func (m *Model) setShown(l *loop, s shownState) tea.Cmd {
 	l.doc, l.st, l.facts = s.doc, s.doc.State, s.facts
 	l.outlook = model.PredictOutlook(l.st, l.facts)
+	l.loopTools = model.LoopToolsWarnings(l.st)
 	cmd := m.layoutCmd(l, l.graph.setState(l.st, l.facts))
 	l.bindings.setRows(len(l.st.Bindings))
 	l.trail.setRows(len(l.st.Trail))
