@@ -133,11 +133,20 @@ func parse(data []byte, prev *Document, record bool, halves int) (doc *Document,
 	} else {
 		st.Body = string(body)
 	}
-	// How the loop's own line-based tools read these bytes: computed on
-	// every version (one pass over the lines), so a Reparse carries the
-	// same reading as a Parse.
-	st.LoopRead = looptools.Read(data, looptools.Frame{YAMLStart: fm.YAMLStart, YAMLEnd: fm.YAMLEnd,
-		BodyStart: fm.BodyStart, FirstLine: fm.FirstLine, BOM: fm.BOM, CRLF: fm.CRLF}, st)
+	// How the loop's own line-based tools read these bytes: one pass over
+	// the lines, which on a Reparse takes the entries whose text did not
+	// change from the version before (see loopEntries): the same reading
+	// as a Parse.
+	frame := looptools.Frame{YAMLStart: fm.YAMLStart, YAMLEnd: fm.YAMLEnd,
+		BodyStart: fm.BodyStart, FirstLine: fm.FirstLine, BOM: fm.BOM, CRLF: fm.CRLF}
+	if d.memo != nil {
+		e := loopEntries(d.memo, prev, root, fm.YAMLStart, fm.FirstLine)
+		st.LoopRead, e.read = looptools.ReadEntries(data, frame, st, e)
+		e.forget()
+		d.memo.loopTools = e
+	} else {
+		st.LoopRead = looptools.Read(data, frame, st)
+	}
 	if record {
 		// The tree of a Reparse holds stubs for the entries taken from
 		// prev, and keeping it would keep the whole tree (see Reparse).

@@ -38,7 +38,54 @@ const maxEach = 5
 // Read reads data as the loop's tools do and compares their reading with
 // st, aot-tui's parse of the same bytes with its frontmatter at fm.
 func Read(data []byte, fm Frame, st *model.State) *model.LoopRead {
-	r := reader{data: data, fm: fm, st: st, lr: &model.LoopRead{}}
+	return readEntries(data, fm, st, nil).lr
+}
+
+// Entries are the entries of the frontmatter's top-level lists and
+// mappings (the atoms, the bindings, …) of a version read again: an entry
+// whose text did not change since the version before need not be read
+// again when that reading found it read as aot-tui reads it (the re-read
+// memo path, statefile.Reparse).
+type Entries interface {
+	// Len is the number of entries, in file order.
+	Len() int
+	// Entry returns entry i: its whole lines, data[start:end], the file
+	// line it starts on (0: unknown) and what reading the same text gave
+	// in the version before (nil: unknown).
+	Entry(i int) (start, end, line int, prev *EntryRead)
+}
+
+// EntryRead is what reading one entry gave, kept for the next version:
+// the hook's grep counts of its lines (0 to 3 each), whether it was in the
+// scripts' atoms section, and whether it can be taken as it is.
+type EntryRead uint8
+
+const (
+	countBits = 2
+	countMax  = 1<<countBits - 1
+	// inAtoms: it was read inside the scripts' atoms section.
+	inAtoms EntryRead = 1 << 6
+	// reusable: it contributes nothing but its counts: none of its lines
+	// is one the hook's fields, sed or '---' match, none is at column 0,
+	// and it is either outside the atoms section or one atom, starting on
+	// its first line, that the scripts read as aot-tui does.
+	reusable EntryRead = 1 << 7
+)
+
+func (e EntryRead) count(k int) int { return int(e>>(countBits*k)) & countMax }
+
+// ReadEntries is Read for a version whose entries are known; the readings
+// it returns, one per entry, are for the next version.
+func ReadEntries(data []byte, fm Frame, st *model.State, entries Entries) (*model.LoopRead, []EntryRead) {
+	r := readEntries(data, fm, st, entries)
+	return r.lr, r.records
+}
+
+func readEntries(data []byte, fm Frame, st *model.State, entries Entries) *reader {
+	r := &reader{data: data, fm: fm, st: st, lr: &model.LoopRead{}, entries: entries, recording: -1, plainAtom: -1, dash: -1}
+	if entries != nil {
+		r.records = make([]EntryRead, entries.Len())
+	}
 	r.scan()
 	r.frame()
 	r.counts()
@@ -47,7 +94,7 @@ func Read(data []byte, fm Frame, st *model.State) *model.LoopRead {
 	r.flush("status", "atom statuses read_state.py reads otherwise")
 	r.flush("deps", "dependencies the loop's scripts read otherwise")
 	r.files()
-	return r.lr
+	return r
 }
 
 type reader struct {
@@ -60,7 +107,6 @@ type reader struct {
 	// (hook line 36) prints the lines between the first two lines that
 	// are exactly '---'; hookIn is its p, hookDone its exit.
 	hookIn, hookDone bool
-	delims           int
 
 	// sed: the lines of the whole file its sed expressions match (hook
 	// lines 126, 139-140, 168-170, 184-185, 206-208).
@@ -72,6 +118,148 @@ type reader struct {
 	// finds counts the findings of each kind so far.
 	finds map[string]*found
 	ids   map[string]bool
+
+	// The entries of the version (nil: none known), what reading each
+	// gave, the one being read (-1: none), its first line and the hook's
+	// counts when it began.
+	entries   Entries
+	records   []EntryRead
+	recording int
+	recLine   int
+	recCounts [3]int
+	// recTaint: a line of the entry keeps it from being reused; recIDs
+	// counts the atoms the scripts start in it, recFirst is set when one
+	// starts on its first line.
+	recTaint bool
+	recIDs   int
+	recFirst bool
+	// plainAtom is the entry in the atoms section, read and plain, whose
+	// atom is not yet closed (-1: none).
+	plainAtom int
+	// skipped counts the entries taken from the version before.
+	skipped int
+	// yamlCounts are the atoms by status (pending, in progress, resolved).
+	yamlCounts [3]int
+	// perLine: each line read is looked at for a CR and a '---' (the
+	// entries taken from the version before have neither); dash is then
+	// where the first '---' after the file's start is (-1: none).
+	perLine bool
+	dash    int
+}
+
+// statusIndex is the place of a status in the counts (-1: none of the
+// three).
+func statusIndex(s model.AtomStatus) int {
+	switch s {
+	case model.StatusPending:
+		return 0
+	case model.StatusInProgress:
+		return 1
+	case model.StatusResolved:
+		return 2
+	}
+	return -1
+}
+
+// countAtom counts atom k of the state by its status.
+func (r *reader) countAtom(k int) {
+	if i := statusIndex(r.st.Atoms[k].Status); i >= 0 {
+		r.yamlCounts[i]++
+	}
+}
+
+// consistent reports whether the hook's counts of an entry's lines are
+// those of one atom with status s: what it counts is what its atom is.
+func (e EntryRead) consistent(s model.AtomStatus) bool {
+	i := statusIndex(s)
+	for k := 0; k < 3; k++ {
+		want := 0
+		if k == i {
+			want = 1
+		}
+		if e.count(k) != want {
+			return false
+		}
+	}
+	return true
+}
+
+// entryAt notes that the scripts start an atom on line n and returns the
+// entry being read when it starts on that line (-1 if none).
+func (r *reader) entryAt(n int) int {
+	if r.recording < 0 {
+		return -1
+	}
+	r.recIDs++
+	if r.recLine == n {
+		r.recFirst = true
+		return r.recording
+	}
+	return -1
+}
+
+// taint marks the entry being read as one that cannot be reused.
+func (r *reader) taint() { r.recTaint = true }
+
+// beginEntry starts reading entry i on line n.
+func (r *reader) beginEntry(i, n int) {
+	h := &r.lr.Hook
+	r.recording, r.recLine = i, n
+	r.recCounts = [3]int{h.Pending, h.InProgress, h.Resolved}
+	r.recTaint, r.recIDs, r.recFirst = false, 0, false
+	if r.py.started && !r.py.done {
+		r.records[i] |= inAtoms
+	}
+}
+
+// endEntry ends reading the entry that began. An entry in the atoms
+// section becomes reusable when its atom, once closed, reads as aot-tui
+// reads it (plainAtom waits for that).
+func (r *reader) endEntry() {
+	i := r.recording
+	if i < 0 {
+		return
+	}
+	r.recording = -1
+	h := &r.lr.Hook
+	e := &r.records[i]
+	for k, d := range [3]int{h.Pending - r.recCounts[0], h.InProgress - r.recCounts[1], h.Resolved - r.recCounts[2]} {
+		if d > countMax {
+			return
+		}
+		*e |= EntryRead(d) << (countBits * k)
+	}
+	switch atoms := *e&inAtoms != 0; {
+	case r.recTaint || !r.hookIn:
+	case !atoms && r.recIDs == 0:
+		*e |= reusable
+	case atoms && r.recIDs == 1 && r.recFirst && r.py.started && !r.py.done:
+		r.plainAtom = i
+	}
+}
+
+// skipEntry takes entry i, starting on line n, from the version before
+// when it can.
+func (r *reader) skipEntry(i, n int, prev *EntryRead) bool {
+	p := &r.py
+	inSection := p.started && !p.done
+	if prev == nil || *prev&reusable == 0 || !r.hookIn || inSection != (*prev&inAtoms != 0) {
+		return false
+	}
+	h := &r.lr.Hook
+	h.Pending += prev.count(0)
+	h.InProgress += prev.count(1)
+	h.Resolved += prev.count(2)
+	if inSection {
+		// Its atom starts on its first line and reads as aot-tui reads
+		// it, and the hook counts it as what it is: only its place counts.
+		p.close(n)
+		p.cur = pyAtom{start: n, skip: true, entry: -1, counts: *prev}
+		p.inAtom = true
+	}
+	r.records[i] = *prev
+	r.skipped++
+	return true
 }
 
 // The lines the hook's sed rewrites: '^  KEY: .*' on every line of the file.
@@ -107,8 +295,66 @@ func (r *reader) scan() {
 	data := r.data
 	r.py.init(r)
 	hook := &r.lr.Hook
-	cr := bytes.IndexByte(data, '\r') >= 0
-	for pos, n := 0, 1; pos < len(data); n++ {
+	// Entries are taken from the version before only where every reader
+	// reads lines as they are: no BOM, and the two delimiters exactly '---'
+	// (else the hook's frontmatter is elsewhere). An entry with a CR or a
+	// '---' in it is read again each time; so are the lines outside the
+	// entries, each looked at for them (perLine); without entries, the
+	// whole file is looked at once.
+	ne, ei := 0, 0
+	if r.entries != nil && !r.fm.BOM && r.fm.YAMLStart >= 4 && string(data[r.fm.YAMLStart-4:r.fm.YAMLStart]) == "---\n" &&
+		(r.fm.YAMLStart == 4 || data[r.fm.YAMLStart-5] == '\n') && bytes.HasPrefix(data[r.fm.YAMLEnd:], []byte("---")) &&
+		(r.fm.YAMLEnd+3 == len(data) || data[r.fm.YAMLEnd+3] == '\n') {
+		ne = r.entries.Len()
+		r.perLine = true
+	} else if r.entries != nil {
+		r.entries = nil
+		r.records = nil
+	}
+	cr := !r.perLine && bytes.IndexByte(data, '\r') >= 0
+	pos, n := 0, 1
+	// The entry ei: where it is, and its reading in the version before.
+	var (
+		start, end, line = -1, -1, 0
+		prev             *EntryRead
+		at               = -1
+	)
+	for ; pos < len(data); n++ {
+		for ei < ne {
+			if at != ei {
+				start, end, line, prev = r.entries.Entry(ei)
+				at = ei
+			}
+			if pos >= end {
+				r.endEntry()
+				ei++
+				continue
+			}
+			if pos == start && r.recording != ei {
+				if !r.skipEntry(ei, n, prev) {
+					r.beginEntry(ei, n)
+					break
+				}
+				// The line after it is the next entry's first, when that
+				// follows at once; else its lines are counted.
+				from := pos
+				pos = end
+				if ei++; ei < ne {
+					start, end, line, prev = r.entries.Entry(ei)
+					at = ei
+					if start == pos && line > 0 {
+						n = line
+						continue
+					}
+				}
+				n += bytes.Count(data[from:pos], []byte{'\n'})
+				continue
+			}
+			break
+		}
+		if pos >= len(data) {
+			break
+		}
 		end := bytes.IndexByte(data[pos:], '\n')
 		if end < 0 {
 			end = len(data)
@@ -118,6 +364,19 @@ func (r *reader) scan() {
 		line := data[pos:end]
 		if pos == r.fm.YAMLEnd {
 			r.closeLine = n
+		}
+		lineCR := cr
+		if r.perLine {
+			if bytes.IndexByte(line, '\r') >= 0 {
+				lineCR = true
+				r.taint()
+			}
+			if i := bytes.Index(line, []byte("---")); i >= 0 {
+				r.taint()
+				if r.dash < 0 && pos+i >= 3 {
+					r.dash = pos + i
+				}
+			}
 		}
 		pos = end + 1
 		// What the line starts with decides which readers look at it: the
@@ -132,8 +391,10 @@ func (r *reader) scan() {
 		}
 		switch k {
 		case 0:
+			if len(line) > 0 {
+				r.taint() // a line at column 0
+			}
 			if len(line) == 3 && string(line) == "---" && !r.hookDone {
-				r.delims++
 				r.hookIn = !r.hookIn
 				if r.hookIn {
 					hook.FirstLine = n + 1
@@ -157,12 +418,15 @@ func (r *reader) scan() {
 		// Python reads with universal newlines (Path.read_text in every
 		// script).
 		switch {
-		case cr:
+		case lineCR:
 			r.py.lineWithCR(line, n)
 		case r.py.done:
 		case k == 0, c == '-', c < ' ', c >= utf8.RuneSelf, r.py.inAtom && (c == 's' || c == 'd' && bytes.HasPrefix(line[k:], []byte("depends_on"))):
 			r.py.line(line, n)
 		}
+	}
+	for ; ei < ne; ei++ {
+		r.endEntry()
 	}
 	if r.hookIn && !r.hookDone {
 		// One '---' line only: awk prints to the end of the file.
@@ -190,8 +454,11 @@ func (r *reader) hookLine(line []byte, n int) {
 		// extract_field's pattern: "^" + 2 spaces + FIELD + ":" (line 42-44).
 		for _, f := range [...]model.HookField{model.HookStatus, model.HookIteration, model.HookStallCount,
 			model.HookStopRequested, model.HookRedirectRequested, model.HookPrevPendingCount} {
-			if hook.Values[f].Line == 0 && hasKey(line[2:], f.Key()) {
-				hook.Values[f] = fieldValue(line[2+len(f.Key())+1:], n)
+			if hasKey(line[2:], f.Key()) {
+				r.taint()
+				if hook.Values[f].Line == 0 {
+					hook.Values[f] = fieldValue(line[2+len(f.Key())+1:], n)
+				}
 			}
 		}
 		return
@@ -218,8 +485,11 @@ func (r *reader) hookLine(line []byte, n int) {
 	}
 	// extract_constraint: the same pattern with 4 spaces (lines 56-59).
 	for _, f := range [...]model.HookField{model.HookMaxIterations, model.HookMaxStallCount} {
-		if hook.Values[f].Line == 0 && hasKey(rest, f.Key()) {
-			hook.Values[f] = fieldValue(rest[len(f.Key())+1:], n)
+		if hasKey(rest, f.Key()) {
+			r.taint()
+			if hook.Values[f].Line == 0 {
+				hook.Values[f] = fieldValue(rest[len(f.Key())+1:], n)
+			}
 		}
 	}
 }
@@ -260,6 +530,7 @@ func (r *reader) sedLine(line []byte, n int) {
 	for k, key := range sedKeys {
 		if len(rest) > len(key)+1 && rest[len(key)] == ':' && rest[len(key)+1] == ' ' && string(rest[:len(key)]) == key {
 			r.sed[k].add(n)
+			r.taint()
 			return
 		}
 	}
@@ -399,18 +670,9 @@ func (r *reader) counts() {
 	if hook.Frame != model.FrameSame {
 		return
 	}
-	var want [3]int
-	for i := range r.st.Atoms {
-		switch r.st.Atoms[i].Status {
-		case model.StatusPending:
-			want[0]++
-		case model.StatusInProgress:
-			want[1]++
-		case model.StatusResolved:
-			want[2]++
-		}
-	}
-	if want == [3]int{hook.Pending, hook.InProgress, hook.Resolved} {
+	// The atoms' statuses were counted as the scripts' reading went by
+	// them (yamlCounts).
+	if r.yamlCounts == [3]int{hook.Pending, hook.InProgress, hook.Resolved} {
 		return
 	}
 	starts := r.lineStarts()
@@ -572,7 +834,11 @@ func (r *reader) files() {
 		r.lr.Findings = append(r.lr.Findings, model.Problem{Line: 1,
 			Message: "the file does not start with '---' (blank lines come first): validate_state.py reports \"Missing YAML frontmatter\"; remove the blank lines"})
 	default:
-		if i := bytes.Index(data[3:], []byte("---")); i >= 0 && 3+i < r.fm.YAMLEnd {
+		i := r.dash - 3
+		if !r.perLine {
+			i = bytes.Index(data[3:], []byte("---"))
+		}
+		if i >= 0 && 3+i < r.fm.YAMLEnd {
 			fmText := data[3 : 3+i]
 			var lost []string
 			for _, s := range []string{"objective:", "control:", "atoms:", "goal:", "base_case:"} {

@@ -46,7 +46,14 @@ type pyReader struct {
 
 // pyAtom is an atom as the scripts read it: slices of the file.
 type pyAtom struct {
-	start                          int
+	start int
+	// skip: the atom's entry was taken from the version before, read as
+	// aot-tui reads it (only its place is paired); entry is the index of
+	// the entry it starts (-1: none).
+	skip bool
+	// counts: a skipped atom's entry's reading (its hook counts).
+	counts                         EntryRead
+	entry                          int
 	id                             []byte
 	status, deps                   []byte
 	statusLine, depsLine           int
@@ -90,7 +97,7 @@ func (p *pyReader) line(b []byte, n int) {
 	case '-':
 		if bytes.HasPrefix(rest, []byte("- id:")) {
 			p.close(n)
-			p.cur = pyAtom{start: n, id: pyValue(pyStrip(rest[len("- id:"):]))}
+			p.cur = pyAtom{start: n, id: pyValue(pyStrip(rest[len("- id:"):])), entry: p.r.entryAt(n)}
 			p.inAtom = true
 		}
 		return
@@ -180,8 +187,19 @@ func (p *pyReader) close(end int) {
 		// An atom of the state that starts inside this one without a
 		// '- id:' line gives it its fields: that atom's finding says so,
 		// and this one's fields are not compared.
-		if p.k+1 >= len(atoms) || atoms[p.k+1].Line >= end || atoms[p.k+1].ID == "" {
-			p.compare(p.k, &p.cur)
+		r := p.r
+		switch {
+		case p.cur.skip:
+			for i := range r.yamlCounts {
+				r.yamlCounts[i] += p.cur.counts.count(i)
+			}
+		case p.k+1 >= len(atoms) || atoms[p.k+1].Line >= end || atoms[p.k+1].ID == "":
+			r.countAtom(p.k)
+			if p.compare(p.k, &p.cur) && p.cur.entry >= 0 && p.cur.entry == r.plainAtom && r.records[p.cur.entry].consistent(atoms[p.k].Status) {
+				r.records[p.cur.entry] |= reusable
+			}
+		default:
+			r.countAtom(p.k)
 		}
 		p.k++
 		return
@@ -193,6 +211,7 @@ func (p *pyReader) close(end int) {
 }
 
 func (p *pyReader) notSeen(k int) {
+	p.r.countAtom(k)
 	a := &p.r.st.Atoms[k]
 	if p.done && p.endLine > 0 && a.Line > p.endLine {
 		if p.firstUnseenAfter < 0 {
@@ -284,12 +303,12 @@ func plural(n int, one, many string) string {
 }
 
 // compare reports where the scripts read atom k otherwise than aot-tui.
-func (p *pyReader) compare(k int, got *pyAtom) {
+func (p *pyReader) compare(k int, got *pyAtom) (same bool) {
 	a := &p.r.st.Atoms[k]
 	r := p.r
 	sameStatus := !a.Status.Known() || got.hasStatus && string(got.status) == string(a.Status)
 	if string(got.id) == a.ID && sameStatus && got.sameDeps(a.DependsOn) {
-		return // the common case, without allocating
+		return true // the common case, without allocating
 	}
 	path := fmt.Sprintf("atoms[%d]", k)
 	if string(got.id) != a.ID && r.want("id", got.start) {
@@ -314,7 +333,7 @@ func (p *pyReader) compare(k int, got *pyAtom) {
 				path, shown(got.status), why(got.status, got.statusLine), statusEffect(a), fix(got.status, "status: "+string(a.Status)))})
 	}
 	if got.sameDeps(a.DependsOn) || !r.want("deps", max(got.depsLine, a.Line)) {
-		return
+		return false
 	}
 	var list []string
 	missing := false
@@ -362,6 +381,7 @@ func (p *pyReader) compare(k int, got *pyAtom) {
 	}
 	r.lr.Findings = append(r.lr.Findings, model.Problem{Line: line, Path: path + ".depends_on",
 		Message: fmt.Sprintf("the loop's scripts %s: %s; %s", how, effect, fix)})
+	return false
 }
 
 func statusEffect(a *model.Atom) string {
@@ -456,7 +476,7 @@ type Atom struct {
 // Atoms reads the atoms of data as the loop's Python scripts do.
 func Atoms(data []byte) []Atom {
 	var out []Atom
-	r := reader{data: data}
+	r := reader{data: data, recording: -1, plainAtom: -1}
 	r.py.init(&r)
 	r.py.collect = func(a *pyAtom) {
 		x := Atom{ID: string(a.id), Status: string(a.status), HasStatus: a.hasStatus, DependsOn: []string{}, Line: a.start}
