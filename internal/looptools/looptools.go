@@ -315,14 +315,14 @@ func (r *reader) scan() {
 	pos, n := 0, 1
 	// The entry ei: where it is, and its reading in the version before.
 	var (
-		start, end, line = -1, -1, 0
-		prev             *EntryRead
-		at               = -1
+		start, end = -1, -1
+		prev       *EntryRead
+		at         = -1
 	)
 	for ; pos < len(data); n++ {
 		for ei < ne {
 			if at != ei {
-				start, end, line, prev = r.entries.Entry(ei)
+				start, end, _, prev = r.entries.Entry(ei)
 				at = ei
 			}
 			if pos >= end {
@@ -340,6 +340,7 @@ func (r *reader) scan() {
 				from := pos
 				pos = end
 				if ei++; ei < ne {
+					var line int
 					start, end, line, prev = r.entries.Entry(ei)
 					at = ei
 					if start == pos && line > 0 {
