@@ -482,7 +482,12 @@ func (a hookVerdict) same(b hookVerdict) bool {
 }
 
 // simulateHook runs the hook's decision logic (hook lines 71-228) on the
-// values it reads, with bash's arithmetic.
+// values it reads, with bash's arithmetic. Its outcomes for the loop: a
+// "block" decision continues it; an "approve" or no decision lets the
+// subagent stop, and the loop ends; so does a failure: bash under set -u
+// exits 1, and Claude Code treats a hook's exit status other than 2 as a
+// non-blocking error and lets the stop proceed (2 would block it, but
+// nothing in the file makes this hook exit 2).
 func simulateHook(h *HookRead) hookVerdict {
 	val := func(f HookField) string {
 		if t := h.Values[f].Text; t != "" {
