@@ -150,6 +150,25 @@ func (s Section) Origin(i int) (from, delta int, ok bool) {
 	return int(e.from), int(e.delta), true
 }
 
+// Span is where entry i's text is in the text the memo was made of: its
+// whole lines from start to end (ok false when s does not know the entry).
+func (s Section) Span(i int) (start, end int, ok bool) {
+	if s.s == nil || i < 0 || i >= len(s.s.entries) {
+		return 0, 0, false
+	}
+	e := &s.s.entries[i]
+	return int(e.start), int(e.end), true
+}
+
+// Line is the line entry i starts on, counting from 0 at the first line
+// of the text (-1 when s does not know the entry).
+func (s Section) Line(i int) int {
+	if s.s == nil || i < 0 || i >= len(s.s.entries) {
+		return -1
+	}
+	return int(s.s.entries[i].line)
+}
+
 // enterSection notes that the value of the top-level key is parsed next.
 func (p *fastParser) enterSection(key string) {
 	if p.memo == nil {

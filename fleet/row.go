@@ -115,6 +115,11 @@ type Row struct {
 	StopReason        string `json:"stop_reason,omitempty"`
 	// Outlook is the stop hook's next decision, in words (AoT loops).
 	Outlook string `json:"outlook,omitempty"`
+	// LoopTools counts the warnings on what the loop's own hook and
+	// scripts will read otherwise than aot-tui (AoT loops); LoopTool is
+	// the first of them ("line 65: the stop hook reads …").
+	LoopTools int    `json:"loop_tools,omitempty"`
+	LoopTool  string `json:"loop_tool,omitempty"`
 	// Attention and Reason: why the loop needs a person, if it does.
 	Attention Attention `json:"attention"`
 	Reason    string    `json:"reason,omitempty"`
@@ -185,9 +190,19 @@ func fillAoT(r *Row, st *model.State, f *model.Facts) (near string) {
 	r.RedirectRequested, r.StopRequested, r.StopReason = c.RedirectRequested, c.StopRequested, c.StopReason
 	o := model.PredictOutlook(st, f)
 	r.Outlook = o.Text
-	if v := model.ValidateWith(st, f); !v.Valid {
+	v := model.ValidateWith(st, f)
+	if !v.Valid {
 		r.File = FileInvalid
 		r.Error = fmt.Sprintf("%s: %s", textfmt.Plural(len(v.Errors), "validation error"), v.Errors[0])
+	}
+	r.LoopTools, r.LoopTool = 0, ""
+	for _, p := range v.Problems {
+		if p.Kind == model.LoopToolsKind {
+			if r.LoopTools == 0 {
+				r.LoopTool = model.Problem{Line: p.Line, Message: p.Message}.String()
+			}
+			r.LoopTools++
+		}
 	}
 	// The hook's next decision is a stop while the loop runs: act now.
 	if c.Status == model.LoopRunning && o.Decision == model.DecisionStop {
@@ -205,7 +220,7 @@ func fillPhase(r *Row, p *model.PhaseLoop) (near string) {
 	r.StallCount, r.MaxStallCount = p.PhaseIteration, p.EffectiveMaxPhaseIterations()
 	r.Summary = model.Counts{}
 	r.PhasesDone, r.PhasesTotal = len(p.PhasesCompleted), len(model.Phases)
-	r.Progress, r.Outlook, r.StopReason = "", "", ""
+	r.Progress, r.Outlook, r.StopReason, r.LoopTools, r.LoopTool = "", "", "", 0, ""
 	r.RedirectRequested, r.StopRequested = false, false
 	switch {
 	case p.Shipped():

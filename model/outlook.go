@@ -12,7 +12,8 @@ type Decision string
 const (
 	// DecisionContinue: the hook blocks the exit and starts the next iteration.
 	DecisionContinue Decision = "continue"
-	// DecisionStop: the hook lets the loop end and marks it stopped.
+	// DecisionStop: the hook lets the loop end: it marks it stopped, or
+	// (reading the file otherwise than aot-tui) ends it as it is.
 	DecisionStop Decision = "stop"
 	// DecisionPause: a redirect is in progress; the loop waits.
 	DecisionPause Decision = "pause"
@@ -41,7 +42,21 @@ type Outlook struct {
 // executable, none in progress) the outlook says so, names what blocks it
 // and when the stall limit will stop the loop: the hook continues, but
 // only into stalled iterations.
+//
+// When s was read from a file (s.LoopRead), the prediction follows what the
+// hook itself reads from the bytes where that differs from aot-tui's
+// parse, and says why ("the stop hook reads control.status as
+// 'running   # …' (inline comment, line 65): the loop will end").
 func PredictOutlook(s *State, f *Facts) Outlook {
+	o := predictParsed(s, f)
+	if s.LoopRead != nil {
+		o = followHook(s, f, o)
+	}
+	return o
+}
+
+// predictParsed is the outlook on the values aot-tui parsed.
+func predictParsed(s *State, f *Facts) Outlook {
 	c := s.Control
 	cons := s.Objective.Constraints
 	maxIter, maxStall := cons.EffectiveMaxIterations(), cons.EffectiveMaxStallCount()

@@ -142,6 +142,11 @@ type State struct {
 	// a section that is not a mapping) with the line it is on. Validate
 	// reports them as errors.
 	Problems []Problem
+	// LoopRead is how the loop's own line-based tools read the same bytes
+	// (statefile fills it on every parse; nil for a State not read from a
+	// file). The outlook follows its stop-hook reading, and Validate
+	// reports where it differs as warnings of the loop-tools kind.
+	LoopRead *LoopRead
 }
 
 // Objective is the objective section.

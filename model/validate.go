@@ -21,9 +21,12 @@ type Report struct {
 // ReportProblem is one finding with its place in the file.
 type ReportProblem struct {
 	Severity string `json:"severity"`
-	Line     int    `json:"line,omitempty"`
-	Path     string `json:"path,omitempty"`
-	Message  string `json:"message"`
+	// Kind is LoopToolsKind for what the loop's own tools will read
+	// differently ("" for the others).
+	Kind    string `json:"kind,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Message string `json:"message"`
 }
 
 func (r *Report) add(isErr bool, p Problem) {
@@ -107,6 +110,7 @@ func ValidateWith(s *State, f *Facts) Report {
 	v.decompositions()
 	v.bindings()
 	v.trailAndCorrections()
+	v.loopTools()
 	v.r.finish()
 	return v.r
 }
@@ -650,4 +654,13 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// loopTools adds the loop-tools warnings: where the loop's own tools will
+// read the file otherwise than aot-tui. They are warnings whatever their
+// consequence, so they never block a correction.
+func (v *validator) loopTools() {
+	for _, p := range LoopToolsWarnings(v.s) {
+		v.r.Problems = append(v.r.Problems, ReportProblem{Severity: "warning", Kind: LoopToolsKind, Line: p.Line, Path: p.Path, Message: p.Message})
+	}
 }

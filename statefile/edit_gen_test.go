@@ -35,7 +35,8 @@ var layouts = []layout{
 	{name: "bom-crlf-col0", bom: true, crlf: true, col0: true, indent: 2, comments: true},
 }
 
-// templateLayouts are those the loop's line-based tools can read.
+// templateLayouts are the loop's template, with and without its trailing
+// comments (which the loop's line-based tools read as part of the values).
 var templateLayouts = []layout{layouts[0], layouts[1]}
 
 var sentences = []string{

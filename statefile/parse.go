@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/aot-loop/aot-tui/fastyaml"
+	"github.com/aot-loop/aot-tui/internal/looptools"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/yamltext"
 	"go.yaml.in/yaml/v3"
@@ -131,6 +132,20 @@ func parse(data []byte, prev *Document, record bool, halves int) (doc *Document,
 		st.Body = prev.State.Body
 	} else {
 		st.Body = string(body)
+	}
+	// How the loop's own line-based tools read these bytes: one pass over
+	// the lines, which on a Reparse takes the entries whose text did not
+	// change from the version before (see loopEntries): the same reading
+	// as a Parse.
+	frame := looptools.Frame{YAMLStart: fm.YAMLStart, YAMLEnd: fm.YAMLEnd,
+		BodyStart: fm.BodyStart, FirstLine: fm.FirstLine, BOM: fm.BOM, CRLF: fm.CRLF}
+	if d.memo != nil {
+		e := loopEntries(d.memo, prev, root, fm.YAMLStart, fm.FirstLine)
+		st.LoopRead, e.read = looptools.ReadEntries(data, frame, st, e)
+		e.forget()
+		d.memo.loopTools = e
+	} else {
+		st.LoopRead = looptools.Read(data, frame, st)
 	}
 	if record {
 		// The tree of a Reparse holds stubs for the entries taken from

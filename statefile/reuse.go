@@ -2,6 +2,7 @@ package statefile
 
 import (
 	"github.com/aot-loop/aot-tui/fastyaml"
+	"github.com/aot-loop/aot-tui/internal/looptools"
 	"github.com/aot-loop/aot-tui/model"
 	"go.yaml.in/yaml/v3"
 )
@@ -16,6 +17,108 @@ type docMemo struct {
 	// entry taken from this Document takes them along. (Problems of the
 	// list itself, such as a key given twice, are outside every span.)
 	spans map[string][]int32
+	// loopTools is what reading each entry as the loop's own tools do
+	// gave (looptools.EntryRead), for the next version.
+	loopTools *entries
+}
+
+// entries are the entries of the top-level lists and mappings the memo
+// knows, in file order, for looptools.ReadEntries: where each is in the
+// file, and the reading of the entry it was taken from.
+type entries struct {
+	secs []entrySection
+	n    int
+	// base is where the YAML starts in the file, firstLine the file
+	// line of its first line.
+	base, firstLine int
+	// read are the readings of all the entries, in order.
+	read []looptools.EntryRead
+}
+
+type entrySection struct {
+	key   string
+	sec   fastyaml.Section
+	first int // the index of its first entry among all
+	// prev are the readings of the same section's entries in the version
+	// before (nil: none).
+	prev []looptools.EntryRead
+}
+
+// loopEntries lists the entries of the lean sections of root (the tree
+// parsed with m), in file order, with the readings of the entries of prev
+// they were taken from; the YAML starts at yamlStart in the file, on line
+// firstLine.
+func loopEntries(m *docMemo, prev *Document, root *yaml.Node, yamlStart, firstLine int) *entries {
+	e := &entries{}
+	if root == nil {
+		return e
+	}
+	var old *entries
+	if prev != nil && prev.memo != nil {
+		old = prev.memo.loopTools
+	}
+	e.base, e.firstLine = yamlStart, firstLine
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key := root.Content[i].Value
+		if !leanSection(key) {
+			continue
+		}
+		sec := m.yaml.Section(key, root.Content[i+1])
+		if sec.Len() == 0 {
+			continue
+		}
+		es := entrySection{key: key, sec: sec, first: e.n}
+		if old != nil {
+			es.prev = old.section(key)
+		}
+		e.secs = append(e.secs, es)
+		e.n += sec.Len()
+	}
+	return e
+}
+
+// forget lets go of the version before's readings, once read: each
+// version keeps its own only.
+func (e *entries) forget() {
+	for k := range e.secs {
+		e.secs[k].prev = nil
+	}
+}
+
+// section returns the readings of the entries under key (nil: none).
+func (e *entries) section(key string) []looptools.EntryRead {
+	for k, s := range e.secs {
+		if s.key != key {
+			continue
+		}
+		end := e.n
+		if k+1 < len(e.secs) {
+			end = e.secs[k+1].first
+		}
+		if len(e.read) >= end {
+			return e.read[s.first:end]
+		}
+	}
+	return nil
+}
+
+// Len is the number of entries.
+func (e *entries) Len() int { return e.n }
+
+// Entry is entry i: where it is in the file, and the reading of the entry
+// of the version before it was taken from.
+func (e *entries) Entry(i int) (start, end, line int, prev *looptools.EntryRead) {
+	k := len(e.secs) - 1
+	for k > 0 && e.secs[k].first > i {
+		k--
+	}
+	s := &e.secs[k]
+	j := i - s.first
+	a, b, _ := s.sec.Span(j)
+	if from, _, ok := s.sec.Origin(j); ok && from >= 0 && from < len(s.prev) {
+		prev = &s.prev[from]
+	}
+	return e.base + a, e.base + b, e.firstLine + s.sec.Line(j), prev
 }
 
 // listRec records the problems of the entries of one top-level list while

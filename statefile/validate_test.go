@@ -23,16 +23,18 @@ import (
 //
 //	expect error: line 12: atom A8 depends on A99, which does not exist …
 //	expect warning: line 40: …
+//	expect loop-tools: line 65: the stop hook reads control.status as …
 //	expect parse-error: line 7: text the error message contains
 //
-// error and warning lines must match the report's strings exactly, and
-// together they must be all of them: a fixture with no expect lines must
-// validate with no findings at all.
+// error, warning and loop-tools lines (the warnings of the loop-tools
+// kind) must match the report's strings exactly, and together they must be
+// all of them: a fixture with no expect lines must validate with no
+// findings at all.
 type expectation struct {
-	errors, warnings []string
-	parseLine        int
-	parseMsg         string
-	isParseErr       bool
+	errors, warnings, loopTools []string
+	parseLine                   int
+	parseMsg                    string
+	isParseErr                  bool
 }
 
 func readExpectation(t *testing.T, path string, data []byte) expectation {
@@ -56,6 +58,8 @@ func readExpectation(t *testing.T, path string, data []byte) expectation {
 			e.errors = append(e.errors, rest)
 		case "warning":
 			e.warnings = append(e.warnings, rest)
+		case "loop-tools":
+			e.loopTools = append(e.loopTools, rest)
 		case "parse-error":
 			e.isParseErr = true
 			num, msg, _ := strings.Cut(strings.TrimPrefix(rest, "line "), ": ")
@@ -144,7 +148,18 @@ func TestFixtures(t *testing.T) {
 				t.Errorf("Valid = %v with %d errors", r.Valid, len(r.Errors))
 			}
 			diffFindings(t, "errors", r.Errors, want.errors)
-			diffFindings(t, "warnings", r.Warnings, want.warnings)
+			var warnings, loopTools []string
+			for _, p := range r.Problems {
+				s := model.Problem{Line: p.Line, Message: p.Message}.String()
+				switch {
+				case p.Kind == model.LoopToolsKind:
+					loopTools = append(loopTools, s)
+				case p.Severity == "warning":
+					warnings = append(warnings, s)
+				}
+			}
+			diffFindings(t, "warnings", warnings, want.warnings)
+			diffFindings(t, "loop-tools warnings", loopTools, want.loopTools)
 			for i := 1; i < len(r.Problems); i++ {
 				if r.Problems[i-1].Line > r.Problems[i].Line {
 					t.Errorf("problems are not in line order: %+v before %+v", r.Problems[i-1], r.Problems[i])

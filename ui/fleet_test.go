@@ -362,3 +362,38 @@ func TestFleetEscFromThePastReturnsToLiveFirst(t *testing.T) {
 		t.Fatal("esc when live should return to the table")
 	}
 }
+
+// TestFleetMarksLoopTools: a loop whose file the loop's own tools read
+// otherwise, without needing attention yet, is marked ≠ in the table, and
+// the preview says what the first misreading is and how many there are.
+func TestFleetMarksLoopTools(t *testing.T) {
+	rows := fleetRows()
+	for i := range rows {
+		if rows[i].Name == "auth" {
+			rows[i].LoopTools, rows[i].LoopTool = 2, "line 27: read_state.py reads atoms[0].status as 'resolved   # …' (inline comment, line 27)"
+		}
+	}
+	m := fleetModel(t, 160, 30, rows)
+	for m.fleet.rows[m.fleet.table.visible[m.fleet.table.sel]].Name != "auth" {
+		press(m, "j")
+	}
+	out := screen(m)
+	if l := lineOfScreen(out, " auth "); !strings.Contains(l, "≠") {
+		t.Fatalf("auth's row is not marked: %q\n%s", l, out)
+	}
+	if !strings.Contains(out, "⚠ loop tools: line 27: read_state.py reads atoms[0].status as 'resolved   # …' (inline comment, line 27) (+1 more)") {
+		t.Fatalf("the preview does not say it:\n%s", out)
+	}
+	if l := lineOfScreen(out, " docs "); strings.Contains(l, "≠") {
+		t.Fatalf("docs is marked: %q", l)
+	}
+}
+
+func lineOfScreen(screen, s string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}

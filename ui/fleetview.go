@@ -291,6 +291,11 @@ func (m *Model) fleetCell(r fleet.Row, id string) fleetCell {
 		if r.Attention == fleet.AttentionRedirect {
 			st = s.Warn.Bold(true)
 		}
+		if !r.NeedsAttention() && r.LoopTools > 0 {
+			// The loop's own tools read some values otherwise (the
+			// preview says which).
+			return fleetCell{"≠", s.Warn.Bold(true)}
+		}
 		return fleetCell{attentionGlyph(r.Attention), st}
 	case "project":
 		if r.NeedsAttention() {
@@ -404,6 +409,15 @@ func (m *Model) fleetPreview(r fleet.Row, w, n int) []string {
 	}
 	if r.Error != "" && r.Attention != fleet.AttentionInvalid {
 		why = append(why, "✗ "+line(r.Error))
+	}
+	if n := r.LoopTools; n > 0 && (r.Error == "" || r.Attention == fleet.AttentionInvalid) {
+		// What the loop's own tools will read otherwise (the first of
+		// them; enter opens the loop, whose objective view lists all).
+		more := ""
+		if n > 1 {
+			more = fmt.Sprintf(" (+%d more)", n-1)
+		}
+		why = append(why, "⚠ loop tools: "+line(r.LoopTool)+more)
 	}
 	polled := m.fleetPolled(r.Path)
 	reserved := 1 // the path's line comes last, after the polled one

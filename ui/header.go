@@ -28,6 +28,8 @@ type headerData struct {
 	State   *model.State
 	Facts   *model.Facts
 	Outlook model.Outlook
+	// LoopTools counts the loop-tools warnings (model.LoopToolsWarnings).
+	LoopTools int
 	// Changed is when the file's content last changed (zero: unknown).
 	Changed time.Time
 	Now     time.Time
@@ -214,6 +216,11 @@ func renderHeader(h headerData, width int, s Styles) []string {
 	}
 	if c.StopRequested {
 		flags = append(flags, s.Flag.Render(" STOP "))
+	}
+	if h.LoopTools > 0 {
+		// The loop's own tools read some values otherwise: the objective
+		// view lists them.
+		flags = append(flags, s.Warn.Render(fmt.Sprintf("⚠ loop tools %d", h.LoopTools)))
 	}
 	left := strings.Join(flags, " ")
 	if left != "" {

@@ -29,6 +29,10 @@ type loop struct {
 	// this iteration and are gone from the live one (model.KeepGone): the
 	// outlook says so while they are.
 	gone []model.Gone
+	// loopTools are the warnings on what the loop's own tools will read
+	// otherwise than aot-tui in st (the header counts them, the objective
+	// view lists them).
+	loopTools []model.Problem
 
 	// banner explains a file problem (invalid, removed, waiting, error).
 	banner    string

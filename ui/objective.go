@@ -10,7 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// renderObjective lays out the objective: goal, background, deliverables,
+// renderObjective lays out the objective: the loop-tools warnings first
+// when there are any, then goal, background, deliverables,
 // definition of done, constraints, and the base_case as a tree with check
 // types and values and AND/OR groups. With vv (the last verification, nil
 // when there was none), each item the run checked is marked ✓ ✗ ? or ·,
@@ -20,6 +21,21 @@ func renderObjective(st *model.State, vv *verifyView, width int, s Styles) []str
 	o := st.Objective
 	w := max(width, 20)
 	var out []string
+	if lt := model.LoopToolsWarnings(st); len(lt) > 0 {
+		// First: what the loop's own hook and scripts will do with values
+		// they read otherwise than aot-tui.
+		out = append(out, s.Warn.Render("⚠ the loop's own tools read this file otherwise")+s.Muted.Render(" (aot-tui validate lists them too)"))
+		for _, p := range lt {
+			for i, l := range wrap(termtext.Line(p.String()), w-4) {
+				lead := "  • "
+				if i > 0 {
+					lead = "    "
+				}
+				out = append(out, lead+l)
+			}
+		}
+		out = append(out, "")
+	}
 	field := func(title, text string) {
 		out = append(out, s.Title.Render(title))
 		if strings.TrimSpace(text) == "" {

@@ -217,6 +217,7 @@ func (m *Model) setShown(l *loop, s shownState) tea.Cmd {
 	if !l.hist.inPast() {
 		l.outlook = model.WithGone(l.outlook, l.gone)
 	}
+	l.loopTools = model.LoopToolsWarnings(l.st)
 	cmd := m.layoutCmd(l, l.graph.setState(l.st, l.facts))
 	l.bindings.setRows(len(l.st.Bindings))
 	l.trail.setRows(len(l.st.Trail))

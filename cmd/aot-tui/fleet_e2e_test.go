@@ -25,9 +25,10 @@ func TestE2EFleetScan(t *testing.T) {
 	bin := binary(t)
 	root := scanTree(t)
 	s := startTmux(t, 140, 36, []string{"NO_COLOR=1"}, bin, "--scan", root)
-	screen := s.waitFor("aot-tui fleet │ 5 loops · 3 running · 2 need attention", "team/deep/x", "mobile")
+	screen := s.waitFor("aot-tui fleet │ 5 loops · 3 running · 3 need attention", "team/deep/x", "mobile")
 
-	// Attention first: web (stall 2/3) above broken (invalid) above the rest.
+	// Attention first: api (its stop hook will end it) and web (stall
+	// 2/3), the more recent first, above broken (invalid) above the rest.
 	lines := strings.Split(screen, "\n")
 	pos := func(name string) int {
 		for i, l := range lines {
@@ -38,8 +39,11 @@ func TestE2EFleetScan(t *testing.T) {
 		t.Fatalf("%s is not in the table:\n%s", name, screen)
 		return -1
 	}
-	if !(pos("web") < pos("broken") && pos("broken") < pos("api") && pos("api") < pos("mobile")) {
-		t.Fatalf("the order should be web, broken, api, mobile:\n%s", screen)
+	if !(pos("api") < pos("web") && pos("web") < pos("broken") && pos("broken") < pos("mobile")) {
+		t.Fatalf("the order should be api, web, broken, mobile:\n%s", screen)
+	}
+	if l := lineOf(screen, " api "); !strings.Contains(l, "⚠") {
+		t.Fatalf("api's row: %q", l)
 	}
 	if l := lineOf(screen, " web "); !strings.Contains(l, "⚠") || !strings.Contains(l, "‖ paused") || !strings.Contains(l, "7/20") {
 		t.Fatalf("web's row: %q", l)
@@ -48,7 +52,7 @@ func TestE2EFleetScan(t *testing.T) {
 		t.Fatalf("mobile's row: %q", l)
 	}
 	title := strings.TrimSpace(s.tmux("display-message", "-p", "-t", "e2e", "#{pane_title}"))
-	if title != "aot-tui fleet: 5 loops · 3 running · 2 need attention" {
+	if title != "aot-tui fleet: 5 loops · 3 running · 3 need attention" {
 		t.Fatalf("window title %q", title)
 	}
 

@@ -157,8 +157,11 @@ func printFleet(w io.Writer, rows []fleet.Row, watch fleet.WatchReport, now time
 	fmt.Fprintf(w, "  %-*s %-5s %-12s %-9s %-6s %-12s %-7s %s\n", nameW, "project", "kind", "status", "iteration", "stall", "atoms", "changed", "goal")
 	for _, r := range rows {
 		mark := " "
-		if r.NeedsAttention() {
+		switch {
+		case r.NeedsAttention():
 			mark = "!"
+		case r.LoopTools > 0:
+			mark = "~" // the loop's own tools read some values otherwise
 		}
 		kind, status, atoms := "aot", r.Status, fmt.Sprintf("○%d ◐%d ●%d", r.Summary.Pending, r.Summary.InProgress, r.Summary.Resolved)
 		if r.Kind == statefile.KindPhaseLoop.String() {
@@ -181,8 +184,11 @@ func printFleet(w io.Writer, rows []fleet.Row, watch fleet.WatchReport, now time
 		name := line(r.Name)
 		fmt.Fprintf(w, "%s %s%s %-5s %-12s %-9s %-6s %-12s %-7s %s\n", mark, name, strings.Repeat(" ", nameW-len([]rune(name))),
 			kind, line(status), iter, stall, atoms, changed, line(r.Goal))
-		if r.NeedsAttention() {
+		switch {
+		case r.NeedsAttention():
 			fmt.Fprintf(w, "  %s└ %s\n", strings.Repeat(" ", nameW), line(r.Reason))
+		case r.LoopTools > 0:
+			fmt.Fprintf(w, "  %s└ loop tools: %s\n", strings.Repeat(" ", nameW), line(r.LoopTool))
 		}
 		if watch.IsPolled(r.Path) {
 			fmt.Fprintf(w, "  %s└ %s\n", strings.Repeat(" ", nameW), line(watch.PolledWhy()))

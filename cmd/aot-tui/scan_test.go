@@ -11,9 +11,11 @@ import (
 	"time"
 )
 
-// scanTree lays out a few projects: api (seed-complete), web (rich: stall
-// 2/3 with a redirect pending), mobile (a phase loop), broken (does not
-// parse), team/deep/x (three levels down) and one under node_modules.
+// scanTree lays out a few projects: api (seed-complete, whose inline
+// comment after status: running makes the loop's stop hook end it), web
+// (rich: stall 2/3 with a redirect pending), mobile (a phase loop), broken
+// (does not parse), team/deep/x (three levels down) and one under
+// node_modules.
 func scanTree(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
@@ -70,7 +72,7 @@ func TestStatusScanJSON(t *testing.T) {
 	if len(dirs) != 1 || dirs[0] != abs || string(doc["depth"]) != "4" {
 		t.Fatalf("dirs %q depth %s", dirs, doc["depth"])
 	}
-	wantSummary := map[string]int{"loops": 5, "running": 3, "needs_attention": 2, "pending": 1, "completed": 0, "stopped": 0, "invalid": 1}
+	wantSummary := map[string]int{"loops": 5, "running": 3, "needs_attention": 3, "pending": 1, "completed": 0, "stopped": 0, "invalid": 1}
 	if !mapsEqual(summary, wantSummary) {
 		t.Fatalf("summary %v, want %v", summary, wantSummary)
 	}
@@ -84,12 +86,13 @@ func TestStatusScanJSON(t *testing.T) {
 			}
 		}
 	}
-	// Attention first (web near its stall limit, broken invalid), then
-	// the rest by recency.
-	if want := []string{"web", "broken", "api", "mobile", "team/deep/x"}; !slices.Equal(names, want) {
+	// Attention first (api whose hook will end it and web near its stall
+	// limit, the more recent first; broken invalid), then the rest by
+	// recency.
+	if want := []string{"api", "web", "broken", "mobile", "team/deep/x"}; !slices.Equal(names, want) {
 		t.Fatalf("order %q, want %q", names, want)
 	}
-	web, broken, api, mobile := loops[0], loops[1], loops[2], loops[3]
+	api, web, broken, mobile := loops[0], loops[1], loops[2], loops[3]
 	if web["attention"] != "near_limit" || web["redirect_requested"] != true || web["stall_count"] != 2.0 || web["max_stall_count"] != 3.0 ||
 		!strings.Contains(web["reason"].(string), "stall 2/3") {
 		t.Fatalf("web: %v", web)
@@ -97,7 +100,9 @@ func TestStatusScanJSON(t *testing.T) {
 	if broken["file"] != "invalid" || broken["attention"] != "invalid" || !strings.Contains(broken["error"].(string), "line") {
 		t.Fatalf("broken: %v", broken)
 	}
-	if api["status"] != "running" || api["iteration"] != 5.0 || api["max_iterations"] != 20.0 || api["attention"] != "" ||
+	if api["status"] != "running" || api["iteration"] != 5.0 || api["max_iterations"] != 20.0 || api["attention"] != "near_limit" ||
+		!strings.Contains(api["reason"].(string), "(inline comment, line 65): the loop will end") || api["loop_tools"] != 4.0 ||
+		!strings.HasPrefix(api["loop_tool"].(string), "line 65: the stop hook reads control.status") ||
 		api["goal"] != "Implement authentication feature" || api["kind"] != "aot-loop" || api["path"] != filepath.Join(abs, "api", ".claude", "aot-loop-state.md") {
 		t.Fatalf("api: %v", api)
 	}
@@ -207,8 +212,9 @@ func mapsEqual(a, b map[string]int) bool {
 func TestStatusScanTextAndFlags(t *testing.T) {
 	root := scanTree(t)
 	code, out, _ := cli(t, "status", "--scan", root)
-	if code != 0 || !strings.HasPrefix(out, "fleet · 5 loops · 3 running · 2 need attention\n") ||
-		!strings.Contains(out, "! web ") || !strings.Contains(out, "└ stall 2/3: one more") || !strings.Contains(out, "team/deep/x") {
+	if code != 0 || !strings.HasPrefix(out, "fleet · 5 loops · 3 running · 3 need attention\n") ||
+		!strings.Contains(out, "! web ") || !strings.Contains(out, "└ stall 2/3: one more") || !strings.Contains(out, "team/deep/x") ||
+		!strings.Contains(out, "! api ") || !strings.Contains(out, "└ the stop hook reads control.status") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	// --depth 2 leaves team/deep/x out; the flags come in any order.
@@ -237,5 +243,27 @@ func TestStatusScanTextAndFlags(t *testing.T) {
 	code, out, _ = cli(t, "status", "--scan", filepath.Join(root, "api"), filepath.Join(root, "web"), "--json")
 	if code != 0 || !strings.Contains(out, `"loops": 2`) {
 		t.Fatalf("two dirs: exit %d\n%s", code, out)
+	}
+}
+
+// TestStatusScanLoopTools: a loop whose atoms the loop's own scripts read
+// otherwise (here a comment after a status) needs no attention yet, but
+// the scan marks it (~), says what (└ loop tools: …) and counts it in
+// loop_tools.
+func TestStatusScanLoopTools(t *testing.T) {
+	root := t.TempDir()
+	data, err := os.ReadFile(testdata("looptools/31-atom-status-comment.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "csv/.claude/aot-loop-state.md", string(data))
+	code, out, _ := cli(t, "status", "--scan", root)
+	if code != 0 || !strings.Contains(out, "~ csv ") ||
+		!strings.Contains(out, "└ loop tools: line 27: read_state.py reads atoms[0].status as 'resolved   # …' (inline comment, line 27)") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = cli(t, "status", "--scan", root, "--json")
+	if code != 0 || !strings.Contains(out, `"loop_tools": 1,`) || !strings.Contains(out, `"attention": ""`) {
+		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }

@@ -20,8 +20,11 @@ func newValidateCmd(g *globalFlags) *cobra.Command {
 enum values, unique atom ids, dependencies that exist, no cycles (the cycle's path
 is printed), no resolved atom over an unresolved dependency, OR groups and
 decompositions that name real atoms, and more.
+It also warns where the loop's own tools (its stop hook and Python scripts,
+which read the file line by line) will read a value otherwise than aot-tui,
+and says what they will do then: these warnings have the kind loop-tools.
 --json keeps the keys of the seed's validate_state.py (valid, errors, warnings,
-atom_count) and adds "problems" with each finding's line.
+atom_count) and adds "problems" with each finding's line, path and kind.
 
 Exit codes: 0 valid, 1 invalid (including a file that cannot be parsed),
 2 usage or I/O error such as a missing file or one over --max-size.`,
@@ -89,7 +92,19 @@ func printReport(w io.Writer, path, what string, r model.Report) {
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "error: %s\n", termtext.Line(e))
 	}
-	for _, wn := range r.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", termtext.Line(wn))
+	// The warnings about what the loop's own tools will read otherwise are
+	// tagged with their kind.
+	var kinds []string
+	for _, p := range r.Problems {
+		if p.Severity == "warning" {
+			kinds = append(kinds, p.Kind)
+		}
+	}
+	for i, wn := range r.Warnings {
+		tag := "warning"
+		if len(kinds) == len(r.Warnings) && kinds[i] != "" {
+			tag += " (" + kinds[i] + ")"
+		}
+		fmt.Fprintf(w, "%s: %s\n", tag, termtext.Line(wn))
 	}
 }
