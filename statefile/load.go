@@ -313,6 +313,12 @@ var statFirst = false
 // stat, refuse what is not regular, open, and check the open file again
 // (the path may have been replaced in between).
 func openStatFirst(path string) (*os.File, error) {
+	return openChecked(path, os.Open)
+}
+
+// openChecked stats path, refuses what is not a regular file, opens it
+// with open and checks the open file again.
+func openChecked(path string, open func(string) (*os.File, error)) (*os.File, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		if isLoop(err) {
@@ -323,7 +329,7 @@ func openStatFirst(path string) (*os.File, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(path, fi.Mode())
 	}
-	f, err := os.Open(path)
+	f, err := open(path)
 	if err != nil {
 		if isLoop(err) {
 			return nil, symlinkLoop(path)

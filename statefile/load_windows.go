@@ -13,19 +13,10 @@ import (
 // os.Open shares only read and write, and while such a handle is open the
 // loop cannot rename a new version over the file (the stop hook's mv, a
 // script's os.replace) — a read of ours, a millisecond long, would make
-// the loop's write fail. The open file is checked again, as openStatFirst
-// does.
-func openRegular(path string) (*os.File, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		if isLoop(err) {
-			return nil, symlinkLoop(path)
-		}
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, notRegular(path, fi.Mode())
-	}
+// the loop's write fail. The open file is checked again (openChecked).
+func openRegular(path string) (*os.File, error) { return openChecked(path, openSharingDelete) }
+
+func openSharingDelete(path string) (*os.File, error) {
 	name, err := windows.UTF16PtrFromString(path)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
@@ -36,13 +27,5 @@ func openRegular(path string) (*os.File, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	f := os.NewFile(uintptr(h), path)
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-		return nil, notRegular(path, fi.Mode())
-	}
-	return f, nil
+	return os.NewFile(uintptr(h), path), nil
 }
