@@ -2,6 +2,8 @@ package history
 
 import (
 	"bytes"
+	"errors"
+	"io"
 
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -52,6 +54,63 @@ func GoneFromJournal(statePath string, cur *model.State, data []byte) []model.Go
 	return gone
 }
 
+// tailLines returns the last lines of the journal at path, enough of them
+// that a full record at least n lines from the end is among them (or the
+// whole file): read from the end, a block at a time, so that status reads
+// a few hundred kilobytes of a journal that may hold 32 MiB. A torn last
+// line is left out. Nil when there is no journal.
+func tailLines(path string, n int) [][]byte {
+	f, err := statefile.OpenRegular(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return nil
+	}
+	size := fi.Size()
+	for block := int64(256 << 10); ; block *= 4 {
+		from := max(size-block, 0)
+		data := make([]byte, size-from)
+		if _, err := f.ReadAt(data, from); err != nil && !errors.Is(err, io.EOF) {
+			return nil
+		}
+		lines := bytes.Split(data, []byte("\n"))
+		if len(lines[len(lines)-1]) == 0 || !bytes.HasSuffix(data, []byte("\n")) {
+			lines = lines[:len(lines)-1] // empty after the last newline, or torn
+		}
+		if from > 0 {
+			lines = lines[1:] // the block began inside this line
+		}
+		if from == 0 {
+			return lines
+		}
+		for i := len(lines) - n; i >= 0; i-- {
+			if bytes.Contains(lines[i], []byte(`"full":"`)) {
+				return lines
+			}
+		}
+	}
+}
+
+// recordSize is the size of the version a journal line records (its "n"),
+// read without decoding the line; 0 when it cannot be read.
+func recordSize(line []byte) int {
+	i := bytes.Index(line, []byte(`"n":`))
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range line[i+len(`"n":`):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
 // tailBudget bounds the bytes tailVersions rebuilds on its way from a full
 // record to the versions it returns: the work is the number of records
 // times the file's size, and status must stay quick on large loops.
@@ -66,20 +125,22 @@ const tailBudget = 32 << 20
 // skips them. Nil when there is no journal, or when rebuilding the
 // versions would take more than tailBudget bytes.
 func tailVersions(path string, n int) [][]byte {
-	data, err := readRegular(path)
-	if err != nil || len(data) == 0 {
-		return nil
-	}
-	lines := bytes.Split(data, []byte("\n"))
-	if len(lines[len(lines)-1]) == 0 || !bytes.HasSuffix(data, []byte("\n")) {
-		lines = lines[:len(lines)-1] // empty after the last newline, or torn
-	}
+	lines := tailLines(path, n)
 	start := 0
 	for i := len(lines) - n; i >= 0; i-- {
 		if bytes.Contains(lines[i], []byte(`"full":"`)) {
 			start = i
 			break
 		}
+	}
+	// What rebuilding costs is known before any record is decoded: each
+	// record names its version's size.
+	estimate := 0
+	for _, line := range lines[start:] {
+		estimate += recordSize(line)
+	}
+	if estimate > tailBudget {
+		return nil
 	}
 	type kept struct {
 		data []byte

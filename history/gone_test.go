@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -153,5 +154,50 @@ func TestTailVersions(t *testing.T) {
 	recordAll(t, big, JournalOptions{}, bigs...)
 	if got := tailVersions(JournalPath(big), 2); got != nil {
 		t.Fatalf("%d versions rebuilt past the budget", len(got))
+	}
+}
+
+// tailLines reads a journal from its end: what it returns are the file's
+// last lines, whole, reaching back to a full record at least n lines from
+// the end, whatever the block it began with cut through.
+func TestTailLinesReadsBackToAFullRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	var all []string
+	var b strings.Builder
+	for i := range 3000 {
+		line := fmt.Sprintf(`{"v":1,"n":%d,"base":"x","ops":["%s"]}`, i, strings.Repeat("y", i%300))
+		if i%1000 == 0 {
+			line = fmt.Sprintf(`{"v":1,"n":%d,"full":"%s"}`, i, strings.Repeat("z", 500))
+		}
+		all = append(all, line)
+		b.WriteString(line + "\n")
+	}
+	b.WriteString(`{"v":1,"n":9,"torn`) // a torn last line
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{1, 9, 1500, 2500, 5000} {
+		lines := tailLines(path, n)
+		first := len(all) - len(lines)
+		for i, l := range lines {
+			if string(l) != all[first+i] {
+				t.Fatalf("n=%d: line %d is %.40q, want %.40q", n, i, l, all[first+i])
+			}
+		}
+		// The full record the lines reach back to: the last one at least
+		// n lines from the end, or the file's start.
+		want := 0
+		for i := len(all) - n; i >= 0; i-- {
+			if i%1000 == 0 {
+				want = i
+				break
+			}
+		}
+		if first > want {
+			t.Errorf("n=%d: the lines begin at record %d, after the full record %d", n, first, want)
+		}
+		if got := recordSize(lines[len(lines)-1]); got != len(all)-1 {
+			t.Errorf("n=%d: recordSize of the last line = %d, want %d", n, got, len(all)-1)
+		}
 	}
 }
