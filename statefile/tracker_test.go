@@ -83,3 +83,40 @@ func TestTrackerReportsTheFileBackAfterAnError(t *testing.T) {
 		t.Fatalf("the directory: %v", got[1].Err)
 	}
 }
+
+// A writer that truncates the file and stalls is read as an empty file
+// (invalid) until the file holds still; if its write then lands after the
+// last of those reads, the poll must still see the file move and read
+// it: the row stayed "invalid" until the loop's next write when the stat
+// was taken after the reads (the fleet's fifty-loop test met it under
+// load).
+func TestTrackerPollSeesAWriteThatEndsAfterTheSettleReads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "aot-loop-state.md")
+	var last Event
+	tr := NewTracker(Target{Path: path, Kind: KindAoT}, WatchOptions{}, func(ev Event) { last = ev })
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr.Check()
+	if err := os.WriteFile(path, nil, 0o644); err != nil { // truncated, the writer stalls
+		t.Fatal(err)
+	}
+	watchTestHook = func(step string) {
+		if step == "settled" {
+			// The writer finishes just after the last look.
+			if err := os.WriteFile(path, docWithIter("2"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { watchTestHook = nil }()
+	tr.Check()
+	watchTestHook = nil
+	if last.Kind != EventInvalid {
+		t.Fatalf("the stalled write read as %v, want invalid", last.Kind)
+	}
+	tr.Poll()
+	if last.Kind != EventLoaded || last.Doc.State.Control.Iteration != 2 {
+		t.Fatalf("after the poll: %v (iteration %v), want the finished write loaded", last.Kind, last.Doc)
+	}
+}

@@ -298,10 +298,19 @@ func (w *watch) check(first bool) {
 	if ev.Kind == EventInvalid {
 		// A writer that truncates and rewrites in place can be caught
 		// mid-write; look again shortly before calling the file invalid.
+		// The stat the poll compares with is taken before each read,
+		// never after: a write that ends after the last read must move
+		// the stat, or the poll would take the file for the one read and
+		// keep it invalid until the next write.
 		for i := 0; i < 3; i++ {
 			time.Sleep(40 * time.Millisecond)
+			st := w.stamp()
 			again, err := ReadFile(w.t.Path, w.opts.MaxSize)
-			if err != nil || bytes.Equal(again, data) {
+			if err != nil {
+				break
+			}
+			w.lastStat = st
+			if bytes.Equal(again, data) {
 				break
 			}
 			data = again
@@ -309,12 +318,23 @@ func (w *watch) check(first bool) {
 				break
 			}
 		}
-		w.lastStat = w.stamp()
+		watchHook("settled")
 	}
 	ev.At = now
 	ev.ModTime = w.lastStat.modTime
 	w.last = data
 	w.send(ev)
+}
+
+// watchTestHook, when set (by tests), is called at the named steps of a
+// check: "settled" (a file that did not parse was read again until it
+// held still; its event is next). Tests land a write there.
+var watchTestHook func(step string)
+
+func watchHook(step string) {
+	if watchTestHook != nil {
+		watchTestHook(step)
+	}
 }
 
 func (w *watch) parse(data []byte) Event {
