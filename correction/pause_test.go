@@ -1,7 +1,6 @@
 package correction
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/testenv"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
@@ -20,15 +20,9 @@ import (
 // AOT_TUI_TEST_HOLD_PAUSE=PATH it opens a form on PATH (its session's
 // Begin), says "paused" on stdout and waits to be killed.
 func TestMain(m *testing.M) {
-	if path := os.Getenv("AOT_TUI_TEST_HOLD_PAUSE"); path != "" {
-		s := NewSession(path, Options{})
-		if r := s.BeginFor("constraints")().(FlagResult); r.Err != nil {
-			fmt.Println("error:", r.Err)
-			os.Exit(2)
-		}
-		fmt.Println("paused")
-		select {}
-	}
+	testenv.ServeHelper("AOT_TUI_TEST_HOLD_PAUSE", "paused", func(path string) error {
+		return NewSession(path, Options{}).BeginFor("constraints")().(FlagResult).Err
+	})
 	os.Exit(m.Run())
 }
 
@@ -36,23 +30,7 @@ func TestMain(m *testing.M) {
 // open form; kill it with its Process.Kill (SIGKILL: no clean-up runs).
 func holdPause(t *testing.T, path string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "AOT_TUI_TEST_HOLD_PAUSE="+path)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "paused\n" {
-		t.Fatalf("the other process did not pause the loop: %q %v", line, err)
-	}
-	return cmd
+	return testenv.StartHelper(t, "AOT_TUI_TEST_HOLD_PAUSE", path, "paused", "pause the loop")
 }
 
 // files lists the directory of path, for what aot-tui left beside the
@@ -78,46 +56,56 @@ func onlyTheStateFile(t *testing.T, path string) {
 	}
 }
 
+// twoSessions are two sessions on a fresh fixture (its flag clear), as two
+// TUIs on one loop; they are closed when the test ends.
+func twoSessions(t *testing.T) (path string, a, b *Session) {
+	t.Helper()
+	path = fixture(t, false)
+	a, b = newSession(path), newSession(path)
+	t.Cleanup(a.Close)
+	t.Cleanup(b.Close)
+	return path, a, b
+}
+
+// cancel closes s's form: End's job, when it has one.
+func cancel(t *testing.T, s *Session) {
+	t.Helper()
+	if j := s.End(); j != nil {
+		run(t, j)
+	}
+}
+
+// wantFlag fails the test, saying why, unless the file's
+// redirect_requested is want.
+func wantFlag(t *testing.T, path string, want bool, why string) {
+	t.Helper()
+	if flagOf(t, path) != want {
+		t.Fatal(why)
+	}
+}
+
 // Two TUIs on one loop: A opens a form, B opens one, A cancels — the loop
 // must stay paused while B's form is open; B's cancel lets it go.
 func TestTwoSessionsShareThePause(t *testing.T) {
-	path := fixture(t, false)
-	a, b := newSession(path), newSession(path)
-	defer a.Close()
-	defer b.Close()
+	path, a, b := twoSessions(t)
 	run(t, a.Begin())
 	run(t, b.Begin())
-	if !flagOf(t, path) {
-		t.Fatal("two forms are open and redirect_requested is false")
-	}
-	if j := a.End(); j != nil {
-		run(t, j)
-	}
-	if !flagOf(t, path) {
-		t.Fatal("A cancelled while B's form is open: redirect_requested is false, the loop is not paused")
-	}
-	if j := b.End(); j != nil {
-		run(t, j)
-	}
-	if flagOf(t, path) {
-		t.Fatal("the last form closed and redirect_requested is still true: the loop stays paused")
-	}
+	wantFlag(t, path, true, "two forms are open and redirect_requested is false")
+	cancel(t, a)
+	wantFlag(t, path, true, "A cancelled while B's form is open: redirect_requested is false, the loop is not paused")
+	cancel(t, b)
+	wantFlag(t, path, false, "the last form closed and redirect_requested is still true: the loop stays paused")
 	onlyTheStateFile(t, path)
 }
 
 // The same in the other order, and with the first form reopened: the flag
 // is cleared by whichever form closes last.
 func TestTheLastFormToCloseClearsTheFlag(t *testing.T) {
-	path := fixture(t, false)
-	a, b := newSession(path), newSession(path)
-	defer a.Close()
-	defer b.Close()
+	path, a, b := twoSessions(t)
 	run(t, a.BeginFor("constraints"))
 	run(t, b.BeginFor("add atom"))
 	run(t, b.End())
-	if !flagOf(t, path) {
-		t.Fatal("B cancelled while A's form is open: the loop is not paused")
-	}
+	wantFlag(t, path, true, "B cancelled while A's form is open: the loop is not paused")
 	v := a.Pause()
 	if !v.Shared || !v.Ours || len(v.Others) != 0 || !v.Marked {
 		t.Fatalf("A's view after B left: %+v", v)
@@ -127,13 +115,9 @@ func TestTheLastFormToCloseClearsTheFlag(t *testing.T) {
 		t.Fatalf("B's view: %+v; want its own lease and A's constraints form", v)
 	}
 	run(t, a.End())
-	if !flagOf(t, path) {
-		t.Fatal("A cancelled while B's form is open: the loop is not paused")
-	}
+	wantFlag(t, path, true, "A cancelled while B's form is open: the loop is not paused")
 	run(t, b.End())
-	if flagOf(t, path) {
-		t.Fatal("the last form closed and the loop stays paused")
-	}
+	wantFlag(t, path, false, "the last form closed and the loop stays paused")
 	onlyTheStateFile(t, path)
 }
 
@@ -169,9 +153,7 @@ func TestCancelAndOpenAtTheSameTime(t *testing.T) {
 func TestAKilledHoldersPauseIsClearedByTheNextForm(t *testing.T) {
 	path := fixture(t, false)
 	other := holdPause(t, path)
-	if !flagOf(t, path) {
-		t.Fatal("the other process's form did not pause the loop")
-	}
+	wantFlag(t, path, true, "the other process's form did not pause the loop")
 	s := newSession(path)
 	defer s.Close()
 	run(t, s.Begin())
@@ -179,12 +161,8 @@ func TestAKilledHoldersPauseIsClearedByTheNextForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	other.Wait()
-	if j := s.End(); j != nil {
-		run(t, j)
-	}
-	if flagOf(t, path) {
-		t.Fatal("the killed process's pause was left: the loop stays paused")
-	}
+	cancel(t, s)
+	wantFlag(t, path, false, "the killed process's pause was left: the loop stays paused")
 	onlyTheStateFile(t, path)
 }
 
@@ -215,9 +193,7 @@ func TestAnotherProcessesFormKeepsTheLoopPaused(t *testing.T) {
 	}
 	// The person clears the left-over flag (the stale-flag question).
 	run(t, s.ClearForeignFlag())
-	if flagOf(t, path) {
-		t.Fatal("the flag was not cleared")
-	}
+	wantFlag(t, path, false, "the flag was not cleared")
 	onlyTheStateFile(t, path)
 }
 
@@ -232,9 +208,7 @@ func TestAFlagClearedUnderAnOpenFormIsSetAgain(t *testing.T) {
 	run(t, old.Begin())
 	run(t, s.Begin()) // finds the flag set, by someone who did not mark it
 	run(t, old.End())
-	if flagOf(t, path) {
-		t.Fatal("setup: the old session did not clear the flag")
-	}
+	wantFlag(t, path, false, "setup: the old session did not clear the flag")
 	jobs := s.Check(load(t, path))
 	if len(jobs) != 1 {
 		t.Fatalf("%d jobs; want the flag set again while our form is open", len(jobs))
@@ -243,9 +217,7 @@ func TestAFlagClearedUnderAnOpenFormIsSetAgain(t *testing.T) {
 		t.Fatalf("%+v: the loop is not paused again", r)
 	}
 	run(t, s.End())
-	if flagOf(t, path) {
-		t.Fatal("the flag we set again was not cleared when our form closed")
-	}
+	wantFlag(t, path, false, "the flag we set again was not cleared when our form closed")
 	onlyTheStateFile(t, path)
 }
 
@@ -263,9 +235,7 @@ func TestAForeignFlagClearedUnderAnOpenFormIsSetAgain(t *testing.T) {
 		t.Fatalf("%d jobs; want the flag set again", len(jobs))
 	}
 	run(t, jobs[0])
-	if !flagOf(t, path) {
-		t.Fatal("a form is open and the loop is not paused")
-	}
+	wantFlag(t, path, true, "a form is open and the loop is not paused")
 }
 
 // An apply while another form holds the pause writes the correction and
@@ -273,10 +243,7 @@ func TestAForeignFlagClearedUnderAnOpenFormIsSetAgain(t *testing.T) {
 // only form, said it would clear it: the write then differs from the
 // preview only in that line.
 func TestApplyLeavesThePauseToAnotherOpenForm(t *testing.T) {
-	path := fixture(t, false)
-	a, b := newSession(path), newSession(path)
-	defer a.Close()
-	defer b.Close()
+	path, a, b := twoSessions(t)
 	run(t, a.Begin())
 	pr := run(t, a.Preview(addRunbook, "")).(PreviewResult)
 	if pr.Err != nil || !pr.Preview.ClearsFlag {
@@ -303,19 +270,14 @@ func TestApplyLeavesThePauseToAnotherOpenForm(t *testing.T) {
 	if ar := run(t, b.Apply(pr.Preview)).(ApplyResult); ar.Err != nil {
 		t.Fatal(ar.Err)
 	}
-	if flagOf(t, path) {
-		t.Fatal("the last form applied and the loop stays paused")
-	}
+	wantFlag(t, path, false, "the last form applied and the loop stays paused")
 	onlyTheStateFile(t, path)
 }
 
 // The other way round: the preview was made while another form held the
 // pause; it closed before the apply, so the apply is the last and clears.
 func TestApplyAfterTheOtherFormClosedClearsTheFlag(t *testing.T) {
-	path := fixture(t, false)
-	a, b := newSession(path), newSession(path)
-	defer a.Close()
-	defer b.Close()
+	path, a, b := twoSessions(t)
 	run(t, b.Begin())
 	run(t, a.Begin())
 	pr := run(t, a.Preview(addRunbook, "")).(PreviewResult)
@@ -348,15 +310,11 @@ func TestFormLetsTheLoopGoAndTakesItBack(t *testing.T) {
 			defer s.Close()
 			run(t, s.BeginFor("constraints"))
 			run(t, s.End())
-			if flagOf(t, path) {
-				t.Fatal("let go, the loop is still paused")
-			}
+			wantFlag(t, path, false, "let go, the loop is still paused")
 			data, _ := os.ReadFile(path)
 			loopWrite(t, path, withBinding(data, "W9")) // the loop runs meanwhile
 			run(t, s.BeginFor("constraints"))
-			if !flagOf(t, path) {
-				t.Fatal("the form took the pause again and the flag is not set")
-			}
+			wantFlag(t, path, true, "the form took the pause again and the flag is not set")
 			pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
 			now, _ := os.ReadFile(path)
 			if pr.Err != nil || !bytes.Equal(pr.Preview.Base, now) || !pr.Preview.ClearsFlag {
@@ -365,9 +323,7 @@ func TestFormLetsTheLoopGoAndTakesItBack(t *testing.T) {
 			if ar := run(t, s.Apply(pr.Preview)).(ApplyResult); ar.Err != nil {
 				t.Fatal(ar.Err)
 			}
-			if flagOf(t, path) {
-				t.Fatal("the apply left the loop paused")
-			}
+			wantFlag(t, path, false, "the apply left the loop paused")
 			wantBoth(t, path, "W9")
 			onlyTheStateFile(t, path)
 		})
@@ -405,18 +361,11 @@ func TestFlagsWithSoloPause(t *testing.T) {
 // leases a session clears the flag it set when its form closes, whatever
 // another aot-tui has open (the README says so).
 func testSoloDoesNotSeeOtherForms(t *testing.T) {
-	path := fixture(t, false)
-	a, b := newSession(path), newSession(path)
-	defer a.Close()
-	defer b.Close()
+	path, a, b := twoSessions(t)
 	run(t, a.Begin())
 	run(t, b.Begin())
-	if j := a.End(); j != nil {
-		run(t, j)
-	}
-	if flagOf(t, path) {
-		t.Fatal("without leases the session clears the flag it set; the fallback changed")
-	}
+	cancel(t, a)
+	wantFlag(t, path, false, "without leases the session clears the flag it set; the fallback changed")
 	if v := a.Pause(); v.Shared {
 		t.Fatal("the fallback claims to see other forms")
 	}
@@ -433,19 +382,12 @@ func testSoloWritesNoFiles(t *testing.T) {
 // One form after another (never two at once) behaves alike with leases
 // and without.
 func TestTwoSessionsShareThePauseSequentially(t *testing.T) {
-	path := fixture(t, false)
-	a, b := newSession(path), newSession(path)
-	defer a.Close()
-	defer b.Close()
+	path, a, b := twoSessions(t)
 	for _, s := range []*Session{a, b, a} {
 		run(t, s.Begin())
-		if !flagOf(t, path) {
-			t.Fatal("a form is open and the loop is not paused")
-		}
+		wantFlag(t, path, true, "a form is open and the loop is not paused")
 		run(t, s.End())
-		if flagOf(t, path) {
-			t.Fatal("no form is open and the loop stays paused")
-		}
+		wantFlag(t, path, false, "no form is open and the loop stays paused")
 	}
 	onlyTheStateFile(t, path)
 }
@@ -481,18 +423,14 @@ func TestForeignFlagIsLeftAloneByTheFlagGuard(t *testing.T) {
 	s := newSession(path)
 	defer s.Close()
 	run(t, s.Begin())
-	if j := s.End(); j != nil {
-		run(t, j)
-	}
+	cancel(t, s)
 	if jobs := s.Check(load(t, path)); len(jobs) != 0 {
 		for _, j := range jobs {
 			run(t, j)
 		}
 		t.Fatalf("%d jobs after a form closed on someone else's flag (flag now %v)", len(jobs), flagOf(t, path))
 	}
-	if !flagOf(t, path) {
-		t.Fatal("someone else's flag was cleared")
-	}
+	wantFlag(t, path, true, "someone else's flag was cleared")
 }
 
 // Someone else's true through a form opened and cancelled at once (the
@@ -503,9 +441,7 @@ func TestForeignFlagSurvivesAFormCancelledAtOnce(t *testing.T) {
 	s := newSession(path)
 	defer s.Close()
 	begin := s.Begin()
-	if end := s.End(); end != nil {
-		run(t, end)
-	}
+	cancel(t, s)
 	run(t, begin)
 	run(t, s.Begin())
 	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
@@ -518,9 +454,7 @@ func TestForeignFlagSurvivesAFormCancelledAtOnce(t *testing.T) {
 	for _, j := range s.Check(load(t, path)) {
 		run(t, j)
 	}
-	if !flagOf(t, path) {
-		t.Fatal("someone else's flag was cleared after the apply")
-	}
+	wantFlag(t, path, true, "someone else's flag was cleared after the apply")
 }
 
 // BenchmarkFormOpenAndCancel is a form's pause and its release (Begin,
@@ -529,7 +463,7 @@ func TestForeignFlagSurvivesAFormCancelledAtOnce(t *testing.T) {
 func BenchmarkFormOpenAndCancel(b *testing.B) {
 	for _, solo := range []bool{false, true} {
 		b.Run(fmt.Sprintf("solo=%v", solo), func(b *testing.B) {
-			path := benchFixture(b)
+			path := fixture(b, false)
 			s := NewSession(path, Options{SoloPause: solo})
 			defer s.Close()
 			for b.Loop() {
@@ -543,7 +477,7 @@ func BenchmarkFormOpenAndCancel(b *testing.B) {
 // BenchmarkLookPause is the look the TUI takes every 2 s while the loop is
 // paused: the pause lock, the directory, one live lease.
 func BenchmarkLookPause(b *testing.B) {
-	path := benchFixture(b)
+	path := fixture(b, false)
 	other := NewSession(path, Options{})
 	defer other.Close()
 	other.Begin()()
@@ -554,18 +488,4 @@ func BenchmarkLookPause(b *testing.B) {
 			b.Fatalf("%+v", r)
 		}
 	}
-}
-
-// benchFixture is fixture(t, false) for a benchmark.
-func benchFixture(b *testing.B) string {
-	b.Helper()
-	data, err := os.ReadFile("../testdata/rich.md")
-	if err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(b.TempDir(), "aot-loop-state.md")
-	if err := os.WriteFile(path, bytes.Replace(data, []byte("redirect_requested: true"), []byte("redirect_requested: false"), 1), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	return path
 }

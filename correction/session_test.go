@@ -18,7 +18,7 @@ var testNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // fixture writes testdata/rich.md (its flag clear unless flagged) into a
 // fresh project and returns the state file's path.
-func fixture(t *testing.T, flagged bool) string {
+func fixture(t testing.TB, flagged bool) string {
 	t.Helper()
 	data, err := os.ReadFile("../testdata/rich.md")
 	if err != nil {

@@ -1,40 +1,35 @@
 package statefile
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/aot-loop/aot-tui/internal/testenv"
 )
 
 // TestMain lets the test binary hold a pause lease from another process:
 // with AOT_TUI_TEST_LEASE=PATH it takes a lease on PATH's pause, says
 // "leased" on stdout and waits to be killed.
 func TestMain(m *testing.M) {
-	if path := os.Getenv("AOT_TUI_TEST_LEASE"); path != "" {
+	testenv.ServeHelper("AOT_TUI_TEST_LEASE", "leased", func(path string) error {
 		p, err := LockPauses(path, 5*time.Second)
 		if err != nil {
-			fmt.Println("error:", err)
-			os.Exit(2)
+			return err
 		}
 		if _, err := p.Take("add atom", time.Now()); err != nil {
-			fmt.Println("error:", err)
-			os.Exit(2)
+			return err
 		}
 		if err := p.SetMarked(true); err != nil {
-			fmt.Println("error:", err)
-			os.Exit(2)
+			return err
 		}
 		p.Unlock()
-		fmt.Println("leased")
-		select {}
-	}
+		return nil
+	})
 	os.Exit(m.Run())
 }
 
@@ -45,19 +40,6 @@ func pausePath(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-func dirNames(t *testing.T, path string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(filepath.Dir(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
 }
 
 // bothRemovalOrders runs f with the lock file removed while open (Unix)
@@ -80,19 +62,7 @@ func TestPauseLeaseOfAKilledProcessIsFoundDeadAndRemoved(t *testing.T) {
 		t.Skip("no file locks here")
 	}
 	path := pausePath(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "AOT_TUI_TEST_LEASE="+path)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "leased\n" {
-		t.Fatalf("the other process did not take a lease: %q %v", line, err)
-	}
+	cmd := testenv.StartHelper(t, "AOT_TUI_TEST_LEASE", path, "leased", "take a lease")
 	p, err := LockPauses(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -123,9 +93,7 @@ func TestPauseLeaseOfAKilledProcessIsFoundDeadAndRemoved(t *testing.T) {
 	}
 	p.SetMarked(false)
 	p.Unlock()
-	if names := dirNames(t, path); len(names) != 1 {
-		t.Fatalf("left beside the state file: %v", names)
-	}
+	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
 }
 
 // This process's own leases are live; dropped, they are gone; the lock
@@ -186,9 +154,7 @@ func TestPauseLeasesAndLockFileComeAndGo(t *testing.T) {
 		if err := p.Unlock(); err != nil {
 			t.Fatal(err)
 		}
-		if names := dirNames(t, path); len(names) != 1 {
-			t.Fatalf("left beside the state file: %v", names)
-		}
+		onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
 	})
 }
 
@@ -261,9 +227,7 @@ func TestPauseLockExcludesThroughRemovals(t *testing.T) {
 	if n, _ := strconv.Atoi(string(data)); n != workers*rounds {
 		t.Fatalf("counter %d, want %d: two holders held the lock at once", n, workers*rounds)
 	}
-	if names := dirNames(t, path); len(names) != 1 {
-		t.Fatalf("left beside the state file: %v", names)
-	}
+	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
 }
 
 func TestLeasePID(t *testing.T) {

@@ -23,14 +23,50 @@ import (
 // withHook runs f at install's step once (the first time it is reached).
 func withHook(t *testing.T, step string, f func()) {
 	t.Helper()
-	done := false
+	thenAt(step, f)
+	t.Cleanup(func() { testHook = nil })
+}
+
+// thenAt runs f at install's step once, from within another hook: at a
+// later window of the same write.
+func thenAt(step string, f func()) {
 	testHook = func(s string) {
-		if s == step && !done {
-			done = true
+		if s == step {
+			testHook = nil
 			f()
 		}
 	}
-	t.Cleanup(func() { testHook = nil })
+}
+
+// slowWrite is a script's in-place write caught at work: it opens path,
+// truncating it, and writes the first n bytes of data now and the rest
+// after a pause (the file is then closed).
+func slowWrite(t *testing.T, path string, data []byte, n int, pause time.Duration) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(data[:n]); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(pause)
+		f.Write(data[n:])
+		f.Close()
+	}()
+}
+
+// corrected is a state file with the addAtom correction written: its path,
+// what it held before, and the write's result.
+func corrected(t *testing.T) (path string, before []byte, res *UpdateResult) {
+	t.Helper()
+	path, before = stateFile(t, 0o644)
+	res, err := Update(path, UpdateOptions{}, planOf(addAtom))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, before, res
 }
 
 // loopWrite is one way the loop writes the file.
@@ -226,11 +262,7 @@ func TestLateWriteOnTheSameLinesIsMergedByPlanningAgain(t *testing.T) {
 		// The late loop write appends an atom where the correction appended
 		// its own: line by line they clash. While the file still holds our
 		// write, the correction is planned again on the loop's write instead.
-		path, before := stateFile(t, 0o644)
-		res, err := Update(path, UpdateOptions{}, planOf(addAtom))
-		if err != nil {
-			t.Fatal(err)
-		}
+		path, before, res := corrected(t)
 		theirs := withAtom(t, before, "A20")
 		final, err := Merge(path, res.Before, theirs, MergeOptions{Installed: res.After, Plan: planOf(addAtom), Carried: carriedRunbook})
 		if err != nil {
@@ -252,13 +284,9 @@ func TestUnmergeableWritesAreKeptBesideTheFile(t *testing.T) {
 		// A late in-place write into the replaced file that clashes with what
 		// the file holds now: it is kept beside the file, and the error says
 		// where (nothing is lost).
-		path, before := stateFile(t, 0o644)
-		res, err := Update(path, UpdateOptions{}, planOf(addAtom))
-		if err != nil {
-			t.Fatal(err)
-		}
+		path, before, res := corrected(t)
 		theirs := withAtom(t, before, "A20")
-		_, err = Merge(path, res.Before, theirs, MergeOptions{})
+		_, err := Merge(path, res.Before, theirs, MergeOptions{})
 		if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "kept in") {
 			t.Fatalf("err %v; want a conflict naming where the write is kept", err)
 		}
@@ -275,17 +303,7 @@ func TestWriteTextThatOpenedJustBeforeTheExchange(t *testing.T) {
 		// file at path, and the correction is planned again on it.
 		path, before := stateFile(t, 0o644)
 		theirs := withBinding(before, "W4")
-		withHook(t, "checked", func() {
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			go func() {
-				time.Sleep(20 * time.Millisecond)
-				f.Write(theirs)
-				f.Close()
-			}()
-		})
+		withHook(t, "checked", func() { slowWrite(t, path, theirs, 0, 20*time.Millisecond) })
 		res, err := Update(path, UpdateOptions{Carried: carriedRunbook}, planOf(addAtom))
 		if err != nil {
 			t.Fatal(err)
@@ -351,20 +369,7 @@ func TestWriteCaughtHalfWayAtTheExchangeIsAwaited(t *testing.T) {
 		// a little later. The correction is re-applied on the finished write.
 		path, before := stateFile(t, 0o644)
 		theirs := withBinding(before, "W5")
-		withHook(t, "checked", func() {
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.Write(theirs[:len(theirs)/3]); err != nil {
-				t.Fatal(err)
-			}
-			go func() {
-				time.Sleep(15 * time.Millisecond)
-				f.Write(theirs[len(theirs)/3:])
-				f.Close()
-			}()
-		})
+		withHook(t, "checked", func() { slowWrite(t, path, theirs, len(theirs)/3, 15*time.Millisecond) })
 		if _, err := Update(path, UpdateOptions{Carried: carriedRunbook}, planOf(addAtom)); err != nil {
 			t.Fatal(err)
 		}
@@ -430,11 +435,7 @@ func TestRestoreMeetsALoopWriteJustBeforeTheExchange(t *testing.T) {
 		needHeld(t)
 		// Undo restores only what it wrote: a loop write landing in the
 		// instant before the exchange is put back and undo refused.
-		path, before := stateFile(t, 0o644)
-		res, err := Update(path, UpdateOptions{}, planOf(addAtom))
-		if err != nil {
-			t.Fatal(err)
-		}
+		path, before, res := corrected(t)
 		theirs := withBinding(res.After, "W6")
 		withHook(t, "checked", func() { loopWrites[1].write(t, path, theirs) })
 		if err := Restore(path, res.After, before, 0); !errors.Is(err, ErrStale) {
@@ -458,12 +459,7 @@ func TestThreeWritesInTheInstantOfTheExchange(t *testing.T) {
 		first, second := withBinding(before, "W7"), withBinding(withBinding(before, "W7"), "W8")
 		withHook(t, "checked", func() {
 			loopWrites[1].write(t, path, first)
-			testHook = func(step string) {
-				if step == "swapped" {
-					loopWrites[1].write(t, path, second)
-					testHook = nil
-				}
-			}
+			thenAt("swapped", func() { loopWrites[1].write(t, path, second) })
 		})
 		_, err := Update(path, UpdateOptions{}, planOf(addAtom))
 		if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "kept in") {
@@ -494,13 +490,10 @@ func TestThirdWriteMadeOnOurBytesIsMerged(t *testing.T) {
 		first := withBinding(before, "W9")
 		withHook(t, "checked", func() {
 			loopWrites[1].write(t, path, first)
-			testHook = func(step string) {
-				if step == "swapped" {
-					ours, _ := os.ReadFile(path) // our bytes, in place for an instant
-					loopWrites[1].write(t, path, bytes.Replace(ours, []byte("  iteration: 7"), []byte("  iteration: 8"), 1))
-					testHook = nil
-				}
-			}
+			thenAt("swapped", func() {
+				ours, _ := os.ReadFile(path) // our bytes, in place for an instant
+				loopWrites[1].write(t, path, bytes.Replace(ours, []byte("  iteration: 7"), []byte("  iteration: 8"), 1))
+			})
 		})
 		res, err := Update(path, UpdateOptions{Carried: carriedRunbook}, planOf(addAtom))
 		if err != nil {
@@ -522,13 +515,9 @@ func TestThirdWriteMadeOnOurBytesIsMerged(t *testing.T) {
 // dropped), and the file is left as our write made it.
 func TestUnparseableLateWriteIsKeptBesideTheFile(t *testing.T) {
 	bothWays(t, func(t *testing.T) {
-		path, _ := stateFile(t, 0o644)
-		res, err := Update(path, UpdateOptions{}, planOf(addAtom))
-		if err != nil {
-			t.Fatal(err)
-		}
+		path, _, res := corrected(t)
 		theirs := []byte("---\ncontrol: [unclosed\n---\n")
-		_, err = Merge(path, res.Before, theirs, MergeOptions{})
+		_, err := Merge(path, res.Before, theirs, MergeOptions{})
 		if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "does not parse") || !strings.Contains(err.Error(), "kept in") {
 			t.Fatalf("err %v; want a conflict saying the write does not parse and where it is kept", err)
 		}

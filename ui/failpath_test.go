@@ -4,7 +4,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/model"
@@ -149,6 +148,13 @@ func TestGuardReappliesAndSaysSo(t *testing.T) {
 	f.waitFor("re-applied 1× after the loop overwrote it")
 }
 
+// withA8Resolved is stale with A8 resolved: the loop's script writing
+// back what it read before a delete of A8.
+func withA8Resolved(stale []byte) string {
+	return strings.Replace(string(stale), "  - id: A8\n    description: \"文档：计费服务的运行手册 and docs\"\n    status: pending",
+		"  - id: A8\n    description: \"文档：计费服务的运行手册 and docs\"\n    status: resolved", 1)
+}
+
 func TestGuardReportsALostCorrection(t *testing.T) {
 	f := startRedirectFlow(t)
 	stale := f.file()
@@ -158,18 +164,11 @@ func TestGuardReportsALostCorrection(t *testing.T) {
 	f.waitFor("recorded in corrections")
 	// The loop's script writes back A8, now resolved: the delete cannot
 	// be applied again.
-	theirs := strings.Replace(string(stale), "  - id: A8\n    description: \"文档：计费服务的运行手册 and docs\"\n    status: pending",
-		"  - id: A8\n    description: \"文档：计费服务的运行手册 and docs\"\n    status: resolved", 1)
-	theirs = strings.Replace(theirs, "redirect_requested: true", "redirect_requested: false", 1)
+	theirs := strings.Replace(withA8Resolved(stale), "redirect_requested: true", "redirect_requested: false", 1)
 	if err := os.WriteFile(f.path, []byte(theirs), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f.waitFor("lost: deleted A8", "esc dismisses")
 	f.keys("esc")
-	for deadline := time.Now().Add(10 * time.Second); strings.Contains(f.screen(), "lost: deleted A8"); {
-		if time.Now().After(deadline) {
-			t.Fatal("esc did not dismiss the banner")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	f.waitGone("lost: deleted A8", "esc did not dismiss the banner")
 }

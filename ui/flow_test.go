@@ -132,6 +132,18 @@ func (f *flow) waitFor(want ...string) string {
 	return ""
 }
 
+// waitGone polls the screen until it no longer shows gone (a liveness
+// bound, not a timing assertion); why is the failure.
+func (f *flow) waitGone(gone, why string) {
+	f.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); strings.Contains(f.screen(), gone); {
+		if time.Now().After(deadline) {
+			f.t.Fatal(why)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func (f *flow) keys(keys ...string) {
 	for _, k := range keys {
 		f.tm.Send(keyMsg(k))

@@ -207,12 +207,7 @@ func TestRedirectMenu(t *testing.T) {
 	f.keys("down", "down", "down", "down", "down", "down", "down")
 	f.waitFor(">    cancel")
 	f.keys("enter")
-	for deadline := time.Now().Add(10 * time.Second); strings.Contains(f.screen(), "Redirect the loop"); {
-		if time.Now().After(deadline) {
-			t.Fatal("cancel did not close the menu")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	f.waitGone("Redirect the loop", "cancel did not close the menu")
 	got := f.waitFile("cleared redirect_requested", flagIs("false"))
 	if !bytes.Equal(got, before) {
 		t.Fatalf("the menu should leave the file as it was:\n%s", lineDiffForTest(before, got))
@@ -316,8 +311,7 @@ func TestConflictAtomResolvedUnderOpenForm(t *testing.T) {
 	f.keys("y")
 	f.waitFor("preview:", "enter apply")
 	// The loop resolves A8 while the preview is open.
-	theirs := strings.Replace(string(f.file()), "  - id: A8\n    description: \"文档：计费服务的运行手册 and docs\"\n    status: pending",
-		"  - id: A8\n    description: \"文档：计费服务的运行手册 and docs\"\n    status: resolved", 1)
+	theirs := withA8Resolved(f.file())
 	if err := os.WriteFile(f.path, []byte(theirs), 0o644); err != nil {
 		t.Fatal(err)
 	}

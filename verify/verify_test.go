@@ -176,18 +176,29 @@ func TestMissingProgram(t *testing.T) {
 	}
 }
 
-func TestTimeoutKillsTheProcessGroupAndGoesOn(t *testing.T) {
-	needPOSIXShell(t)
-	dir := t.TempDir()
+// runHanging runs, in a new directory, a checklist whose first check
+// hangs — its shell says "started", starts a child in the background,
+// writes the child's PID to child.pid and waits — and whose second
+// passes, with a timeout of 300 ms; the run must end well within 10 s. It
+// returns the directory and the report.
+func runHanging(t *testing.T) (dir string, rep *Report) {
+	t.Helper()
+	dir = t.TempDir()
 	bc := model.BaseCase{IsChecklist: true, Checklist: []model.ChecklistItem{
 		{Item: "hangs", Check: &model.Check{Type: model.CheckCommand, Value: "echo started; sleep 60 & echo $! > child.pid; wait"}},
 		{Item: "next", Check: &model.Check{Type: model.CheckCommand, Value: "echo next"}},
 	}}
 	t0 := time.Now()
-	rep := Run(context.Background(), bc, Options{Dir: dir, Timeout: 300 * time.Millisecond})
+	rep = Run(context.Background(), bc, Options{Dir: dir, Timeout: 300 * time.Millisecond})
 	if took := time.Since(t0); took > 10*time.Second {
-		t.Fatalf("the run took %v: the timeout did not stop the command", took)
+		t.Fatalf("the run took %v: the timeout did not end the check", took)
 	}
+	return dir, rep
+}
+
+func TestTimeoutKillsTheProcessGroupAndGoesOn(t *testing.T) {
+	needPOSIXShell(t)
+	dir, rep := runHanging(t)
 	r := rep.Items[0]
 	if r.Outcome != Fail || !r.TimedOut || r.ExitCode != -1 {
 		t.Fatalf("outcome %s timed_out %v exit %d", r.Outcome, r.TimedOut, r.ExitCode)

@@ -10,15 +10,18 @@ import (
 	"time"
 )
 
-// exitState is a valid running loop every command can act on: A1
-// resolved with a binding, OR group g selecting the pending A2 over A3, a
-// base_case that passes (verify runs it).
-const exitState = `---
+// runningLoop is a running loop's state file in the seed template's
+// layout: goal "Ship", checked by the command check; iteration iteration,
+// prevPending atoms unresolved at the last; A1 resolved with a binding,
+// then atoms and or_groups (the text of their entries); no trail or
+// corrections yet.
+func runningLoop(check string, iteration, prevPending int, atoms, orGroups string) string {
+	return fmt.Sprintf(`---
 objective:
   goal: "Ship"
   base_case:
     type: command
-    value: "true"
+    value: %q
   background_intent: "why"
   deliverables: "what"
   definition_of_done: "when"
@@ -28,9 +31,9 @@ objective:
     max_stall_count: 3
 control:
   status: running
-  iteration: 2
+  iteration: %d
   stall_count: 0
-  prev_pending_count: 2
+  prev_pending_count: %d
   stop_requested: false
   stop_reason: null
   redirect_requested: false
@@ -39,7 +42,23 @@ atoms:
     description: "Schema"
     status: resolved
     depends_on: []
-  - id: A2
+%sor_groups:
+%sbindings:
+  A1:
+    summary: "done"
+    artifacts: []
+trail: []
+corrections: []
+---
+
+# Original Prompt
+`, check, iteration, prevPending, atoms, orGroups)
+}
+
+// exitState is a valid running loop every command can act on: A1
+// resolved with a binding, OR group g selecting the pending A2 over A3, a
+// base_case that passes (verify runs it).
+var exitState = runningLoop("true", 2, 2, `  - id: A2
     description: "One way"
     status: pending
     depends_on: [A1]
@@ -49,21 +68,11 @@ atoms:
     status: pending
     depends_on: [A1]
     or_group: g
-or_groups:
-  g:
+`, `  g:
     choices: [A2, A3]
     selected: A2
     failed: []
-bindings:
-  A1:
-    summary: "done"
-    artifacts: []
-trail: []
-corrections: []
----
-
-# Original Prompt
-`
+`)
 
 // exitCauses are the causes of the exit-code table, each a way to make the
 // file (or the command line) of one run; "" keeps the file as it is.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,8 +16,8 @@ import (
 // fails "Atom A9 not found", and status — reading the journal a TUI keeps
 // beside the file — says so until the iteration moves on.
 func TestStatusNamesAGoneWorker(t *testing.T) {
-	py, bin := python(t), binary(t)
-	dir, path := workerProject(t)
+	py, bin := loopPython(t), binary(t)
+	path, script := workerProject(t)
 	// What a TUI watching the loop records: the version before.
 	j, err := history.OpenJournal(history.JournalPath(path), history.JournalOptions{})
 	if err != nil {
@@ -39,10 +38,6 @@ func TestStatusNamesAGoneWorker(t *testing.T) {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}
 	record()
-	script := filepath.Join(dir, "update_atom.py")
-	if err := os.WriteFile(script, []byte(updateAtom), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	out, err := exec.Command(py, script, path, "A9", "resolved").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "Atom A9 not found") {
 		t.Fatalf("the worker's write on the deleted atom: %v\n%s", err, out)

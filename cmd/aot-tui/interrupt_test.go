@@ -5,40 +5,13 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // workerState has a worker on A9: in progress, the selected choice of OR
 // group approach, depending on A1, with A3 waiting on it.
-const workerState = `---
-objective:
-  goal: "Ship"
-  base_case:
-    type: command
-    value: "make test"
-  background_intent: "why"
-  deliverables: "what"
-  definition_of_done: "when"
-  constraints:
-    max_iterations: 20
-    max_parallel_agents: 3
-    max_stall_count: 3
-control:
-  status: running
-  iteration: 4
-  stall_count: 0
-  prev_pending_count: 3
-  stop_requested: false
-  stop_reason: null
-  redirect_requested: false
-atoms:
-  - id: A1
-    description: "Schema"
-    status: resolved
-    depends_on: []
-  - id: A9
+var workerState = runningLoop("make test", 4, 3, `  - id: A9
     description: "Client, the way the loop chose"
     status: in_progress
     depends_on: [A1]
@@ -52,21 +25,11 @@ atoms:
     description: "Docs"
     status: pending
     depends_on: [A9]
-or_groups:
-  approach:
+`, `  approach:
     choices: [A9, A9b]
     selected: A9
     failed: []
-bindings:
-  A1:
-    summary: "done"
-    artifacts: []
-trail: []
-corrections: []
----
-
-# Original Prompt
-`
+`)
 
 // updateAtom is what the loop's update_atom.py does, written here: find
 // the atom's "- id:" line, set the first "status:" line after it, write
@@ -89,25 +52,12 @@ path.write_text("\n".join(lines))
 print('{"success": true}')
 `
 
-// python finds python3 (a test of the loop's own behaviour needs it; CI
-// installs it).
-func python(t *testing.T) string {
+// workerProject writes workerState into a new project, and updateAtom
+// beside it; it returns the state file's path and the script's.
+func workerProject(t *testing.T) (path, script string) {
 	t.Helper()
-	p, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("python3 is needed to run the loop's scripts (.ci/run installs it)")
-		}
-		t.Skip("no python3 here")
-	}
-	return p
-}
-
-func workerProject(t *testing.T) (dir, path string) {
-	t.Helper()
-	dir = t.TempDir()
-	path = writeFile(t, dir, ".claude/aot-loop-state.md", workerState)
-	return dir, path
+	dir := t.TempDir()
+	return writeFile(t, dir, ".claude/aot-loop-state.md", workerState), writeFile(t, dir, "update_atom.py", updateAtom)
 }
 
 // Every correction that touches the in-progress A9 — resets it, deletes
@@ -128,7 +78,7 @@ func TestInterruptIsAnExplicitChoice(t *testing.T) {
 		{"redo", []string{"redirect", "override-binding", "A1", "--redo"}, "resets it to pending"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, path := workerProject(t)
+			path, _ := workerProject(t)
 			args := append(c.args, "-f", path, "--guard", "0")
 			code, out, errs := runBin(t, bin, args...)
 			if code != exitInvalid {
@@ -172,12 +122,8 @@ func TestInterruptIsAnExplicitChoice(t *testing.T) {
 // worker; the worker's update_atom.py A9 resolved then lands, and A9 is
 // resolved while depending on the pending A10. validate says so.
 func TestWorkerResultOverARequiredByIsInvalid(t *testing.T) {
-	py, bin := python(t), binary(t)
-	dir, path := workerProject(t)
-	script := filepath.Join(dir, "update_atom.py")
-	if err := os.WriteFile(script, []byte(updateAtom), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	py, bin := loopPython(t), binary(t)
+	path, script := workerProject(t)
 	if code, out, errs := runBin(t, bin, "redirect", "add-atom", "Security review", "--required-by", "A9", "--interrupt", "-f", path, "--guard", "0"); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}

@@ -5,13 +5,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -50,30 +47,16 @@ func TestLoopRunsKeepTheirCorrections(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end loop runs")
 	}
-	python := needPython(t)
-	bin := os.Getenv("AOT_TUI_E2E_BIN")
-	if bin == "" {
-		bin = binary(t)
-	}
-	report := os.Getenv("AOT_TUI_E2E_REPORT") != ""
+	python := loopPython(t)
+	bin, report := loopBinary(t, "AOT_TUI_E2E")
 	runs := 3
 	if n, err := strconv.Atoi(os.Getenv("AOT_TUI_E2E_RUNS")); err == nil && n > 0 {
 		runs = n
 	}
 	runFor := 1200 * time.Millisecond
 
-	dir := filepath.Join(t.TempDir(), ".claude")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "aot-loop-state.md")
-	script := filepath.Join(t.TempDir(), "loop_step.py")
-	if err := os.WriteFile(script, []byte(loopStepPy), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, loopRunState(1), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeFile(t, t.TempDir(), ".claude/aot-loop-state.md", string(loopRunState(1)))
+	script := writeFile(t, t.TempDir(), "loop_step.py", loopStepPy)
 
 	ob := newRunObserver()
 	ob.setRun(1)
@@ -83,7 +66,7 @@ func TestLoopRunsKeepTheirCorrections(t *testing.T) {
 	finals := map[int][]byte{}
 	var writes []*runWriters
 	for run := 1; run <= runs; run++ {
-		w := &runWriters{run: run, path: path, python: python, script: script, r: rand.New(rand.NewPCG(uint64(run), 9))}
+		w := newRunWriters(run, path, python, script)
 		writes = append(writes, w)
 		ctx, stop := context.WithCancel(context.Background())
 		writersDone := make(chan struct{})
@@ -122,7 +105,7 @@ func TestLoopRunsKeepTheirCorrections(t *testing.T) {
 	}
 	cli.wait()
 	time.Sleep(300 * time.Millisecond) // the TUI's last looks
-	tui.finish()
+	tui.d.finish()
 	last, _ := os.ReadFile(path)
 	ob.see(last)
 	finals[runs] = last
@@ -155,11 +138,7 @@ func TestLoopRunsKeepTheirCorrections(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run %d ends with a file that does not parse: %v", run, err)
 		}
-		var b strings.Builder
-		for _, c := range doc.State.Corrections {
-			b.WriteString(c.Description + "\n")
-		}
-		notesOf[run] = b.String()
+		notesOf[run] = descriptions(doc)
 	}
 	written := append(cli.written(), tui.written()...)
 	for _, note := range written {
@@ -196,21 +175,6 @@ func TestLoopRunsKeepTheirCorrections(t *testing.T) {
 	if runs > 1 && c.stoodDownReplaced+u.stoodDownReplaced == 0 {
 		t.Error("no guard met a replacement: the test does not test what it is for")
 	}
-}
-
-func needPython(t *testing.T) string {
-	t.Helper()
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("python3 is needed to run the loop's writers (.ci/run installs it)")
-		}
-		t.Skip("no python3 here: the loop's writers cannot run")
-	}
-	if out, err := exec.Command(python, "-c", "import sys; print(sys.executable)").Output(); err == nil {
-		python = strings.TrimSpace(string(out))
-	}
-	return python
 }
 
 // loopRunState is the state a new loop starts run n with: a generated
@@ -314,49 +278,22 @@ for i, line in enumerate(lines):
 p.write_text('\n'.join(lines))
 `
 
-// runWriters plays one run's loop writes, one at a time.
+// runWriters play one run's loop writes, with loopStepPy as the Python
+// step and the stop hook counting the iterations.
 type runWriters struct {
-	run                  int
-	path, python, script string
-	r                    *rand.Rand
-	n                    [3]int
-	traces               []string // bindings T<tag>
-	lines                []string // body lines
+	loopWriters
+	run    int
+	traces []string // bindings T<tag>
 }
 
-func (w *runWriters) total() int { return w.n[0] + w.n[1] + w.n[2] }
-
-func (w *runWriters) play(ctx context.Context, t *testing.T) {
-	for seq := 1; ctx.Err() == nil; seq++ {
-		tag := fmt.Sprintf("%d_%d", w.run, seq)
-		kind := seq % 3
-		var cmd *exec.Cmd
-		switch kind {
-		case 0:
-			cmd = exec.Command(w.python, w.script, w.path, tag, fmt.Sprintf("%.4f", w.r.Float64()*0.02))
-		case 1:
-			cmd = exec.Command("sed", "-i", "-e", "$a sed "+tag, w.path)
-		case 2:
-			// The stop hook: read the iteration, then sed into a temp
-			// file and mv it over the state file.
-			cmd = exec.Command("sh", "-c", `it=$(awk '/^  iteration:/ {print $2; exit}' "$1")
-sed -e "s/^  iteration: .*/  iteration: $((it + 1))/" -e "\$a hook $2" "$1" > "$1.tmp.$$" && mv "$1.tmp.$$" "$1"`, "sh", w.path, tag)
-		}
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("loop writer %v: %v\n%s", cmd.Args, err, out)
-			return
-		}
-		w.n[kind]++
-		switch kind {
-		case 0:
-			w.traces = append(w.traces, "T"+tag)
-		case 1:
-			w.lines = append(w.lines, "sed "+tag)
-		case 2:
-			w.lines = append(w.lines, "hook "+tag)
-		}
-		time.Sleep(time.Duration(w.r.IntN(6)) * time.Millisecond)
+func newRunWriters(run int, path, python, script string) *runWriters {
+	w := &runWriters{run: run}
+	w.loopWriters = loopWriters{path: path, python: python, script: script, hook: hookNextIteration,
+		r:      rand.New(rand.NewPCG(uint64(run), 9)),
+		tag:    func(seq int) string { return fmt.Sprintf("%d_%d", run, seq) },
+		pyDone: func(_ int, tag string) { w.traces = append(w.traces, "T"+tag) },
 	}
+	return w
 }
 
 // check counts this run's writes its last version lacks.
@@ -369,13 +306,7 @@ func (w *runWriters) check(t *testing.T, final []byte) int {
 			t.Logf("run %d: the Python write that added %s is lost", w.run, b)
 		}
 	}
-	for _, l := range w.lines {
-		if !strings.Contains(text, "\n"+l+"\n") {
-			lost++
-			t.Logf("run %d: the write that appended %q is lost", w.run, l)
-		}
-	}
-	return lost
+	return lost + w.lostLines(t, final, fmt.Sprintf("run %d: ", w.run))
 }
 
 // runTally counts one side's corrections.
@@ -431,32 +362,15 @@ func (c *loopRunCLI) launch(ctx context.Context, t *testing.T, seed uint64) {
 
 func (c *loopRunCLI) one(t *testing.T, note string, args []string) {
 	startRun := c.ob.current()
-	cmd := exec.Command(c.bin, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Error(err)
-		return
-	}
+	code, res, errs := runRedirect(t, c.bin, args)
 	endRun := c.ob.current()
-	var res struct {
-		NotCarriedOver *struct {
-			Kind string `json:"kind"`
-		} `json:"not_carried_over"`
-	}
-	_ = json.Unmarshal(out.Bytes(), &res)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
 	case code == exitOK:
 		c.t.written++
 		c.notes = append(c.notes, note)
-	case code == exitConflict && (res.NotCarriedOver != nil || strings.Contains(errb.String(), "was not written")):
+	case code == exitConflict && (res.NotCarriedOver != nil || strings.Contains(errs, "was not written")):
 		if res.NotCarriedOver != nil { // written, then not carried over
 			c.t.written++
 			c.notes = append(c.notes, note)
@@ -465,18 +379,18 @@ func (c *loopRunCLI) one(t *testing.T, note string, args []string) {
 		if endRun != startRun {
 			c.t.stoodDownReplaced++
 		} else {
-			t.Logf("%s stood down within its run: %s", note, strings.TrimSpace(errb.String()))
+			t.Logf("%s stood down within its run: %s", note, strings.TrimSpace(errs))
 		}
 	case code == exitConflict:
 		c.t.lost++
-		if strings.Contains(errb.String(), "the loop's next write undid it") {
+		if strings.Contains(errs, "the loop's next write undid it") {
 			c.t.defeated++
 		}
-		t.Logf("%s: exit 3: %s", note, strings.TrimSpace(errb.String()))
+		t.Logf("%s: exit 3: %s", note, strings.TrimSpace(errs))
 	case code == exitInvalid:
 		c.t.refused++
 	default:
-		t.Errorf("%v: exit %d: %s", args, code, errb.String())
+		t.Errorf("%v: exit %d: %s", args, code, errs)
 	}
 }
 
@@ -494,17 +408,12 @@ func (c *loopRunCLI) written() []string {
 	return append([]string(nil), c.notes...)
 }
 
-// loopRunTUI applies corrections the way the TUI does (a preview planned on
-// the file, apply of exactly those bytes, a new preview when the loop
-// wrote meanwhile — given up when that preview is of another run, as a
-// person would) and runs the session's guard on every version a watcher
-// sees.
+// loopRunTUI makes corrections the way the TUI does (tuiDriver) — a new
+// preview of another run is given up, as a person would — and counts them.
 type loopRunTUI struct {
-	path    string
-	s       *correction.Session
-	w       *statefile.Watcher
-	ob      *runObserver
-	running sync.WaitGroup
+	d    *tuiDriver
+	path string
+	ob   *runObserver
 
 	mu    sync.Mutex
 	k     int
@@ -516,21 +425,10 @@ type loopRunTUI struct {
 
 func startLoopRunTUI(path string, ob *runObserver) *loopRunTUI {
 	u := &loopRunTUI{path: path, ob: ob, runOf: map[string]int{}, lost: map[string]bool{}}
-	u.s = correction.NewSession(path, correction.Options{})
 	// Files our writes replaced are watched for late in-place writes for
 	// half a second (the TUI: two): the loop's Python writes here take
 	// at most a few tens of milliseconds from open to close.
-	u.s.Grace = 500 * time.Millisecond
-	u.w = statefile.StartWatch(statefile.Target{Path: path, Kind: statefile.KindAoT}, statefile.WatchOptions{}, func(ev statefile.Event) {
-		if ev.Doc == nil {
-			return
-		}
-		ob.seeDoc(ev.Data, ev.Doc)
-		for _, job := range u.s.Check(ev.Doc) {
-			u.running.Add(1)
-			go func() { defer u.running.Done(); u.record(job()) }()
-		}
-	})
+	u.d = startTUI(path, correction.Options{}, 500*time.Millisecond, func(ev statefile.Event) { ob.seeDoc(ev.Data, ev.Doc) }, u.record)
 	return u
 }
 
@@ -590,22 +488,14 @@ func (u *loopRunTUI) correct(t *testing.T, run int, r *rand.Rand) {
 		s := "amended by " + note
 		req = model.OverrideBinding{ID: "A1", Summary: &s}
 	}
-	pr := u.s.Preview(req, note)().(correction.PreviewResult)
-	if pr.Err != nil {
-		u.refusedOr(t, note, pr.Err)
+	ar, err := u.d.apply(req, note, func(p *correction.Preview) bool {
+		// The person looks at the new preview: is it still this loop?
+		m := runTagRE.FindSubmatch(p.Base)
+		return m != nil && string(m[1]) == strconv.Itoa(run)
+	})
+	if err != nil {
+		u.refusedOr(t, note, err)
 		return
-	}
-	p := pr.Preview
-	var ar correction.ApplyResult
-	for try := 0; ; try++ {
-		ar = u.s.Apply(p)().(correction.ApplyResult)
-		if ar.Replanned == nil || try == 20 {
-			break
-		}
-		if m := runTagRE.FindSubmatch(ar.Replanned.Base); m == nil || string(m[1]) != strconv.Itoa(run) {
-			return // the person looks at the new preview: another loop
-		}
-		p = ar.Replanned
 	}
 	if ar.Plan == nil {
 		if ar.Err != nil {
@@ -618,10 +508,7 @@ func (u *loopRunTUI) correct(t *testing.T, run int, r *rand.Rand) {
 	u.notes = append(u.notes, note)
 	u.runOf[note] = run
 	u.mu.Unlock()
-	if ar.Follow != nil {
-		u.running.Add(1)
-		go func() { defer u.running.Done(); u.record(ar.Follow()) }()
-	}
+	u.d.follow(ar)
 }
 
 func (u *loopRunTUI) refusedOr(t *testing.T, note string, err error) {
@@ -641,16 +528,10 @@ func (u *loopRunTUI) refusedOr(t *testing.T, note string, err error) {
 
 // settle waits until the session has no work queued or running.
 func (u *loopRunTUI) settle() {
-	u.running.Wait()
-	for u.s.Pending() > 0 {
+	u.d.running.Wait()
+	for u.d.s.Pending() > 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
-}
-
-func (u *loopRunTUI) finish() {
-	u.w.Stop()
-	u.running.Wait()
-	u.s.Close()
 }
 
 func (u *loopRunTUI) tally() runTally {

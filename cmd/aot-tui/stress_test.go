@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -19,7 +18,6 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/correction"
-	"github.com/aot-loop/aot-tui/internal/testenv"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -66,29 +64,11 @@ func TestStressLoopWriters(t *testing.T) {
 }
 
 func testStressLoopWriters(t *testing.T) {
-	python := testenv.Need(t, "python3")
-	// The interpreter itself, not a version manager's shim script: the
-	// shim costs more than the script.
-	if out, err := exec.Command(python, "-c", "import sys; print(sys.executable)").Output(); err == nil {
-		python = strings.TrimSpace(string(out))
-	}
-	bin := os.Getenv("AOT_TUI_STRESS_BIN")
-	if bin == "" {
-		bin = binary(t)
-	}
-	report := os.Getenv("AOT_TUI_STRESS_REPORT") != ""
-	dir := filepath.Join(t.TempDir(), ".claude")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "aot-loop-state.md")
-	if err := os.WriteFile(path, gen.Generate(gen.Options{Atoms: 40, Seed: 7, Resolved: 0.3, ORGroups: 2}), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script := filepath.Join(t.TempDir(), "add_binding.py")
-	if err := os.WriteFile(script, []byte(pythonWriter), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	python := loopPython(t)
+	bin, report := loopBinary(t, "AOT_TUI_STRESS")
+	path := writeFile(t, t.TempDir(), ".claude/aot-loop-state.md", string(gen.Generate(gen.Options{Atoms: 40, Seed: 7, Resolved: 0.3, ORGroups: 2})))
+	dir := filepath.Dir(path)
+	script := writeFile(t, t.TempDir(), "add_binding.py", pythonWriter)
 
 	cliN, tuiN := 100, 100
 	if raceEnabled {
@@ -102,10 +82,10 @@ func testStressLoopWriters(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("AOT_TUI_STRESS_TUI")); err == nil {
 		tuiN = n
 	}
-	w := &loopWriters{path: path, python: python, script: script, r: rand.New(rand.NewPCG(3, 4))}
+	w := newStressWriters(path, python, script)
 	ctx, stop := context.WithCancel(context.Background())
 	writersDone := make(chan struct{})
-	go func() { defer close(writersDone); w.run(ctx, t) }()
+	go func() { defer close(writersDone); w.play(ctx, t) }()
 
 	guardFlag := []string{"--guard", "300ms"}
 	if out, _ := exec.Command(bin, "redirect", "add-atom", "--help").CombinedOutput(); !bytes.Contains(out, []byte("--guard")) {
@@ -131,7 +111,7 @@ func testStressLoopWriters(t *testing.T) {
 	<-writersDone
 	// The TUI guards for as long as it runs: its last looks, then stop.
 	time.Sleep(400 * time.Millisecond)
-	tui.finish(t, &tally)
+	tui.finish(&tally)
 
 	final, err := os.ReadFile(path)
 	if err != nil {
@@ -144,13 +124,10 @@ func testStressLoopWriters(t *testing.T) {
 	if v := model.Validate(doc.State); !v.Valid {
 		t.Errorf("the final file is invalid: %v", v.Errors)
 	}
-	var descs strings.Builder
-	for _, c := range doc.State.Corrections {
-		descs.WriteString(c.Description + "\n")
-	}
+	descs := descriptions(doc)
 	missing := 0
 	for _, tok := range tally.written {
-		if !strings.Contains(descs.String(), tok+"\n") {
+		if !strings.Contains(descs, tok+"\n") {
 			missing++
 			t.Logf("correction %s was reported written and is not in the file", tok)
 		}
@@ -203,60 +180,41 @@ if retire:
 p.write_text(text)
 `
 
-// loopWriters runs the loop's three kinds of writes, one at a time.
-type loopWriters struct {
-	path, python, script string
-	r                    *rand.Rand
-	n                    [3]int
-	bindings, retired    []int
-	lines                []string
+// stressWriters are the loop's writers with pythonWriter as the Python
+// step: it adds binding W<seq> and, once there are more than 25, retires
+// the oldest.
+type stressWriters struct {
+	loopWriters
+	bindings, retired []int
 }
 
-func (w *loopWriters) total() int { return w.n[0] + w.n[1] + w.n[2] }
-
-func (w *loopWriters) run(ctx context.Context, t *testing.T) {
-	for seq := 1; ctx.Err() == nil; seq++ {
-		var cmd *exec.Cmd
-		kind := seq % 3
-		switch kind {
-		case 0:
+func newStressWriters(path, python, script string) *stressWriters {
+	w := &stressWriters{}
+	w.loopWriters = loopWriters{path: path, python: python, script: script, hook: hookAppend,
+		r: rand.New(rand.NewPCG(3, 4)), tag: strconv.Itoa,
+		pyArgs: func() []string {
 			retire := ""
 			if len(w.bindings) > 25 {
 				retire = strconv.Itoa(w.bindings[0])
 			}
-			delay := fmt.Sprintf("%.4f", w.r.Float64()*0.02)
-			cmd = exec.Command(w.python, w.script, w.path, strconv.Itoa(seq), delay, retire)
-		case 1:
-			cmd = exec.Command("sed", "-i", "-e", "$a sed "+strconv.Itoa(seq), w.path)
-		case 2:
-			cmd = exec.Command("sh", "-c", `sed -e "\$a hook $2" "$1" > "$1.hooktmp" && mv "$1.hooktmp" "$1"`, "sh", w.path, strconv.Itoa(seq))
-		}
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("loop writer %v: %v\n%s", cmd.Args, err, out)
-			return
-		}
-		w.n[kind]++
-		switch kind {
-		case 0:
+			return []string{retire}
+		},
+		pyDone: func(seq int, _ string) {
 			if len(w.bindings) > 25 {
 				w.retired = append(w.retired, w.bindings[0])
 				w.bindings = w.bindings[1:]
 			}
 			w.bindings = append(w.bindings, seq)
-		case 1:
-			w.lines = append(w.lines, "sed "+strconv.Itoa(seq))
-		case 2:
-			w.lines = append(w.lines, "hook "+strconv.Itoa(seq))
-		}
-		time.Sleep(time.Duration(w.r.IntN(6)) * time.Millisecond)
+		},
 	}
+	return w
 }
 
 var stressBindingRE = regexp.MustCompile(`(?m)^  W(\d+):$`)
 
 // check counts the writer changes the final file lacks, and of those the
 // ones renamed over the file (sed -i, temp+mv).
-func (w *loopWriters) check(t *testing.T, final []byte) (lost, renamed int) {
+func (w *stressWriters) check(t *testing.T, final []byte) (lost, renamed int) {
 	present := map[int]bool{}
 	for _, m := range stressBindingRE.FindAllSubmatch(final, -1) {
 		n, _ := strconv.Atoi(string(m[1]))
@@ -274,15 +232,8 @@ func (w *loopWriters) check(t *testing.T, final []byte) (lost, renamed int) {
 			t.Logf("the Python write that retired W%d is lost (W%d is back)", n, n)
 		}
 	}
-	body := "\n" + string(final) + "\n"
-	for _, l := range w.lines {
-		if !strings.Contains(body, "\n"+l+"\n") {
-			lost++
-			renamed++
-			t.Logf("the write that appended %q is lost", l)
-		}
-	}
-	return lost, renamed
+	renamed = w.lostLines(t, final, "")
+	return lost + renamed, renamed
 }
 
 type stressTally struct {
@@ -325,44 +276,25 @@ func cliCorrection(t *testing.T, bin, path string, k int, guard []string) stress
 		args = []string{"redirect", "objective", "--goal", "goal " + tok}
 	}
 	args = append(append(args, "--note", tok, "--json", "-f", path), guard...)
-	cmd := exec.Command(bin, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code, res, errs := runRedirect(t, bin, args)
 	r := stressResult{token: "; note: " + tok}
 	switch code {
 	case exitOK:
 		r.written = true
-		var res struct {
-			Reapplied int `json:"reapplied"`
-			Merged    int `json:"merged"`
-		}
-		_ = json.Unmarshal(out.Bytes(), &res)
 		r.reapplied, r.merged = res.Reapplied, res.Merged
 	case exitConflict:
 		r.refused = true
-		t.Logf("%s: exit 3: %s", tok, strings.TrimSpace(errb.String()))
+		t.Logf("%s: exit 3: %s", tok, strings.TrimSpace(errs))
 	default:
-		t.Errorf("%v: exit %d: %s", args, code, errb.String())
+		t.Errorf("%v: exit %d: %s", args, code, errs)
 	}
 	return r
 }
 
-// tuiSession applies corrections the way the TUI does: a preview planned
-// on the file, apply of exactly those bytes (a new preview when the loop
-// wrote meanwhile), and the session's guard on every state a watcher sees,
-// for as long as it runs.
+// tuiSession makes corrections the way the TUI does (tuiDriver) and
+// counts them.
 type tuiSession struct {
-	s       *correction.Session
-	w       *statefile.Watcher
-	running sync.WaitGroup
+	d *tuiDriver
 
 	mu                sync.Mutex
 	lost              map[string]bool
@@ -370,22 +302,12 @@ type tuiSession struct {
 	written           []stressResult
 	refused           int
 	summaries         map[string]string
-	errs              []string
 }
 
 func startTUISession(path string) *tuiSession {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	u := &tuiSession{lost: map[string]bool{}, summaries: map[string]string{}}
-	u.s = correction.NewSession(path, correction.Options{Now: func() time.Time { return now }})
-	u.w = statefile.StartWatch(statefile.Target{Path: path, Kind: statefile.KindAoT}, statefile.WatchOptions{}, func(ev statefile.Event) {
-		if ev.Doc == nil {
-			return
-		}
-		for _, job := range u.s.Check(ev.Doc) {
-			u.running.Add(1)
-			go func() { defer u.running.Done(); u.record(job()) }()
-		}
-	})
+	u.d = startTUI(path, correction.Options{Now: func() time.Time { return now }}, 0, nil, u.record)
 	return u
 }
 
@@ -416,19 +338,10 @@ func (u *tuiSession) correct(t *testing.T, n int) {
 			v := 2000 + k
 			req = model.ChangeConstraints{MaxIterations: &v}
 		}
-		pr := u.s.Preview(req, tok)().(correction.PreviewResult)
-		if pr.Err != nil {
-			t.Errorf("preview %s: %v", tok, pr.Err)
+		ar, err := u.d.apply(req, tok, nil)
+		if err != nil {
+			t.Errorf("preview %s: %v", tok, err)
 			continue
-		}
-		p := pr.Preview
-		var ar correction.ApplyResult
-		for try := 0; ; try++ {
-			ar = u.s.Apply(p)().(correction.ApplyResult)
-			if ar.Replanned == nil || try == 20 {
-				break
-			}
-			p = ar.Replanned
 		}
 		res := stressResult{token: "; note: " + tok}
 		u.mu.Lock()
@@ -437,10 +350,7 @@ func (u *tuiSession) correct(t *testing.T, n int) {
 			res.written, res.merged = true, ar.Merged
 			u.summaries[res.token] = ar.Plan.Summary
 			u.written = append(u.written, res)
-			if ar.Follow != nil {
-				u.running.Add(1)
-				go func() { defer u.running.Done(); u.record(ar.Follow()) }()
-			}
+			u.d.follow(ar)
 		case errors.Is(ar.Err, statefile.ErrConflict):
 			u.refused++
 			t.Logf("%s: not written: %v", tok, ar.Err)
@@ -452,15 +362,10 @@ func (u *tuiSession) correct(t *testing.T, n int) {
 }
 
 // finish stops the session and adds its account to tally.
-func (u *tuiSession) finish(t *testing.T, tally *stressTally) {
-	u.w.Stop()
-	u.running.Wait()
-	u.s.Close()
+func (u *tuiSession) finish(tally *stressTally) {
+	u.d.finish()
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	for _, e := range u.errs {
-		t.Logf("TUI guard: %s", e)
-	}
 	for i, r := range u.written {
 		if u.lost[u.summaries[r.token]] {
 			r.written, r.refused = false, true

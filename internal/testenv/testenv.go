@@ -17,6 +17,10 @@
 // go test -v, a single package's run and a failing run show. A result go
 // test replays from its cache ("(cached)") does not repeat the line:
 // -count=1 runs the tests again.
+//
+// For tests that need another process to hold something (a lock, a
+// lease), StartHelper starts the test binary again as that process
+// (helper.go).
 package testenv
 
 import (
