@@ -214,11 +214,11 @@ func (d *previewDialog) lines(m *Model, _ *loop, w, h int) []string {
 	}
 	if d.asking {
 		lines = append(lines, "")
-		for _, l := range wrap(interruptQuestion(p.Plan.Interrupts), w) {
+		k := m.keys
+		for _, l := range wrap(interruptQuestion(p.Plan.Interrupts, k.Interrupt.Help().Key), w) {
 			lines = append(lines, s.Bold.Render(l))
 		}
-		k := m.keys
-		return append(lines, "", s.Key.Render(k.Yes.Help().Key+" interrupt and apply · "+k.No.Help().Key+" back to the preview"))
+		return append(lines, "", s.Key.Render(k.Interrupt.Help().Key+" interrupt and apply · any other key back to the preview"))
 	}
 	lines = append(lines, "")
 	diff := d.diff
@@ -239,15 +239,13 @@ func (d *previewDialog) update(m *Model, l *loop, msg tea.Msg) step {
 		return stay(nil)
 	}
 	if d.asking {
-		// Only y applies: enter, n and esc go back to the preview, so a
-		// second press of the apply key cannot interrupt a worker.
-		switch {
-		case key.Matches(k, m.keys.Yes):
-			d.asking = false
+		// Only the interrupt key (i) applies; any other key goes back to
+		// the preview, so no press of an apply key (enter, y, a) — twice
+		// by reflex — can interrupt a worker.
+		d.asking = false
+		if key.Matches(k, m.keys.Interrupt) {
 			busy := &busyDialog{kind: d.kind, values: d.values, what: "writing the correction…"}
 			return replaceWith(busy, m.runJob(l, busy, l.session.Apply(d.p)))
-		case key.Matches(k, m.keys.No):
-			d.asking = false
 		}
 		return stay(nil)
 	}
@@ -267,16 +265,17 @@ func (d *previewDialog) update(m *Model, l *loop, msg tea.Msg) step {
 }
 
 // interruptQuestion asks whether to interrupt the workers of in-progress
-// atoms: "A9 is in progress: interrupt its worker? y/n".
-func interruptQuestion(ins []model.Interrupt) string {
+// atoms: "A9 is in progress: interrupt its worker? (i: yes)", key being
+// the interrupt key.
+func interruptQuestion(ins []model.Interrupt, key string) string {
 	ids := make([]string, len(ins))
 	for i, in := range ins {
 		ids[i] = termtext.Line(in.Atom)
 	}
 	if len(ids) == 1 {
-		return ids[0] + " is in progress: interrupt its worker? y/n"
+		return ids[0] + " is in progress: interrupt its worker? (" + key + ": yes)"
 	}
-	return strings.Join(ids, ", ") + " are in progress: interrupt their workers? y/n"
+	return strings.Join(ids, ", ") + " are in progress: interrupt their workers? (" + key + ": yes)"
 }
 
 // busyDialog stands while a job reads or writes the file. Every result

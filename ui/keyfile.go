@@ -82,6 +82,7 @@ var keyActions = func() []keyAction {
 		{"apply", func(k *KeyMap) *key.Binding { return &k.Apply }, p},
 		{"edit", func(k *KeyMap) *key.Binding { return &k.Edit }, p},
 		{"cancel", func(k *KeyMap) *key.Binding { return &k.Cancel }, p},
+		{"interrupt", func(k *KeyMap) *key.Binding { return &k.Interrupt }, p},
 		{"yes", func(k *KeyMap) *key.Binding { return &k.Yes }, st},
 		{"no", func(k *KeyMap) *key.Binding { return &k.No }, st},
 		// verify's confirmation and progress boxes take the preview's keys.

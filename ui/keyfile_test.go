@@ -14,7 +14,7 @@ func TestDefaultKeysDoNotConflict(t *testing.T) {
 	if err := checkConflicts(&k, map[string]int{}); err != nil {
 		t.Fatal(err)
 	}
-	if len(keyActions) != 63 {
+	if len(keyActions) != 64 {
 		t.Fatalf("%d actions: a KeyMap binding is missing from keyActions (or one was added without it)", len(keyActions))
 	}
 }

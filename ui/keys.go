@@ -29,8 +29,11 @@ type KeyMap struct {
 	Redirect, AddAtom, DeleteAtom, ForceOR, Constraints, Objective, Binding, Stop, Undo key.Binding
 
 	// Dialog keys: the preview's apply, edit and cancel; the stale-flag
-	// question's yes and no.
-	Apply, Edit, Cancel, Yes, No key.Binding
+	// question's yes and no. Interrupt answers the preview's question
+	// before a correction that touches an in-progress atom: a key that is
+	// none of apply's, so that pressing apply twice never interrupts a
+	// worker.
+	Apply, Edit, Cancel, Yes, No, Interrupt key.Binding
 
 	// Verify runs the base_case's checks now (after a confirmation that
 	// takes the preview's keys: apply runs, cancel does not).
@@ -97,6 +100,8 @@ func DefaultKeyMap() KeyMap {
 		Cancel: b("esc", "cancel", "esc", "n", "c", "q"),
 		Yes:    b("y", "yes", "y", "Y"),
 		No:     b("n", "no (default)", "n", "N", "esc", "enter"),
+
+		Interrupt: b("i", "interrupt the worker and apply", "i"),
 
 		Verify:       b("V", "verify base_case now", "V"),
 		OlderVersion: b(",", "older version", ","),
