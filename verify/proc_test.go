@@ -7,30 +7,49 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/aot-loop/aot-tui/model"
 )
 
-// recordTree records what runCommand asks of the platform's procTree.
+// recordTree records what runCommand asks of the platform's procTree. The
+// timeout's kill comes from os/exec's own goroutine: the log is locked.
 type recordTree struct {
 	procTree
-	log *[]string
+	log *treeLog
+}
+
+type treeLog struct {
+	mu    sync.Mutex
+	steps []string
+}
+
+func (l *treeLog) add(step string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.steps = append(l.steps, step)
+}
+
+func (l *treeLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.steps, " ")
 }
 
 func (r recordTree) started(cmd *exec.Cmd) {
-	*r.log = append(*r.log, "started")
+	r.log.add("started")
 	r.procTree.started(cmd)
 }
 
 func (r recordTree) kill() error {
-	*r.log = append(*r.log, "kill")
+	r.log.add("kill")
 	return r.procTree.kill()
 }
 
 func (r recordTree) close() {
-	*r.log = append(*r.log, "close")
+	r.log.add("close")
 	r.procTree.close()
 }
 
@@ -45,17 +64,17 @@ func withProcTree(t *testing.T, f func(*exec.Cmd) procTree) {
 // A command that cannot start is never told started nor killed.
 func TestProcTreeIsKilledOnTimeoutAndWhenDone(t *testing.T) {
 	needPOSIXShell(t)
-	var log []string
+	log := &treeLog{}
 	withProcTree(t, func(cmd *exec.Cmd) procTree {
-		log = append(log, "new")
-		return recordTree{platformProcTree(cmd), &log}
+		log.add("new")
+		return recordTree{platformProcTree(cmd), log}
 	})
 	bc := model.BaseCase{IsChecklist: true, Checklist: []model.ChecklistItem{
 		{Item: "quick", Check: &model.Check{Type: model.CheckCommand, Value: "exit 3"}},
 		{Item: "hangs", Check: &model.Check{Type: model.CheckCommand, Value: "sleep 60"}},
 	}}
 	rep := Run(context.Background(), bc, Options{Dir: t.TempDir(), Timeout: 300 * time.Millisecond})
-	if got, want := strings.Join(log, " "), "new started kill close new started kill kill close"; got != want {
+	if got, want := log.String(), "new started kill close new started kill kill close"; got != want {
 		t.Fatalf("the trees were asked: %s\nwant: %s", got, want)
 	}
 	if r := rep.Items[0]; r.ExitCode != 3 || r.Outcome != Fail || r.TimedOut {
@@ -65,9 +84,9 @@ func TestProcTreeIsKilledOnTimeoutAndWhenDone(t *testing.T) {
 		t.Errorf("hangs: timed out %v exit %d reason %q", r.TimedOut, r.ExitCode, r.Reason)
 	}
 
-	log = nil
+	log = &treeLog{}
 	rep = Run(context.Background(), bc, Options{Dir: filepath.Join(t.TempDir(), "missing"), Timeout: time.Second})
-	if got, want := strings.Join(log, " "), "new close new close"; got != want {
+	if got, want := log.String(), "new close new close"; got != want {
 		t.Fatalf("commands that could not start: the trees were asked %s, want %s", got, want)
 	}
 	if r := rep.Items[0]; r.Ran || r.Outcome != Fail || !strings.Contains(r.Reason, "could not be started") {

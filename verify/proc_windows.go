@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -28,8 +29,12 @@ func shellCommand(ctx context.Context, command string) *exec.Cmd {
 // (JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE), so nothing outlives the check
 // even if aot-tui itself ends first. Where a job cannot be made or
 // joined, it kills the shell alone, as shellTree does.
+//
+// The timeout's kill comes from os/exec's own goroutine, possibly while
+// started runs: the job handle is locked.
 type jobTree struct {
 	cmd *exec.Cmd
+	mu  sync.Mutex
 	job windows.Handle // 0: no job
 }
 
@@ -54,6 +59,8 @@ func platformProcTree(cmd *exec.Cmd) procTree {
 // are created; one started in the instant between the shell's start and
 // this call would not (cmd.exe takes milliseconds to start one).
 func (t *jobTree) started(cmd *exec.Cmd) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.job == 0 || cmd.Process == nil {
 		return
 	}
@@ -63,13 +70,22 @@ func (t *jobTree) started(cmd *exec.Cmd) {
 		_ = windows.CloseHandle(h)
 	}
 	if err != nil {
-		t.close()
+		t.closeLocked()
 	}
 }
 
 func (t *jobTree) kill() error {
-	if t.job != 0 {
-		return windows.TerminateJobObject(t.job, 1)
+	t.mu.Lock()
+	job := t.job
+	t.mu.Unlock()
+	if job != 0 {
+		// The shell may not be in the job yet (a timeout in the instant
+		// after the start): kill it by its own handle too.
+		err := windows.TerminateJobObject(job, 1)
+		if t.cmd.Process != nil {
+			_ = t.cmd.Process.Kill()
+		}
+		return err
 	}
 	if t.cmd.Process == nil {
 		return os.ErrProcessDone
@@ -82,6 +98,12 @@ func (t *jobTree) kill() error {
 }
 
 func (t *jobTree) close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.closeLocked()
+}
+
+func (t *jobTree) closeLocked() {
 	if t.job != 0 {
 		_ = windows.CloseHandle(t.job)
 		t.job = 0
@@ -89,6 +111,8 @@ func (t *jobTree) close() {
 }
 
 func (t *jobTree) killed() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.job != 0 {
 		return "its job object (the shell and what it started) was killed"
 	}
