@@ -3,7 +3,6 @@
 package verify
 
 import (
-	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -12,16 +11,6 @@ import (
 
 	"golang.org/x/sys/windows"
 )
-
-// shellCommand is Python's subprocess with shell=True on Windows:
-// %COMSPEC% /c COMMAND.
-func shellCommand(ctx context.Context, command string) *exec.Cmd {
-	shell := os.Getenv("COMSPEC")
-	if shell == "" {
-		shell = "cmd.exe"
-	}
-	return exec.CommandContext(ctx, shell, "/c", command)
-}
 
 // jobTree puts the shell in a job object right after it starts; what it
 // starts joins the job, and terminating the job kills them all. The job
@@ -117,11 +106,4 @@ func (t *jobTree) killed() string {
 		return "its job object (the shell and what it started) was killed"
 	}
 	return "the shell was killed (what it started in the background may still run)"
-}
-
-func exitCode(ps *os.ProcessState) int {
-	if ps == nil {
-		return -1
-	}
-	return ps.ExitCode()
 }
