@@ -201,3 +201,38 @@ func TestTailLinesReadsBackToAFullRecord(t *testing.T) {
 		}
 	}
 }
+
+// A journal whose last line is torn and longer than the first block read
+// from the end (a full record of a large loop, cut by a crash or caught
+// while a TUI appends it): the torn line is left out, the lines before it
+// are returned — status used to panic on it.
+func TestTailLinesWithALongTornLastLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	var all []string
+	var b strings.Builder
+	for i := range 100 {
+		line := fmt.Sprintf(`{"v":1,"n":%d,"base":"x","ops":["y"]}`, i)
+		if i == 0 {
+			line = `{"v":1,"n":0,"full":"z"}`
+		}
+		all = append(all, line)
+		b.WriteString(line + "\n")
+	}
+	b.WriteString(`{"v":1,"n":100,"full":"` + strings.Repeat("z", 700<<10)) // torn: no end, no newline
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines := tailLines(path, 9)
+	if len(lines) != len(all) {
+		t.Fatalf("%d lines, want the %d whole ones", len(lines), len(all))
+	}
+	for i, l := range lines {
+		if string(l) != all[i] {
+			t.Fatalf("line %d is %.40q, want %.40q", i, l, all[i])
+		}
+	}
+	// And status's look at the journal does not fail on it.
+	if v := tailVersions(path, 9); v != nil {
+		t.Fatalf("tailVersions of lines that do not decode = %d versions, want none", len(v))
+	}
+}
