@@ -236,10 +236,12 @@ func (j *Journal) catchUp() error {
 		if err != nil {
 			return fmt.Errorf("journal %s: %w", j.path, err)
 		}
-		if st, err := f.Stat(); err == nil && statefile.Regular(j.path, st) != nil {
-			// A named pipe would take the records and block when full.
-			f.Close()
-			return fmt.Errorf("journal: %w", statefile.Regular(j.path, st))
+		if st, err := f.Stat(); err == nil {
+			if err := statefile.Regular(j.path, st); err != nil {
+				// A named pipe would take the records and block when full.
+				f.Close()
+				return fmt.Errorf("journal: %w", journalFix(err))
+			}
 		}
 		j.f = f
 		if !fresh {
@@ -478,12 +480,22 @@ func decodeUnchecked(line []byte, head *text, headSum string) (*record, []byte, 
 	return &rec, data, true
 }
 
+// journalFix gives a journal path that is not a regular file the advice
+// for a journal: it is aot-tui's own file, made again when removed.
+func journalFix(err error) error {
+	var odd *statefile.OddFileError
+	if errors.As(err, &odd) {
+		odd.Fix = "remove it (aot-tui makes the journal again) or give the path of a journal"
+	}
+	return err
+}
+
 // readRegular reads a journal file whole; a named pipe (or anything else
 // that is not a regular file) at the path is refused, not waited on.
 func readRegular(path string) ([]byte, error) {
 	f, err := statefile.OpenRegular(path)
 	if err != nil {
-		return nil, err
+		return nil, journalFix(err)
 	}
 	defer f.Close()
 	return io.ReadAll(f)

@@ -230,13 +230,24 @@ type OddFileError struct {
 	What string
 	// Err is ErrNotRegular or ErrSymlinkLoop.
 	Err error
+	// Fix says what to do; empty, the advice for a state file (replace
+	// it with the state file; point the link at it or remove it). Other
+	// files aot-tui reads (the journal) set their own.
+	Fix string
 }
 
 func (e *OddFileError) Error() string {
+	fix := e.Fix
 	if e.Err == ErrSymlinkLoop {
-		return e.Path + " is " + e.What + ": aot-tui reads only regular files; point the link at the state file or remove it"
+		if fix == "" {
+			fix = "point the link at the state file or remove it"
+		}
+		return e.Path + " is " + e.What + ": aot-tui reads only regular files; " + fix
 	}
-	return e.Path + " is " + e.What + ", not a regular file: aot-tui reads only regular files; replace it with the state file"
+	if fix == "" {
+		fix = "replace it with the state file"
+	}
+	return e.Path + " is " + e.What + ", not a regular file: aot-tui reads only regular files; " + fix
 }
 
 func (e *OddFileError) Unwrap() error { return e.Err }
