@@ -93,9 +93,11 @@ func Discover(path string) (Target, error) {
 		if odd != nil {
 			return oddTarget, odd
 		}
-		if fileLike(path) {
-			// A directory named like a state file (.claude/aot-loop-state.md
-			// made a directory) with no loop inside is not a project.
+		if isStateFileName(path) {
+			// A directory named as a state file (.claude/aot-loop-state.md
+			// made a directory) with no loop inside is not a project. A
+			// project directory that merely ends in .md (site.md) is one:
+			// its state file is waited for.
 			return Target{Path: path, Kind: kindOf(path)}, notRegular(path, info.Mode())
 		}
 		t := candidates[0]
@@ -122,6 +124,13 @@ func Discover(path string) (Target, error) {
 	default:
 		return Target{Path: path, Kind: kindOf(path)}, err
 	}
+}
+
+// isStateFileName reports whether path's last element is a state file's
+// name (aot-loop-state.md, autonomous-loop.json).
+func isStateFileName(path string) bool {
+	base := filepath.Base(path)
+	return base == filepath.Base(AoTStateRel) || base == filepath.Base(PhaseLoopRel)
 }
 
 // fileLike reports whether path is named like a state file (.md, .json,

@@ -268,6 +268,14 @@ func TestDiscoverOddFiles(t *testing.T) {
 	if tgt, err := Discover(named); err != nil || tgt.Path != state || !tgt.Exists {
 		t.Fatalf("Discover(%s): %+v %v", named, tgt, err)
 	}
+	// So is one whose state file has not come yet: it is waited for.
+	empty := filepath.Join(root, "notes.md")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if tgt, err := Discover(empty); !errors.Is(err, ErrNotFound) || tgt.Path != filepath.Join(empty, AoTStateRel) {
+		t.Fatalf("Discover(%s), a project directory named like a file with no loop yet: %+v %v, want its state file waited for", empty, tgt, err)
+	}
 	phase := filepath.Join(fifoDir, PhaseLoopRel)
 	if err := os.WriteFile(phase, []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
