@@ -8,12 +8,19 @@ import (
 	"io/fs"
 	"os"
 	"os/user"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 )
 
-// geteuid is the user the writes run as (tests pretend to be another).
-var geteuid = os.Geteuid
+// geteuid, getegid and getgroups are the user and groups the writes run
+// as (tests pretend to be another).
+var (
+	geteuid   = os.Geteuid
+	getegid   = os.Getegid
+	getgroups = os.Getgroups
+)
 
 // owner is the file's owner and group.
 func owner(fi fs.FileInfo) (uid, gid int, ok bool) {
@@ -27,14 +34,33 @@ func owner(fi fs.FileInfo) (uid, gid int, ok bool) {
 // ownerRefusal refuses a file owned by another user than the one running,
 // unless that is root: the rewritten file (a new file, ours) would change
 // owner, and the loop, which runs as the file's owner, could no longer
-// write it. Only root can give a file to another user. (A group that
-// cannot be kept is found when the temp file is given it: keepOwner.)
+// write it. Only root can give a file to another user. Likewise a group
+// the rewritten file could not be given: one the user is not a member of,
+// unless a new file in the file's directory gets that group anyway (the
+// directory's group, as on the BSDs and under a setgid directory). What
+// this lets through and a chown still refuses is found when the temp file
+// is given its owner (keepOwner).
 func ownerRefusal(path string, fi fs.FileInfo) *NotWritableError {
-	uid, _, ok := owner(fi)
-	if me := geteuid(); !ok || uid == me || me == 0 {
+	uid, gid, ok := owner(fi)
+	me := geteuid()
+	if !ok || me == 0 {
 		return nil
 	}
-	return uidRefusal(path, uid)
+	if uid != me {
+		return uidRefusal(path, uid)
+	}
+	if gid == getegid() {
+		return nil
+	}
+	if groups, err := getgroups(); err == nil && slices.Contains(groups, gid) {
+		return nil
+	}
+	if dir, err := os.Stat(filepath.Dir(path)); err == nil {
+		if _, dgid, ok := owner(dir); ok && dgid == gid {
+			return nil
+		}
+	}
+	return gidRefusal(path, gid)
 }
 
 func uidRefusal(path string, uid int) *NotWritableError {
@@ -87,16 +113,8 @@ func keepOwner(tmp *os.File, target fs.FileInfo, path string) error {
 	return gidRefusal(path, gid)
 }
 
-// userName is "alice (uid 1000)", or "uid 1000" when the system does not
-// know the user.
-func userName(uid int) string {
-	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && u.Username != "" {
-		return fmt.Sprintf("%s (uid %d)", u.Username, uid)
-	}
-	return fmt.Sprintf("uid %d", uid)
-}
-
-// bareUserName is "alice", or "uid 1000".
+// bareUserName is "alice", or "uid 1000" when the system does not know
+// the user; userName is "alice (uid 1000)", or "uid 1000".
 func bareUserName(uid int) string {
 	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && u.Username != "" {
 		return u.Username
@@ -104,18 +122,24 @@ func bareUserName(uid int) string {
 	return fmt.Sprintf("uid %d", uid)
 }
 
-func groupName(gid int) string {
-	if g, err := user.LookupGroupId(strconv.Itoa(gid)); err == nil && g.Name != "" {
-		return fmt.Sprintf("%s (gid %d)", g.Name, gid)
-	}
-	return fmt.Sprintf("gid %d", gid)
-}
+func userName(uid int) string { return withID(bareUserName(uid), "uid", uid) }
 
+// bareGroupName and groupName are the same for a group.
 func bareGroupName(gid int) string {
 	if g, err := user.LookupGroupId(strconv.Itoa(gid)); err == nil && g.Name != "" {
 		return g.Name
 	}
 	return fmt.Sprintf("gid %d", gid)
+}
+
+func groupName(gid int) string { return withID(bareGroupName(gid), "gid", gid) }
+
+// withID is "name (uid 1000)", or name alone when it is that id already.
+func withID(name, kind string, id int) string {
+	if plain := fmt.Sprintf("%s %d", kind, id); name != plain {
+		return fmt.Sprintf("%s (%s)", name, plain)
+	}
+	return name
 }
 
 // chownKept gives a file kept beside the state file (keep) the state

@@ -101,3 +101,38 @@ func TestKeptWriteGoesToTheFilesOwner(t *testing.T) {
 		t.Fatalf("the kept file is owned by %d:%d; want 1234:5678", uid, gid)
 	}
 }
+
+// A group the rewritten file could not be given (the user is not in it, and
+// a new file in the directory would not get it) is refused by Writable —
+// the TUI turns its write keys off — as Update refuses it: the two decide
+// alike. (As root the test can make such a file; the process pretends to
+// be its owner, in a group of its own.)
+func TestWritableRefusesAGroupUpdateCannotKeep(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("making a file of another user and group needs root (these tests run as root in CI)")
+	}
+	path, before := stateFile(t, 0o664)
+	if err := os.Chown(path, 1234, 4321); err != nil {
+		t.Fatal(err)
+	}
+	defer func(u, g func() int, gs func() ([]int, error)) { geteuid, getegid, getgroups = u, g, gs }(geteuid, getegid, getgroups)
+	geteuid = func() int { return 1234 }
+	getegid = func() int { return 1234 }
+	getgroups = func() ([]int, error) { return []int{1234}, nil }
+	err := Writable(path)
+	if err == nil || !strings.Contains(err.Error(), "belongs to group gid 4321") {
+		t.Fatalf("Writable: %v; want the group refusal", err)
+	}
+	_, err = Update(path, UpdateOptions{}, planOf(addAtom))
+	if !errors.Is(err, ErrNotWritable) || !strings.Contains(err.Error(), "belongs to group gid 4321") {
+		t.Fatalf("Update: %v; want the same refusal", err)
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, before) {
+		t.Fatal("the file changed")
+	}
+	// A member of the group may.
+	getgroups = func() ([]int, error) { return []int{1234, 4321}, nil }
+	if err := Writable(path); err != nil {
+		t.Fatalf("Writable for a member of the group: %v", err)
+	}
+}
