@@ -123,7 +123,11 @@ func LockPauses(path string, wait time.Duration) (*Pauses, error) {
 			return nil, fmt.Errorf("pause lock %s: %w", name, err)
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%w: %s has been held for more than %v — if no aot-tui is running on this loop, remove that file", ErrPauseLockBusy, name, wait)
+			// The lock dies with its holder: a busy one has a live holder
+			// (an aot-tui stopped with ctrl+z keeps it until it resumes).
+			// Removing the file would not free it, only let two processes
+			// lock two files of that name.
+			return nil, fmt.Errorf("%w: %s has been held for more than %v by another aot-tui on this loop (one stopped with ctrl+z holds it until it resumes or quits); try again", ErrPauseLockBusy, name, wait)
 		}
 		time.Sleep(nap)
 		nap = min(2*nap, 20*time.Millisecond)
