@@ -112,7 +112,7 @@ func heldOpenError(path string, waited time.Duration, err error) error {
 	if inner := errors.Unwrap(err); inner != nil {
 		err = inner // the system's words, without the temp file's name
 	}
-	return fmt.Errorf("%w: another program holds %s open and it could not be replaced for %v (%v); try again when it lets go",
+	return fmt.Errorf("%w: another program holds %s open (or access to it is denied) and it could not be replaced for %v (%v); try again when it lets go",
 		ErrConflict, path, waited.Round(100*time.Millisecond), err)
 }
 

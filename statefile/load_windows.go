@@ -10,15 +10,14 @@ import (
 
 // openRegular stats the path first (a named pipe or a directory is refused
 // before any open), then opens it sharing read, write *and delete*. Go's
-// os.Open shares only read and write, and while a handle that does not
-// share delete is open no other program can rename a new version over the
-// file (the stop hook's mv, a script's os.replace): a read of ours, a
-// millisecond long, would make the loop's write fail. Sharing delete does
-// not make such a rename succeed everywhere — with Windows' older rename
-// semantics a file any handle holds is not replaced at all — but where the
-// file system applies POSIX semantics (NTFS on current Windows) it does.
-// The open file is checked again (openChecked). Not run here: built and
-// vetted by CI only.
+// os.Open shares only read and write: while such a handle is open, no
+// program can rename a new version over the file in any way. With delete
+// shared, a rename that asks for POSIX semantics
+// (FILE_RENAME_FLAG_POSIX_SEMANTICS, Windows 10 1709 and later) still
+// replaces the file while we read it; MoveFileEx — what os.Rename, Python's
+// os.replace and most mv's do — is refused while any handle is open,
+// shared or not (hold_windows.go). The open file is checked again
+// (openChecked). Not run here: built and vetted by CI only.
 func openRegular(path string) (*os.File, error) { return openChecked(path, openSharingDelete) }
 
 func openSharingDelete(path string) (*os.File, error) {
