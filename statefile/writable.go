@@ -28,6 +28,18 @@ func (e *NotWritableError) Error() string {
 
 func (e *NotWritableError) Unwrap() error { return ErrNotWritable }
 
+// writableRefusal is Writable's share of refusalFor: why the file at path,
+// when it exists, must not be rewritten as it is (nil when it may, or is
+// not there).
+func writableRefusal(path string) error {
+	if fi, err := os.Stat(path); err == nil {
+		if r := refusalFor(path, fi); r != nil {
+			return r.brief()
+		}
+	}
+	return nil
+}
+
 // brief is the refusal without "nothing was written", for Writable.
 func (e *NotWritableError) brief() error {
 	return fmt.Errorf("%s %s; %s", e.Path, e.Why, e.Fix)

@@ -14,10 +14,8 @@ import (
 // It only looks (a stat): opening the file, even for a moment, could make
 // another program's replace of it fail on Windows.
 func Writable(path string) error {
-	if fi, err := os.Stat(path); err == nil {
-		if r := refusalFor(path, fi); r != nil {
-			return r.brief()
-		}
+	if err := writableRefusal(path); err != nil {
+		return err
 	}
 	dir := filepath.Dir(path)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"syscall"
 )
@@ -18,10 +17,8 @@ import (
 // and renamed, must be writable. The error says which is not.
 func Writable(path string) error {
 	const wOK = 2 // W_OK
-	if fi, err := os.Stat(path); err == nil {
-		if r := refusalFor(path, fi); r != nil {
-			return r.brief()
-		}
+	if err := writableRefusal(path); err != nil {
+		return err
 	}
 	if err := syscall.Access(path, wOK); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read-only: %s is not writable", path)
