@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -122,9 +123,12 @@ func pauseMatters(l *loop) bool {
 }
 
 // watchPause looks at who holds the pause now and keeps looking every
-// pauseLookEvery while it matters (nothing where leases are not used).
+// pauseLookEvery while it matters (nothing where leases are not used). A
+// read-only loop is not looked at: a look takes the pause lock (a file
+// created and removed beside the state file) and removes the leases of
+// processes that are gone, and a read-only TUI writes nothing there.
 func (m *Model) watchPause(l *loop) tea.Cmd {
-	if !pauseMatters(l) || !l.session.SharesPause() {
+	if l.readOnly || !pauseMatters(l) || !l.session.SharesPause() {
 		return nil
 	}
 	cmd := m.lookPause(l)
@@ -170,8 +174,23 @@ func (m *Model) lookPause(l *loop) tea.Cmd {
 // the stale-flag question, asked before the first look came back, is
 // withdrawn (and may be asked again if that aot-tui dies with it set); a
 // flag no open form holds may be one to offer to clear.
+//
+// A look that failed says so once (until a look succeeds again), since
+// the header's account of who holds the pause is then out of date; one
+// skipped because another aot-tui held the pause lock past the wait says
+// nothing: the next look, pauseLookEvery later, tries again.
 func (m *Model) onPauseLook(l *loop, r correction.PauseResult) {
 	l.looking = false
+	switch {
+	case r.Err == nil:
+		l.pauseErr = ""
+	case errors.Is(r.Err, statefile.ErrPauseLockBusy):
+	case r.Err.Error() != l.pauseErr:
+		l.pauseErr = r.Err.Error()
+		if l == m.cur {
+			m.setStatus("could not look at who holds the pause: "+l.pauseErr, statusLong)
+		}
+	}
 	if len(r.View.Gone) > 0 {
 		l.goneHolders = r.View.Gone
 	}
@@ -189,7 +208,7 @@ func (m *Model) onPauseLook(l *loop, r correction.PauseResult) {
 // pauseText says who holds the pause, for the outlook line ("" when there
 // is nothing to add to "paused for redirect").
 func (m *Model) pauseText(l *loop) string {
-	if l.st == nil || !l.st.Control.RedirectRequested || l.hist.inPast() {
+	if l.st == nil || !l.st.Control.RedirectRequested || l.hist.inPast() || l.readOnly {
 		return ""
 	}
 	v := l.session.Pause()

@@ -160,26 +160,91 @@ func TestEscCancelsTheFormUnderALostBanner(t *testing.T) {
 // the stale-flag question, and clearing it leaves no pause file behind.
 func TestStaleFlagOfADeadAotTUI(t *testing.T) {
 	f := startFlow(t, "", 100, 32, Options{Now: func() time.Time { return correctionNow }})
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "rich.md")) // redirect_requested: true
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	started := correctionNow.Add(-12 * time.Minute).Format(time.RFC3339)
-	for name, content := range map[string]string{
-		f.path + ".aot-tui-pause-999999-1": `{"pid":999999,"host":"","started":"` + started + `","form":"constraints"}` + "\n",
-		statefile.PauseLockPath(f.path):    "redirect_requested was set by aot-tui\n",
-		f.path:                             string(data),
-	} {
-		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writePausedLoop(t, f.path)
 	f.waitFor("no longer running (pid", "999999, constraints form, 12m)", "y clear it")
 	f.keys("y")
 	f.waitFile("cleared the flag", flagIs("false"))
 	f.settle()
 	noPauseFiles(t, f.path)
+}
+
+// writePausedLoop writes rich.md (redirect_requested: true) at path, with
+// the lease of an aot-tui that died with a form open and the pause lock's
+// mark, as such an aot-tui leaves them.
+func writePausedLoop(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "rich.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	started := correctionNow.Add(-12 * time.Minute).Format(time.RFC3339)
+	files := map[string]string{
+		path + ".aot-tui-pause-999999-1": `{"pid":999999,"host":"","started":"` + started + `","form":"constraints"}` + "\n",
+		statefile.PauseLockPath(path):    "redirect_requested was set by aot-tui\n",
+		path:                             string(data),
+	}
+	for name, content := range files {
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+// A --read-only TUI on a paused loop writes nothing beside the state file:
+// no look at the pause (which creates and removes the pause lock, removes
+// dead processes' leases and may rewrite the lock's mark), neither when
+// the file is read nor on the looks' timer. The directory's entries and
+// every pause file stay as they were for two looks' time.
+func TestReadOnlyTUIDoesNotLookAtThePause(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
+	files := writePausedLoop(t, path)
+	past := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(filepath.Dir(path), past, past); err != nil {
+		t.Fatal(err)
+	}
+	f := flowOn(t, path, 100, 32, Options{ReadOnly: true, Now: func() time.Time { return correctionNow }})
+	f.waitFor("paused for redirect", "read-only")
+	// A look starts as soon as the file is read and again every
+	// pauseLookEvery: any of them within this window shows on the disk.
+	for deadline := time.Now().Add(2*pauseLookEvery + time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		st, err := os.Stat(filepath.Dir(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.ModTime().Equal(past) {
+			t.Fatalf("a --read-only TUI changed the entries of %s (at %v)", filepath.Dir(path), st.ModTime())
+		}
+		for name, want := range files {
+			got, err := os.ReadFile(name)
+			if err != nil || string(got) != want {
+				t.Fatalf("a --read-only TUI changed %s: %q, %v (was %q)", filepath.Base(name), got, err, want)
+			}
+		}
+	}
+	if s := f.screen(); strings.Contains(s, "no longer running") {
+		t.Fatalf("a TUI that does not look at the pause still says who holds it:\n%s", s)
+	}
+}
+
+// A look at the pause that fails (here the pause lock's name is taken by
+// a directory) says so in the footer, naming the file, instead of leaving
+// the header's account of who holds the pause silently out of date.
+func TestPauseLookErrorShows(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
+	writePausedLoop(t, path)
+	lock := statefile.PauseLockPath(path)
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(lock, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := flowOn(t, path, 140, 32, Options{Now: func() time.Time { return correctionNow }})
+	f.waitFor("paused for redirect", "could not look at who holds the pause: pause lock", "aot-loop-state.md.aot-tui-pause.lock")
 }
