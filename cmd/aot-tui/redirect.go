@@ -42,14 +42,16 @@ func newRedirectCmd(g *globalFlags) *cobra.Command {
 		Long: `Writes a correction into the state file, as the loop's /redirect flow would:
 the change itself plus a corrections[] entry (and a trail entry where the flow
 appends one). The file is changed only where the correction needs it; comments,
-quoting, key order and the Markdown body stay byte-identical. Writes are atomic
-(temp file + exchange) and re-planned when the loop writes the file meanwhile; a
-loop write that lands in the same instant is kept. For --guard after the write
-(1s by default) the file is watched: a loop script that read it before our write
-and wrote after undoes the correction, and it is applied again — only onto the
+quoting, key order and the Markdown body stay byte-identical. Writes go through
+a temp file beside it (the file is never truncated in place) and are re-planned
+when the loop writes the file meanwhile. For --guard after the write (1s by
+default) the file is watched: a loop script that read it before our write and
+wrote after undoes the correction, and it is applied again — only onto the
 loop's own work on our version, never onto a new loop, an older version or the
 version from before the correction put at the same path (the correction is then
 not carried over).
+
+` + statefile.ExchangeNote() + `
 
 A correction is refused on a file that fails validation unless it removes an
 error (the errors after it are a strict subset of those before); the message
@@ -359,6 +361,8 @@ func newStopCmd(g *globalFlags) *cobra.Command {
 does. The loop's stop hook stops it at its next decision. No correction entry is
 recorded. A stop is written on any file that parses, one that fails validation
 included: stopping a broken loop is what it is for.
+
+` + statefile.ExchangeNote() + `
 
 Exit codes: 0 written, 1 refused (the loop has already ended, or a stop is
 already requested; the file is untouched) or the file cannot be parsed, 2 usage

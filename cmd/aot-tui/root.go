@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -62,7 +63,7 @@ With --scan, the PATHs are directories (default .): every loop under them (and
 in the git worktrees of the repositories met) is shown in one live table,
 sorted by what needs attention; enter opens a loop, esc comes back.
 
-` + exchangeNote,
+` + statefile.ExchangeNote(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
