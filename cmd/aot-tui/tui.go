@@ -88,8 +88,10 @@ func oneProc() (afterRecord func()) {
 // runTUI opens the TUI on the state files args (and -f) name, waiting for
 // those that do not exist yet. Several paths watch several loops.
 func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) error {
-	if err := checkPathArgs(cmd.Root(), args); err != nil {
-		return err
+	if !t.scan.on {
+		if err := checkPathArgs(cmd.Root(), args); err != nil {
+			return err
+		}
 	}
 	if err := t.scan.check(cmd.Flags()); err != nil {
 		return err

@@ -28,7 +28,14 @@ func TestUnknownCommands(t *testing.T) {
 		{[]string{"stats", "--json"}, `unknown command "stats" (did you mean status?)`},
 		{[]string{"stats", "--nope"}, `unknown command "stats" (did you mean status?)`},
 		{[]string{"--read-only", "stats"}, `unknown command "stats" (did you mean status?)`},
-		{[]string{"--scan", "stats"}, `unknown command "stats" (did you mean status?)`},
+		// With --scan the arguments are directories: a missing one is
+		// refused as such, naming the command a bare word may be a slip for.
+		{[]string{"--scan", "stats"}, `--scan stats: no such directory (or a mistyped command: did you mean status?)`},
+		{[]string{"--scan", "nosuchdir"}, `--scan nosuchdir: no such directory`},
+		{[]string{"--scan", "./nosuchdir"}, `--scan ./nosuchdir: no such directory`},
+		{[]string{"--scan", ".", "nosuchdir"}, `--scan nosuchdir: no such directory`},
+		{[]string{"--scan", "nosuchdir", "--nope"}, `unknown flag: --nope (see aot-tui --help)`},
+		{[]string{"status", "--scan", "stats"}, `--scan stats: no such directory`},
 		{[]string{".", "stats"}, `"stats" does not exist; to watch a loop that does not exist yet give a path: ./stats`},
 	} {
 		code, stdout, stderr := cli(t, c.args...)
