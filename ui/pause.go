@@ -77,7 +77,14 @@ func (m *Model) redirectKey(l *loop) tea.Cmd {
 	return tea.Batch(m.runJob(l, nil, l.session.BeginFor(l.form)), m.armIdle(l))
 }
 
-// armIdle starts the idle timer of l's redirect when none runs.
+// idleRecheck is how often the idle timer looks again once the idle time
+// is over but the redirect cannot let the loop go yet (a write is under
+// way): the release waits for the write, at most this long after it.
+const idleRecheck = time.Second
+
+// armIdle starts the idle timer of l's redirect when none runs: for when
+// the idle time since the last key is over, or, when it is over already,
+// idleRecheck from now.
 func (m *Model) armIdle(l *loop) tea.Cmd {
 	idle := m.idleRelease()
 	if idle <= 0 || l.idleArmed {
@@ -85,7 +92,11 @@ func (m *Model) armIdle(l *loop) tea.Cmd {
 	}
 	l.idleArmed = true
 	idx := l.idx
-	return tea.Tick(max(time.Until(l.keyAt.Add(idle)), time.Millisecond), func(time.Time) tea.Msg { return idleMsg{idx: idx} })
+	d := time.Until(l.keyAt.Add(idle))
+	if d <= 0 {
+		d = idleRecheck
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{idx: idx} })
 }
 
 // onIdle lets the loop go when the redirect has had no key for the idle

@@ -6,9 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
@@ -247,4 +250,70 @@ func TestPauseLookErrorShows(t *testing.T) {
 	}
 	f := flowOn(t, path, 140, 32, Options{Now: func() time.Time { return correctionNow }})
 	f.waitFor("paused for redirect", "could not look at who holds the pause: pause lock", "aot-loop-state.md.aot-tui-pause.lock")
+}
+
+// idleCounter counts the idle timer's wake-ups the program gets.
+type idleCounter struct {
+	probe
+	n *atomic.Int64
+}
+
+func (c idleCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(idleMsg); ok {
+		c.n.Add(1)
+	}
+	_, cmd := c.probe.Update(msg)
+	return c, cmd
+}
+
+// While a write is under way past the idle time (here the apply waits for
+// the pause lock another aot-tui holds, up to correction.DefaultPauseWait),
+// the idle timer looks again now and then — not every millisecond: a handful
+// of wake-ups in those seconds, where a 1 ms re-arm makes thousands.
+func TestIdleTimerWaitsCalmlyForABusyWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "rich.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte("redirect_requested: true"), []byte("redirect_requested: false"), 1)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Target: statefile.Target{Path: path, Kind: statefile.KindAoT}, NoColor: true,
+		Watch:       statefile.WatchOptions{Debounce: 5 * time.Millisecond, Poll: 100 * time.Millisecond},
+		Now:         func() time.Time { return correctionNow },
+		IdleRelease: 300 * time.Millisecond})
+	var idles atomic.Int64
+	tm := teatest.NewTestModel(t, idleCounter{probe{m}, &idles}, teatest.WithInitialTermSize(100, 32))
+	t.Cleanup(func() {
+		_ = tm.Quit()
+		m.Close()
+	})
+	f := &flow{t: t, tm: tm, path: path}
+	f.waitFor("Define the billing schema")
+	f.keys("c")
+	f.waitFor("Change constraints", "┃ max_iterations")
+	f.ctrl('u')
+	f.typeText("30")
+	f.keys("enter", "enter", "enter", "enter")
+	f.waitFor("preview:", "enter apply")
+	f.settle()
+	// Another aot-tui holds the pause lock: the apply waits for it.
+	p, err := statefile.LockPauses(path, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Unlock()
+	f.keys("enter")
+	f.waitFor("writing the correction…")
+	idles.Store(0)
+	f.waitGone("writing the correction…", "the apply never stopped waiting for the pause lock")
+	if n := idles.Load(); n > 10 {
+		t.Fatalf("the idle timer woke the program %d times while a write waited for %v", n, correction.DefaultPauseWait)
+	}
 }
