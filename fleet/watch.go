@@ -458,7 +458,7 @@ func (w *Watcher) watch(path string) bool {
 	if w.fsw == nil {
 		return false
 	}
-	if err := w.fsw.Add(path); err != nil {
+	if err := addWatch(w.fsw, path); err != nil {
 		if _, serr := os.Stat(path); serr == nil {
 			w.watchErrors.Add(1)
 			w.setDegraded()
@@ -485,8 +485,14 @@ func (w *Watcher) unwatch(path string) {
 	_ = w.fsw.Remove(path) // already gone with a deleted directory
 }
 
+// addWatch adds an fsnotify watch (fsnotify's Add): tests make it fail
+// for a directory, as the inotify watch limit would.
+var addWatch = (*fsnotify.Watcher).Add
+
+// setDegraded notes that some directory could not be watched: every tree
+// is walked again every Options.Rescan from now on, and the report says so.
 func (w *Watcher) setDegraded() {
-	w.degraded = true
+	w.degraded, w.reported = true, true
 	w.degradedFlag.Store(true)
 }
 
