@@ -31,7 +31,7 @@ func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
 	}
 	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print a unified diff of the change and write nothing")
 	cmd.Flags().BoolVar(&w.json, "json", false, "print the correction and the resulting summary as JSON")
-	cmd.Flags().DurationVar(&w.guard, "guard", defaultGuard(),
+	cmd.Flags().DurationVar(&w.guard, "guard", envDuration("AOT_TUI_GUARD", correction.DefaultGuard),
 		"after writing, watch the file this long and apply the correction again if a loop write undoes it (0: do not wait; AOT_TUI_GUARD sets the default)")
 }
 
@@ -400,10 +400,8 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	if w.guard < 0 {
 		return fail(exitUsage, "--guard must be 0 or more, not %v", w.guard)
 	}
-	if v := os.Getenv("AOT_TUI_GUARD"); v != "" && !cmd.Flags().Changed("guard") {
-		if d, err := time.ParseDuration(v); err != nil || d < 0 {
-			return fail(exitUsage, "AOT_TUI_GUARD=%q is not a duration of 0 or more (such as 1s or 250ms) — fix it, unset it, or give --guard", v)
-		}
+	if err := checkEnvDuration(cmd, "AOT_TUI_GUARD", "guard", "1s or 250ms"); err != nil {
+		return err
 	}
 	if v := os.Getenv("AOT_TUI_NOW"); v != "" {
 		if _, err := time.Parse(time.RFC3339, v); err != nil {
@@ -518,15 +516,6 @@ func correctionJSON(t statefile.Target, o *correction.Outcome, dry bool) correct
 		out.Diff = statefile.UnifiedDiff(t.Path, res.Before, res.After)
 	}
 	return out
-}
-
-// defaultGuard is --guard's default: AOT_TUI_GUARD (a duration) when set,
-// else correction.DefaultGuard.
-func defaultGuard() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv("AOT_TUI_GUARD")); err == nil && d >= 0 {
-		return d
-	}
-	return correction.DefaultGuard
 }
 
 // clockNow is the time corrections are stamped with. AOT_TUI_NOW (RFC 3339)
