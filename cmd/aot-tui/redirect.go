@@ -388,11 +388,9 @@ file was replaced while guarded (… was not carried over).`,
 // runCorrection plans req on the file, writes it safely, guards it and
 // reports.
 func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.Request) error {
-	target, err := statefile.Discover(w.file)
-	if errors.Is(err, statefile.ErrNotFound) {
-		return fail(exitUsage, "%v — point -f at a state file or a project directory", err)
-	} else if err != nil {
-		return fail(exitUsage, "%v", err)
+	target, err := discover(w.file, "-f")
+	if err != nil {
+		return err
 	}
 	if target.Kind == statefile.KindPhaseLoop {
 		return fail(exitUsage, "%s is a phase loop; corrections apply to AoT loops only", target.Path)
