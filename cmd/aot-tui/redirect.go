@@ -411,31 +411,7 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 		Note:    w.note, DryRun: w.dryRun, Guard: w.guard,
 	})
 	if err != nil {
-		var ref *model.Refusal
-		var sd *correction.StandDownError
-		switch {
-		case errors.As(err, &sd) && sd.Written:
-			// Written, then the file was replaced by something that is
-			// not the loop's work on our version: the correction is not in
-			// effect (exit 3, not 0). --json still reports what was
-			// written, and why it is not there.
-			if w.json && out != nil && out.Result != nil && out.Plan != nil {
-				j := correctionJSON(target, out, false)
-				j.NotCarriedOver = &notCarriedJSON{Kind: string(sd.Kind), Reason: sd.Reason, Message: sd.Error()}
-				writeJSON(cmd.OutOrStdout(), j)
-			}
-			return fail(exitConflict, "%s — %s holds something else now; run the correction again if it is meant for it",
-				termtext.Line(err.Error()), termtext.Line(target.Path))
-		case errors.Is(err, correction.ErrStoodDown):
-			// The file was replaced while the correction was being
-			// written: nothing of ours is in it.
-			return fail(exitConflict, "%s (%s)", termtext.Line(err.Error()), termtext.Line(target.Path))
-		case errors.Is(err, correction.ErrLost):
-			return fail(exitCodeOf(err), "%v (%s)", err, target.Path)
-		case errors.As(err, &ref):
-			return fail(exitCodeOf(err), "refused: %s — %s is unchanged", err, target.Path)
-		}
-		return fail(exitCodeOf(err), "%v", err)
+		return correctionFailed(cmd, w, target, out, err)
 	}
 	res := out.Result
 	stdout := cmd.OutOrStdout()
@@ -450,6 +426,37 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	}
 	printCorrection(stdout, target.Path, out)
 	return nil
+}
+
+// correctionFailed is the error of a correction that failed with err (out
+// is what Run returned with it). The message is the one error line (and
+// --json object) root's execute prints, which escapes it for the terminal
+// and JSON alike: it carries the path and the file's text as they are.
+func correctionFailed(cmd *cobra.Command, w *writeFlags, target statefile.Target, out *correction.Outcome, err error) error {
+	var ref *model.Refusal
+	var sd *correction.StandDownError
+	switch {
+	case errors.As(err, &sd) && sd.Written:
+		// Written, then the file was replaced by something that is not
+		// the loop's work on our version: the correction is not in
+		// effect (exit 3, not 0). --json still reports what was written,
+		// and why it is not there.
+		if w.json && out != nil && out.Result != nil && out.Plan != nil {
+			j := correctionJSON(target, out, false)
+			j.NotCarriedOver = &notCarriedJSON{Kind: string(sd.Kind), Reason: sd.Reason, Message: sd.Error()}
+			writeJSON(cmd.OutOrStdout(), j)
+		}
+		return fail(exitConflict, "%v — %s holds something else now; run the correction again if it is meant for it", err, target.Path)
+	case errors.Is(err, correction.ErrStoodDown):
+		// The file was replaced while the correction was being written:
+		// nothing of ours is in it.
+		return fail(exitConflict, "%v (%s)", err, target.Path)
+	case errors.Is(err, correction.ErrLost):
+		return fail(exitCodeOf(err), "%v (%s)", err, target.Path)
+	case errors.As(err, &ref):
+		return fail(exitCodeOf(err), "refused: %s — %s is unchanged", err, target.Path)
+	}
+	return fail(exitCodeOf(err), "%v", err)
 }
 
 func printCorrection(w io.Writer, path string, out *correction.Outcome) {
