@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -245,11 +246,18 @@ func (m *Model) pauseText(l *loop) string {
 	return ""
 }
 
+// thisHost is this machine's name, asked once: holderText compares each
+// holder's to it on every frame.
+var thisHost = sync.OnceValue(func() string {
+	host, _ := os.Hostname()
+	return host
+})
+
 // holderText names a form that holds the pause: "pid 4242, constraints
 // form, 2m" (and the host when it is another machine's).
 func (m *Model) holderText(h statefile.PauseHolder) string {
 	s := fmt.Sprintf("pid %d", h.PID)
-	if host, _ := os.Hostname(); h.Host != "" && h.Host != host {
+	if h.Host != "" && h.Host != thisHost() {
 		s += " on " + termtext.Line(h.Host)
 	}
 	if h.Form != "" {
