@@ -41,7 +41,7 @@ type loaded struct {
 	ParseErr error
 	// Gone are the atoms in progress in an earlier version (status reads
 	// the journal beside the file for them) and gone now; while goneCh is
-	// set they are still being read (gone waits for them).
+	// set they are still being read: read them through gone, which waits.
 	Gone   []model.Gone
 	goneCh chan []model.Gone
 }
