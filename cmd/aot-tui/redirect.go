@@ -75,6 +75,9 @@ merged was kept beside the file (the message names it).`,
 				}
 			}
 			if len(args) > 0 {
+				if s := suggest(cmd, args[0]); len(s) > 0 {
+					return fail(exitUsage, "redirect: unknown command %q (did you mean %s?)", args[0], orList(s))
+				}
 				return fail(exitUsage, "redirect: unknown command %q — one of %s (see aot-tui redirect --help)", args[0], strings.Join(names, ", "))
 			}
 			return fail(exitUsage, "redirect needs a command: one of %s (see aot-tui redirect --help)", strings.Join(names, ", "))
@@ -116,7 +119,7 @@ func newAddAtomCmd(g *globalFlags) *cobra.Command {
 	var id, deps, group, reqBy string
 	var interrupt bool
 	cmd := &cobra.Command{
-		Use:   "add-atom DESCRIPTION [--id ID] [--depends-on A1,A2] [--or-group NAME] [--required-by A5]",
+		Use:   "add-atom DESCRIPTION [--id ID] [--depends-on A1,A2] [--or-group NAME] [--required-by A5] [--interrupt]",
 		Short: "Add an atom (dag_adjustment)",
 		Long: `Adds a pending atom. Its id is the next free A<n> unless --id is given.
 --depends-on lists existing atoms it depends on; --or-group adds it as a choice of
@@ -142,7 +145,7 @@ func newDeleteAtomCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var detach, interrupt bool
 	cmd := &cobra.Command{
-		Use:   "delete-atom ID [--detach]",
+		Use:   "delete-atom ID [--detach] [--interrupt]",
 		Short: "Delete an unresolved atom (dag_adjustment)",
 		Long: `Deletes a pending or in-progress atom and every reference to it (OR choices,
 decomposition children, a stale binding). An atom that others depend on, or the
@@ -165,7 +168,7 @@ func newForceORCmd(g *globalFlags) *cobra.Command {
 	var reason string
 	var interrupt bool
 	cmd := &cobra.Command{
-		Use:   "force-or GROUP CHOICE [--reason TEXT]",
+		Use:   "force-or GROUP CHOICE [--reason TEXT] [--interrupt]",
 		Short: "Force the choice of an OR group (dag_adjustment)",
 		Long: `Selects CHOICE in OR group GROUP and records it in the trail. The previous
 selection goes back to pending if it was in progress; if it was resolved it is
@@ -319,7 +322,7 @@ func newOverrideBindingCmd(g *globalFlags) *cobra.Command {
 	var summary, artifacts string
 	var redo, interrupt bool
 	cmd := &cobra.Command{
-		Use:   "override-binding ID [--summary TEXT] [--artifacts a,b] [--redo]",
+		Use:   "override-binding ID [--summary TEXT] [--artifacts a,b] [--redo] [--interrupt]",
 		Short: "Amend or redo a resolved atom's binding (bindings_override)",
 		Long: `Amends the binding of a resolved atom (--summary and/or --artifacts), or with
 --redo deletes it and sends the atom and its transitive dependents back to
