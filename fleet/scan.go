@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -260,45 +261,29 @@ func Plan(dirs []string, opts Options) ([]Loop, WatchReport, error) {
 	if err != nil {
 		return nil, WatchReport{}, err
 	}
-	r := WatchReport{
-		Mode: opts.Mode.String(), Backend: backend(), OpenFilesLimit: openFilesLimit(),
-		Loops: len(s.loops), Polled: []string{}, PollMS: opts.Watch.Poll.Milliseconds(),
+	paths := make([]string, len(s.loops))
+	for i, l := range s.loops {
+		paths[i] = l.Target.Path
 	}
+	notify := backend() != "none"
 	watched := map[string]bool{}
+	descriptors := 0
 	switch {
-	case r.Backend == "none":
-		r.RescanMS = opts.Rescan.Milliseconds()
+	case !notify:
 	case opts.Mode == WatchClaude:
-		r.Budget, r.RescanMS = opts.Budget, opts.Rescan.Milliseconds()
-		var order []string
-		for _, l := range s.loops {
-			if d := filepath.Dir(l.Target.Path); !watched[d] {
-				watched[d] = true
-				order = append(order, d)
-			}
-		}
-		clear(watched)
-		sort.Strings(order)
-		fits, costs := fit(order, claudeCost, 0, opts.Budget)
-		for i, d := range fits {
+		for d, c := range chooseClaude(loopDirs(slices.Values(paths)), nil, opts.Budget, false, claudeCost) {
 			watched[d] = true
-			r.Descriptors += costs[i]
+			descriptors += c
 		}
-		r.Dirs, r.ClaudeDirs = len(fits), len(fits)
 	default:
 		for _, set := range []map[string]bool{s.walked, s.claude, s.admin} {
 			for d := range set {
 				watched[d] = true
 			}
 		}
-		r.Dirs, r.ClaudeDirs = len(watched), len(s.claude)
 	}
-	for _, l := range s.loops {
-		if !watched[filepath.Dir(l.Target.Path)] {
-			r.Polled = append(r.Polled, l.Target.Path)
-		}
-	}
-	return s.loops, r, nil
+	isClaude := func(d string) bool { return s.claude[d] }
+	return s.loops, newWatchReport(opts, notify, false, watched, isClaude, descriptors, paths), nil
 }
 
 // found is what a scan found: the loops, and the directories walked, the

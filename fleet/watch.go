@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -335,56 +336,38 @@ func (w *Watcher) rescan(readAll bool) {
 	}
 }
 
-// balance chooses, in WatchClaude, the .claude directories to watch: those
-// holding loops, by path, as many as fit in the budget (a .claude
-// directory costing 1 + its entries); the others' loops are left to the
-// stat poll. A directory watched stays watched while the total fits, so
-// that the choice does not churn; with recount the watched directories'
-// entries are counted again first (they grow: the journal, a kept file),
-// and when the total is over the budget the last ones by path go back to
-// the poll.
+// balance chooses, in WatchClaude, the .claude directories to watch
+// (chooseClaude: those holding loops, by path, as many as fit in the
+// budget); the others' loops are left to the stat poll. With recount the
+// watched directories' entries are counted again first.
 func (w *Watcher) balance(recount bool) {
 	w.rebalance = false
 	if w.opts.Mode != WatchClaude || w.fsw == nil {
 		return
 	}
-	want := map[string]bool{}
-	for p := range w.loops {
-		want[filepath.Dir(p)] = true
-	}
-	var order []string
-	for d := range want {
-		order = append(order, d)
-	}
-	sort.Strings(order)
+	order := loopDirs(maps.Keys(w.loops))
+	chosen := chooseClaude(order, w.cost, w.opts.Budget, recount, claudeCost)
 	for d := range w.cost {
-		if !want[d] {
-			w.unwatch(d) // its loops went
+		if _, ok := chosen[d]; !ok {
+			w.unwatch(d) // its loops went, or it no longer fits
 		}
 	}
-	if recount {
-		for d, c := range w.cost {
-			if n := claudeCost(d); n != c {
-				w.used += n - c
-				w.cost[d] = n
+	for _, d := range order {
+		c, ok := chosen[d]
+		if !ok {
+			continue
+		}
+		if old, held := w.cost[d]; held {
+			if c != old {
+				w.used += c - old
+				w.cost[d] = c
 				w.reported = true
 			}
+			continue
 		}
-	}
-	for i := len(order) - 1; i >= 0 && w.used > w.opts.Budget; i-- {
-		w.unwatch(order[i])
-	}
-	var waiting []string
-	for _, d := range order {
-		if !w.watched[d] {
-			waiting = append(waiting, d)
-		}
-	}
-	fits, costs := fit(waiting, claudeCost, w.used, w.opts.Budget)
-	for i, d := range fits {
 		if w.watch(d) {
-			w.cost[d] = costs[i]
-			w.used += costs[i]
+			w.cost[d] = c
+			w.used += c
 		}
 	}
 }
@@ -392,30 +375,11 @@ func (w *Watcher) balance(recount bool) {
 // updateReport makes the WatchReport Watch returns.
 func (w *Watcher) updateReport() {
 	w.reported = false
-	r := WatchReport{
-		Mode: w.opts.Mode.String(), Backend: backend(), Dirs: len(w.watched), OpenFilesLimit: openFilesLimit(),
-		Loops: len(w.loops), Polled: []string{}, PollMS: w.opts.Watch.Poll.Milliseconds(),
-	}
-	if w.fsw == nil {
-		r.Backend = "none"
-	}
-	for d := range w.watched {
-		if w.claude[d] != nil {
-			r.ClaudeDirs++
-		}
-	}
-	if w.opts.Mode == WatchClaude {
-		r.Descriptors, r.Budget = w.used, w.opts.Budget
-	}
-	if w.opts.Mode == WatchClaude || w.degraded {
-		r.RescanMS = w.opts.Rescan.Milliseconds()
-	}
+	loops := make([]string, 0, len(w.loops))
 	for p := range w.loops {
-		if !w.watched[filepath.Dir(p)] {
-			r.Polled = append(r.Polled, p)
-		}
+		loops = append(loops, p)
 	}
-	sort.Strings(r.Polled)
+	r := newWatchReport(w.opts, w.fsw != nil, w.degraded, w.watched, func(d string) bool { return w.claude[d] != nil }, w.used, loops)
 	w.mu.Lock()
 	w.report = r
 	w.mu.Unlock()
@@ -458,7 +422,7 @@ func (w *Watcher) watch(path string) bool {
 	if w.fsw == nil {
 		return false
 	}
-	if err := w.fsw.Add(path); err != nil {
+	if err := addWatch(w.fsw, path); err != nil {
 		if _, serr := os.Stat(path); serr == nil {
 			w.watchErrors.Add(1)
 			w.setDegraded()
@@ -485,8 +449,14 @@ func (w *Watcher) unwatch(path string) {
 	_ = w.fsw.Remove(path) // already gone with a deleted directory
 }
 
+// addWatch adds an fsnotify watch (fsnotify's Add): tests make it fail
+// for a directory, as the inotify watch limit would.
+var addWatch = (*fsnotify.Watcher).Add
+
+// setDegraded notes that some directory could not be watched: every tree
+// is walked again every Options.Rescan from now on, and the report says so.
 func (w *Watcher) setDegraded() {
-	w.degraded = true
+	w.degraded, w.reported = true, true
 	w.degradedFlag.Store(true)
 }
 

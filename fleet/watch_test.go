@@ -7,12 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aot-loop/aot-tui/sim"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/fsnotify/fsnotify"
 )
 
 // simFleet is a tree of simulated loops: AoT loops played by sim.Run and
@@ -380,5 +382,36 @@ func testWatcherChangedFollowsAnUnchangedWrite(t *testing.T, opts Options) {
 	}
 	if w.Stats().Updates != updates+1 {
 		t.Fatalf("%d updates for one unchanged write, want 1", w.Stats().Updates-updates)
+	}
+}
+
+// A directory that cannot be watched after the start (the inotify watch
+// limit, here a failing add) makes the trees mode walk the trees again,
+// and the live report says so at once: rescan_ms is no longer 0.
+func TestWatcherReportsALaterWatchFailure(t *testing.T) {
+	root := t.TempDir()
+	writeLoop(t, filepath.Join(root, "p0"), loopSpec{}, time.Time{})
+	late := filepath.Join(root, "late")
+	add := addWatch
+	addWatch = func(fsw *fsnotify.Watcher, path string) error {
+		if path == late {
+			return errors.New("no space left on device")
+		}
+		return add(fsw, path)
+	}
+	t.Cleanup(func() { addWatch = add }) // after the watcher's Stop
+	w := startWatcher(t, []string{root}, Options{Depth: 1, Mode: WatchTrees, Rescan: 100 * time.Millisecond})
+	if rep := w.Watch(); rep.RescanMS != 0 || w.Stats().Degraded {
+		t.Fatalf("every directory is watched, yet the report says %+v (stats %+v)", rep, w.Stats())
+	}
+	if err := os.Mkdir(late, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rep := waitWatch(t, w, "the report says the trees are walked again", func(r WatchReport) bool { return r.RescanMS == 100 })
+	if st := w.Stats(); !st.Degraded || st.WatchErrors != 1 {
+		t.Fatalf("stats %+v: want one watch error, degraded", st)
+	}
+	if got, want := rep.String(), "trees walked again every 100ms"; !strings.Contains(got, want) {
+		t.Fatalf("the report's line %q does not say %q", got, want)
 	}
 }

@@ -2,8 +2,11 @@ package fleet
 
 import (
 	"fmt"
+	"iter"
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -163,17 +166,89 @@ func dirs(n int, kind string) string {
 	return fmt.Sprintf("%d %sdirectories", n, kind)
 }
 
-// fit is the claude mode's choice: the .claude directories in order, each
-// watched if its cost fits in what the budget has left after used (a
-// directory too big for what is left does not stop a smaller one after
-// it). It returns the directories to watch and the descriptors they take.
-func fit(order []string, cost func(string) int, used, budget int) (watch []string, costs []int) {
-	for _, d := range order {
-		if c := cost(d); used+c <= budget {
+// loopDirs are the directories of the state files paths (their .claude
+// directories), each once, sorted.
+func loopDirs(paths iter.Seq[string]) []string {
+	var out []string
+	for p := range paths {
+		out = append(out, filepath.Dir(p))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// chooseClaude is the claude mode's choice of the .claude directories to
+// watch among dirs (those holding loops, sorted), a directory costing
+// cost(d) descriptors (1 + its entries). held are the directories watched
+// already, with what they cost when counted (nil: none, as a plan from
+// scratch): they stay watched while the total fits in budget, so that the
+// choice does not churn; with recount they are counted again first (they
+// grow: the journal, a kept file), and when the total is over the budget
+// the last ones by path go. Then each other directory, in order, is taken
+// if it fits in what is left (a directory too big for that does not stop
+// a smaller one after it). It returns the chosen directories with their
+// costs.
+func chooseClaude(dirs []string, held map[string]int, budget int, recount bool, cost func(string) int) map[string]int {
+	chosen := map[string]int{}
+	used := 0
+	for _, d := range dirs {
+		if c, ok := held[d]; ok {
+			if recount {
+				c = cost(d)
+			}
+			chosen[d] = c
 			used += c
-			watch = append(watch, d)
-			costs = append(costs, c)
 		}
 	}
-	return watch, costs
+	for i := len(dirs) - 1; i >= 0 && used > budget; i-- {
+		if c, ok := chosen[dirs[i]]; ok {
+			used -= c
+			delete(chosen, dirs[i])
+		}
+	}
+	for _, d := range dirs {
+		if _, ok := held[d]; ok {
+			continue
+		}
+		if c := cost(d); used+c <= budget {
+			used += c
+			chosen[d] = c
+		}
+	}
+	return chosen
+}
+
+// newWatchReport is the report of a watch in opts.Mode (a Watcher's now,
+// or Plan's) following the state files loops: watched are the directories
+// watched (isClaude says which of them are .claude directories),
+// descriptors what the claude mode's watches hold; notify says whether
+// file notifications work here, degraded whether some directory could not
+// be watched (both make the trees be walked again every Options.Rescan, as
+// the claude mode always does).
+func newWatchReport(opts Options, notify, degraded bool, watched map[string]bool, isClaude func(string) bool, descriptors int, loops []string) WatchReport {
+	r := WatchReport{
+		Mode: opts.Mode.String(), Backend: backend(), Dirs: len(watched), OpenFilesLimit: openFilesLimit(),
+		Loops: len(loops), Polled: []string{}, PollMS: opts.Watch.Poll.Milliseconds(),
+	}
+	if !notify {
+		r.Backend = "none"
+	}
+	for d := range watched {
+		if isClaude(d) {
+			r.ClaudeDirs++
+		}
+	}
+	if opts.Mode == WatchClaude {
+		r.Descriptors, r.Budget = descriptors, opts.Budget
+	}
+	if opts.Mode == WatchClaude || degraded || !notify {
+		r.RescanMS = opts.Rescan.Milliseconds()
+	}
+	for _, p := range loops {
+		if !watched[filepath.Dir(p)] {
+			r.Polled = append(r.Polled, p)
+		}
+	}
+	sort.Strings(r.Polled)
+	return r
 }

@@ -7,7 +7,12 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/aot-loop/aot-tui/internal/testenv"
 )
+
+// TestMain reports the tests skipped for want of bash (testenv).
+func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
 // bashValues are values a state file may hold where the stop hook does
 // arithmetic: numbers in every form bash reads, the seed's inline
@@ -32,13 +37,7 @@ var bashValues = []string{
 // top-level assignment is skipped, the whole if is abandoned) or fatal
 // (the script exits 1 at once).
 func TestBashArithAgreesWithBash(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("bash is needed to check the stop hook's arithmetic")
-		}
-		t.Skip("no bash here: the stop hook's arithmetic is not checked")
-	}
+	bash := testenv.Need(t, "bash")
 	const script = `set -euo pipefail
 V=$1
 if [[ $V -ge 3 ]]; then echo ge; else echo lt; fi

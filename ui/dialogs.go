@@ -112,7 +112,7 @@ func (d *formDialog) lines(m *Model, _ *loop, w, _ int) []string {
 		}
 	}
 	if d.refusal != "" {
-		for _, l := range wrap("✗ "+d.refusal, w) {
+		for _, l := range wrap("✗ "+termtext.Line(d.refusal), w) {
 			lines = append(lines, s.Danger.Render(l))
 		}
 	}

@@ -335,8 +335,8 @@ func (m *Model) fleetAlert(why []string) tea.Cmd {
 	if len(why) > 1 {
 		body += fmt.Sprintf(" (and %d more)", len(why)-1)
 	}
-	title := sanitizeOSC("aot-tui: " + m.fleet.sum.String())
-	body = sanitizeOSC(body)
+	title := termtext.Line("aot-tui: " + m.fleet.sum.String())
+	body = termtext.Line(body)
 	return tea.Raw("\a" + "\x1b]9;" + title + ": " + body + "\x07" +
 		"\x1b]777;notify;" + strings.ReplaceAll(title, ";", ",") + ";" + strings.ReplaceAll(body, ";", ",") + "\x07")
 }

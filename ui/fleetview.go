@@ -479,7 +479,7 @@ func (m *Model) renderFleetFooter() string {
 	}
 	right := ""
 	if f.table.filter != "" {
-		right = s.Accent.Render(fmt.Sprintf("filter: %s (%d of %d)", sanitizeOSC(termtext.Line(f.table.filter)), len(f.table.visible), len(f.rows)))
+		right = s.Accent.Render(fmt.Sprintf("filter: %s (%d of %d)", termtext.Line(f.table.filter), len(f.table.visible), len(f.rows)))
 	}
 	room := m.width - lipgloss.Width(right) - 1
 	if m.status != "" {
@@ -516,9 +516,9 @@ func (m *Model) renderFleetBar() string {
 func (m *Model) fleetTitle(v *tea.View) {
 	sum := m.fleet.sum.String()
 	if m.fleet.shown {
-		v.WindowTitle = sanitizeOSC("aot-tui fleet: " + sum)
+		v.WindowTitle = termtext.Line("aot-tui fleet: " + sum)
 		v.ProgressBar = nil
 		return
 	}
-	v.WindowTitle += sanitizeOSC(" │ " + termtext.Line(m.cur.name) + " │ fleet: " + sum)
+	v.WindowTitle += termtext.Line(" │ " + termtext.Line(m.cur.name) + " │ fleet: " + sum)
 }

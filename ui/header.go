@@ -281,17 +281,15 @@ func renderHeader(h headerData, width int, s Styles) []string {
 	return []string{ansi.Truncate(line1, width, "…"), ansi.Truncate(line2, width, "…"), line3}
 }
 
-// windowTitle mirrors status and progress for a background tab.
+// windowTitle mirrors status and progress for a background tab. Like
+// every string put inside an OSC string (the window title, the OSC 9 and
+// 777 notifications), it goes through termtext.Line: every control
+// character, which could end or extend the OSC (BEL, ESC \, the C1 ST),
+// and every bidi control, which would reorder it, is shown escaped.
 func windowTitle(st *model.State) string {
 	c := st.Control
 	goal := termtext.Line(st.Objective.Goal)
 	goal = ansi.Truncate(goal, 40, "…")
-	return sanitizeOSC(fmt.Sprintf("%s %s %d/%d — %s", LoopGlyph(c.Status), c.Status, c.Iteration,
+	return termtext.Line(fmt.Sprintf("%s %s %d/%d — %s", LoopGlyph(c.Status), c.Status, c.Iteration,
 		st.Objective.Constraints.EffectiveMaxIterations(), goal))
 }
-
-// sanitizeOSC makes s safe inside an OSC string (the window title, the
-// OSC 9 and 777 notifications): every control character, which could end
-// or extend it (BEL, ESC \\, the C1 ST), and every bidi control, which
-// would reorder the title, is shown escaped as on screen (termtext.Line).
-func sanitizeOSC(s string) string { return termtext.Line(s) }

@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/ui/graph"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // onKey routes a key press to what has the focus: the open dialog, the
@@ -262,7 +261,7 @@ func (m *Model) graphKeys(l *loop, msg tea.KeyPressMsg) tea.Cmd {
 		return relayout("collapse of resolved atoms")
 	case key.Matches(msg, k.Collapse):
 		if len(l.facts.ChildrenOf[g.sel]) == 0 && (g.lay.opt.Collapsed == nil || !g.lay.opt.Collapsed[g.sel]) {
-			m.setStatus("space collapses a decomposed atom; "+termtext.Line(g.sel)+" has no parts", statusShort)
+			m.setStatus("space collapses a decomposed atom; "+g.sel+" has no parts", statusShort)
 			return nil
 		}
 		c := map[string]bool{}
@@ -544,7 +543,7 @@ func (m *Model) jumpTo(l *loop, q string) {
 		}
 	}
 	if id == "" {
-		m.setStatus("no atom "+termtext.Line(q), statusShort)
+		m.setStatus("no atom "+q, statusShort)
 		return
 	}
 	m.setView(l, viewGraph)

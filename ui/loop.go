@@ -76,7 +76,8 @@ type loop struct {
 	// while the idle timer runs; letGo, once the form let the loop go, the
 	// idle time it took. pauseTicking while looks at the pause are
 	// scheduled, looking while one is under way; goneHolders are the forms
-	// of processes that died holding it, as last found.
+	// of processes that died holding it, as last found; pauseErr the
+	// error of the last look that failed ("" once one succeeds).
 	form         string
 	keyAt        time.Time
 	idleArmed    bool
@@ -84,6 +85,7 @@ type loop struct {
 	pauseTicking bool
 	looking      bool
 	goneHolders  []statefile.PauseHolder
+	pauseErr     string
 	// hist is the loop's timeline of versions (timeline.go).
 	hist *timeline
 	// verify is the loop's last base_case verification (V), under way or

@@ -10,18 +10,18 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// renderObjective lays out the objective: the loop-tools warnings first
-// when there are any, then goal, background, deliverables,
+// renderObjective lays out the objective: the loop-tools warnings (lt,
+// model.LoopToolsWarnings of st) first when there are any, then goal, background, deliverables,
 // definition of done, constraints, and the base_case as a tree with check
 // types and values and AND/OR groups. With vv (the last verification, nil
 // when there was none), each item the run checked is marked ✓ ✗ ? or ·,
 // its checks say how they came out and when, and the output of the
 // failed ones follows.
-func renderObjective(st *model.State, vv *verifyView, width int, s Styles) []string {
+func renderObjective(st *model.State, lt []model.Problem, vv *verifyView, width int, s Styles) []string {
 	o := st.Objective
 	w := max(width, 20)
 	var out []string
-	if lt := model.LoopToolsWarnings(st); len(lt) > 0 {
+	if len(lt) > 0 {
 		// First: what the loop's own hook and scripts will do with values
 		// they read otherwise than aot-tui.
 		out = append(out, s.Warn.Render("⚠ the loop's own tools read this file otherwise")+s.Muted.Render(" (aot-tui validate lists them too)"))

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -76,7 +78,14 @@ func (m *Model) redirectKey(l *loop) tea.Cmd {
 	return tea.Batch(m.runJob(l, nil, l.session.BeginFor(l.form)), m.armIdle(l))
 }
 
-// armIdle starts the idle timer of l's redirect when none runs.
+// idleRecheck is how often the idle timer looks again once the idle time
+// is over but the redirect cannot let the loop go yet (a write is under
+// way): the release waits for the write, at most this long after it.
+const idleRecheck = time.Second
+
+// armIdle starts the idle timer of l's redirect when none runs: for when
+// the idle time since the last key is over, or, when it is over already,
+// idleRecheck from now.
 func (m *Model) armIdle(l *loop) tea.Cmd {
 	idle := m.idleRelease()
 	if idle <= 0 || l.idleArmed {
@@ -84,7 +93,11 @@ func (m *Model) armIdle(l *loop) tea.Cmd {
 	}
 	l.idleArmed = true
 	idx := l.idx
-	return tea.Tick(max(time.Until(l.keyAt.Add(idle)), time.Millisecond), func(time.Time) tea.Msg { return idleMsg{idx: idx} })
+	d := time.Until(l.keyAt.Add(idle))
+	if d <= 0 {
+		d = idleRecheck
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{idx: idx} })
 }
 
 // onIdle lets the loop go when the redirect has had no key for the idle
@@ -122,9 +135,12 @@ func pauseMatters(l *loop) bool {
 }
 
 // watchPause looks at who holds the pause now and keeps looking every
-// pauseLookEvery while it matters (nothing where leases are not used).
+// pauseLookEvery while it matters (nothing where leases are not used). A
+// read-only loop is not looked at: a look takes the pause lock (a file
+// created and removed beside the state file) and removes the leases of
+// processes that are gone, and a read-only TUI writes nothing there.
 func (m *Model) watchPause(l *loop) tea.Cmd {
-	if !pauseMatters(l) || !l.session.SharesPause() {
+	if l.readOnly || !pauseMatters(l) || !l.session.SharesPause() {
 		return nil
 	}
 	cmd := m.lookPause(l)
@@ -170,8 +186,23 @@ func (m *Model) lookPause(l *loop) tea.Cmd {
 // the stale-flag question, asked before the first look came back, is
 // withdrawn (and may be asked again if that aot-tui dies with it set); a
 // flag no open form holds may be one to offer to clear.
+//
+// A look that failed says so once (until a look succeeds again), since
+// the header's account of who holds the pause is then out of date; one
+// skipped because another aot-tui held the pause lock past the wait says
+// nothing: the next look, pauseLookEvery later, tries again.
 func (m *Model) onPauseLook(l *loop, r correction.PauseResult) {
 	l.looking = false
+	switch {
+	case r.Err == nil:
+		l.pauseErr = ""
+	case errors.Is(r.Err, statefile.ErrPauseLockBusy):
+	case r.Err.Error() != l.pauseErr:
+		l.pauseErr = r.Err.Error()
+		if l == m.cur {
+			m.setStatus("could not look at who holds the pause: "+l.pauseErr, statusLong)
+		}
+	}
 	if len(r.View.Gone) > 0 {
 		l.goneHolders = r.View.Gone
 	}
@@ -189,7 +220,7 @@ func (m *Model) onPauseLook(l *loop, r correction.PauseResult) {
 // pauseText says who holds the pause, for the outlook line ("" when there
 // is nothing to add to "paused for redirect").
 func (m *Model) pauseText(l *loop) string {
-	if l.st == nil || !l.st.Control.RedirectRequested || l.hist.inPast() {
+	if l.st == nil || !l.st.Control.RedirectRequested || l.hist.inPast() || l.readOnly {
 		return ""
 	}
 	v := l.session.Pause()
@@ -215,11 +246,18 @@ func (m *Model) pauseText(l *loop) string {
 	return ""
 }
 
+// thisHost is this machine's name, asked once: holderText compares each
+// holder's to it on every frame.
+var thisHost = sync.OnceValue(func() string {
+	host, _ := os.Hostname()
+	return host
+})
+
 // holderText names a form that holds the pause: "pid 4242, constraints
 // form, 2m" (and the host when it is another machine's).
 func (m *Model) holderText(h statefile.PauseHolder) string {
 	s := fmt.Sprintf("pid %d", h.PID)
-	if host, _ := os.Hostname(); h.Host != "" && h.Host != host {
+	if h.Host != "" && h.Host != thisHost() {
 		s += " on " + termtext.Line(h.Host)
 	}
 	if h.Form != "" {

@@ -6,9 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
@@ -160,26 +163,157 @@ func TestEscCancelsTheFormUnderALostBanner(t *testing.T) {
 // the stale-flag question, and clearing it leaves no pause file behind.
 func TestStaleFlagOfADeadAotTUI(t *testing.T) {
 	f := startFlow(t, "", 100, 32, Options{Now: func() time.Time { return correctionNow }})
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "rich.md")) // redirect_requested: true
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	started := correctionNow.Add(-12 * time.Minute).Format(time.RFC3339)
-	for name, content := range map[string]string{
-		f.path + ".aot-tui-pause-999999-1": `{"pid":999999,"host":"","started":"` + started + `","form":"constraints"}` + "\n",
-		statefile.PauseLockPath(f.path):    "redirect_requested was set by aot-tui\n",
-		f.path:                             string(data),
-	} {
-		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writePausedLoop(t, f.path)
 	f.waitFor("no longer running (pid", "999999, constraints form, 12m)", "y clear it")
 	f.keys("y")
 	f.waitFile("cleared the flag", flagIs("false"))
 	f.settle()
 	noPauseFiles(t, f.path)
+}
+
+// writePausedLoop writes rich.md (redirect_requested: true) at path, with
+// the lease of an aot-tui that died with a form open and the pause lock's
+// mark, as such an aot-tui leaves them.
+func writePausedLoop(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "rich.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	started := correctionNow.Add(-12 * time.Minute).Format(time.RFC3339)
+	files := map[string]string{
+		path + ".aot-tui-pause-999999-1": `{"pid":999999,"host":"","started":"` + started + `","form":"constraints"}` + "\n",
+		statefile.PauseLockPath(path):    "redirect_requested was set by aot-tui\n",
+		path:                             string(data),
+	}
+	for name, content := range files {
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+// A --read-only TUI on a paused loop writes nothing beside the state file:
+// no look at the pause (which creates and removes the pause lock, removes
+// dead processes' leases and may rewrite the lock's mark), neither when
+// the file is read nor on the looks' timer. The directory's entries and
+// every pause file stay as they were for two looks' time.
+func TestReadOnlyTUIDoesNotLookAtThePause(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
+	files := writePausedLoop(t, path)
+	past := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(filepath.Dir(path), past, past); err != nil {
+		t.Fatal(err)
+	}
+	f := flowOn(t, path, 100, 32, Options{ReadOnly: true, Now: func() time.Time { return correctionNow }})
+	f.waitFor("paused for redirect", "read-only")
+	// A look starts as soon as the file is read and again every
+	// pauseLookEvery: any of them within this window shows on the disk.
+	for deadline := time.Now().Add(2*pauseLookEvery + time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		st, err := os.Stat(filepath.Dir(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.ModTime().Equal(past) {
+			t.Fatalf("a --read-only TUI changed the entries of %s (at %v)", filepath.Dir(path), st.ModTime())
+		}
+		for name, want := range files {
+			got, err := os.ReadFile(name)
+			if err != nil || string(got) != want {
+				t.Fatalf("a --read-only TUI changed %s: %q, %v (was %q)", filepath.Base(name), got, err, want)
+			}
+		}
+	}
+	if s := f.screen(); strings.Contains(s, "no longer running") {
+		t.Fatalf("a TUI that does not look at the pause still says who holds it:\n%s", s)
+	}
+}
+
+// A look at the pause that fails (here the pause lock's name is taken by
+// a directory) says so in the footer, naming the file, instead of leaving
+// the header's account of who holds the pause silently out of date.
+func TestPauseLookErrorShows(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
+	writePausedLoop(t, path)
+	lock := statefile.PauseLockPath(path)
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(lock, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := flowOn(t, path, 140, 32, Options{Now: func() time.Time { return correctionNow }})
+	f.waitFor("paused for redirect", "could not look at who holds the pause: pause lock", "aot-loop-state.md.aot-tui-pause.lock")
+}
+
+// idleCounter counts the idle timer's wake-ups the program gets.
+type idleCounter struct {
+	probe
+	n *atomic.Int64
+}
+
+func (c idleCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(idleMsg); ok {
+		c.n.Add(1)
+	}
+	_, cmd := c.probe.Update(msg)
+	return c, cmd
+}
+
+// While a write is under way past the idle time (here the apply waits for
+// the pause lock another aot-tui holds, up to correction.DefaultPauseWait),
+// the idle timer looks again now and then — not every millisecond: a handful
+// of wake-ups in those seconds, where a 1 ms re-arm makes thousands.
+func TestIdleTimerWaitsCalmlyForABusyWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "rich.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte("redirect_requested: true"), []byte("redirect_requested: false"), 1)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Target: statefile.Target{Path: path, Kind: statefile.KindAoT}, NoColor: true,
+		Watch:       statefile.WatchOptions{Debounce: 5 * time.Millisecond, Poll: 100 * time.Millisecond},
+		Now:         func() time.Time { return correctionNow },
+		IdleRelease: 300 * time.Millisecond})
+	var idles atomic.Int64
+	tm := teatest.NewTestModel(t, idleCounter{probe{m}, &idles}, teatest.WithInitialTermSize(100, 32))
+	t.Cleanup(func() {
+		_ = tm.Quit()
+		m.Close()
+	})
+	f := &flow{t: t, tm: tm, path: path}
+	f.waitFor("Define the billing schema")
+	f.keys("c")
+	f.waitFor("Change constraints", "┃ max_iterations")
+	f.ctrl('u')
+	f.typeText("30")
+	f.keys("enter", "enter", "enter", "enter")
+	f.waitFor("preview:", "enter apply")
+	f.settle()
+	// Another aot-tui holds the pause lock: the apply waits for it.
+	p, err := statefile.LockPauses(path, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Unlock()
+	f.keys("enter")
+	f.waitFor("writing the correction…")
+	idles.Store(0)
+	f.waitGone("writing the correction…", "the apply never stopped waiting for the pause lock")
+	if n := idles.Load(); n > 10 {
+		t.Fatalf("the idle timer woke the program %d times while a write waited for %v", n, correction.DefaultPauseWait)
+	}
 }

@@ -192,7 +192,7 @@ func (m *Model) onSessionMsg(msg sessionMsg) tea.Cmd {
 	case correction.FlagResult:
 		switch {
 		case r.Err != nil:
-			m.setStatus("could not write redirect_requested: "+termtext.Line(r.Err.Error()), statusLong)
+			m.setStatus("could not write redirect_requested: "+r.Err.Error(), statusLong)
 		case r.Held > 0 && l == m.cur && !isRedirectDialog(l.topDialog()):
 			m.setStatus(m.heldText(l), statusLong)
 		}
@@ -213,9 +213,9 @@ func (m *Model) onSessionMsg(msg sessionMsg) tea.Cmd {
 		case errors.Is(r.Err, statefile.ErrStale):
 			m.setStatus("cannot undo: the file changed since aot-tui wrote it (the loop picked it up); correct it again instead", statusLong)
 		case r.Err != nil:
-			m.setStatus("undo failed: "+termtext.Line(r.Err.Error()), statusLong)
+			m.setStatus("undo failed: "+r.Err.Error(), statusLong)
 		default:
-			m.setStatus("undone: "+termtext.Line(r.Summary)+" — the file is back as it was", statusLong)
+			m.setStatus("undone: "+r.Summary+" — the file is back as it was", statusLong)
 		}
 	case correction.GuardResult:
 		m.onGuard(l, r)
@@ -235,9 +235,9 @@ func (m *Model) onApplied(l *loop, from dialog, waiting bool, r correction.Apply
 				l.applied = map[string]*appliedCorrection{}
 			}
 			l.applied[correctionKey(*c)] = &appliedCorrection{iteration: l.st.Control.Iteration}
-			m.setStatus(fmt.Sprintf("%s: %s — recorded in corrections", c.Type, termtext.Line(r.Plan.Summary)), statusLong)
+			m.setStatus(fmt.Sprintf("%s: %s — recorded in corrections", c.Type, r.Plan.Summary), statusLong)
 		} else {
-			m.setStatus(termtext.Line(r.Plan.Summary)+" — written", statusLong)
+			m.setStatus(r.Plan.Summary+" — written", statusLong)
 		}
 		if r.Merged > 0 {
 			m.status += " (a loop write that landed at the same moment was kept)"
@@ -262,19 +262,20 @@ func (m *Model) onApplied(l *loop, from dialog, waiting bool, r correction.Apply
 	return nil
 }
 
-// refusalText words why a plan or write failed, for the form or footer.
+// refusalText words why a plan or write failed, for the form or footer
+// (both sanitise what they draw).
 func refusalText(err error, prefix string) string {
 	var ref *model.Refusal
 	switch {
 	case errors.As(err, &ref) && (ref.Rule == model.RuleFileProblems || ref.Rule == statefile.RuleEditable):
 		// The file itself is in the way, not a change since the form opened.
-		return prefix + "refused: " + termtext.Line(ref.Reason)
+		return prefix + "refused: " + ref.Reason
 	case errors.As(err, &ref):
 		return prefix + "no longer possible: " + ref.Reason
 	case errors.Is(err, statefile.ErrConflict):
 		return prefix + "the loop kept writing the file; try again"
 	}
-	return prefix + termtext.Line(err.Error())
+	return prefix + err.Error()
 }
 
 // onGuard reports the guard's work: a correction re-applied after a loop
@@ -285,12 +286,12 @@ func refusalText(err error, prefix string) string {
 func (m *Model) onGuard(l *loop, r correction.GuardResult) {
 	switch {
 	case r.Err != nil && errors.Is(r.Err, correction.ErrStoodDown):
-		m.setStatus(termtext.Line(r.Err.Error()), statusLong)
+		m.setStatus(r.Err.Error(), statusLong)
 	case r.Err != nil && errors.Is(r.Err, correction.ErrLost):
 		l.lost = "✗ " + termtext.Line(r.Err.Error())
 		m.layout()
 	case r.Err != nil:
-		m.setStatus("guard: "+termtext.Line(r.Err.Error()), statusLong)
+		m.setStatus("guard: "+r.Err.Error(), statusLong)
 	case r.Reapplied:
 		if r.Was != nil && r.Plan != nil && r.Was.Correction != nil && r.Plan.Correction != nil {
 			a := l.applied[correctionKey(*r.Was.Correction)]
@@ -300,7 +301,7 @@ func (m *Model) onGuard(l *loop, r correction.GuardResult) {
 			a.reapplied++
 			l.applied[correctionKey(*r.Plan.Correction)] = a
 		}
-		m.setStatus("re-applied after the loop overwrote it: "+termtext.Line(r.Summary), statusLong)
+		m.setStatus("re-applied after the loop overwrote it: "+r.Summary, statusLong)
 	case r.Flag:
 		m.setStatus(fmt.Sprintf("a loop write undid our redirect_requested: set back to %v", r.Set), statusLong)
 	case r.Merged > 0:

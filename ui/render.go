@@ -27,7 +27,7 @@ func (m *Model) View() tea.View {
 		v.WindowTitle = "aot-tui " + windowTitle(l.st)
 		v.ProgressBar = progressBar(l.st)
 	case l.phase != nil:
-		v.WindowTitle = sanitizeOSC("aot-tui ▶ " + l.phase.Phase + " — " + l.phase.Feature)
+		v.WindowTitle = termtext.Line("aot-tui ▶ " + l.phase.Phase + " — " + l.phase.Feature)
 		v.ProgressBar = tea.NewProgressBar(tea.ProgressBarDefault, l.phase.GlobalIteration*100/max(1, l.phase.EffectiveMaxIterations()))
 	default:
 		v.WindowTitle = "aot-tui"
@@ -363,7 +363,7 @@ func (m *Model) renderFooter() string {
 		}
 	}
 	if f := l.filters[l.view]; f != "" {
-		right = append(right, s.Accent.Render("filter: "+sanitizeOSC(f)))
+		right = append(right, s.Accent.Render("filter: "+termtext.Line(f)))
 	}
 	if l.readOnly {
 		right = append(right, s.Muted.Render("read-only"))

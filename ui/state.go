@@ -155,8 +155,8 @@ func (m *Model) alertOn(l *loop, prev, cur *model.State) tea.Cmd {
 	if name == "" {
 		name = l.name
 	}
-	title := sanitizeOSC("aot-tui: " + name)
-	body := sanitizeOSC(why)
+	title := termtext.Line("aot-tui: " + name)
+	body := termtext.Line(why)
 	seq := "\a" + "\x1b]9;" + title + ": " + body + "\x07" +
 		"\x1b]777;notify;" + strings.ReplaceAll(title, ";", ",") + ";" + strings.ReplaceAll(body, ";", ",") + "\x07"
 	return tea.Raw(seq)

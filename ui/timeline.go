@@ -10,7 +10,6 @@ import (
 	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // Replay opens the TUI on recorded versions instead of a live file
@@ -157,7 +156,7 @@ func (m *Model) recordVersion(l *loop, h *timeline, ev statefile.Event) {
 		h.rec.Record(v)
 		if err := h.rec.Err(); err != nil && !h.recErrShown {
 			h.recErrShown = true
-			m.setStatus("journal off: "+termtext.Line(err.Error()), statusLong)
+			m.setStatus("journal off: "+err.Error(), statusLong)
 		}
 	}
 	if first {
@@ -272,7 +271,7 @@ func (m *Model) seek(l *loop, i int) tea.Cmd {
 	}
 	s, err := m.parsedVersion(h, i)
 	if err != nil {
-		m.setStatus(termtext.Line(err.Error()), statusLong)
+		m.setStatus(err.Error(), statusLong)
 		return nil
 	}
 	if !h.inPast() && h.replay == nil {

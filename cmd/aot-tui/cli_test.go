@@ -6,9 +6,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aot-loop/aot-tui/statefile"
 )
 
 // cli runs aot-tui in process and returns its exit code and output.
@@ -409,6 +412,26 @@ func TestHelpEverywhere(t *testing.T) {
 	_, stdout, _ := cli(t, "validate", "--help")
 	if !strings.Contains(stdout, "Exit codes: 0 valid, 1 invalid") || !strings.Contains(stdout, "--json") || !strings.Contains(stdout, "-f, --file") {
 		t.Errorf("validate --help = %s", stdout)
+	}
+}
+
+// The help of every command that writes says how writes replace the file
+// on this system (statefile.ExchangeNote), as the root's does: an exchange
+// where there is one, else the rename and what it can lose — never the
+// exchange on a system without it.
+func TestWriteHelpSaysHowThisSystemWrites(t *testing.T) {
+	note := statefile.ExchangeNote()
+	for _, args := range [][]string{{"--help"}, {"redirect", "--help"}, {"stop", "--help"}} {
+		code, stdout, stderr := cli(t, args...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+		if !strings.Contains(stdout, note) {
+			t.Errorf("%v does not say how writes replace the file here (%q):\n%s", args, note, stdout)
+		}
+		if !statefile.HasExchange() && strings.Contains(stdout, "exchange)") {
+			t.Errorf("%v claims an exchange on %s:\n%s", args, runtime.GOOS, stdout)
+		}
 	}
 }
 

@@ -63,11 +63,9 @@ func discoverAoT(path string) (statefile.Target, error) {
 	if path == "" {
 		path = "."
 	}
-	t, err := statefile.Discover(path)
-	if errors.Is(err, statefile.ErrNotFound) {
-		return t, fail(exitUsage, "%v — point it at a state file or a project directory", err)
-	} else if err != nil {
-		return t, fail(exitUsage, "%v", err)
+	t, err := discover(path, "it")
+	if err != nil {
+		return t, err
 	}
 	if t.Kind != statefile.KindAoT {
 		return t, fail(exitUsage, "%s is a phase loop: timelines and reports are for AoT loops", t.Path)

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aot-loop/aot-tui/correction"
+	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
 )
 
@@ -181,5 +184,36 @@ func TestJSONErrorOnce(t *testing.T) {
 			}
 			checkJSONError(t, code, stdout.String(), stderr.String(), tt.code, tt.kind, "it went wrong")
 		})
+	}
+}
+
+// A correction's error carries the path and the file's text as they are,
+// and the one error printer escapes them: \x1b in the line, \u001b in the
+// --json object, which decodes to the path itself — not to a text escape
+// of it, as when the message was escaped before it reached the printer.
+func TestCorrectionErrorIsEscapedOnce(t *testing.T) {
+	path := filepath.Join("x\x1b]0;t\x07\u202e", ".claude", "aot-loop-state.md")
+	for _, written := range []bool{false, true} {
+		sd := &correction.StandDownError{Summary: "add atom \x1b[31mA9", Kind: correction.StandDownNewLoop, Reason: "the goal differs", Written: written}
+		var stdout, stderr bytes.Buffer
+		root := newRootCmd(&stdout, &stderr)
+		w := &writeFlags{}
+		probe := &cobra.Command{Use: "probe", RunE: func(cmd *cobra.Command, _ []string) error {
+			return correctionFailed(cmd, w, statefile.Target{Path: path, Kind: statefile.KindAoT}, nil, sd)
+		}}
+		probe.Flags().BoolVar(&w.json, "json", false, "")
+		root.AddCommand(probe)
+		code := execute(root, []string{"probe", "--json"}, &stdout, &stderr)
+		want := sd.Error() + " (" + path + ")"
+		if written {
+			want = sd.Error() + " — " + path + " holds something else now; run the correction again if it is meant for it"
+		}
+		if line := "aot-tui: " + termtext.Line(want) + "\n"; code != exitConflict || stderr.String() != line {
+			t.Errorf("written %v: exit %d, stderr\n%q\nwant 3 and\n%q", written, code, stderr.String(), line)
+		}
+		m := decodeOnly(t, stdout.String())
+		if m["error"] != want || m["exit_code"] != float64(exitConflict) || m["kind"] != "conflict" || !strings.Contains(stdout.String(), `x\u001b]0;t\u0007\u202e`) {
+			t.Errorf("written %v: the error object\n%s\ndecodes to %q, want %q", written, stdout.String(), m["error"], want)
+		}
 	}
 }

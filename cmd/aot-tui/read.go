@@ -41,7 +41,7 @@ type loaded struct {
 	ParseErr error
 	// Gone are the atoms in progress in an earlier version (status reads
 	// the journal beside the file for them) and gone now; while goneCh is
-	// set they are still being read (gone waits for them).
+	// set they are still being read: read them through gone, which waits.
 	Gone   []model.Gone
 	goneCh chan []model.Gone
 }
@@ -105,16 +105,28 @@ func exitCodeOf(err error) int {
 	return exitUsage
 }
 
+// discover finds the state file path names (statefile.Discover). Finding
+// none, or failing to look, is a usage error (exit 2); where there is
+// none, the message says to point what names it on the command line (-f;
+// "it", a PATH) at a state file or a project directory.
+func discover(path, what string) (statefile.Target, error) {
+	t, err := statefile.Discover(path)
+	switch {
+	case errors.Is(err, statefile.ErrNotFound):
+		return t, fail(exitUsage, "%v — point %s at a state file or a project directory", err, what)
+	case err != nil:
+		return t, fail(exitUsage, "%v", err)
+	}
+	return t, nil
+}
+
 // load discovers and reads the state file. I/O problems (a missing file, a
 // permission error, a file over --max-size) are returned as usage errors
 // (exit 2); a file that exists but cannot be parsed comes back in ParseErr.
 func load(path string, g *globalFlags) (*loaded, error) {
-	t, err := statefile.Discover(path)
+	t, err := discover(path, "-f")
 	if err != nil {
-		if errors.Is(err, statefile.ErrNotFound) {
-			return nil, fail(exitUsage, "%v — point -f at a state file or a project directory", err)
-		}
-		return nil, fail(exitUsage, "%v", err)
+		return nil, err
 	}
 	l := &loaded{Target: t}
 	if t.Kind == statefile.KindPhaseLoop {

@@ -31,7 +31,7 @@ func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
 	}
 	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print a unified diff of the change and write nothing")
 	cmd.Flags().BoolVar(&w.json, "json", false, "print the correction and the resulting summary as JSON")
-	cmd.Flags().DurationVar(&w.guard, "guard", defaultGuard(),
+	cmd.Flags().DurationVar(&w.guard, "guard", envDuration("AOT_TUI_GUARD", correction.DefaultGuard),
 		"after writing, watch the file this long and apply the correction again if a loop write undoes it (0: do not wait; AOT_TUI_GUARD sets the default)")
 }
 
@@ -42,14 +42,16 @@ func newRedirectCmd(g *globalFlags) *cobra.Command {
 		Long: `Writes a correction into the state file, as the loop's /redirect flow would:
 the change itself plus a corrections[] entry (and a trail entry where the flow
 appends one). The file is changed only where the correction needs it; comments,
-quoting, key order and the Markdown body stay byte-identical. Writes are atomic
-(temp file + exchange) and re-planned when the loop writes the file meanwhile; a
-loop write that lands in the same instant is kept. For --guard after the write
-(1s by default) the file is watched: a loop script that read it before our write
-and wrote after undoes the correction, and it is applied again — only onto the
+quoting, key order and the Markdown body stay byte-identical. Writes go through
+a temp file beside it (the file is never truncated in place) and are re-planned
+when the loop writes the file meanwhile. For --guard after the write (1s by
+default) the file is watched: a loop script that read it before our write and
+wrote after undoes the correction, and it is applied again — only onto the
 loop's own work on our version, never onto a new loop, an older version or the
 version from before the correction put at the same path (the correction is then
 not carried over).
+
+` + statefile.ExchangeNote() + `
 
 A correction is refused on a file that fails validation unless it removes an
 error (the errors after it are a strict subset of those before); the message
@@ -73,6 +75,9 @@ merged was kept beside the file (the message names it).`,
 				}
 			}
 			if len(args) > 0 {
+				if s := suggest(cmd, args[0]); len(s) > 0 {
+					return fail(exitUsage, "redirect: unknown command %q (did you mean %s?)", args[0], orList(s))
+				}
 				return fail(exitUsage, "redirect: unknown command %q — one of %s (see aot-tui redirect --help)", args[0], strings.Join(names, ", "))
 			}
 			return fail(exitUsage, "redirect needs a command: one of %s (see aot-tui redirect --help)", strings.Join(names, ", "))
@@ -114,7 +119,7 @@ func newAddAtomCmd(g *globalFlags) *cobra.Command {
 	var id, deps, group, reqBy string
 	var interrupt bool
 	cmd := &cobra.Command{
-		Use:   "add-atom DESCRIPTION [--id ID] [--depends-on A1,A2] [--or-group NAME] [--required-by A5]",
+		Use:   "add-atom DESCRIPTION [--id ID] [--depends-on A1,A2] [--or-group NAME] [--required-by A5] [--interrupt]",
 		Short: "Add an atom (dag_adjustment)",
 		Long: `Adds a pending atom. Its id is the next free A<n> unless --id is given.
 --depends-on lists existing atoms it depends on; --or-group adds it as a choice of
@@ -140,7 +145,7 @@ func newDeleteAtomCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var detach, interrupt bool
 	cmd := &cobra.Command{
-		Use:   "delete-atom ID [--detach]",
+		Use:   "delete-atom ID [--detach] [--interrupt]",
 		Short: "Delete an unresolved atom (dag_adjustment)",
 		Long: `Deletes a pending or in-progress atom and every reference to it (OR choices,
 decomposition children, a stale binding). An atom that others depend on, or the
@@ -163,7 +168,7 @@ func newForceORCmd(g *globalFlags) *cobra.Command {
 	var reason string
 	var interrupt bool
 	cmd := &cobra.Command{
-		Use:   "force-or GROUP CHOICE [--reason TEXT]",
+		Use:   "force-or GROUP CHOICE [--reason TEXT] [--interrupt]",
 		Short: "Force the choice of an OR group (dag_adjustment)",
 		Long: `Selects CHOICE in OR group GROUP and records it in the trail. The previous
 selection goes back to pending if it was in progress; if it was resolved it is
@@ -317,7 +322,7 @@ func newOverrideBindingCmd(g *globalFlags) *cobra.Command {
 	var summary, artifacts string
 	var redo, interrupt bool
 	cmd := &cobra.Command{
-		Use:   "override-binding ID [--summary TEXT] [--artifacts a,b] [--redo]",
+		Use:   "override-binding ID [--summary TEXT] [--artifacts a,b] [--redo] [--interrupt]",
 		Short: "Amend or redo a resolved atom's binding (bindings_override)",
 		Long: `Amends the binding of a resolved atom (--summary and/or --artifacts), or with
 --redo deletes it and sends the atom and its transitive dependents back to
@@ -360,6 +365,8 @@ does. The loop's stop hook stops it at its next decision. No correction entry is
 recorded. A stop is written on any file that parses, one that fails validation
 included: stopping a broken loop is what it is for.
 
+` + statefile.ExchangeNote() + `
+
 Exit codes: 0 written, 1 refused (the loop has already ended, or a stop is
 already requested; the file is untouched) or the file cannot be parsed, 2 usage
 or I/O error (a file over --max-size included), 3 the file kept changing, or a
@@ -384,11 +391,9 @@ file was replaced while guarded (… was not carried over).`,
 // runCorrection plans req on the file, writes it safely, guards it and
 // reports.
 func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.Request) error {
-	target, err := statefile.Discover(w.file)
-	if errors.Is(err, statefile.ErrNotFound) {
-		return fail(exitUsage, "%v — point -f at a state file or a project directory", err)
-	} else if err != nil {
-		return fail(exitUsage, "%v", err)
+	target, err := discover(w.file, "-f")
+	if err != nil {
+		return err
 	}
 	if target.Kind == statefile.KindPhaseLoop {
 		return fail(exitUsage, "%s is a phase loop; corrections apply to AoT loops only", target.Path)
@@ -396,10 +401,8 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	if w.guard < 0 {
 		return fail(exitUsage, "--guard must be 0 or more, not %v", w.guard)
 	}
-	if v := os.Getenv("AOT_TUI_GUARD"); v != "" && !cmd.Flags().Changed("guard") {
-		if d, err := time.ParseDuration(v); err != nil || d < 0 {
-			return fail(exitUsage, "AOT_TUI_GUARD=%q is not a duration of 0 or more (such as 1s or 250ms) — fix it, unset it, or give --guard", v)
-		}
+	if err := checkEnvDuration(cmd, "AOT_TUI_GUARD", "guard", "1s or 250ms"); err != nil {
+		return err
 	}
 	if v := os.Getenv("AOT_TUI_NOW"); v != "" {
 		if _, err := time.Parse(time.RFC3339, v); err != nil {
@@ -411,31 +414,7 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 		Note:    w.note, DryRun: w.dryRun, Guard: w.guard,
 	})
 	if err != nil {
-		var ref *model.Refusal
-		var sd *correction.StandDownError
-		switch {
-		case errors.As(err, &sd) && sd.Written:
-			// Written, then the file was replaced by something that is
-			// not the loop's work on our version: the correction is not in
-			// effect (exit 3, not 0). --json still reports what was
-			// written, and why it is not there.
-			if w.json && out != nil && out.Result != nil && out.Plan != nil {
-				j := correctionJSON(target, out, false)
-				j.NotCarriedOver = &notCarriedJSON{Kind: string(sd.Kind), Reason: sd.Reason, Message: sd.Error()}
-				writeJSON(cmd.OutOrStdout(), j)
-			}
-			return fail(exitConflict, "%s — %s holds something else now; run the correction again if it is meant for it",
-				termtext.Line(err.Error()), termtext.Line(target.Path))
-		case errors.Is(err, correction.ErrStoodDown):
-			// The file was replaced while the correction was being
-			// written: nothing of ours is in it.
-			return fail(exitConflict, "%s (%s)", termtext.Line(err.Error()), termtext.Line(target.Path))
-		case errors.Is(err, correction.ErrLost):
-			return fail(exitCodeOf(err), "%v (%s)", err, target.Path)
-		case errors.As(err, &ref):
-			return fail(exitCodeOf(err), "refused: %s — %s is unchanged", err, target.Path)
-		}
-		return fail(exitCodeOf(err), "%v", err)
+		return correctionFailed(cmd, w, target, out, err)
 	}
 	res := out.Result
 	stdout := cmd.OutOrStdout()
@@ -450,6 +429,37 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	}
 	printCorrection(stdout, target.Path, out)
 	return nil
+}
+
+// correctionFailed is the error of a correction that failed with err (out
+// is what Run returned with it). The message is the one error line (and
+// --json object) root's execute prints, which escapes it for the terminal
+// and JSON alike: it carries the path and the file's text as they are.
+func correctionFailed(cmd *cobra.Command, w *writeFlags, target statefile.Target, out *correction.Outcome, err error) error {
+	var ref *model.Refusal
+	var sd *correction.StandDownError
+	switch {
+	case errors.As(err, &sd) && sd.Written:
+		// Written, then the file was replaced by something that is not
+		// the loop's work on our version: the correction is not in
+		// effect (exit 3, not 0). --json still reports what was written,
+		// and why it is not there.
+		if w.json && out != nil && out.Result != nil && out.Plan != nil {
+			j := correctionJSON(target, out, false)
+			j.NotCarriedOver = &notCarriedJSON{Kind: string(sd.Kind), Reason: sd.Reason, Message: sd.Error()}
+			writeJSON(cmd.OutOrStdout(), j)
+		}
+		return fail(exitConflict, "%v — %s holds something else now; run the correction again if it is meant for it", err, target.Path)
+	case errors.Is(err, correction.ErrStoodDown):
+		// The file was replaced while the correction was being written:
+		// nothing of ours is in it.
+		return fail(exitConflict, "%v (%s)", err, target.Path)
+	case errors.Is(err, correction.ErrLost):
+		return fail(exitCodeOf(err), "%v (%s)", err, target.Path)
+	case errors.As(err, &ref):
+		return fail(exitCodeOf(err), "refused: %s — %s is unchanged", err, target.Path)
+	}
+	return fail(exitCodeOf(err), "%v", err)
 }
 
 func printCorrection(w io.Writer, path string, out *correction.Outcome) {
@@ -514,15 +524,6 @@ func correctionJSON(t statefile.Target, o *correction.Outcome, dry bool) correct
 		out.Diff = statefile.UnifiedDiff(t.Path, res.Before, res.After)
 	}
 	return out
-}
-
-// defaultGuard is --guard's default: AOT_TUI_GUARD (a duration) when set,
-// else correction.DefaultGuard.
-func defaultGuard() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv("AOT_TUI_GUARD")); err == nil && d >= 0 {
-		return d
-	}
-	return correction.DefaultGuard
 }
 
 // clockNow is the time corrections are stamped with. AOT_TUI_NOW (RFC 3339)

@@ -122,20 +122,6 @@ func TestReleaseConfigAgreesWithTheCode(t *testing.T) {
 	if ran < 4 {
 		t.Fatalf("found %d aot-tui commands in the hooks, want the three completions and the man pages", ran)
 	}
-	// The man pages are gzipped by the last hook: the release names them
-	// .1.gz; here the .1 they are made from must be there.
-	have := func(pattern string) bool {
-		pattern = strings.TrimPrefix(strings.TrimSuffix(pattern, ".gz"), "./")
-		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
-		if len(matches) == 0 && strings.HasSuffix(pattern, "*") {
-			matches, _ = filepath.Glob(filepath.Join(dir, pattern+".1"))
-		}
-		if len(matches) > 0 {
-			return true
-		}
-		_, err := os.Stat(filepath.Join("..", "..", pattern))
-		return err == nil
-	}
 	var want []string
 	for _, a := range rc.Archives {
 		want = append(want, a.Files...)
@@ -155,8 +141,55 @@ func TestReleaseConfigAgreesWithTheCode(t *testing.T) {
 		}
 	}
 	for _, f := range want {
-		if !have(f) {
+		if !releaseHas(dir, filepath.Join("..", ".."), f) {
 			t.Errorf("the release takes %s, which neither the hooks nor the repository make", f)
 		}
+	}
+}
+
+// trackedReleaseFiles are the files of the repository itself that the
+// release takes. Anything else it takes must come from a hook: a local
+// GoReleaser run leaves its completions/ and manpages/ (gitignored) at
+// the root, where they would hide a hook that was dropped.
+var trackedReleaseFiles = []string{"LICENSE", "README.md"}
+
+// releaseHas says whether the file (or glob) pattern a release takes is
+// made by the hooks (run in dir) or is one of trackedReleaseFiles at the
+// repository's root repo. The man pages are gzipped by the last hook: the
+// release names them .1.gz; here the .1 they are made from must be there.
+func releaseHas(dir, repo, pattern string) bool {
+	pattern = strings.TrimPrefix(strings.TrimSuffix(pattern, ".gz"), "./")
+	matches, _ := filepath.Glob(filepath.Join(dir, pattern))
+	if len(matches) == 0 && strings.HasSuffix(pattern, "*") {
+		matches, _ = filepath.Glob(filepath.Join(dir, pattern+".1"))
+	}
+	if len(matches) > 0 {
+		return true
+	}
+	if !slices.Contains(trackedReleaseFiles, pattern) {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(repo, pattern))
+	return err == nil
+}
+
+// What a local GoReleaser run left at the root does not stand in for a
+// hook: only LICENSE and README.md come from the repository itself.
+func TestReleaseHasNoLeftOvers(t *testing.T) {
+	repo, hooks := t.TempDir(), t.TempDir()
+	for _, f := range []string{"LICENSE", "README.md", "completions/aot-tui.bash", "manpages/aot-tui.1"} {
+		writeFile(t, repo, f, "x")
+	}
+	for pattern, want := range map[string]bool{
+		"LICENSE": true, "README.md": true,
+		"./completions/aot-tui.bash": false, "completions/*": false, "manpages/aot-tui.1.gz": false, "manpages/*": false,
+	} {
+		if got := releaseHas(hooks, repo, pattern); got != want {
+			t.Errorf("releaseHas(%q) = %v with no hook making it, want %v", pattern, got, want)
+		}
+	}
+	writeFile(t, hooks, "manpages/aot-tui.1", "x")
+	if !releaseHas(hooks, repo, "manpages/aot-tui.1.gz") || !releaseHas(hooks, repo, "manpages/*") {
+		t.Error("a man page the hooks made is not found")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -58,11 +59,12 @@ when PATH looks like one (it has a /, \ or ., as ./foo); a bare word that names
 nothing here (stats) is refused as an unknown command, exit 2.
 Several PATHs watch several loops: < and > switch between them.
 
-With --scan, the PATHs are directories (default .): every loop under them (and
-in the git worktrees of the repositories met) is shown in one live table,
-sorted by what needs attention; enter opens a loop, esc comes back.
+With --scan, the PATHs are directories (default .; a missing one is refused,
+exit 2): every loop under them (and in the git worktrees of the repositories
+met) is shown in one live table, sorted by what needs attention; enter opens a
+loop, esc comes back.
 
-` + exchangeNote,
+` + statefile.ExchangeNote(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
@@ -75,8 +77,9 @@ sorted by what needs attention; enter opens a loop, esc comes back.
 	root.SetErr(stderr)
 	root.PersistentFlags().Int64Var(&g.maxSize, "max-size", 16<<20, "refuse state files larger than this many bytes")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		// "aot-tui stats --json": the mistyped command, not the flag.
-		if pos := c.Flags().Args(); c == root && len(pos) > 0 && !looksLikePath(pos[0]) {
+		// "aot-tui stats --json": the mistyped command, not the flag. With
+		// --scan the arguments are directories (scanDirs).
+		if pos := c.Flags().Args(); c == root && len(pos) > 0 && !looksLikePath(pos[0]) && !tf.scan.on {
 			return unknownCommand(root, pos[0])
 		}
 		return fail(exitUsage, "%s%s (see %s --help)", subcommand(c), flagErrorText(err), c.CommandPath())

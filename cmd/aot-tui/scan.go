@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,8 +69,11 @@ func (s *scanFlags) options(g *globalFlags) fleet.Options {
 }
 
 // scanDirs are the directories to scan (default .), each of which must be
-// a directory: the TUI would otherwise start on an error.
-func scanDirs(args []string, file string) ([]string, error) {
+// a directory: the TUI would otherwise start on an error. With --scan the
+// arguments are directories, never waited for, so a missing one is
+// refused as such; root, given for the TUI's own arguments (aot-tui --scan
+// stats), adds the commands a bare word there may be a slip for.
+func scanDirs(args []string, file string, root *cobra.Command) ([]string, error) {
 	if file != "" {
 		return nil, fail(exitUsage, "-f names one loop; --scan takes directories as arguments")
 	}
@@ -78,6 +83,13 @@ func scanDirs(args []string, file string) ([]string, error) {
 	for _, d := range args {
 		fi, err := os.Stat(d)
 		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if root != nil && !looksLikePath(d) {
+				if s := suggest(root, d); len(s) > 0 {
+					return nil, fail(exitUsage, "--scan %s: no such directory (or a mistyped command: did you mean %s?)", d, orList(s))
+				}
+			}
+			return nil, fail(exitUsage, "--scan %s: no such directory", d)
 		case err != nil:
 			return nil, fail(exitUsage, "--scan %s: %v", d, err)
 		case !fi.IsDir():
@@ -89,7 +101,7 @@ func scanDirs(args []string, file string) ([]string, error) {
 
 // runFleetTUI opens the fleet table on every loop under args.
 func runFleetTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) error {
-	dirs, err := scanDirs(args, t.file)
+	dirs, err := scanDirs(args, t.file, cmd.Root())
 	if err != nil {
 		return err
 	}
@@ -115,7 +127,7 @@ type fleetJSON struct {
 
 // runStatusScan prints the fleet table once.
 func runStatusScan(cmd *cobra.Command, args []string, s *scanFlags, file string, g *globalFlags, asJSON bool) error {
-	dirs, err := scanDirs(args, file)
+	dirs, err := scanDirs(args, file, nil)
 	if err != nil {
 		return err
 	}

@@ -228,11 +228,11 @@ func TestStatusScanTextAndFlags(t *testing.T) {
 	}{
 		{[]string{"status", "--depth", "2", root}, "--depth goes with --scan"},
 		{[]string{"status", "--scan", filepath.Join(root, "api", ".claude", "aot-loop-state.md")}, "not a directory"},
-		{[]string{"status", "--scan", filepath.Join(root, "nope")}, "no such file"},
+		{[]string{"status", "--scan", filepath.Join(root, "nope")}, "no such directory"},
 		{[]string{"status", "--scan", "-f", root}, "-f names one loop"},
 		{[]string{"status", "--scan", "--depth", "-1", root}, "--depth must not be negative"},
 		{[]string{"--depth", "2", root}, "--depth goes with --scan"},
-		{[]string{"--scan", filepath.Join(root, "nope")}, "no such file"},
+		{[]string{"--scan", filepath.Join(root, "nope")}, "no such directory"},
 	} {
 		code, _, errOut := cli(t, c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {

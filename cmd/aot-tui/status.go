@@ -268,7 +268,7 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	j.Close('}')
 	j.Key("gone_in_progress")
 	j.Open('[')
-	for _, g := range l.Gone {
+	for _, g := range l.gone() {
 		j.Open('{')
 		j.Key("id")
 		j.Str(g.ID)
@@ -395,7 +395,7 @@ func aotStatusJSON(l *loaded) aotStatus {
 		r := c.StopReason
 		out.StopReason = &r
 	}
-	out.GoneInProgress = append(out.GoneInProgress, l.Gone...)
+	out.GoneInProgress = append(out.GoneInProgress, l.gone()...)
 	for _, a := range s.Atoms {
 		out.Atoms = append(out.Atoms, toAtomJSON(a))
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/correction"
+	"github.com/aot-loop/aot-tui/internal/testenv"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -54,12 +55,7 @@ func TestStressLoopWriters(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the loop's writers here are sh, sed -i and python3 as the plugin runs them on Unix (the Windows path is statefile's TestWindowsReplace*)")
 	}
-	if out, err := exec.Command("sed", "--version").Output(); err != nil || !bytes.Contains(out, []byte("GNU")) {
-		if os.Getenv("CI") != "" {
-			t.Fatal("GNU sed is needed to run the loop's writers (sed -i, $a)")
-		}
-		t.Skip("the loop's sed -i writes need GNU sed (BSD sed reads -i's argument as a suffix)")
-	}
+	testenv.Need(t, "GNU sed") // the loop's sed -i and $a (BSD sed reads -i's argument as a suffix)
 	bothWays(t, testStressLoopWriters)
 }
 

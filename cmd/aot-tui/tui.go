@@ -34,7 +34,7 @@ func (t *tuiFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&t.readOnly, "read-only", false, "never write to the file: every write key is disabled")
 	cmd.Flags().BoolVar(&t.quiet, "quiet", false, "no bell and no desktop notifications")
 	cmd.Flags().BoolVar(&t.noJournal, "no-journal", false, "do not record the versions seen to the journal beside the state file (see aot-tui replay)")
-	cmd.Flags().DurationVar(&t.idleRelease, "idle-release", defaultIdleRelease(),
+	cmd.Flags().DurationVar(&t.idleRelease, "idle-release", envDuration("AOT_TUI_IDLE_RELEASE", ui.DefaultIdleRelease),
 		"let the loop go when a redirect form has had no key for this long; the form stays open and the next key pauses the loop again (0: never; AOT_TUI_IDLE_RELEASE sets the default)")
 	registerKeys(cmd, &t.keys)
 	t.scan.register(cmd)
@@ -88,8 +88,10 @@ func oneProc() (afterRecord func()) {
 // runTUI opens the TUI on the state files args (and -f) name, waiting for
 // those that do not exist yet. Several paths watch several loops.
 func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) error {
-	if err := checkPathArgs(cmd.Root(), args); err != nil {
-		return err
+	if !t.scan.on {
+		if err := checkPathArgs(cmd.Root(), args); err != nil {
+			return err
+		}
 	}
 	if err := t.scan.check(cmd.Flags()); err != nil {
 		return err
@@ -144,27 +146,13 @@ func (t *tuiFlags) uiOptions(g *globalFlags, keys *ui.KeyMap) ui.Options {
 	}
 }
 
-// defaultIdleRelease is --idle-release's default: AOT_TUI_IDLE_RELEASE
-// (a duration) when set, else ui.DefaultIdleRelease.
-func defaultIdleRelease() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv("AOT_TUI_IDLE_RELEASE")); err == nil && d >= 0 {
-		return d
-	}
-	return ui.DefaultIdleRelease
-}
-
 // checkIdleRelease refuses a negative --idle-release and an
 // AOT_TUI_IDLE_RELEASE that is not a duration (it would be ignored).
 func (t *tuiFlags) checkIdleRelease(cmd *cobra.Command) error {
 	if t.idleRelease < 0 {
 		return fail(exitUsage, "--idle-release must be 0 (never) or more, not %v", t.idleRelease)
 	}
-	if v := os.Getenv("AOT_TUI_IDLE_RELEASE"); v != "" && !cmd.Flags().Changed("idle-release") {
-		if d, err := time.ParseDuration(v); err != nil || d < 0 {
-			return fail(exitUsage, "AOT_TUI_IDLE_RELEASE=%q is not a duration of 0 or more (such as 5m or 90s) — fix it, unset it, or give --idle-release", v)
-		}
-	}
-	return nil
+	return checkEnvDuration(cmd, "AOT_TUI_IDLE_RELEASE", "idle-release", "5m or 90s")
 }
 
 // uiIdleRelease is --idle-release as ui.Options takes it (negative: never).

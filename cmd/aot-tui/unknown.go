@@ -51,11 +51,12 @@ func unknownCommand(root *cobra.Command, word string) error {
 	return fail(exitUsage, "unknown command %q; to watch a loop that does not exist yet give a path: ./%s (see aot-tui --help)", word, word)
 }
 
-// suggest is the commands under root that word may be a slip for, the
-// nearest first, at most three: a command or alias that word begins, or
-// within two edits of word (insert, delete, replace, swap two neighbours;
-// case ignored), or within a third of its length for a name of nine
-// letters or more (completion: three). Hidden commands are not offered.
+// suggest is the commands under root (the program's, or redirect's) that
+// word may be a slip for, the nearest first, at most three: a command or
+// alias that word begins, or within two edits of word (insert, delete,
+// replace, swap two neighbours; case ignored), or within a third of its
+// length for a name of nine letters or more (completion: three). Hidden
+// commands are not offered.
 func suggest(root *cobra.Command, word string) []string {
 	w := strings.ToLower(word)
 	type hit struct {

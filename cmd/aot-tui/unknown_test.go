@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,7 +29,14 @@ func TestUnknownCommands(t *testing.T) {
 		{[]string{"stats", "--json"}, `unknown command "stats" (did you mean status?)`},
 		{[]string{"stats", "--nope"}, `unknown command "stats" (did you mean status?)`},
 		{[]string{"--read-only", "stats"}, `unknown command "stats" (did you mean status?)`},
-		{[]string{"--scan", "stats"}, `unknown command "stats" (did you mean status?)`},
+		// With --scan the arguments are directories: a missing one is
+		// refused as such, naming the command a bare word may be a slip for.
+		{[]string{"--scan", "stats"}, `--scan stats: no such directory (or a mistyped command: did you mean status?)`},
+		{[]string{"--scan", "nosuchdir"}, `--scan nosuchdir: no such directory`},
+		{[]string{"--scan", "./nosuchdir"}, `--scan ./nosuchdir: no such directory`},
+		{[]string{"--scan", ".", "nosuchdir"}, `--scan nosuchdir: no such directory`},
+		{[]string{"--scan", "nosuchdir", "--nope"}, `unknown flag: --nope (see aot-tui --help)`},
+		{[]string{"status", "--scan", "stats"}, `--scan stats: no such directory`},
 		{[]string{".", "stats"}, `"stats" does not exist; to watch a loop that does not exist yet give a path: ./stats`},
 	} {
 		code, stdout, stderr := cli(t, c.args...)
@@ -109,5 +117,56 @@ func TestE2EPathsAreWaitedFor(t *testing.T) {
 			s.send("q")
 			s.waitFor("exit=0")
 		})
+	}
+}
+
+// TestRedirectUnknownCommand: a word after redirect that is a slip for
+// one of its commands is named as such, like a mistyped command at the
+// top; a word close to none lists them all.
+func TestRedirectUnknownCommand(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"redirect", "ad-atom"}, `redirect: unknown command "ad-atom" (did you mean add-atom?)`},
+		{[]string{"redirect", "Objectiv"}, `redirect: unknown command "Objectiv" (did you mean objective?)`},
+		{[]string{"redirect", "override"}, `redirect: unknown command "override" (did you mean override-binding?)`},
+		{[]string{"redirect", "bogus"}, `redirect: unknown command "bogus" — one of add-atom, constraints, delete-atom, force-or, objective, override-binding (see aot-tui redirect --help)`},
+	} {
+		code, stdout, stderr := cli(t, c.args...)
+		if code != exitUsage || stdout != "" || stderr != "aot-tui: "+c.want+"\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}
+
+// TestRedirectUsageShowsInterrupt: the redirect commands that take
+// --interrupt (add-atom, delete-atom, force-or, override-binding) say so
+// on the usage line of their --help, as the README's synopsis does; the
+// others do not.
+func TestRedirectUsageShowsInterrupt(t *testing.T) {
+	redirect, _, err := newRootCmd(io.Discard, io.Discard).Find([]string{"redirect"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	takes := 0
+	for _, c := range redirect.Commands() {
+		if !c.IsAvailableCommand() {
+			continue
+		}
+		code, stdout, stderr := cli(t, "redirect", c.Name(), "--help")
+		_, rest, _ := strings.Cut(stdout, "Usage:\n  ")
+		usage, _, _ := strings.Cut(rest, "\n")
+		has := c.Flags().Lookup("interrupt") != nil
+		if has {
+			takes++
+		}
+		if code != 0 || stderr != "" || !strings.HasPrefix(usage, "aot-tui redirect "+c.Name()+" ") || strings.Contains(usage, " [--interrupt]") != has {
+			t.Errorf("redirect %s --help: exit %d, stderr %q, usage line %q; want [--interrupt] in it: %v", c.Name(), code, stderr, usage, has)
+		}
+	}
+	if takes != 4 {
+		t.Errorf("%d redirect commands take --interrupt, want 4", takes)
 	}
 }

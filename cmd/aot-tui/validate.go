@@ -92,19 +92,16 @@ func printReport(w io.Writer, path, what string, r model.Report) {
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "error: %s\n", termtext.Line(e))
 	}
-	// The warnings about what the loop's own tools will read otherwise are
-	// tagged with their kind.
-	var kinds []string
+	// The warnings (r.Warnings are these problems' texts) about what the
+	// loop's own tools will read otherwise are tagged with their kind.
 	for _, p := range r.Problems {
-		if p.Severity == "warning" {
-			kinds = append(kinds, p.Kind)
+		if p.Severity != "warning" {
+			continue
 		}
-	}
-	for i, wn := range r.Warnings {
 		tag := "warning"
-		if len(kinds) == len(r.Warnings) && kinds[i] != "" {
-			tag += " (" + kinds[i] + ")"
+		if p.Kind != "" {
+			tag += " (" + p.Kind + ")"
 		}
-		fmt.Fprintf(w, "%s: %s\n", tag, termtext.Line(wn))
+		fmt.Fprintf(w, "%s: %s\n", tag, termtext.Line(model.Problem{Line: p.Line, Message: p.Message}.String()))
 	}
 }

@@ -22,12 +22,12 @@ var (
 	date    string
 )
 
-// protocol is the version of what another aot-tui, or a script, reads
-// from this one: the keys of the --json outputs, the exit codes, the
-// journal's format. It is raised when a change would break a reader
-// written against the previous one, so that an aot-tui talking to another
-// (say over SSH, through `aot-tui version --json`) can tell it is too old
-// or too new before it reads anything else.
+// protocol is the version of what a reader (a script; nothing in aot-tui
+// reads it yet) takes from this one: the keys of the --json outputs, the
+// exit codes, the journal's format. It is raised when a change would break
+// a reader written against the previous one, so that a reader can tell,
+// through `aot-tui version --json`, that it is too old or too new before it
+// reads anything else.
 const protocol = 1
 
 // buildVersion is what `aot-tui version --json` prints. The keys are
@@ -137,7 +137,7 @@ A build from a work tree says (devel) or a Go pseudo-version, and +dirty after
 the revision when the tree had changes. With --json, one object with the keys
 version, revision, time, modified, go, os, arch and protocol: an integer raised
 whenever a change to the --json outputs, exit codes or journal would break a
-reader of the previous one (another aot-tui compares it to its own).`,
+reader of the previous one, for a reader to compare.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v := currentVersion()

@@ -11,8 +11,14 @@ import (
 const helperEnv = "AOT_TUI_TESTENV_HELPER"
 
 // TestMain serves the helper of the tests below: with helperEnv=PATH it
-// writes its PID to PATH and holds; with helperEnv=fail it cannot.
+// writes its PID to PATH and holds; with helperEnv=fail it cannot. With
+// versionEnv set, run as PROGRAM --version, it plays a program whose
+// --version prints that (TestNeedGNUSed).
 func TestMain(m *testing.M) {
+	if v, ok := os.LookupEnv(versionEnv); ok && len(os.Args) == 2 && os.Args[1] == "--version" {
+		fmt.Println(v)
+		os.Exit(0)
+	}
 	ServeHelper(helperEnv, "holding", func(path string) error {
 		if path == "fail" {
 			return errors.New("nothing to hold")

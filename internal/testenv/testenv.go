@@ -24,6 +24,7 @@
 package testenv
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -34,6 +35,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 )
 
 // TTYEnv names the variable that, when set, replaces the terminal as the
@@ -42,19 +45,44 @@ import (
 // tests of this package set it.
 const TTYEnv = "AOT_TUI_TESTENV_TTY"
 
-// tool is what Need knows of a program: the names it may have and how to
-// install it.
+// tool is what Need knows of a program: the names it may have, how to
+// install it, and (accept, when set) whether the program found under such
+// a name is the one needed — GNU sed, not the BSD sed of macOS.
 type tool struct {
 	names   []string
 	install string
+	accept  func(path string) bool
 }
 
 var tools = map[string]tool{
-	"tmux":     {[]string{"tmux"}, "apt-get install tmux, or brew install tmux"},
-	"python3":  {[]string{"python3"}, "apt-get install python3, or brew install python"},
-	"chromium": {[]string{"chromium", "chromium-browser"}, "apt-get install chromium, or brew install --cask chromium"},
-	"git":      {[]string{"git"}, "apt-get install git, or brew install git"},
-	"groff":    {[]string{"groff"}, "apt-get install groff-base, or brew install groff"},
+	"tmux":     {names: []string{"tmux"}, install: "apt-get install tmux, or brew install tmux"},
+	"python3":  {names: []string{"python3"}, install: "apt-get install python3, or brew install python"},
+	"chromium": {names: []string{"chromium", "chromium-browser"}, install: "apt-get install chromium, or brew install --cask chromium"},
+	"git":      {names: []string{"git"}, install: "apt-get install git, or brew install git"},
+	"groff":    {names: []string{"groff"}, install: "apt-get install groff-base, or brew install groff"},
+	"bash":     {names: []string{"bash"}, install: "apt-get install bash, or brew install bash"},
+	// The sed first in PATH, as the loop's scripts run it: sed -i with
+	// no suffix and $a are GNU sed's.
+	"GNU sed": {names: []string{"sed"}, install: "apt-get install sed, or brew install gnu-sed with its gnubin directory first in PATH",
+		accept: versionSays("GNU")},
+}
+
+// versionSays accepts a program whose --version output contains s.
+func versionSays(s string) func(path string) bool {
+	return func(path string) bool {
+		out, err := exec.Command(path, "--version").Output()
+		return err == nil && bytes.Contains(out, []byte(s))
+	}
+}
+
+// look is the path of tl's program ("" when there is none it accepts).
+func look(tl tool) string {
+	for _, n := range tl.names {
+		if p, err := exec.LookPath(n); err == nil && (tl.accept == nil || tl.accept(p)) {
+			return p
+		}
+	}
+	return ""
 }
 
 var (
@@ -65,9 +93,10 @@ var (
 
 // Need returns the path of the program name, or stops t without it:
 // under CI t fails, elsewhere it is skipped and the skip is counted for
-// Main's summary. Names Need knows (tmux, python3, chromium, git, groff) are
-// looked for under each of their names and come with install hints; any
-// other is looked for as it is.
+// Main's summary. Names Need knows (tmux, python3, chromium, git, groff,
+// bash, and "GNU sed": a sed in PATH whose --version says GNU) are looked
+// for under each of their names and come with install hints; any other is
+// looked for as it is.
 func Need(t testing.TB, name string) string {
 	t.Helper()
 	if !inMain.Load() {
@@ -77,10 +106,8 @@ func Need(t testing.TB, name string) string {
 	if !ok {
 		tl = tool{names: []string{name}, install: "install " + name}
 	}
-	for _, n := range tl.names {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
+	if p := look(tl); p != "" {
+		return p
 	}
 	if underCI() {
 		t.Fatalf("this test needs %s, which CI must have (.ci/run installs it: %s)", name, tl.install)
@@ -136,7 +163,10 @@ func summary(pkg string) string {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf("%s: skipped %s that need %s, not installed here (%s); CI runs them", pkg, plural(total, "test"), needs[0].name, needs[0].hint)
+		if total == 1 {
+			return fmt.Sprintf("%s: skipped 1 test that needs %s, not installed here (%s); CI runs it", pkg, needs[0].name, needs[0].hint)
+		}
+		return fmt.Sprintf("%s: skipped %d tests that need %s, not installed here (%s); CI runs them", pkg, total, needs[0].name, needs[0].hint)
 	}
 	sort.Slice(needs, func(i, j int) bool {
 		if needs[i].tests != needs[j].tests {
@@ -152,7 +182,7 @@ func summary(pkg string) string {
 		}
 		parts[i] = fmt.Sprintf("%d %s %s (%s)", n.tests, verb, n.name, n.hint)
 	}
-	return fmt.Sprintf("%s: skipped %s for programs not installed here: %s; CI runs them", pkg, plural(total, "test"), strings.Join(parts, ", "))
+	return fmt.Sprintf("%s: skipped %s for programs not installed here: %s; CI runs them", pkg, textfmt.Plural(total, "test"), strings.Join(parts, ", "))
 }
 
 func uniq(s []string) []string {
@@ -165,13 +195,6 @@ func uniq(s []string) []string {
 		}
 	}
 	return out
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // packageName is the package under test, as go test names it less the

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -155,5 +156,52 @@ func TestSummaryOfSeveralPrograms(t *testing.T) {
 		"1 needs python3 (apt-get install python3, or brew install python); CI runs them"
 	if got := summary("cmd/aot-tui"); got != want {
 		t.Fatalf("summary:\n got %s\nwant %s", got, want)
+	}
+}
+
+// One test skipped is said in the singular.
+func TestSummaryOfOneTest(t *testing.T) {
+	mu.Lock()
+	old := skipped
+	skipped = map[string][]string{"GNU sed": {"TestStressLoopWriters"}}
+	mu.Unlock()
+	defer func() { mu.Lock(); skipped = old; mu.Unlock() }()
+	want := "cmd/aot-tui: skipped 1 test that needs GNU sed, not installed here (" + tools["GNU sed"].install + "); CI runs it"
+	if got := summary("cmd/aot-tui"); got != want {
+		t.Fatalf("summary:\n got %s\nwant %s", got, want)
+	}
+}
+
+const versionEnv = "AOT_TUI_TESTENV_VERSION"
+
+// "GNU sed" is the sed first in PATH when its --version says GNU; a BSD
+// sed there (macOS's) is no sed for the loop's sed -i and $a, and Need
+// would skip (or fail under CI). The test binary plays each sed.
+func TestNeedGNUSed(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	sed := filepath.Join(dir, "sed")
+	if runtime.GOOS == "windows" {
+		sed += ".exe"
+	}
+	if err := os.WriteFile(sed, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	for version, want := range map[string]string{
+		"sed (GNU sed) 4.9": sed,
+		"usage: sed script [-Ealnru] [-i extension] [file ...]": "",
+	} {
+		t.Setenv(versionEnv, version)
+		if got := look(tools["GNU sed"]); got != want {
+			t.Errorf("a sed whose --version says %q: found %q, want %q", version, got, want)
+		}
 	}
 }

@@ -70,11 +70,9 @@ func render(s string, multiline bool) string {
 			} else {
 				b.WriteByte(' ')
 			}
-		case r < 0x20 || r == 0x7f:
+		case r < 0x80 && textsafe.Control(r): // C0 and DEL
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r <= 0x9f: // C1 controls, including CSI (0x9b) and OSC (0x9d)
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case isInvisibleFormat(r):
+		case textsafe.Unsafe(r): // C1 (CSI 0x9b, OSC 0x9d) and the invisible format characters
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)
@@ -82,9 +80,3 @@ func render(s string, multiline bool) string {
 	}
 	return b.String()
 }
-
-// isInvisibleFormat reports format characters that can reorder or hide
-// text on screen (Trojan Source): bidi embeddings, overrides and isolates,
-// and the line/paragraph separators some terminals treat as breaks — the
-// set internal/textsafe defines for the terminal and JSON alike.
-func isInvisibleFormat(r rune) bool { return textsafe.Invisible(r) }
