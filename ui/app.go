@@ -16,9 +16,9 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/graph"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // viewID names the main views, in tab order.

@@ -6,8 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/ui/graph"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // onKey routes a key press to what has the focus: the open dialog, the

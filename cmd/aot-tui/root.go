@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )

@@ -6,10 +6,10 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // fromStateRef is FromState as it was first written: maps for the ids

@@ -17,8 +17,8 @@
 package graph
 
 import (
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 	"slices"
 )
 
