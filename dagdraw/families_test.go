@@ -3,9 +3,6 @@ package dagdraw
 import (
 	"strconv"
 	"testing"
-
-	"github.com/aot-loop/aot-tui/sim/gen"
-	"github.com/aot-loop/aot-tui/statefile"
 )
 
 // longEdgeGraph makes a work graph with long edges: a loop that keeps
@@ -37,10 +34,12 @@ func longEdgeGraph(seed uint64, n int) Graph {
 // --atoms n` and the UI's benchmarks make it), as the UI draws it.
 func simGraph(tb testing.TB, seed uint64, n int) Graph {
 	tb.Helper()
-	data := gen.Generate(gen.Options{Atoms: n, Seed: seed, Resolved: 0.4, ORGroups: n / 25, Decompositions: n / 40})
-	doc, err := statefile.Parse(data)
+	if loops.sim == nil {
+		tb.Fatal("no simulator loops: loops_test.go sets them")
+	}
+	g, err := loops.sim(seed, n)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return FromState(doc.State, nil)
+	return g
 }

@@ -4,9 +4,17 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
-
-	"github.com/aot-loop/aot-tui/statefile"
 )
+
+// loops turns the repository's AoT loops into graphs: a state file under
+// testdata/ (loadSeed) and the simulator's loop (simGraph). The conversion
+// is internal/loopgraph's, which imports this package, so this package's
+// own test files cannot call it: loops_test.go, in package dagdraw_test,
+// sets these in its init through SetLoops (export_test.go).
+var loops struct {
+	file func(path string) (Graph, error)
+	sim  func(seed uint64, n int) (Graph, error)
+}
 
 // rng is splitmix64: generated graphs must be identical on every machine
 // and Go version, so the test does not depend on math/rand's algorithms.
@@ -136,11 +144,14 @@ func markExecutable(g *Graph) {
 
 func loadSeed(t testing.TB, name string) Graph {
 	t.Helper()
-	doc, err := statefile.Load("../testdata/"+name, 0)
+	if loops.file == nil {
+		t.Fatal("no loops to read: loops_test.go sets them")
+	}
+	g, err := loops.file("../testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return FromState(doc.State, nil)
+	return g
 }
 
 func chainGraph() Graph {

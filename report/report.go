@@ -14,6 +14,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/dagdraw"
 	"github.com/aot-loop/aot-tui/history"
+	"github.com/aot-loop/aot-tui/internal/loopgraph"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 )
@@ -374,9 +375,7 @@ func (r *Report) drawGraph(final *model.State, f *model.Facts) {
 		r.GraphNote = fmt.Sprintf("the graph has %d atoms: drawings stop at %d (aot-tui draws it, with panning)", n, MaxDrawn)
 		return
 	}
-	g := dagdraw.FromState(final, f)
-	l := dagdraw.NewLayout(g, dagdraw.Options{NodeWidth: 24})
-	r.Graph = l.Paint(l.Decorate(g), l.Bounds(), "").Plain()
+	r.Graph = dagdraw.Draw(loopgraph.FromState(final, f), dagdraw.Options{NodeWidth: 24}).Plain()
 }
 
 func nonNil(s []string) []string {

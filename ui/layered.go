@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/dagdraw"
+	"github.com/aot-loop/aot-tui/internal/loopgraph"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/charmbracelet/x/ansi"
@@ -108,7 +109,7 @@ func (l *layered) refresh(st *model.State, f *model.Facts, nodeWidth int) *layou
 	if l.gv == nil {
 		l.gv = dagdraw.NewView(1, 1)
 	}
-	l.g = dagdraw.FromState(st, f)
+	l.g = loopgraph.FromState(st, f)
 	if l.opt.NodeWidth == 0 {
 		l.opt.NodeWidth = nodeWidth
 	}

@@ -1,4 +1,4 @@
-package dagdraw
+package loopgraph
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/aot-loop/aot-tui/dagdraw"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
@@ -14,19 +15,19 @@ import (
 
 // fromStateRef is FromState as it was first written: maps for the ids
 // seen and for each atom's dependencies.
-func fromStateRef(s *model.State, f *model.Facts) Graph {
+func fromStateRef(s *model.State, f *model.Facts) dagdraw.Graph {
 	exec := make(map[string]bool, len(f.Executable))
 	for _, id := range f.Executable {
 		exec[id] = true
 	}
-	var g Graph
+	var g dagdraw.Graph
 	seen := make(map[string]bool, len(s.Atoms))
 	for _, a := range s.Atoms {
 		if seen[a.ID] {
 			continue
 		}
 		seen[a.ID] = true
-		g.Nodes = append(g.Nodes, Node{ID: a.ID, Label: termtext.Line(a.Description), Status: statusOf(a.Status), Executable: exec[a.ID]})
+		g.Nodes = append(g.Nodes, dagdraw.Node{ID: a.ID, Label: termtext.Line(a.Description), Status: statusOf(a.Status), Executable: exec[a.ID]})
 	}
 	done := make(map[string]bool, len(s.Atoms))
 	for _, a := range s.Atoms {
@@ -40,14 +41,14 @@ func fromStateRef(s *model.State, f *model.Facts) Graph {
 				continue
 			}
 			deps[d] = true
-			g.Edges = append(g.Edges, Edge{From: d, To: a.ID})
+			g.Edges = append(g.Edges, dagdraw.Edge{From: d, To: a.ID})
 		}
 	}
 	for _, o := range s.ORGroups {
-		g.ORGroups = append(g.ORGroups, ORGroup{Name: o.Name, Choices: append([]string(nil), o.Choices...), Selected: o.Selected, Failed: append([]string(nil), o.Failed...)})
+		g.ORGroups = append(g.ORGroups, dagdraw.ORGroup{Name: o.Name, Choices: append([]string(nil), o.Choices...), Selected: o.Selected, Failed: append([]string(nil), o.Failed...)})
 	}
 	for _, d := range s.Decompositions {
-		g.Decomps = append(g.Decomps, Decomp{Parent: d.Parent, Children: append([]string(nil), d.Children...)})
+		g.Decomps = append(g.Decomps, dagdraw.Decomp{Parent: d.Parent, Children: append([]string(nil), d.Children...)})
 	}
 	return g
 }
