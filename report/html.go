@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 )
 
 // h escapes text from the state file for HTML (control characters shown

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/internal/jsonstream"
-	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 )
 
 // JSON writes the report as one indented JSON object, as every JSON of

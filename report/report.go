@@ -12,10 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/dagdraw"
 	"github.com/aot-loop/aot-tui/history"
+	"github.com/aot-loop/aot-tui/internal/loopgraph"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
-	"github.com/aot-loop/aot-tui/ui/graph"
 )
 
 // Report is a loop's post-mortem. Strings from the state file are kept as
@@ -374,9 +375,7 @@ func (r *Report) drawGraph(final *model.State, f *model.Facts) {
 		r.GraphNote = fmt.Sprintf("the graph has %d atoms: drawings stop at %d (aot-tui draws it, with panning)", n, MaxDrawn)
 		return
 	}
-	g := graph.FromState(final, f)
-	l := graph.NewLayout(g, graph.Options{NodeWidth: 24})
-	r.Graph = l.Paint(l.Decorate(g), l.Bounds(), "").Plain()
+	r.Graph = dagdraw.Draw(loopgraph.FromState(final, f), dagdraw.Options{NodeWidth: 24}).Plain()
 }
 
 func nonNil(s []string) []string {

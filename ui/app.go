@@ -16,9 +16,9 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/dagdraw"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/statefile"
-	"github.com/aot-loop/aot-tui/ui/graph"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // viewID names the main views, in tab order.
@@ -140,7 +140,7 @@ type Model struct {
 	// depends on it).
 	laidOutDialogOnly, laidOutDialog bool
 	// gstyler colours the layered graph (nil: plain).
-	gstyler graph.Styler
+	gstyler dagdraw.Styler
 
 	focus       focus
 	filterInput textinput.Model

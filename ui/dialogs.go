@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"github.com/aot-loop/aot-tui/correction"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // menuDialog is the redirect menu (r).

@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/fleet"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 )
 
 // setupFleetTable wires the table's filter and preview to the rows; the

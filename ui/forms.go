@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"charm.land/huh/v2"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/charmbracelet/x/ansi"
 )
 

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/dagdraw"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
-	"github.com/aot-loop/aot-tui/ui/graph"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -98,7 +98,7 @@ func (g *graphView) layeredWhy() (bool, string) {
 	case g.st != nil && len(g.st.Atoms) > maxLayered && !l.forced:
 		return false, fmt.Sprintf("%d atoms: the list (v draws the graph anyway)", len(g.st.Atoms))
 	}
-	if ok, why := graph.Fits(g.width, g.height-1, l.opt.Orientation); !ok {
+	if ok, why := dagdraw.Fits(g.width, g.height-1, l.opt.Orientation); !ok {
 		return false, why
 	}
 	if l.gv.Layout() == nil {
@@ -340,7 +340,7 @@ func (g *graphView) pan(d int) { g.xoff = max0(g.xoff + d) }
 
 // view paints the pane: the layered drawing or the list, both painting
 // only what is visible, so the cost does not grow with the graph.
-func (g *graphView) view(s Styles, st graph.Styler) string {
+func (g *graphView) view(s Styles, st dagdraw.Styler) string {
 	if g.height <= 0 || g.width <= 0 {
 		return ""
 	}
@@ -465,10 +465,10 @@ func padTo(s string, w int) string {
 }
 
 // nodeWidth picks the box width for the drawing: wide enough to read
-// (graph.NodeWidthFor of the pane) but narrower when that lets the widest
+// (dagdraw.NodeWidthFor of the pane) but narrower when that lets the widest
 // layer fit the pane without panning.
 func (g *graphView) nodeWidth() int {
-	w := graph.NodeWidthFor(g.width)
+	w := dagdraw.NodeWidthFor(g.width)
 	if g.layout == nil {
 		return w
 	}
@@ -483,7 +483,7 @@ func (g *graphView) nodeWidth() int {
 		widest = max(widest, perDepth[d])
 	}
 	fit := (g.width-2)/widest - 4
-	if fit >= graph.MinNodeWidth+4 && fit < w {
+	if fit >= dagdraw.MinNodeWidth+4 && fit < w {
 		return fit
 	}
 	return w
@@ -500,10 +500,10 @@ func (g *graphView) shrinkJob() *layoutJob {
 	}
 	bw, pw := lay.Bounds().W, g.width
 	nw := l.opt.NodeWidth
-	if bw <= pw || nw <= graph.MinNodeWidth+4 {
+	if bw <= pw || nw <= dagdraw.MinNodeWidth+4 {
 		return nil
 	}
-	next := max(graph.MinNodeWidth+4, nw*pw/bw-1)
+	next := max(dagdraw.MinNodeWidth+4, nw*pw/bw-1)
 	if next >= nw {
 		return nil
 	}

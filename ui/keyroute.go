@@ -6,7 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/aot-loop/aot-tui/ui/graph"
+	"github.com/aot-loop/aot-tui/dagdraw"
 )
 
 // onKey routes a key press to what has the focus: the open dialog, the
@@ -250,10 +250,10 @@ func (m *Model) graphKeys(l *loop, msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.layoutCmd(l, g.forcedJob())
 	case key.Matches(msg, k.Orientation):
-		if g.lay.opt.Orientation == graph.TopDown {
-			g.lay.opt.Orientation = graph.LeftRight
+		if g.lay.opt.Orientation == dagdraw.TopDown {
+			g.lay.opt.Orientation = dagdraw.LeftRight
 		} else {
-			g.lay.opt.Orientation = graph.TopDown
+			g.lay.opt.Orientation = dagdraw.TopDown
 		}
 		return relayout("orientation")
 	case key.Matches(msg, k.CollapseResolved):
@@ -400,13 +400,13 @@ func (m *Model) layeredKeys(l *loop, msg tea.KeyPressMsg) {
 	moved := true
 	switch {
 	case key.Matches(msg, k.Down):
-		moved = v.Move(graph.Down)
+		moved = v.Move(dagdraw.Down)
 	case key.Matches(msg, k.Up):
-		moved = v.Move(graph.Up)
+		moved = v.Move(dagdraw.Up)
 	case key.Matches(msg, k.Left):
-		moved = v.Move(graph.Left)
+		moved = v.Move(dagdraw.Left)
 	case key.Matches(msg, k.Right):
-		moved = v.Move(graph.Right)
+		moved = v.Move(dagdraw.Right)
 	case key.Matches(msg, k.Dependency):
 		if !v.FollowDependency(g.lay.followDeps) {
 			m.setStatus("no dependency to go to", statusShort)

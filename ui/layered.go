@@ -8,16 +8,17 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/dagdraw"
+	"github.com/aot-loop/aot-tui/internal/loopgraph"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
-	"github.com/aot-loop/aot-tui/ui/graph"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/charmbracelet/x/ansi"
 )
 
 // maxLayered is the largest graph drawn as layers by default; bigger ones
 // show the list (v draws the graph anyway). A fresh layout of 10,000 atoms
 // takes well under a second (BenchmarkLayoutSim10000, ...Long10000 in
-// ui/graph).
+// dagdraw).
 const maxLayered = 10000
 
 // autoLayeredWidth is the narrowest graph pane that shows the drawing
@@ -25,15 +26,15 @@ const maxLayered = 10000
 // list.
 const autoLayeredWidth = 70
 
-// layered is the graph pane's layered drawing (ui/graph) and what the view
+// layered is the graph pane's layered drawing (dagdraw) and what the view
 // needs to keep it calm: the layout is recomputed off the UI goroutine and
 // only when the structure or the options change.
 type layered struct {
-	gv  *graph.View
-	opt graph.Options
+	gv  *dagdraw.View
+	opt dagdraw.Options
 	// g is the graph of the last state; key is the structure the
 	// installed layout was made for; pending the one being computed.
-	g            graph.Graph
+	g            dagdraw.Graph
 	key, pending uint64
 	// prefer is the person's choice (v): the drawing or the list; until
 	// they choose, the drawing shows in panes of at least autoLayeredWidth
@@ -56,9 +57,9 @@ type layered struct {
 
 // layoutJob is a layout to compute in the background.
 type layoutJob struct {
-	old *graph.Layout
-	g   graph.Graph
-	opt graph.Options
+	old *dagdraw.Layout
+	g   dagdraw.Graph
+	opt dagdraw.Options
 	key uint64
 }
 
@@ -66,7 +67,7 @@ type layoutJob struct {
 type layoutMsg struct {
 	idx int
 	job layoutJob
-	nl  *graph.Layout
+	nl  *dagdraw.Layout
 }
 
 func (j *layoutJob) cmd(idx int) tea.Cmd {
@@ -79,7 +80,7 @@ func (j *layoutJob) cmd(idx int) tea.Cmd {
 // layoutKey fingerprints what decides the layout: the graph's structure,
 // the options and, when resolved history is collapsed, which atoms are
 // resolved.
-func layoutKey(st *model.State, opt graph.Options) uint64 {
+func layoutKey(st *model.State, opt dagdraw.Options) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d|%d|%d|%v|", structureKey(st), opt.Orientation, opt.NodeWidth, opt.CollapseResolved)
 	var ids []string
@@ -106,9 +107,9 @@ func layoutKey(st *model.State, opt graph.Options) uint64 {
 // background (the previous layout stays on screen meanwhile).
 func (l *layered) refresh(st *model.State, f *model.Facts, nodeWidth int) *layoutJob {
 	if l.gv == nil {
-		l.gv = graph.NewView(1, 1)
+		l.gv = dagdraw.NewView(1, 1)
 	}
-	l.g = graph.FromState(st, f)
+	l.g = loopgraph.FromState(st, f)
 	if l.opt.NodeWidth == 0 {
 		l.opt.NodeWidth = nodeWidth
 	}
@@ -152,12 +153,12 @@ func (l *layered) selectNode(id string) {
 }
 
 // graphStyler maps the drawing's classes to the theme.
-func graphStyler(s Styles) graph.Styler {
+func graphStyler(s Styles) dagdraw.Styler {
 	if s.NoColor {
 		return nil
 	}
 	var table [64][2]string
-	set := func(c graph.Class, st lipgloss.Style) {
+	set := func(c dagdraw.Class, st lipgloss.Style) {
 		out := st.Render("\uE000")
 		i := strings.Index(out, "\uE000")
 		if i < 0 {
@@ -165,36 +166,36 @@ func graphStyler(s Styles) graph.Styler {
 		}
 		table[c] = [2]string{out[:i], out[i+len("\uE000"):]}
 	}
-	set(graph.ClassEdge, s.Muted)
-	set(graph.ClassEdgeActive, s.Accent.Bold(true))
-	set(graph.ClassEdgePartOf, s.Muted)
-	set(graph.ClassEdgeCross, s.Muted)
-	set(graph.ClassArrow, s.Muted)
-	set(graph.ClassArrowActive, s.Accent.Bold(true))
-	set(graph.ClassBorder, s.Border)
-	set(graph.ClassBorderSelected, s.Accent.Bold(true))
-	set(graph.ClassBorderMissing, s.Danger)
-	set(graph.ClassBorderChosen, s.OK)
-	set(graph.ClassBorderFailed, s.Muted)
-	set(graph.ClassBorderSummary, s.Muted)
-	set(graph.ClassPending, s.Atom(model.StatusPending))
-	set(graph.ClassInProgress, s.Atom(model.StatusInProgress))
-	set(graph.ClassResolved, s.Atom(model.StatusResolved))
-	set(graph.ClassUnknown, s.Danger)
-	set(graph.ClassReady, s.Executable)
-	set(graph.ClassFailedMark, s.Danger)
-	set(graph.ClassID, s.Bold)
-	set(graph.ClassLabel, s.Base)
-	set(graph.ClassLabelFailed, s.Muted.Strikethrough(true))
-	set(graph.ClassLabelResolved, s.Muted)
-	set(graph.ClassFrame, s.Border)
-	set(graph.ClassFrameOR, s.Warn)
-	set(graph.ClassFrameLabel, s.Muted)
-	set(graph.ClassFrameORLabel, s.Warn)
-	set(graph.ClassMinimap, s.Muted)
-	set(graph.ClassMinimapView, s.Accent)
-	set(graph.ClassIndicator, s.Muted)
-	return graph.StyleFunc(func(c graph.Class) (string, string) {
+	set(dagdraw.ClassEdge, s.Muted)
+	set(dagdraw.ClassEdgeActive, s.Accent.Bold(true))
+	set(dagdraw.ClassEdgePartOf, s.Muted)
+	set(dagdraw.ClassEdgeCross, s.Muted)
+	set(dagdraw.ClassArrow, s.Muted)
+	set(dagdraw.ClassArrowActive, s.Accent.Bold(true))
+	set(dagdraw.ClassBorder, s.Border)
+	set(dagdraw.ClassBorderSelected, s.Accent.Bold(true))
+	set(dagdraw.ClassBorderMissing, s.Danger)
+	set(dagdraw.ClassBorderChosen, s.OK)
+	set(dagdraw.ClassBorderFailed, s.Muted)
+	set(dagdraw.ClassBorderSummary, s.Muted)
+	set(dagdraw.ClassPending, s.Atom(model.StatusPending))
+	set(dagdraw.ClassInProgress, s.Atom(model.StatusInProgress))
+	set(dagdraw.ClassResolved, s.Atom(model.StatusResolved))
+	set(dagdraw.ClassUnknown, s.Danger)
+	set(dagdraw.ClassReady, s.Executable)
+	set(dagdraw.ClassFailedMark, s.Danger)
+	set(dagdraw.ClassID, s.Bold)
+	set(dagdraw.ClassLabel, s.Base)
+	set(dagdraw.ClassLabelFailed, s.Muted.Strikethrough(true))
+	set(dagdraw.ClassLabelResolved, s.Muted)
+	set(dagdraw.ClassFrame, s.Border)
+	set(dagdraw.ClassFrameOR, s.Warn)
+	set(dagdraw.ClassFrameLabel, s.Muted)
+	set(dagdraw.ClassFrameORLabel, s.Warn)
+	set(dagdraw.ClassMinimap, s.Muted)
+	set(dagdraw.ClassMinimapView, s.Accent)
+	set(dagdraw.ClassIndicator, s.Muted)
+	return dagdraw.StyleFunc(func(c dagdraw.Class) (string, string) {
 		if int(c) < len(table) {
 			return table[c][0], table[c][1]
 		}
@@ -204,7 +205,7 @@ func graphStyler(s Styles) graph.Styler {
 
 // layeredView paints the drawing in w×h cells: h-1 rows of graph and a
 // position line.
-func (l *layered) view(w, h int, st graph.Styler, s Styles) string {
+func (l *layered) view(w, h int, st dagdraw.Styler, s Styles) string {
 	lines := l.gv.Canvas().Lines(st)
 	ind := ""
 	if lay := l.gv.Layout(); lay != nil {
@@ -214,7 +215,7 @@ func (l *layered) view(w, h int, st graph.Styler, s Styles) string {
 		ind = "laying out… · " + ind
 	}
 	opts := []string{}
-	if l.opt.Orientation == graph.LeftRight {
+	if l.opt.Orientation == dagdraw.LeftRight {
 		opts = append(opts, "left-right")
 	}
 	if l.opt.CollapseResolved {
@@ -241,7 +242,7 @@ func (l *layered) view(w, h int, st graph.Styler, s Styles) string {
 // view (and the pane has room for it) — bottom-left or top-right when the
 // selected node is under that corner, and not at all when it is under
 // every one of them.
-func overlayMinimap(lines []string, lay *graph.Layout, vp graph.Viewport, sel string, w int, st graph.Styler, s Styles) []string {
+func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, sel string, w int, st dagdraw.Styler, s Styles) []string {
 	b := lay.Bounds()
 	h := len(lines)
 	if (b.W <= vp.W && b.H <= vp.H) || w < 60 || h < 14 {
@@ -273,10 +274,10 @@ func overlayMinimap(lines []string, lay *graph.Layout, vp graph.Viewport, sel st
 // minimapCorner picks where a mw×mh minimap goes in a w×h drawing: the
 // first corner of bottom-right, bottom-left and top-right that does not
 // cover the selected node.
-func minimapCorner(lay *graph.Layout, vp graph.Viewport, sel string, w, h, mw, mh int) (x, y int, ok bool) {
+func minimapCorner(lay *dagdraw.Layout, vp dagdraw.Viewport, sel string, w, h, mw, mh int) (x, y int, ok bool) {
 	r, found := lay.Node(sel)
 	for _, c := range [][2]int{{w - mw, h - mh}, {0, h - mh}, {w - mw, 0}} {
-		if !found || !r.Intersects(graph.Rect{X: vp.X + c[0], Y: vp.Y + c[1], W: mw, H: mh}) {
+		if !found || !r.Intersects(dagdraw.Rect{X: vp.X + c[0], Y: vp.Y + c[1], W: mw, H: mh}) {
 			return c[0], c[1], true
 		}
 	}

@@ -7,10 +7,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/dagdraw"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
-	"github.com/aot-loop/aot-tui/ui/graph"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -90,7 +90,7 @@ func TestDrawingKeys(t *testing.T) {
 	}
 	before := m.cur.graph.lay.gv.Layout()
 	press(m, "t")
-	if m.cur.graph.lay.opt.Orientation != graph.LeftRight || m.cur.graph.lay.gv.Layout() == before {
+	if m.cur.graph.lay.opt.Orientation != dagdraw.LeftRight || m.cur.graph.lay.gv.Layout() == before {
 		t.Fatal("t should lay the graph out left to right")
 	}
 	if !strings.Contains(screen(m), "left-right") {
@@ -219,8 +219,8 @@ func TestMinimapNeverCoversTheSelection(t *testing.T) {
 }
 
 func TestMinimapCorner(t *testing.T) {
-	g := graph.Graph{Nodes: []graph.Node{{ID: "A1"}}}
-	lay := graph.NewLayout(g, graph.Options{NodeWidth: 16})
+	g := dagdraw.Graph{Nodes: []dagdraw.Node{{ID: "A1"}}}
+	lay := dagdraw.NewLayout(g, dagdraw.Options{NodeWidth: 16})
 	r, _ := lay.Node("A1")
 	w, h, mw, mh := 100, 30, 28, 7
 	for _, tt := range []struct {
@@ -233,16 +233,16 @@ func TestMinimapCorner(t *testing.T) {
 		{"node bottom-right: bottom-left", r.X - (w - r.W), r.Y - (h - r.H), 0, h - mh, true},
 		{"node bottom-left: bottom-right", r.X, r.Y - (h - r.H), w - mw, h - mh, true},
 	} {
-		vp := graph.Viewport{X: tt.vx, Y: tt.vy, W: w, H: h}
+		vp := dagdraw.Viewport{X: tt.vx, Y: tt.vy, W: w, H: h}
 		x, y, ok := minimapCorner(lay, vp, "A1", w, h, mw, mh)
 		if x != tt.x || y != tt.y || ok != tt.ok {
 			t.Errorf("%s: got %d,%d,%v, want %d,%d,%v", tt.name, x, y, ok, tt.x, tt.y, tt.ok)
 		}
 	}
 	// A node as wide as the pane on the bottom rows leaves only the top.
-	big := graph.NewLayout(g, graph.Options{NodeWidth: w})
+	big := dagdraw.NewLayout(g, dagdraw.Options{NodeWidth: w})
 	rb, _ := big.Node("A1")
-	if x, y, ok := minimapCorner(big, graph.Viewport{X: rb.X, Y: rb.Y - (h - rb.H), W: w, H: h}, "A1", w, h, mw, mh); !ok || y != 0 || x != w-mw {
+	if x, y, ok := minimapCorner(big, dagdraw.Viewport{X: rb.X, Y: rb.Y - (h - rb.H), W: w, H: h}, "A1", w, h, mw, mh); !ok || y != 0 || x != w-mw {
 		t.Errorf("wide node at the bottom: %d,%d,%v", x, y, ok)
 	}
 }

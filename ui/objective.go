@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/charmbracelet/x/ansi"
 )
 

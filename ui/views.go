@@ -6,7 +6,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/model"
 
-	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/charmbracelet/x/ansi"
 )
 

@@ -10,10 +10,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/sim"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
 )
 

@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/ui"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/statefile"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/fleet"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )

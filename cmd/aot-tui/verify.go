@@ -12,10 +12,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
-	"github.com/aot-loop/aot-tui/ui/termtext"
 	"github.com/aot-loop/aot-tui/verify"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"

@@ -1,5 +1,5 @@
 // Package textsafe is the one rule for the characters aot-tui never lets
-// through raw — to a terminal (ui/termtext shows them escaped, \x1b and
+// through raw — to a terminal (internal/termtext shows them escaped, \x1b and
 // \u202e) or into a JSON document (internal/jsonstream writes them as \u
 // escapes): the control characters, which drive terminals, and the
 // invisible format characters that reorder or hide text on screen (Trojan

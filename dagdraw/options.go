@@ -1,0 +1,56 @@
+package dagdraw
+
+// Orientation is the direction dependencies flow in.
+type Orientation uint8
+
+// Orientations: dependencies above their dependents, or left of them.
+const (
+	TopDown Orientation = iota
+	LeftRight
+)
+
+// String names the orientation.
+func (o Orientation) String() string {
+	if o == LeftRight {
+		return "left-right"
+	}
+	return "top-down"
+}
+
+// Node width limits, in cells including the border.
+const (
+	MinNodeWidth     = 12
+	MaxNodeWidth     = 32
+	DefaultNodeWidth = 24
+)
+
+// Options are the structural choices of a layout: changing any of them
+// re-runs layout (seeded from the previous one); decoration never does.
+type Options struct {
+	Orientation Orientation
+	// NodeWidth is the width of a node box in cells, border included;
+	// 0 means DefaultNodeWidth. NodeWidthFor picks one from a pane width.
+	NodeWidth int
+	// Collapsed holds decomposition parents drawn collapsed: their children
+	// (and descendants) are hidden and their edges re-attached to the parent.
+	Collapsed map[string]bool
+	// CollapseResolved replaces each connected set of resolved atoms whose
+	// dependencies are all resolved (the finished "history" of the loop) by
+	// one summary node. Statuses then become structure: a status change that
+	// changes those sets re-runs layout.
+	CollapseResolved bool
+}
+
+// NodeWidthFor picks a node width for a pane of paneW cells: about three
+// tenths of the pane, so two or three boxes sit side by side in a split
+// pane and descriptions still read.
+func NodeWidthFor(paneW int) int {
+	return max(MinNodeWidth, min(MaxNodeWidth, paneW*3/10))
+}
+
+func (o Options) nodeWidth() int {
+	if o.NodeWidth <= 0 {
+		return DefaultNodeWidth
+	}
+	return max(MinNodeWidth, min(MaxNodeWidth*4, o.NodeWidth))
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package dagdraw
+
+const raceEnabled = false

@@ -1,0 +1,247 @@
+package dagdraw
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// A status change keeps the layout (same pointer) and changes no cell but
+// status glyphs, markers and classes.
+func TestStatusChangeMovesNoCell(t *testing.T) {
+	for _, n := range []int{1, 5, 40, 200} {
+		g := genGraph(uint64(n)*31, n, genOpts{extras: true, statuses: true})
+		l := NewLayout(g, Options{})
+		before := l.Paint(l.Decorate(g), l.Bounds(), "")
+		g2 := g
+		g2.Nodes = slices.Clone(g.Nodes)
+		for i := range g2.Nodes {
+			if i%3 == 0 {
+				g2.Nodes[i].Status = (g2.Nodes[i].Status + 1) % 3
+				g2.Nodes[i].Executable = !g2.Nodes[i].Executable
+			}
+		}
+		if l2 := l.Update(g2, Options{}); l2 != l {
+			t.Fatalf("n=%d: a status change re-ran layout", n)
+		}
+		after := l.Paint(l.Decorate(g2), l.Bounds(), "")
+		status := map[rune]bool{'○': true, '◐': true, '●': true, '?': true, '▸': true, '✗': true, ' ': true}
+		for i := range before.Cells {
+			a, b := before.Cells[i], after.Cells[i]
+			if a.Rune != b.Rune && !(status[a.Rune] && status[b.Rune]) {
+				t.Fatalf("n=%d: cell %d changed %q → %q", n, i, a.Rune, b.Rune)
+			}
+			if a.Width != b.Width {
+				t.Fatalf("n=%d: cell %d changed width", n, i)
+			}
+		}
+	}
+}
+
+// Same input, same bytes.
+func TestDeterministic(t *testing.T) {
+	for _, n := range []int{12, 150} {
+		for _, o := range []Orientation{TopDown, LeftRight} {
+			g := genGraph(uint64(n)+7, n, genOpts{extras: true, statuses: true})
+			a := NewLayout(g, Options{Orientation: o})
+			b := NewLayout(g, Options{Orientation: o})
+			pa := a.Paint(a.Decorate(g), a.Bounds(), "A3").Render(nil)
+			pb := b.Paint(b.Decorate(g), b.Bounds(), "A3").Render(nil)
+			if pa != pb {
+				t.Fatalf("n=%d %s: two layouts of one graph differ", n, o)
+			}
+		}
+	}
+}
+
+func withAtom(g Graph, r *rng) (Graph, string) {
+	id := "N" + strconv.Itoa(len(g.Nodes)+1)
+	g2 := Graph{Nodes: slices.Clone(g.Nodes), Edges: slices.Clone(g.Edges), ORGroups: g.ORGroups, Decomps: g.Decomps}
+	g2.Nodes = append(g2.Nodes, Node{ID: id, Label: "new atom"})
+	for k := 0; k < 1+r.intn(2); k++ {
+		d := g.Nodes[len(g.Nodes)/2+r.intn((len(g.Nodes)+1)/2)].ID
+		if !slices.Contains(g2.Edges, Edge{d, id}) {
+			g2.Edges = append(g2.Edges, Edge{From: d, To: id})
+		}
+	}
+	return g2, id
+}
+
+func withoutAtom(g Graph, r *rng) (Graph, string) {
+	id := g.Nodes[r.intn(len(g.Nodes))].ID
+	g2 := Graph{ORGroups: g.ORGroups, Decomps: g.Decomps}
+	for _, n := range g.Nodes {
+		if n.ID != id {
+			g2.Nodes = append(g2.Nodes, n)
+		}
+	}
+	for _, e := range g.Edges {
+		if e.From != id && e.To != id {
+			g2.Edges = append(g2.Edges, e)
+		}
+	}
+	return g2, id
+}
+
+// Adding or removing one atom keeps the other nodes' order in each layer
+// and at least 90% of them on their row and column; the selection keeps
+// its screen row.
+func TestOneAtomChangeIsStable(t *testing.T) {
+	sizes := []int{20, 60, 150, 300, 500}
+	if raceEnabled || testing.Short() {
+		sizes = sizes[:3]
+	}
+	r := &rng{s: 99}
+	for _, n := range sizes {
+		for trial := 0; trial < 4; trial++ {
+			g := genGraph(uint64(n*10+trial), n, genOpts{statuses: true, extras: trial%2 == 0})
+			var g2 Graph
+			var changed string
+			if trial%2 == 0 {
+				g2, changed = withAtom(g, r)
+			} else {
+				g2, changed = withoutAtom(g, r)
+			}
+			v := NewView(80, 30)
+			v.SetGraph(g)
+			l := v.Layout()
+			sel := l.nodes[r.intn(l.Len())].id
+			if sel == changed {
+				sel = l.nodes[0].id
+			}
+			v.Select(sel)
+			before := v.Viewport().Anchor(l, sel)
+			v.SetGraph(g2)
+			l2 := v.Layout()
+			if l2 == l {
+				t.Fatalf("n=%d: structure change kept the layout", n)
+			}
+			after := v.Viewport().Anchor(l2, sel)
+			if before.DY != after.DY || before.DX != after.DX {
+				t.Errorf("n=%d trial %d: selection moved on screen from %d,%d to %d,%d", n, trial, before.DX, before.DY, after.DX, after.DY)
+			}
+			same, total := 0, 0
+			for _, id := range l.IDs() {
+				if id == changed {
+					continue
+				}
+				a, ok1 := l.Node(id)
+				b, ok2 := l2.Node(id)
+				if !ok1 || !ok2 {
+					continue
+				}
+				total++
+				if a.X == b.X && a.Y == b.Y {
+					same++
+				}
+			}
+			if same*10 < total*9 {
+				t.Errorf("n=%d trial %d: only %d of %d nodes kept row and column", n, trial, same, total)
+			}
+			// relative order within layers, for nodes that kept their layer
+			for li, layer := range l.Layers() {
+				var kept []string
+				for _, id := range layer {
+					if lay2, _, ok := l2.Layer(id); ok && lay2 == li && id != changed {
+						kept = append(kept, id)
+					}
+				}
+				for k := 1; k < len(kept); k++ {
+					_, p1, _ := l2.Layer(kept[k-1])
+					_, p2, _ := l2.Layer(kept[k])
+					if p1 >= p2 {
+						t.Errorf("n=%d trial %d: %s and %s swapped in layer %d", n, trial, kept[k-1], kept[k], li)
+					}
+				}
+			}
+			for _, e := range checkLayout(l2, g2) {
+				t.Errorf("n=%d trial %d after the change: %s", n, trial, e)
+			}
+		}
+	}
+}
+
+// Update never modifies the layout it starts from: the UI computes
+// old.Update on a background goroutine while it paints old. The painting
+// goroutine also reads every field of old (a full dump), so the race
+// detector (go test -race) flags any write Update makes to it; and the
+// dump and the painted cells must come out the same before, during and
+// after.
+func TestUpdateLeavesOldLayoutAlone(t *testing.T) {
+	n := 300
+	if raceEnabled || testing.Short() {
+		n = 120
+	}
+	dump := func(l *Layout) string { return fmt.Sprintf("%v\n%v", *l, *l.st) }
+	r := &rng{s: 7}
+	for trial := 0; trial < 4; trial++ {
+		g := genGraph(uint64(n+trial), n, genOpts{statuses: true, extras: true})
+		old := NewLayout(g, Options{})
+		paint := func() string { return old.Paint(old.Decorate(g), old.Bounds(), g.Nodes[0].ID).Plain() }
+		before, state := paint(), dump(old)
+		var g2 Graph
+		if trial%2 == 0 {
+			g2, _ = withAtom(g, r)
+		} else {
+			g2, _ = withoutAtom(g, r)
+		}
+		done := make(chan *Layout)
+		go func() {
+			l := old.Update(g2, Options{})
+			l.Update(g, Options{}) // and back, seeded from the new one
+			done <- l
+		}()
+		var updated *Layout
+		for reads := 0; updated == nil || reads < 2; reads++ {
+			if paint() != before || dump(old) != state {
+				t.Fatalf("trial %d: the old layout changed while it was updated", trial)
+			}
+			select {
+			case updated = <-done:
+			default:
+			}
+		}
+		if updated == old {
+			t.Fatalf("trial %d: a structure change kept the layout", trial)
+		}
+		if paint() != before || dump(old) != state {
+			t.Errorf("trial %d: Update changed the old layout", trial)
+		}
+	}
+}
+
+// Layouts recycle their working buffers (workPool): a layout must not
+// depend on which graphs were laid out before it.
+func TestLayoutsIndependentOfEachOther(t *testing.T) {
+	type job struct {
+		g   Graph
+		opt Options
+	}
+	var jobs []job
+	for _, n := range []int{3, 89, 377, 34, 500} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			g := genGraph(seed*77+uint64(n), n, genOpts{extras: seed%2 == 1, statuses: true, window: []int{16, 40}[seed%2]})
+			o := Options{}
+			if seed == 2 {
+				o.Orientation = LeftRight
+			}
+			jobs = append(jobs, job{g, o})
+		}
+	}
+	paint := func(j job) string {
+		l := NewLayout(j.g, j.opt)
+		g2, _ := withAtom(j.g, &rng{s: 3})
+		l2 := l.Update(g2, j.opt)
+		return l.Paint(l.Decorate(j.g), l.Bounds(), "").Plain() + l2.Paint(l2.Decorate(g2), l2.Bounds(), "").Plain()
+	}
+	first := make([]string, len(jobs))
+	for i, j := range jobs {
+		first[i] = paint(j)
+	}
+	for i := len(jobs) - 1; i >= 0; i-- {
+		if paint(jobs[i]) != first[i] {
+			t.Errorf("graph %d lays out differently after other graphs", i)
+		}
+	}
+}

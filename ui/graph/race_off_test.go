@@ -1,5 +1,0 @@
-//go:build !race
-
-package graph
-
-const raceEnabled = false

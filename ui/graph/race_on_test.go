@@ -1,7 +1,0 @@
-//go:build race
-
-package graph
-
-// raceEnabled shrinks the heaviest property tests under the race detector,
-// which slows this CPU-bound code about tenfold.
-const raceEnabled = true
