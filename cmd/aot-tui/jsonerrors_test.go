@@ -10,7 +10,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/statefile"
-	"github.com/aot-loop/aot-tui/ui/termtext"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/spf13/cobra"
 )
 
