@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/aot-loop/aot-tui/correction"
-	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/spf13/cobra"
 )
 
