@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui/graph"
 	"github.com/aot-loop/aot-tui/ui/termtext"
@@ -381,7 +382,7 @@ func (g *graphView) row(i int, s Styles) string {
 	if depth > maxIndent {
 		indent = indent[:max0(len(indent)-2)] + "┄ "
 	}
-	glyph := s.Atom(a.Status).Render(AtomGlyph(a.Status))
+	glyph := s.Atom(a.Status).Render(loopword.AtomGlyph(a.Status))
 	id := s.Bold.Render(termtext.Line(a.ID))
 	hints := g.hints(a, s)
 	head := cursor + exec + indent + glyph + " " + id + " "
