@@ -1,139 +1,60 @@
 package model
 
-import (
-	"strconv"
-	"strings"
-)
+import "github.com/aot-loop/aot-tui/yamlpatch"
+
+// A plan's edits are written in yamlpatch's vocabulary, the one model
+// shares with the YAML editor (yamledit) without either importing the
+// other; statefile hands a plan from the one to the other. The names
+// below are that vocabulary under model's own, for the planners here and
+// their callers: each is the yamlpatch type or function itself.
 
 // Step is one element of a Path: a mapping key or a sequence index.
-type Step struct {
-	Key     string
-	Index   int
-	IsIndex bool
-}
+type Step = yamlpatch.Step
 
 // Path addresses a node of the frontmatter from its root mapping, in the
 // spirit of an RFC 6901 JSON pointer. The empty path is the root mapping.
-type Path []Step
-
-// P builds a path from keys (string) and indexes (int).
-func P(elems ...any) Path {
-	p := make(Path, 0, len(elems))
-	for _, e := range elems {
-		switch v := e.(type) {
-		case string:
-			p = append(p, Step{Key: v})
-		case int:
-			p = append(p, Step{Index: v, IsIndex: true})
-		default:
-			panic("model.P: path elements are strings or ints")
-		}
-	}
-	return p
-}
-
-// String renders the path as "atoms[3].status".
-func (p Path) String() string {
-	var b strings.Builder
-	for i, s := range p {
-		if s.IsIndex {
-			b.WriteString("[" + strconv.Itoa(s.Index) + "]")
-			continue
-		}
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(s.Key)
-	}
-	if b.Len() == 0 {
-		return "(root)"
-	}
-	return b.String()
-}
-
-// Child returns p extended by one step (p itself is not modified).
-func (p Path) Child(elem any) Path {
-	q := make(Path, len(p), len(p)+1)
-	copy(q, p)
-	return append(q, P(elem)...)
-}
+type Path = yamlpatch.Path
 
 // EditOp is the kind of a text edit.
-type EditOp int
+type EditOp = yamlpatch.EditOp
 
 // Edit operations, as in RFC 6902.
 const (
 	// OpReplace replaces the value at Path with Value.
-	OpReplace EditOp = iota + 1
+	OpReplace = yamlpatch.OpReplace
 	// OpAdd adds Value to the collection at Path: under Key for a mapping,
 	// at the end for a sequence.
-	OpAdd
+	OpAdd = yamlpatch.OpAdd
 	// OpRemove removes the mapping entry or sequence item at Path.
-	OpRemove
+	OpRemove = yamlpatch.OpRemove
 )
-
-func (o EditOp) String() string {
-	switch o {
-	case OpReplace:
-		return "replace"
-	case OpAdd:
-		return "add"
-	case OpRemove:
-		return "remove"
-	}
-	return "edit(" + strconv.Itoa(int(o)) + ")"
-}
 
 // Edit is one semantic change to the frontmatter. All paths of one plan refer
 // to the document as it was read: edits do not see each other's effects, and
 // statefile applies them to the original text all at once.
-//
-// Values are nil (YAML null), string, int, float64, bool, Flow (a one-line
-// list such as depends_on: [A1, A4]), []any (a block sequence) and Map (an
-// ordered block mapping), nested as needed.
-type Edit struct {
-	Op    EditOp
-	Path  Path
-	Key   string
-	Value any
-}
-
-// Replace builds an OpReplace edit.
-func Replace(path Path, value any) Edit { return Edit{Op: OpReplace, Path: path, Value: value} }
-
-// AddKey builds an OpAdd edit adding key: value to the mapping at path.
-func AddKey(path Path, key string, value any) Edit {
-	return Edit{Op: OpAdd, Path: path, Key: key, Value: value}
-}
-
-// Append builds an OpAdd edit appending value to the sequence at path.
-func Append(path Path, value any) Edit { return Edit{Op: OpAdd, Path: path, Value: value} }
-
-// Remove builds an OpRemove edit.
-func Remove(path Path) Edit { return Edit{Op: OpRemove, Path: path} }
-
-// String describes the edit for logs and dry runs.
-func (e Edit) String() string {
-	switch e.Op {
-	case OpAdd:
-		if e.Key != "" {
-			return "add " + e.Path.Child(e.Key).String()
-		}
-		return "append to " + e.Path.String()
-	default:
-		return e.Op.String() + " " + e.Path.String()
-	}
-}
+type Edit = yamlpatch.Edit
 
 // Flow is a list written on one line in flow style: [A1, A4]. The loop's
 // Python scripts read depends_on only in this form.
-type Flow []any
+type Flow = yamlpatch.Flow
 
 // KV is one entry of a Map.
-type KV struct {
-	Key   string
-	Value any
-}
+type KV = yamlpatch.KV
 
 // Map is an ordered mapping written in block style.
-type Map []KV
+type Map = yamlpatch.Map
+
+// P builds a path from keys (string) and indexes (int).
+func P(elems ...any) Path { return yamlpatch.P(elems...) }
+
+// Replace builds an OpReplace edit.
+func Replace(path Path, value any) Edit { return yamlpatch.Replace(path, value) }
+
+// AddKey builds an OpAdd edit adding key: value to the mapping at path.
+func AddKey(path Path, key string, value any) Edit { return yamlpatch.AddKey(path, key, value) }
+
+// Append builds an OpAdd edit appending value to the sequence at path.
+func Append(path Path, value any) Edit { return yamlpatch.Append(path, value) }
+
+// Remove builds an OpRemove edit.
+func Remove(path Path) Edit { return yamlpatch.Remove(path) }

@@ -213,10 +213,10 @@ func (p *planner) writeCorrection() {
 	c := &Correction{Timestamp: p.timestamp(), Type: p.rec.typ, Description: p.describe(p.rec.desc), TrailCleared: p.rec.trailCleared}
 	p.plan.Correction = c
 	entry := Map{
-		{"timestamp", c.Timestamp},
-		{"type", string(c.Type)},
-		{"description", c.Description},
-		{"trail_cleared", c.TrailCleared},
+		{Key: "timestamp", Value: c.Timestamp},
+		{Key: "type", Value: string(c.Type)},
+		{Key: "description", Value: c.Description},
+		{Key: "trail_cleared", Value: c.TrailCleared},
 	}
 	p.appendTo("corrections", entry)
 }
@@ -241,10 +241,10 @@ func (p *planner) writeTrail() {
 	items := make([]any, len(p.plan.Trails))
 	for i, t := range p.plan.Trails {
 		items[i] = Map{
-			{"or_group", t.ORGroup},
-			{"selected", t.Selected},
-			{"reason", t.Reason},
-			{"timestamp", t.Timestamp},
+			{Key: "or_group", Value: t.ORGroup},
+			{Key: "selected", Value: t.Selected},
+			{Key: "reason", Value: t.Reason},
+			{Key: "timestamp", Value: t.Timestamp},
 		}
 	}
 	if !p.s.Lines.Has("trail") {
@@ -535,9 +535,9 @@ func (r AddAtom) plan(p *planner) error {
 		group = g
 	}
 
-	atom := Map{{"id", id}, {"description", desc}, {"status", string(StatusPending)}, {"depends_on", toFlow(deps)}}
+	atom := Map{{Key: "id", Value: id}, {Key: "description", Value: desc}, {Key: "status", Value: string(StatusPending)}, {Key: "depends_on", Value: toFlow(deps)}}
 	if group != nil {
-		atom = append(atom, KV{"or_group", group.Name})
+		atom = append(atom, KV{Key: "or_group", Value: group.Name})
 	}
 	if s.Lines.Has("atoms") {
 		p.edit(Append(P("atoms"), atom))
@@ -950,7 +950,7 @@ func (r ChangeConstraints) plan(p *planner) error {
 				v = *ch.val
 				parts = append(parts, fmt.Sprintf("%s (default %d) → %d", ch.key, ch.fallback, v))
 			}
-			m = append(m, KV{ch.key, v})
+			m = append(m, KV{Key: ch.key, Value: v})
 		}
 		if len(parts) == 0 {
 			return refuse(RuleNoChange, "give at least one of --max-iterations, --max-parallel-agents, --max-stall-count")
@@ -1185,7 +1185,7 @@ func (p *planner) checkEdit(ce CheckEdit) (string, error) {
 		if ce.Type != CheckQuality && strings.TrimSpace(ce.Value) == "" {
 			return "", refuse(RuleEmpty, "a %s check needs a value", ce.Type)
 		}
-		newItem := Map{{"item", ce.Item}, {"check", newCheck(ce)}}
+		newItem := Map{{Key: "item", Value: ce.Item}, {Key: "check", Value: newCheck(ce)}}
 		item, path, err := checkEditTarget(p.s, ce.Op, ce.Path)
 		switch {
 		case err != nil:
@@ -1212,9 +1212,9 @@ func (p *planner) checkEdit(ce CheckEdit) (string, error) {
 
 func newCheck(ce CheckEdit) Map {
 	if ce.Type == CheckQuality {
-		return Map{{"type", string(ce.Type)}, {"criteria", ce.Value}, {"pass_threshold", 3}}
+		return Map{{Key: "type", Value: string(ce.Type)}, {Key: "criteria", Value: ce.Value}, {Key: "pass_threshold", Value: 3}}
 	}
-	return Map{{"type", string(ce.Type)}, {"value", ce.Value}}
+	return Map{{Key: "type", Value: string(ce.Type)}, {Key: "value", Value: ce.Value}}
 }
 
 // setCheck plans new type/value fields for an existing check mapping.
@@ -1337,11 +1337,11 @@ func (r OverrideBinding) plan(p *planner) error {
 		if summary == "" {
 			return refuse(RuleEmpty, "%s has no binding yet; give a --summary for it", a.ID)
 		}
-		m = append(m, KV{"summary", summary}, KV{"artifacts", toFlow(r.Artifacts)})
+		m = append(m, KV{Key: "summary", Value: summary}, KV{Key: "artifacts", Value: toFlow(r.Artifacts)})
 		if s.Lines.Has("bindings") {
 			p.edit(AddKey(P("bindings"), a.ID, m))
 		} else {
-			p.edit(AddKey(nil, "bindings", Map{{a.ID, m}}))
+			p.edit(AddKey(nil, "bindings", Map{{Key: a.ID, Value: m}}))
 		}
 		parts = append(parts, "summary set", fmt.Sprintf("artifacts set to [%s]", strings.Join(r.Artifacts, ", ")))
 	} else {

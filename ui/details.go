@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/charmbracelet/x/ansi"
@@ -30,7 +31,7 @@ func atomRef(st *model.State, f *model.Facts, id string, s Styles, width int) st
 		return s.Danger.Render("? "+termtext.Line(id)) + s.Muted.Render(" (not an atom)")
 	}
 	a := st.Atoms[i]
-	line := s.Atom(a.Status).Render(AtomGlyph(a.Status)) + " " + s.Bold.Render(termtext.Line(a.ID)) + " " + termtext.Line(a.Description)
+	line := s.Atom(a.Status).Render(loopword.AtomGlyph(a.Status)) + " " + s.Bold.Render(termtext.Line(a.ID)) + " " + termtext.Line(a.Description)
 	return ansi.Truncate(line, width, "…")
 }
 
@@ -47,7 +48,7 @@ func renderDetails(st *model.State, f *model.Facts, id string, width int, s Styl
 	section := func(title string) {
 		add("", s.Title.Render(title))
 	}
-	status := s.Atom(a.Status).Render(AtomGlyph(a.Status) + " " + termtext.Line(string(a.Status)))
+	status := s.Atom(a.Status).Render(loopword.AtomGlyph(a.Status) + " " + termtext.Line(string(a.Status)))
 	head := s.Bold.Render(termtext.Line(a.ID)) + "  " + status
 	for _, e := range f.Executable {
 		if e == a.ID {

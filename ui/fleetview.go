@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/fleet"
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
 )
@@ -345,10 +346,9 @@ func (m *Model) fleetCountCell(r fleet.Row, id string) fleetCell {
 		return fleetCell{strings.Repeat("▮", on) + strings.Repeat("▯", pips-on) + fmt.Sprintf(" %d/%d", r.StallCount, r.MaxStallCount), st}
 	case "atoms":
 		if r.Kind == "phase-loop" {
-			return fleetCell{fmt.Sprintf("%d/%d phases", r.PhasesDone, r.PhasesTotal), s.Muted}
+			return fleetCell{loopword.PhaseCount(r.PhasesDone, r.PhasesTotal), s.Muted}
 		}
-		c := r.Summary
-		return fleetCell{fmt.Sprintf("○%d ◐%d ●%d", c.Pending, c.InProgress, c.Resolved), s.Muted}
+		return fleetCell{loopword.AtomCounts(r.Summary), s.Muted}
 	}
 	return fleetCell{"", s.Base}
 }
@@ -369,11 +369,7 @@ func (m *Model) fleetStatusCell(r fleet.Row) fleetCell {
 	case r.Kind == "phase-loop" && st == model.LoopCompleted:
 		return fleetCell{"✓ shipped", s.Loop(st)}
 	}
-	text := r.Status
-	if text == "" {
-		text = "unknown"
-	}
-	return fleetCell{LoopGlyph(st) + " " + termtext.Line(text), s.Loop(st)}
+	return fleetCell{loopword.LoopGlyph(st) + " " + termtext.Line(loopword.StatusText(st)), s.Loop(st)}
 }
 
 // meterText is n/max as cells of █ and ░.

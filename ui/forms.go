@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"charm.land/huh/v2"
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/charmbracelet/x/ansi"
@@ -164,7 +165,7 @@ func atomOptions(st *model.State, width int, keep func(model.Atom) bool) []huh.O
 		if keep != nil && !keep(a) {
 			continue
 		}
-		label := ansi.Truncate(termtext.Line(a.ID)+" "+AtomGlyph(a.Status)+" "+termtext.Line(a.Description), width, "…")
+		label := ansi.Truncate(termtext.Line(a.ID)+" "+loopword.AtomGlyph(a.Status)+" "+termtext.Line(a.Description), width, "…")
 		opts = append(opts, huh.NewOption(label, a.ID))
 	}
 	return opts
@@ -457,7 +458,7 @@ func allChoiceOptions(st *model.State, width int) []huh.Option[string] {
 			label := termtext.Line(g.Name) + " → " + termtext.Line(c)
 			if i, ok := f.Index[c]; ok {
 				a := st.Atoms[i]
-				label += " " + AtomGlyph(a.Status) + " " + ansi.Truncate(termtext.Line(a.Description), 36, "…")
+				label += " " + loopword.AtomGlyph(a.Status) + " " + ansi.Truncate(termtext.Line(a.Description), 36, "…")
 			} else {
 				label += " (not an atom)"
 			}
@@ -486,7 +487,7 @@ func atomLabel(st *model.State, id string) string {
 	if !ok {
 		return termtext.Line(id)
 	}
-	return termtext.Line(a.ID) + " " + AtomGlyph(a.Status) + " " + ansi.Truncate(termtext.Line(a.Description), 60, "…")
+	return termtext.Line(a.ID) + " " + loopword.AtomGlyph(a.Status) + " " + ansi.Truncate(termtext.Line(a.Description), 60, "…")
 }
 
 // editorOrNot offers huh's ctrl+e (edit in $EDITOR, else nano) only when

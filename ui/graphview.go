@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/dagdraw"
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/charmbracelet/x/ansi"
@@ -381,7 +382,7 @@ func (g *graphView) row(i int, s Styles) string {
 	if depth > maxIndent {
 		indent = indent[:max0(len(indent)-2)] + "┄ "
 	}
-	glyph := s.Atom(a.Status).Render(AtomGlyph(a.Status))
+	glyph := s.Atom(a.Status).Render(loopword.AtomGlyph(a.Status))
 	id := s.Bold.Render(termtext.Line(a.ID))
 	hints := g.hints(a, s)
 	head := cursor + exec + indent + glyph + " " + id + " "

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
@@ -140,20 +141,6 @@ func stallMeter(stall, max int, s Styles) (string, lipgloss.Style) {
 	return st.Render(strings.Repeat("▮", filled)) + s.Muted.Render(strings.Repeat("▯", pips-filled)), st
 }
 
-// ProgressLabel names a progress class with its arrow, in full and
-// compact forms (the arrow carries the meaning without colour).
-func ProgressLabel(p model.Progress) (full, compact string) {
-	switch p {
-	case model.ProgressShrinking:
-		return "↓ shrinking", "↓"
-	case model.ProgressStalled:
-		return "→ stalled", "→"
-	case model.ProgressExpanding:
-		return "↑ expanding", "↑"
-	}
-	return "· first iteration", "·"
-}
-
 // renderHeader draws the two header lines and the outlook line, each at
 // most width cells.
 func renderHeader(h headerData, width int, s Styles) []string {
@@ -162,17 +149,13 @@ func renderHeader(h headerData, width int, s Styles) []string {
 	cons := st.Objective.Constraints
 	maxIter, maxStall := cons.EffectiveMaxIterations(), cons.EffectiveMaxStallCount()
 
-	statusText := string(c.Status)
-	if statusText == "" {
-		statusText = "unknown"
-	}
-	badge := s.Loop(c.Status).Render(LoopGlyph(c.Status) + " " + termtext.Line(statusText))
+	badge := s.Loop(c.Status).Render(loopword.LoopGlyph(c.Status) + " " + termtext.Line(loopword.StatusText(c.Status)))
 	iterFull := fmt.Sprintf("iteration %d/%d ", c.Iteration, maxIter) + meter(c.Iteration, maxIter, 10, s.BarFull, s.BarEmpty)
 	iterCompact := fmt.Sprintf("it %d/%d", c.Iteration, maxIter)
 	pips, stallStyle := stallMeter(c.StallCount, maxStall, s)
 	stallFull := stallStyle.Render(fmt.Sprintf("stall %d/%d", c.StallCount, maxStall)) + " " + pips
 	stallCompact := stallStyle.Render(fmt.Sprintf("stall %d/%d", c.StallCount, maxStall))
-	pf, pc := ProgressLabel(f.Progress)
+	pf, pc := loopword.ProgressLabel(f.Progress)
 	progStyle := s.Base
 	switch f.Progress {
 	case model.ProgressShrinking:
@@ -180,14 +163,15 @@ func renderHeader(h headerData, width int, s Styles) []string {
 	case model.ProgressStalled, model.ProgressExpanding:
 		progStyle = s.Warn
 	}
+	glyph := func(st model.AtomStatus) string { return s.Atom(st).Render(loopword.AtomGlyph(st)) }
 	counts := fmt.Sprintf("%s %d pending  %s %d in progress  %s %d resolved",
-		s.Atom(model.StatusPending).Render("○"), f.Counts.Pending,
-		s.Atom(model.StatusInProgress).Render("◐"), f.Counts.InProgress,
-		s.Atom(model.StatusResolved).Render("●"), f.Counts.Resolved)
+		glyph(model.StatusPending), f.Counts.Pending,
+		glyph(model.StatusInProgress), f.Counts.InProgress,
+		glyph(model.StatusResolved), f.Counts.Resolved)
 	countsCompact := fmt.Sprintf("%s%d %s%d %s%d",
-		s.Atom(model.StatusPending).Render("○"), f.Counts.Pending,
-		s.Atom(model.StatusInProgress).Render("◐"), f.Counts.InProgress,
-		s.Atom(model.StatusResolved).Render("●"), f.Counts.Resolved)
+		glyph(model.StatusPending), f.Counts.Pending,
+		glyph(model.StatusInProgress), f.Counts.InProgress,
+		glyph(model.StatusResolved), f.Counts.Resolved)
 	changed := ""
 	if !h.Changed.IsZero() {
 		ch := "changed " + textfmt.Ago(h.Now.Sub(h.Changed)) + " ago"
@@ -237,7 +221,7 @@ func renderHeader(h headerData, width int, s Styles) []string {
 				ids = append(ids, a.ID)
 			}
 		}
-		next = s.Atom(model.StatusInProgress).Render("◐ working on " + termtext.Line(strings.Join(ids, " ")))
+		next = s.Atom(model.StatusInProgress).Render(loopword.AtomGlyph(model.StatusInProgress) + " working on " + termtext.Line(strings.Join(ids, " ")))
 	case c.Status == model.LoopRunning && f.Counts.Unresolved() > 0:
 		next = s.Warn.Render("nothing executable")
 	}
@@ -290,6 +274,6 @@ func windowTitle(st *model.State) string {
 	c := st.Control
 	goal := termtext.Line(st.Objective.Goal)
 	goal = ansi.Truncate(goal, 40, "…")
-	return termtext.Line(fmt.Sprintf("%s %s %d/%d — %s", LoopGlyph(c.Status), c.Status, c.Iteration,
+	return termtext.Line(fmt.Sprintf("%s %s %d/%d — %s", loopword.LoopGlyph(c.Status), c.Status, c.Iteration,
 		st.Objective.Constraints.EffectiveMaxIterations(), goal))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
@@ -59,15 +60,14 @@ func renderPhase(p *model.PhaseLoop, width int, s Styles) []string {
 	out = append(out, s.Title.Render("pipeline"))
 	var cells []string
 	for i, ph := range model.Phases {
-		var c string
+		st := s.Muted
 		switch {
 		case done[ph]:
-			c = s.OK.Render("✓ " + ph)
+			st = s.OK
 		case ph == p.Phase:
-			c = s.Selected.Render("▶ " + ph)
-		default:
-			c = s.Muted.Render("· " + ph)
+			st = s.Selected
 		}
+		c := st.Render(loopword.PhaseGlyph(done[ph], ph == p.Phase) + " " + ph)
 		if i < len(model.Phases)-1 {
 			c += s.Muted.Render(" →")
 		}

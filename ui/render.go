@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -389,7 +390,7 @@ func (m *Model) renderFooter() string {
 func loopStatus(l *loop) (status, glyph string) {
 	switch {
 	case l.st != nil:
-		return string(l.st.Control.Status), LoopGlyph(l.st.Control.Status)
+		return string(l.st.Control.Status), loopword.LoopGlyph(l.st.Control.Status)
 	case l.phase != nil:
 		return l.phase.Phase, "▶"
 	}

@@ -130,31 +130,3 @@ func (s Styles) Loop(st model.LoopStatus) lipgloss.Style {
 	}
 	return s.Danger.Bold(true)
 }
-
-// AtomGlyph is the glyph of an atom status.
-func AtomGlyph(st model.AtomStatus) string {
-	switch st {
-	case model.StatusPending:
-		return "○"
-	case model.StatusInProgress:
-		return "◐"
-	case model.StatusResolved:
-		return "●"
-	}
-	return "?"
-}
-
-// LoopGlyph is the glyph of a loop status.
-func LoopGlyph(st model.LoopStatus) string {
-	switch st {
-	case model.LoopPending:
-		return "○"
-	case model.LoopRunning:
-		return "▶"
-	case model.LoopStopped:
-		return "■"
-	case model.LoopCompleted:
-		return "✓"
-	}
-	return "?"
-}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/model"
 
 	"github.com/aot-loop/aot-tui/internal/termtext"
@@ -139,7 +140,7 @@ func (m *Model) atomTitle(l *loop, id string) string {
 		return m.styles.Muted.Render("(not an atom)")
 	}
 	a := l.st.Atoms[i]
-	return m.styles.Atom(a.Status).Render(AtomGlyph(a.Status)) + " " + termtext.Line(a.Description)
+	return m.styles.Atom(a.Status).Render(loopword.AtomGlyph(a.Status)) + " " + termtext.Line(a.Description)
 }
 
 func firstLine(s string) string {

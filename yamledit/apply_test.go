@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/yamlpatch"
 )
 
 // TestApplyInput: Apply edits the YAML span of Data and copies the rest,
@@ -14,7 +14,7 @@ func TestApplyInput(t *testing.T) {
 	yml := "a: 1\nlist: [x]\n"
 	data := []byte("head\n" + yml + "tail\n")
 	in := parseIn(t, data, len("head\n"), len("head\n")+len(yml))
-	out, err := Apply(in, []model.Edit{model.Replace(model.P("a"), 2), model.Append(model.P("list"), "A2"), model.AddKey(model.P(), "b", true)})
+	out, err := Apply(in, []yamlpatch.Edit{yamlpatch.Replace(yamlpatch.P("a"), 2), yamlpatch.Append(yamlpatch.P("list"), "A2"), yamlpatch.AddKey(yamlpatch.P(), "b", true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestApplyInput(t *testing.T) {
 	crlf := []byte("---\r\na: 1\r\n---\r\n")
 	in = parseIn(t, crlf, len("---\r\n"), len("---\r\na: 1\r\n"))
 	in.CRLF = true
-	out, err = Apply(in, []model.Edit{model.AddKey(model.P(), "b", 2)})
+	out, err = Apply(in, []yamlpatch.Edit{yamlpatch.AddKey(yamlpatch.P(), "b", 2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestApplyInput(t *testing.T) {
 	}
 
 	in = parseIn(t, data, len("head\n"), len("head\n")+len(yml))
-	missing := []model.Edit{model.Replace(model.P("list", 3), "z")}
+	missing := []yamlpatch.Edit{yamlpatch.Replace(yamlpatch.P("list", 3), "z")}
 	for _, c := range []struct {
 		fileLine func(int) int
 		line     int

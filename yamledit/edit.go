@@ -1,5 +1,5 @@
 // Package yamledit edits YAML text in place: it applies a plan of
-// semantic edits (model.Edit: replace, remove, add at a path) to the text
+// semantic edits (yamlpatch.Edit: replace, remove, add at a path) to the text
 // of a YAML document so that every byte outside the edited spans stays as
 // it was — comments, blank lines, quoting, key order, unknown fields, line
 // endings, and whatever surrounds the YAML in the file. It needs the text
@@ -19,7 +19,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/yamlpatch"
 	"github.com/aot-loop/aot-tui/yamltext"
 	"go.yaml.in/yaml/v3"
 )
@@ -46,7 +46,7 @@ var (
 type Error struct {
 	// Edit is the edit that failed and Index its place in the plan (-1
 	// when the document as a whole cannot be edited).
-	Edit  model.Edit
+	Edit  yamlpatch.Edit
 	Index int
 	// Line is the file line the problem is on (see Input.FileLine), 0
 	// when unknown.
@@ -110,7 +110,7 @@ type Input struct {
 //     quoted. Multi-line strings are written double-quoted with \n escapes
 //     on one line, so the loop's line-based tools never see a stray line,
 //     except when they replace a literal block scalar (|), which stays one.
-//   - model.Flow is written on one line ([A1, A4]); model.Map and []any in
+//   - yamlpatch.Flow is written on one line ([A1, A4]); yamlpatch.Map and []any in
 //     block style, indented like the file's own collections.
 //   - new keys go at the end of their mapping and new items after the last
 //     item, with the indentation and blank-line spacing of the siblings.
@@ -118,7 +118,7 @@ type Input struct {
 //     comment lines right above it at its indentation, those below it that
 //     are indented deeper, and those on its lines) and one run of the blank
 //     lines that separated it; an emptied collection becomes [] or {}.
-func Apply(in Input, edits []model.Edit) ([]byte, error) {
+func Apply(in Input, edits []yamlpatch.Edit) ([]byte, error) {
 	if in.Root == nil {
 		return nil, errors.New("cannot edit: no parsed document")
 	}
@@ -168,7 +168,7 @@ type patch struct {
 // target is an edit resolved against the original tree.
 type target struct {
 	i     int
-	edit  model.Edit
+	edit  yamlpatch.Edit
 	chain []*yaml.Node // root … the node at edit.Path
 	node  *yaml.Node   // the node at edit.Path
 	// For a node inside a collection: its parent and position. For a
@@ -216,7 +216,7 @@ func (e *editor) locateErr(t *target, n *yaml.Node, err error) error {
 
 // plan resolves every edit, checks that they do not collide and turns them
 // into patches.
-func (e *editor) plan(edits []model.Edit) error {
+func (e *editor) plan(edits []yamlpatch.Edit) error {
 	for i, ed := range edits {
 		t, err := e.resolve(i, ed)
 		if err != nil {
@@ -235,14 +235,14 @@ func (e *editor) plan(edits []model.Edit) error {
 		var c *yaml.Node
 		var g *group
 		switch t.edit.Op {
-		case model.OpReplace:
+		case yamlpatch.OpReplace:
 			if err := e.replace(t); err != nil {
 				return err
 			}
 			continue
-		case model.OpRemove:
+		case yamlpatch.OpRemove:
 			c = t.parent
-		case model.OpAdd:
+		case yamlpatch.OpAdd:
 			c = t.node
 		}
 		if g = groups[c]; g == nil {
@@ -251,10 +251,10 @@ func (e *editor) plan(edits []model.Edit) error {
 			order = append(order, g)
 		}
 		switch t.edit.Op {
-		case model.OpRemove:
+		case yamlpatch.OpRemove:
 			g.removed[e.itemIndex(c, t.index)] = t
 			g.removedChain = t.chain[:len(t.chain)-1]
-		case model.OpAdd:
+		case yamlpatch.OpAdd:
 			if t.edit.Key != "" {
 				for _, a := range g.adds {
 					if a.edit.Key == t.edit.Key {
@@ -283,19 +283,19 @@ func (e *editor) itemIndex(c *yaml.Node, contentIndex int) int {
 }
 
 // resolve finds the node an edit's path names and checks the edit fits it.
-func (e *editor) resolve(i int, ed model.Edit) (*target, error) {
+func (e *editor) resolve(i int, ed yamlpatch.Edit) (*target, error) {
 	t := &target{i: i, edit: ed, chain: []*yaml.Node{e.in.Root}, index: -1}
 	switch ed.Op {
-	case model.OpReplace, model.OpRemove, model.OpAdd:
+	case yamlpatch.OpReplace, yamlpatch.OpRemove, yamlpatch.OpAdd:
 	default:
 		return nil, e.fail(t, nil, ErrType, "unknown edit operation %d", int(ed.Op))
 	}
-	if ed.Op != model.OpRemove {
+	if ed.Op != yamlpatch.OpRemove {
 		if err := checkValue(ed.Value, 0); err != nil {
 			return nil, e.fail(t, nil, ErrType, "%v", err)
 		}
 	}
-	if len(ed.Path) == 0 && ed.Op != model.OpAdd {
+	if len(ed.Path) == 0 && ed.Op != yamlpatch.OpAdd {
 		return nil, e.fail(t, nil, ErrType, "the frontmatter itself cannot be replaced or removed")
 	}
 	cur := e.in.Root
@@ -337,7 +337,7 @@ func (e *editor) resolve(i int, ed model.Edit) (*target, error) {
 	}
 	t.node = cur
 	switch ed.Op {
-	case model.OpAdd:
+	case yamlpatch.OpAdd:
 		if err := e.checkPassable(t, cur, ed.Path); err != nil {
 			return nil, err
 		}
@@ -377,7 +377,7 @@ func (e *editor) resolve(i int, ed model.Edit) (*target, error) {
 
 // checkPassable refuses to edit inside anchored, aliased or tagged nodes:
 // a change there would also change, or break, what refers to them.
-func (e *editor) checkPassable(t *target, n *yaml.Node, p model.Path) error {
+func (e *editor) checkPassable(t *target, n *yaml.Node, p yamlpatch.Path) error {
 	switch {
 	case n.Kind == yaml.AliasNode:
 		return e.fail(t, n, ErrUnsupported, "%s is an alias (*%s); edit the anchored value by hand", pathName(p), n.Value)
@@ -405,7 +405,7 @@ func findAnchor(n *yaml.Node, depth int) *yaml.Node {
 	return nil
 }
 
-func pathName(p model.Path) string {
+func pathName(p yamlpatch.Path) string {
 	if len(p) == 0 {
 		return "the frontmatter"
 	}
@@ -432,7 +432,7 @@ func nodeKind(n *yaml.Node) string {
 func (e *editor) checkConflicts() error {
 	killed := map[*yaml.Node]*target{}
 	for _, t := range e.res {
-		if t.edit.Op == model.OpReplace || t.edit.Op == model.OpRemove {
+		if t.edit.Op == yamlpatch.OpReplace || t.edit.Op == yamlpatch.OpRemove {
 			if o := killed[t.node]; o != nil {
 				return e.conflict(t, o)
 			}
@@ -529,12 +529,12 @@ func (e *editor) rebuild(g *group, t *target, chain []*yaml.Node) error {
 	isMap := c.Kind == yaml.MappingNode || (isNullNode(c) && len(g.adds) > 0 && g.adds[0].edit.Key != "")
 	var v any
 	if isMap {
-		m := model.Map{}
+		m := yamlpatch.Map{}
 		for _, a := range g.adds {
 			if a.edit.Key == "" {
 				return e.fail(a, c, ErrType, "%s would be both a list and a mapping", pathName(a.edit.Path))
 			}
-			m = append(m, model.KV{Key: a.edit.Key, Value: a.edit.Value})
+			m = append(m, yamlpatch.KV{Key: a.edit.Key, Value: a.edit.Value})
 		}
 		v = m
 	} else {
@@ -550,7 +550,7 @@ func (e *editor) rebuild(g *group, t *target, chain []*yaml.Node) error {
 			items = append(items, a.edit.Value)
 		}
 		if flow {
-			v = model.Flow(items)
+			v = yamlpatch.Flow(items)
 		} else {
 			v = items
 		}

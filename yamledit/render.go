@@ -9,7 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/yamlpatch"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -113,7 +113,7 @@ func (e *editor) replaceWith(t *target, chain []*yaml.Node, parent *yaml.Node, i
 			// mapping may not sit at its key's column as a list may.
 			oldCol := tx.column(start)
 			col := oldCol
-			if _, isMap := v.(model.Map); isMap && col <= keyCol {
+			if _, isMap := v.(yamlpatch.Map); isMap && col <= keyCol {
 				col = keyCol + e.docStyle().mapIndent
 			}
 			var b strings.Builder
@@ -448,7 +448,7 @@ func (e *editor) docStyle() *docStyle {
 // needsBlock reports a value that must be written in block style.
 func needsBlock(v any) bool {
 	switch x := v.(type) {
-	case model.Map:
+	case yamlpatch.Map:
 		return len(x) > 0
 	case []any:
 		return len(x) > 0
@@ -469,7 +469,7 @@ func checkValue(v any, depth int) error {
 			return errors.New("the text is not valid UTF-8")
 		}
 		return nil
-	case model.Flow:
+	case yamlpatch.Flow:
 		for _, c := range x {
 			if err := checkValue(c, depth+1); err != nil {
 				return err
@@ -483,7 +483,7 @@ func checkValue(v any, depth int) error {
 			}
 		}
 		return nil
-	case model.Map:
+	case yamlpatch.Map:
 		seen := map[string]bool{}
 		for _, kv := range x {
 			if kv.Key == "" || !utf8.ValidString(kv.Key) {
@@ -499,14 +499,14 @@ func checkValue(v any, depth int) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("values of type %T cannot be written (use string, int, float64, bool, nil, model.Flow, []any or model.Map)", v)
+	return fmt.Errorf("values of type %T cannot be written (use string, int, float64, bool, nil, yamlpatch.Flow, []any or yamlpatch.Map)", v)
 }
 
 // inline writes v on one line. Inside flow collections (flow) mappings and
 // lists are written in flow style too.
 func (e *editor) inline(v any, ex exemplar, flow bool) (string, error) {
 	switch x := v.(type) {
-	case model.Flow:
+	case yamlpatch.Flow:
 		return e.flowList(x, ex, flow)
 	case []any:
 		if len(x) == 0 {
@@ -516,7 +516,7 @@ func (e *editor) inline(v any, ex exemplar, flow bool) (string, error) {
 			return "", errors.New("a block list cannot be written on one line")
 		}
 		return e.flowList(x, ex, flow)
-	case model.Map:
+	case yamlpatch.Map:
 		if len(x) == 0 {
 			return "{}", nil
 		}
@@ -814,7 +814,7 @@ func doubleQuoted(s string) string {
 func (e *editor) writeBlockValue(b *strings.Builder, v any, keyCol int, ex exemplar) error {
 	st := e.docStyle()
 	switch x := v.(type) {
-	case model.Map:
+	case yamlpatch.Map:
 		return e.writeMap(b, x, keyCol+st.mapIndent, ex, false)
 	case []any:
 		return e.writeSeq(b, x, keyCol+st.seqIndent, st.gap, ex, false)
@@ -826,7 +826,7 @@ func (e *editor) writeBlockValue(b *strings.Builder, v any, keyCol int, ex exemp
 // without indentation (the caller has put it in place).
 func (e *editor) writeBlockAt(b *strings.Builder, v any, col, gap int, ex exemplar) error {
 	switch x := v.(type) {
-	case model.Map:
+	case yamlpatch.Map:
 		return e.writeMap(b, x, col, ex, true)
 	case []any:
 		return e.writeSeq(b, x, col, gap, ex, true)
@@ -835,7 +835,7 @@ func (e *editor) writeBlockAt(b *strings.Builder, v any, col, gap int, ex exempl
 }
 
 // writeMap writes block mapping entries with their keys at col.
-func (e *editor) writeMap(b *strings.Builder, m model.Map, col int, ex exemplar, firstInline bool) error {
+func (e *editor) writeMap(b *strings.Builder, m yamlpatch.Map, col int, ex exemplar, firstInline bool) error {
 	for i, kv := range m {
 		if err := e.writeEntry(b, kv.Key, kv.Value, col, ex.child(kv.Key), firstInline && i == 0); err != nil {
 			return err
@@ -881,7 +881,7 @@ func (e *editor) writeItem(b *strings.Builder, v any, dashCol, gap int, ex exemp
 	}
 	b.WriteString("-" + strings.Repeat(" ", gap-1))
 	switch x := v.(type) {
-	case model.Map:
+	case yamlpatch.Map:
 		if len(x) > 0 {
 			return e.writeMap(b, x, dashCol+gap, ex, true)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/fleet"
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -175,9 +176,9 @@ func printFleet(w io.Writer, rows []fleet.Row, watch fleet.WatchReport, now time
 		case r.LoopTools > 0:
 			mark = "~" // the loop's own tools read some values otherwise
 		}
-		kind, status, atoms := "aot", r.Status, fmt.Sprintf("○%d ◐%d ●%d", r.Summary.Pending, r.Summary.InProgress, r.Summary.Resolved)
+		kind, status, atoms := "aot", r.Status, loopword.AtomCounts(r.Summary)
 		if r.Kind == statefile.KindPhaseLoop.String() {
-			kind, atoms = "phase", fmt.Sprintf("%d/%d phases", r.PhasesDone, r.PhasesTotal)
+			kind, atoms = "phase", loopword.PhaseCount(r.PhasesDone, r.PhasesTotal)
 			if r.Status == "running" {
 				status = r.Phase
 			}

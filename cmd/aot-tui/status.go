@@ -11,10 +11,10 @@ import (
 	"sync"
 
 	"github.com/aot-loop/aot-tui/internal/jsonstream"
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
-	"github.com/aot-loop/aot-tui/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -435,11 +435,7 @@ func printAoTStatus(w io.Writer, l *loaded) {
 	cons := s.Objective.Constraints
 	line := termtext.Line
 	fmt.Fprintf(w, "AoT loop · %s\n", line(l.Target.Path))
-	status := string(c.Status)
-	if status == "" {
-		status = "unknown"
-	}
-	fmt.Fprintf(w, "status    %s %s\n", ui.LoopGlyph(c.Status), line(status))
+	fmt.Fprintf(w, "status    %s %s\n", loopword.LoopGlyph(c.Status), line(loopword.StatusText(c.Status)))
 	fmt.Fprintf(w, "goal      %s\n", line(s.Objective.Goal))
 	mi, ms := cons.EffectiveMaxIterations(), cons.EffectiveMaxStallCount()
 	fmt.Fprintf(w, "iteration %d/%d %s\n", c.Iteration, mi, bar(c.Iteration, mi, 20))
@@ -533,14 +529,7 @@ func printPhaseStatus(w io.Writer, l *loaded) {
 		done[ph] = true
 	}
 	for _, ph := range model.Phases {
-		switch {
-		case done[ph]:
-			pipe = append(pipe, "✓ "+ph)
-		case ph == p.Phase:
-			pipe = append(pipe, "▶ "+ph)
-		default:
-			pipe = append(pipe, "· "+ph)
-		}
+		pipe = append(pipe, loopword.PhaseGlyph(done[ph], ph == p.Phase)+" "+ph)
 	}
 	fmt.Fprintf(w, "pipeline  %s\n", strings.Join(pipe, "  "))
 	mpi, mi, mf := p.EffectiveMaxPhaseIterations(), p.EffectiveMaxIterations(), p.EffectiveMaxFixCycles()
@@ -560,6 +549,6 @@ func printPhaseStatus(w io.Writer, l *loaded) {
 }
 
 func progressText(p model.Progress) string {
-	full, _ := ui.ProgressLabel(p)
+	full, _ := loopword.ProgressLabel(p)
 	return full
 }
