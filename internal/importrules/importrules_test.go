@@ -25,6 +25,10 @@ var rules = []struct {
 	{"internal/termtext", "the CLI and the reports sanitise with it", []string{module + "/ui"}},
 	{"internal/loopgraph", "the reports draw the graph with it", []string{module + "/ui", "charm.land/bubbletea", "charm.land/lipgloss"}},
 	{"report", "the post-mortem report is no part of the TUI", []string{module + "/ui"}},
+	{"yamledit", "a YAML editor, not a part of the domain: it shares only yamlpatch with model", []string{module + "/model", module + "/statefile"}},
+	{"yamlpatch", "the edit vocabulary imports nothing of the module", []string{module + "/model", module + "/yamledit", module + "/statefile"}},
+	{"internal/loopword", "the words CLI and TUI share: no UI, no styling", []string{module + "/ui", "charm.land/lipgloss", "charm.land/bubbletea"}},
+	{"model", "the domain is pure: no I/O layer, no UI", []string{module + "/statefile", module + "/correction", module + "/ui", module + "/yamledit"}},
 }
 
 // TestImportRules lists every rule's package's dependencies with go list,
