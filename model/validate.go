@@ -81,7 +81,7 @@ func (v *validator) warnf(line int, path, format string, args ...any) {
 }
 
 // Validate checks s against the schema's invariants. It is a superset of
-// the seed's validate_state.py; see DESIGN.md §3.3 for the list. Beyond
+// the seed's validate_state.py; see docs/ARCHITECTURE.md §3.4 for the list. Beyond
 // it, Validate warns where the loop would get stuck (a pending atom that
 // waits on an OR choice its group does not select) and about trail entries
 // that lack one of the schema's fields (or_group, selected, reason,

@@ -13,7 +13,7 @@ import (
 
 // The reference below derives every fact the slow, obvious way: linear
 // scans instead of indexes, a fixpoint instead of a topological order.
-// It follows DESIGN.md §3.2 sentence by sentence.
+// It follows docs/ARCHITECTURE.md §3.4 sentence by sentence.
 
 // refFirsts remembers, per state, where each id first stands: the one
 // lookup that made the reference quadratic (97 s at 10,000 atoms under

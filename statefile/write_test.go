@@ -15,7 +15,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// The write protocol (DESIGN.md §3.5): read → plan → apply → re-parse and
+// The write protocol (docs/ARCHITECTURE.md §5): read → plan → apply → re-parse and
 // re-validate → temp file in the same directory with the same mode, fsync →
 // re-read the target, re-plan if it changed (bounded, then ErrConflict) →
 // rename → fsync the directory. Never in place, never a temp file left.

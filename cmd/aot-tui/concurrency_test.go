@@ -49,7 +49,7 @@ import (
 // that reached the file before the correction's final plan was made must be
 // in the bytes that plan was made on (UpdateResult.Before), and so in what
 // we write. What remains is the window between the re-read and the rename
-// (DESIGN.md §3.5): a change landing there is overwritten. The writer
+// (docs/ARCHITECTURE.md §5): a change landing there is overwritten. The writer
 // detects each of its changes that vanished; the test attributes it to the
 // correction that replaced it and checks that the change reached the file
 // after that correction's final plan — a stale read would show up as a

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Exit codes (DESIGN.md §4; the README's table, one code per cause,
+// Exit codes (docs/ARCHITECTURE.md §12; the README's table, one code per cause,
 // whichever command meets it; exitCodeOf maps the errors of reading and
 // writing a state file onto them).
 const (
