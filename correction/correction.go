@@ -31,6 +31,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -162,12 +163,21 @@ const maxReapply = 5
 // bytes one of its writes replaced (a revert): anything else at the path
 // is not the loop's work on our version, and the correction is not carried
 // over to it (a *StandDownError).
+//
+// The workers a correction interrupts are agreed to once, on its first
+// plan: the preview the person saw (and confirmed), or the plan the
+// command first made (--interrupt). A later plan — on the loop's write
+// before ours, the guard's re-apply, a merge — that would interrupt the
+// worker on any other atom is refused (see interruptsAgreed).
 type planner struct {
 	req       model.Request
 	ctx       model.PlanContext
 	clearFlag bool
 
 	plan *model.Plan
+	// agreed are the in-progress atoms of the first plan: the only ones
+	// a later plan may touch.
+	agreed []string
 	// flagCleared: the last plan also clears the flag.
 	flagCleared bool
 	// marks recognise every plan made so far in a later state of the file
@@ -190,8 +200,19 @@ func (p *planner) planFunc() statefile.PlanFunc {
 		var edits []model.Edit
 		var plan *model.Plan
 		if p.req != nil {
-			pl, err := model.PlanCorrection(doc.State, p.req, p.ctx)
+			ctx, later := p.ctx, len(p.refs) > 0
+			if later {
+				ctx.Interrupt = true // what it may interrupt was agreed on the first plan
+			}
+			pl, err := model.PlanCorrection(doc.State, p.req, ctx)
 			if err != nil {
+				return nil, err
+			}
+			if !later {
+				for _, in := range pl.Interrupts {
+					p.agreed = append(p.agreed, in.Atom)
+				}
+			} else if err := p.interruptsAgreed(pl); err != nil {
 				return nil, err
 			}
 			plan, edits = pl, append(edits, pl.Edits...)
@@ -209,6 +230,33 @@ func (p *planner) planFunc() statefile.PlanFunc {
 		}
 		return edits, nil
 	}
+}
+
+// interruptsAgreed refuses pl, a later plan, when it touches an atom in
+// progress that the first plan did not: that atom went in progress after
+// the correction was agreed to, and interrupting its worker was not. The
+// refusal says so in words that fit after the write (the guard reports
+// the correction lost), never the model's "add --interrupt".
+func (p *planner) interruptsAgreed(pl *model.Plan) error {
+	var ids []string
+	for _, in := range pl.Interrupts {
+		if !slices.Contains(p.agreed, in.Atom) {
+			ids = append(ids, in.Atom)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	names, its := ids[0], "its worker"
+	if len(ids) > 1 {
+		names, its = strings.Join(ids[:len(ids)-1], ", ")+" and "+ids[len(ids)-1], "their workers"
+	}
+	if len(p.replaced) == 0 {
+		return &model.Refusal{Rule: model.RuleInProgress, Reason: fmt.Sprintf(
+			"%s went in progress while the correction was being written; writing it now would interrupt %s; nothing was written", names, its)}
+	}
+	return &model.Refusal{Rule: model.RuleInProgress, Reason: fmt.Sprintf(
+		"%s went in progress after the correction was made; applying it again would interrupt %s", names, its)}
 }
 
 // descends returns a *StandDownError unless doc may be the loop's work on
@@ -303,6 +351,11 @@ type RunOptions struct {
 	DryRun bool
 	// Guard is how long to watch the file after the write (0: not at all).
 	Guard time.Duration
+	// Interrupt is the person's yes (--interrupt) to interrupting the
+	// workers on the in-progress atoms the correction touches as first
+	// planned (model.PlanContext.Interrupt); it covers no atom that goes
+	// in progress later (see planner).
+	Interrupt bool
 }
 
 // Outcome is what Run did.
@@ -332,7 +385,7 @@ type Outcome struct {
 // and could not be applied again, or the loop's next write undid what it
 // meant) or ErrStoodDown (a *StandDownError), or is an I/O or parse error.
 func Run(path string, req model.Request, o RunOptions) (*Outcome, error) {
-	pl := &planner{req: req, ctx: model.PlanContext{Now: o.now(), Note: o.Note}}
+	pl := &planner{req: req, ctx: model.PlanContext{Now: o.now(), Note: o.Note, Interrupt: o.Interrupt}}
 	res, err := statefile.Update(path, statefile.UpdateOptions{MaxSize: o.MaxSize, DryRun: o.DryRun,
 		Carried: pl.carried, KeepDisplaced: o.Guard > 0}, pl.planFunc())
 	out := &Outcome{Plan: pl.plan, Result: res}

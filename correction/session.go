@@ -434,7 +434,10 @@ func (s *Session) preview(req model.Request, note string, now time.Time, replann
 	if clear && s.shared {
 		clear = s.lastToGo()
 	}
-	pl := &planner{req: req, ctx: model.PlanContext{Now: now, Note: note}, clearFlag: clear}
+	// The preview names the workers the correction interrupts, and the
+	// TUI asks the person before it applies one that does (their yes
+	// covers those atoms only: see planner).
+	pl := &planner{req: req, ctx: model.PlanContext{Now: now, Note: note, Interrupt: true}, clearFlag: clear}
 	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, DryRun: true}, pl.planFunc())
 	if err != nil {
 		return nil, err

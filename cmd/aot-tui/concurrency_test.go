@@ -335,7 +335,7 @@ func concurrentCorrection(k int) correctionCase {
 			if g.Selected == other {
 				other = g.Choices[1]
 			}
-			return model.ForceOR{Group: g.Name, Choice: other, Reason: r, Interrupt: true}
+			return model.ForceOR{Group: g.Name, Choice: other, Reason: r}
 		}, "reason: " + r}
 	}
 	d := fmt.Sprintf("concurrent correction %d", k)
@@ -375,7 +375,9 @@ func applyCorrection(path string, k int, c correctionCase, force func()) (ourWri
 		return wr, nil
 	}
 	res, err := statefile.Update(path, statefile.UpdateOptions{}, func(doc *statefile.Document) ([]model.Edit, error) {
-		p, err := model.PlanCorrection(doc.State, c.req(doc.State), model.PlanContext{Now: now})
+		// Interrupt: the force-or may touch an in-progress selection (the
+		// others touch no atom's status).
+		p, err := model.PlanCorrection(doc.State, c.req(doc.State), model.PlanContext{Now: now, Interrupt: true})
 		if force != nil {
 			force()
 			force = nil
