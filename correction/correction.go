@@ -15,8 +15,9 @@
 // is recognised by its corrections[] entry, see model.Mark) and applies it
 // again on what the script wrote; when that is no longer possible it says
 // so (ErrLost). It applies it again only on the loop's own work on our
-// version (model.Lineage): a new loop, an older version or the bytes from
-// before the correction at the same path end the guard (ErrStoodDown). It
+// version (model.Lineage): a new loop, an older version or — once the
+// loop's scripts have had their time (loopWindow) — the bytes from before
+// the correction at the same path end the guard (ErrStoodDown). It
 // also checks what the correction meant (model.Intent): a loop write that
 // carries the entry and undoes the intent is reported like a lost
 // correction. Loop writes that land in the instant before our write, or
@@ -147,9 +148,24 @@ func (o Options) now() time.Time {
 	return o.Now()
 }
 
-// DefaultGuard is how long the CLI watches the file after a write: longer
-// than the loop's scripts take from reading the file to writing it back.
-const DefaultGuard = time.Second
+// loopWindow is how long after one of our writes the bytes it replaced
+// are still taken for the loop's own work rather than someone's revert.
+// A loop script that read the file before our write writes back what it
+// read, changed or not: the plugin's scripts write even when nothing
+// changes (update_atom.py A1 with A1's status, set_status.py running), and
+// such a write puts back exactly the bytes from before the correction.
+// Each script reads, changes and writes the file in one short run (the
+// Python scripts with read_text and write_text, the stop hook with sed and
+// mv): 0.5 ms from read to write on a small state and under 40 ms at
+// 10,000 atoms, about 0.1 s for the whole python3 run, measured on a busy
+// 2-core machine. A second leaves a wide margin; past it, those bytes at
+// the path were put there by someone on purpose (a revert).
+const loopWindow = time.Second
+
+// DefaultGuard is how long the CLI watches the file after a write: the
+// loop window, longer than the loop's scripts take from reading the file
+// to writing it back.
+const DefaultGuard = loopWindow
 
 // maxReapply bounds how often one correction is applied again.
 const maxReapply = 5
@@ -159,10 +175,12 @@ const maxReapply = 5
 // last is kept.
 //
 // Once a plan was made, the planner plans again only on a document that
-// descends from one it planned on (see model.Lineage), and never on the
-// bytes one of its writes replaced (a revert): anything else at the path
-// is not the loop's work on our version, and the correction is not carried
-// over to it (a *StandDownError).
+// descends from one it planned on (see model.Lineage), and not on the
+// bytes one of its writes replaced once loopWindow has passed since that
+// write (a revert; before, they are a loop script's write that changed
+// nothing): anything else at the path is not the loop's work on our
+// version, and the correction is not carried over to it (a
+// *StandDownError).
 //
 // The workers a correction interrupts are agreed to once, on its first
 // plan: the preview the person saw (and confirmed), or the plan the
@@ -184,9 +202,9 @@ type planner struct {
 	// (an earlier one may be what a loop write carries).
 	marks []model.Mark
 	// refs are the lineages of the versions plans were made on; replaced
-	// the hashes of the versions our writes replaced.
+	// the versions our writes replaced.
 	refs     []model.Lineage
-	replaced [][sha256.Size]byte
+	replaced []replacedVersion
 	// intent is what the last written plan means to hold (its
 	// post-conditions).
 	intent model.Intent
@@ -259,17 +277,21 @@ func (p *planner) interruptsAgreed(pl *model.Plan) error {
 		"%s went in progress after the correction was made; applying it again would interrupt %s", names, its)}
 }
 
+// replacedVersion is a version one of our writes replaced: its hash, and
+// when the write was made.
+type replacedVersion struct {
+	sum [sha256.Size]byte
+	at  time.Time
+}
+
 // descends returns a *StandDownError unless doc may be the loop's work on
 // a version this planner planned on (nil before the first plan).
 func (p *planner) descends(doc *statefile.Document) error {
 	if len(p.refs) == 0 {
 		return nil
 	}
-	sum := sha256.Sum256(doc.Data)
-	for _, r := range p.replaced {
-		if r == sum {
-			return &StandDownError{Summary: p.summary(), Kind: StandDownRevert, Written: true}
-		}
+	if p.reverted(doc.Data) {
+		return &StandDownError{Summary: p.summary(), Kind: StandDownRevert, Written: true}
 	}
 	// The newest version planned on says best what changed; one that the
 	// file is only behind of may come back.
@@ -290,13 +312,31 @@ func (p *planner) descends(doc *statefile.Document) error {
 	return &StandDownError{Summary: p.summary(), Kind: kind, Reason: brk.Reason, Written: len(p.replaced) > 0, behind: brk.Behind > 0}
 }
 
+// reverted reports whether data are bytes one of our writes replaced, and
+// loopWindow has passed since the last write that replaced them: a script
+// that read them before that write would have written them back by now.
+// Within the window they are taken for the loop's work (Lineage accepts
+// them: they are a version planned on), and the correction is applied
+// again.
+func (p *planner) reverted(data []byte) bool {
+	sum := sha256.Sum256(data)
+	var last time.Time
+	for _, r := range p.replaced {
+		if r.sum == sum && r.at.After(last) {
+			last = r.at
+		}
+	}
+	return !last.IsZero() && time.Since(last) >= loopWindow
+}
+
 // wrote notes a write of the last plan: res.Before is what it replaced
-// (a return to those bytes is a revert), and the intent is its own.
+// (a return to those bytes after loopWindow is a revert), and the intent
+// is its own.
 func (p *planner) wrote(res *statefile.UpdateResult) {
 	if res == nil || !res.Wrote || res.Doc == nil || res.NewDoc == nil || bytes.Equal(res.Before, res.After) {
 		return // nothing written, or our bytes a loop write built on
 	}
-	p.replaced = append(p.replaced, sha256.Sum256(res.Before))
+	p.replaced = append(p.replaced, replacedVersion{sum: sha256.Sum256(res.Before), at: time.Now()})
 	if p.req != nil {
 		p.intent = model.IntentOf(res.Doc.State, res.NewDoc.State)
 	}
