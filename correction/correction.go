@@ -211,11 +211,13 @@ type planner struct {
 }
 
 func (p *planner) planFunc() statefile.PlanFunc {
-	return func(doc *statefile.Document) ([]model.Edit, error) {
+	return func(doc *statefile.Document) (*model.Plan, error) {
 		if err := p.descends(doc); err != nil {
 			return nil, err
 		}
-		var edits []model.Edit
+		// The write: the correction's plan, and the flag cleared with it;
+		// written on any file only when both are (model.WritePolicy).
+		write := &model.Plan{AnyFile: true}
 		var plan *model.Plan
 		if p.req != nil {
 			ctx, later := p.ctx, len(p.refs) > 0
@@ -233,12 +235,13 @@ func (p *planner) planFunc() statefile.PlanFunc {
 			} else if err := p.interruptsAgreed(pl); err != nil {
 				return nil, err
 			}
-			plan, edits = pl, append(edits, pl.Edits...)
+			plan = pl
+			write.Edits, write.AnyFile = append(write.Edits, pl.Edits...), pl.AnyFile
 		}
 		cleared := false
 		if p.clearFlag {
-			if f, err := flagEdits(doc.State, false); err == nil && f != nil {
-				edits, cleared = append(edits, f...), true
+			if f, err := flagPlan(doc.State, false); err == nil && f != nil {
+				write.Edits, write.AnyFile, cleared = append(write.Edits, f.Edits...), write.AnyFile && f.AnyFile, true
 			}
 		}
 		p.plan, p.flagCleared = plan, cleared
@@ -246,7 +249,7 @@ func (p *planner) planFunc() statefile.PlanFunc {
 			p.marks = append(p.marks, model.MarkOf(doc.State, p.req, plan))
 			p.refs = append(p.refs, model.LineageOf(doc.State))
 		}
-		return edits, nil
+		return write, nil
 	}
 }
 
@@ -368,9 +371,9 @@ func (p *planner) carried(doc *statefile.Document) bool {
 	return false
 }
 
-// flagEdits are the edits that set redirect_requested to v in st (none
-// when it already is v).
-func flagEdits(st *model.State, v bool) ([]model.Edit, error) {
+// flagPlan is the plan that sets redirect_requested to v in st (nil when
+// it already is v).
+func flagPlan(st *model.State, v bool) (*model.Plan, error) {
 	p, err := model.PlanCorrection(st, model.SetRedirect{Requested: v}, model.PlanContext{})
 	var ref *model.Refusal
 	if errors.As(err, &ref) && ref.Rule == model.RuleNoChange {
@@ -379,7 +382,7 @@ func flagEdits(st *model.State, v bool) ([]model.Edit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.Edits, nil
+	return p, nil
 }
 
 // RunOptions tune Run.

@@ -394,7 +394,7 @@ func (s *Session) syncFlag(want, force bool) FlagResult {
 func (s *Session) writeFlag(v bool) FlagResult {
 	carried := func(doc *statefile.Document) bool { return doc.State.Control.RedirectRequested == v }
 	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Carried: carried},
-		func(doc *statefile.Document) ([]model.Edit, error) { return flagEdits(doc.State, v) })
+		func(doc *statefile.Document) (*model.Plan, error) { return flagPlan(doc.State, v) })
 	if err != nil {
 		return s.flagFailed(v, err)
 	}
@@ -483,8 +483,8 @@ func (s *Session) apply(p *Preview) ApplyResult {
 	cleared := p.pl.flagCleared // as written (with shared pauses, decided at the write)
 	pause.written(cleared)
 	if cleared && res.Doc != nil {
-		if edits, ferr := flagEdits(res.Doc.State, false); ferr == nil && edits != nil {
-			if out, aerr := statefile.ApplyEdits(res.Doc, edits); aerr == nil {
+		if f, ferr := flagPlan(res.Doc.State, false); ferr == nil && f != nil {
+			if out, aerr := statefile.ApplyEdits(res.Doc, f.Edits); aerr == nil {
 				restore = out
 			}
 		}

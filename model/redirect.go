@@ -64,6 +64,9 @@ type Plan struct {
 	// order: a worker is on each, which aot-tui cannot stop. A plan that
 	// touches one is made only with PlanContext.Interrupt.
 	Interrupts []Interrupt `json:"interrupts"`
+	// AnyFile: the plan is written even on a file that fails validation
+	// (see WritePolicy). A stop and the /redirect handshake flag have it.
+	AnyFile bool `json:"-"`
 }
 
 // Interrupt is an in-progress atom a correction touches. The seed's
@@ -112,8 +115,8 @@ const (
 	RuleNoChange         = "a correction changes something"
 	RuleLoopState        = "a stop needs a loop that has not ended"
 	// RuleFileProblems: a correction of a file that fails validation is
-	// refused unless it removes an error (statefile applies it to every
-	// correction but a stop and the redirect handshake).
+	// refused unless it removes an error (WritePolicy; a stop and the
+	// redirect handshake are written on any file).
 	RuleFileProblems = "corrections are applied to valid files, unless they remove an error"
 	RuleChecklist    = "base_case items are addressed by existing positions"
 	RuleLastAtom     = "a loop has at least one atom"
@@ -127,9 +130,10 @@ const (
 // so it stays cheap on states of 10,000 atoms.
 //
 // A file with validation errors (type errors included) is planned on like
-// any other: whether the correction may be written on it is statefile's
+// any other: whether the correction may be written on it is WritePolicy's
 // decision (a correction on an invalid file is written only when it
-// removes an error; a stop always), made on the file it is written to.
+// removes an error; a stop always: Plan.AnyFile), which statefile makes on
+// the file it is written to.
 //
 // A plan that touches an in-progress atom (see Interrupt) is refused
 // with RuleInProgress, naming the atom, unless ctx.Interrupt allows it
@@ -1435,6 +1439,7 @@ func (r Stop) plan(p *planner) error {
 	p.setKey(P("control"), c.Lines, "stop_requested", true)
 	p.setKey(P("control"), c.Lines, "stop_reason", reason)
 	p.plan.Summary = "stop requested: " + reason
+	p.plan.AnyFile = true // stopping a broken loop is what a person needs most
 	return nil
 }
 
@@ -1456,6 +1461,7 @@ func (r SetRedirect) plan(p *planner) error {
 	}
 	p.setKey(P("control"), c.Lines, "redirect_requested", r.Requested)
 	p.plan.Summary = fmt.Sprintf("redirect_requested: %v", r.Requested)
+	p.plan.AnyFile = true // the pause must always be able to start and end
 	return nil
 }
 

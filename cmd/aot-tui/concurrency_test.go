@@ -374,7 +374,7 @@ func applyCorrection(path string, k int, c correctionCase, force func()) (ourWri
 		wr.attempts = res.Attempts
 		return wr, nil
 	}
-	res, err := statefile.Update(path, statefile.UpdateOptions{}, func(doc *statefile.Document) ([]model.Edit, error) {
+	res, err := statefile.Update(path, statefile.UpdateOptions{}, func(doc *statefile.Document) (*model.Plan, error) {
 		// Interrupt: the force-or may touch an in-progress selection (the
 		// others touch no atom's status).
 		p, err := model.PlanCorrection(doc.State, c.req(doc.State), model.PlanContext{Now: now, Interrupt: true})
@@ -383,10 +383,7 @@ func applyCorrection(path string, k int, c correctionCase, force func()) (ourWri
 			force = nil
 		}
 		wr.planned = time.Now().UnixNano()
-		if err != nil {
-			return nil, err
-		}
-		return p.Edits, nil
+		return p, err
 	})
 	wr.end = time.Now().UnixNano()
 	if err != nil {
