@@ -1558,10 +1558,16 @@ func howRank(how string) int {
 }
 
 // Consequence says what the worker's own write will do after the
-// correction: fail on an atom that is gone, or overwrite it.
+// correction: fail on an atom that is gone, overwrite a reset status, or,
+// for a rewire alone, resolve the atom all the same: update_atom.py
+// rewrites only the status line, so the new depends_on stays and the atom
+// is resolved on the work done without what it now depends on.
 func (in Interrupt) Consequence() string {
-	if in.Deleted {
+	switch {
+	case in.Deleted:
 		return fmt.Sprintf("the worker's update_atom.py %s … will fail 'Atom %s not found'", in.Atom, in.Atom)
+	case !strings.Contains(in.How, "resets it") && strings.Contains(in.How, "changes its depends_on"):
+		return "the worker still resolves it when it finishes, on the dependencies it started with (update_atom.py rewrites only the status)"
 	}
 	return "the worker's result would overwrite it"
 }

@@ -459,7 +459,9 @@ func TestRefusals(t *testing.T) {
 		{"redo under an in-progress dependent", withStatus(t, baseState, "A7", "in_progress"), model.OverrideBinding{ID: "A3", Redo: true}, model.RuleInProgress,
 			"A7 is in progress (a worker is on it): this correction resets it to pending"},
 		{"detach from an in-progress dependent", withStatus(t, baseState, "A13", "in_progress"), model.DeleteAtom{ID: "A9", Detach: true}, model.RuleInProgress,
-			"A13 is in progress (a worker is on it): this correction changes its depends_on; the worker's result would overwrite it"},
+			"A13 is in progress (a worker is on it): this correction changes its depends_on; the worker still resolves it when it finishes, on the dependencies it started with (update_atom.py rewrites only the status). Add --interrupt to do it anyway"},
+		{"delete a selection rewires an in-progress dependent", withStatus(t, withStatus(t, baseState, "A3", "pending"), "A5", "in_progress"), model.DeleteAtom{ID: "A3", Detach: true}, model.RuleInProgress,
+			"A5 is in progress (a worker is on it): this correction changes its depends_on; the worker still resolves it when it finishes, on the dependencies it started with (update_atom.py rewrites only the status). Add --interrupt to do it anyway"},
 		{"several in progress", withStatus(t, withStatus(t, baseState, "A7", "in_progress"), "A6", "in_progress"), model.OverrideBinding{ID: "A3", Redo: true}, model.RuleInProgress,
 			"A6 is in progress (a worker is on it): this correction resets it to pending; the worker's result would overwrite it (also in progress: A7 resets it to pending)"},
 	}
