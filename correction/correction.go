@@ -429,8 +429,8 @@ type Outcome struct {
 // meant) or ErrStoodDown (a *StandDownError), or is an I/O or parse error.
 func Run(path string, req model.Request, o RunOptions) (*Outcome, error) {
 	pl := &planner{req: req, ctx: model.PlanContext{Now: o.now(), Note: o.Note, Interrupt: o.Interrupt}}
-	res, err := statefile.Update(path, statefile.UpdateOptions{MaxSize: o.MaxSize, DryRun: o.DryRun,
-		Carried: pl.carried, KeepDisplaced: o.Guard > 0}, pl.planFunc())
+	res, err := pl.update(path, statefile.UpdateOptions{MaxSize: o.MaxSize, DryRun: o.DryRun,
+		Carried: pl.carried, KeepDisplaced: o.Guard > 0})
 	out := &Outcome{Plan: pl.plan, Result: res}
 	if res != nil {
 		out.Merged = res.Merged

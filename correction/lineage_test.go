@@ -442,3 +442,43 @@ func TestGuardWaitsForACorrectionJustBeforeOurs(t *testing.T) {
 		})
 	}
 }
+
+// The first write waits as a guard's does: a command planned on a version
+// with someone else's correction X; before it writes, a loop script that
+// read the file before X writes it back without X. The file is only
+// behind — X's writer's guard puts X back in a moment, and the command
+// then writes on that, instead of refusing at once.
+func TestFirstWriteWaitsForACorrectionJustBeforeOurs(t *testing.T) {
+	path := fixture(t, false)
+	before, _ := os.ReadFile(path)
+	other := newSession(path) // a TUI that wrote X
+	pr := run(t, other.Preview(addRunbook, "")).(PreviewResult)
+	run(t, other.Apply(pr.Preview))
+	pl := &planner{req: to99, ctx: model.PlanContext{Now: testNow}}
+	if _, err := pl.planFunc()(load(t, path)); err != nil { // planned on X's version
+		t.Fatal(err)
+	}
+	loopWrite(t, path, withBinding(before, "W1")) // read before X
+	done := make(chan error, 1)
+	go func() {
+		_, err := pl.update(path, statefile.UpdateOptions{Carried: pl.carried})
+		done <- err
+	}()
+	theirs := other.Check(load(t, path))
+	if len(theirs) != 1 {
+		t.Fatalf("%d jobs for the other session", len(theirs))
+	}
+	if r := run(t, theirs[0]).(GuardResult); !r.Reapplied {
+		t.Fatalf("the other correction: %+v", r)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("%v: want the write made once X was put back", err)
+	}
+	st := load(t, path).State
+	if st.Objective.Constraints.MaxIterations != 99 || !hasEntry(st, "Write the runbook") {
+		t.Fatal("want both corrections in the file")
+	}
+	if _, ok := st.Binding("W1"); !ok {
+		t.Fatal("the loop's write is lost")
+	}
+}
