@@ -15,8 +15,9 @@
 // is recognised by its corrections[] entry, see model.Mark) and applies it
 // again on what the script wrote; when that is no longer possible it says
 // so (ErrLost). It applies it again only on the loop's own work on our
-// version (model.Lineage): a new loop, an older version or the bytes from
-// before the correction at the same path end the guard (ErrStoodDown). It
+// version (model.Lineage): a new loop, an older version or — once the
+// loop's scripts have had their time (loopWindow) — the bytes from before
+// the correction at the same path end the guard (ErrStoodDown). It
 // also checks what the correction meant (model.Intent): a loop write that
 // carries the entry and undoes the intent is reported like a lost
 // correction. Loop writes that land in the instant before our write, or
@@ -31,6 +32,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -146,9 +148,24 @@ func (o Options) now() time.Time {
 	return o.Now()
 }
 
-// DefaultGuard is how long the CLI watches the file after a write: longer
-// than the loop's scripts take from reading the file to writing it back.
-const DefaultGuard = time.Second
+// loopWindow is how long after one of our writes the bytes it replaced
+// are still taken for the loop's own work rather than someone's revert.
+// A loop script that read the file before our write writes back what it
+// read, changed or not: the plugin's scripts write even when nothing
+// changes (update_atom.py A1 with A1's status, set_status.py running), and
+// such a write puts back exactly the bytes from before the correction.
+// Each script reads, changes and writes the file in one short run (the
+// Python scripts with read_text and write_text, the stop hook with sed and
+// mv): 0.5 ms from read to write on a small state and under 40 ms at
+// 10,000 atoms, about 0.1 s for the whole python3 run, measured on a busy
+// 2-core machine. A second leaves a wide margin; past it, those bytes at
+// the path were put there by someone on purpose (a revert).
+const loopWindow = time.Second
+
+// DefaultGuard is how long the CLI watches the file after a write: the
+// loop window, longer than the loop's scripts take from reading the file
+// to writing it back.
+const DefaultGuard = loopWindow
 
 // maxReapply bounds how often one correction is applied again.
 const maxReapply = 5
@@ -158,48 +175,73 @@ const maxReapply = 5
 // last is kept.
 //
 // Once a plan was made, the planner plans again only on a document that
-// descends from one it planned on (see model.Lineage), and never on the
-// bytes one of its writes replaced (a revert): anything else at the path
-// is not the loop's work on our version, and the correction is not carried
-// over to it (a *StandDownError).
+// descends from one it planned on (see model.Lineage), and not on the
+// bytes one of its writes replaced once loopWindow has passed since that
+// write (a revert; before, they are a loop script's write that changed
+// nothing): anything else at the path is not the loop's work on our
+// version, and the correction is not carried over to it (a
+// *StandDownError).
+//
+// The workers a correction interrupts are agreed to once, on its first
+// plan: the preview the person saw (and confirmed), or the plan the
+// command first made (--interrupt). A later plan — on the loop's write
+// before ours, the guard's re-apply, a merge — that would interrupt the
+// worker on any other atom is refused (see interruptsAgreed).
 type planner struct {
 	req       model.Request
 	ctx       model.PlanContext
 	clearFlag bool
 
 	plan *model.Plan
+	// agreed are the in-progress atoms of the first plan: the only ones
+	// a later plan may touch.
+	agreed []string
 	// flagCleared: the last plan also clears the flag.
 	flagCleared bool
 	// marks recognise every plan made so far in a later state of the file
 	// (an earlier one may be what a loop write carries).
 	marks []model.Mark
 	// refs are the lineages of the versions plans were made on; replaced
-	// the hashes of the versions our writes replaced.
+	// the versions our writes replaced.
 	refs     []model.Lineage
-	replaced [][sha256.Size]byte
+	replaced []replacedVersion
 	// intent is what the last written plan means to hold (its
 	// post-conditions).
 	intent model.Intent
 }
 
 func (p *planner) planFunc() statefile.PlanFunc {
-	return func(doc *statefile.Document) ([]model.Edit, error) {
+	return func(doc *statefile.Document) (*model.Plan, error) {
 		if err := p.descends(doc); err != nil {
 			return nil, err
 		}
-		var edits []model.Edit
+		// The write: the correction's plan, and the flag cleared with it;
+		// written on any file only when both are (model.WritePolicy).
+		write := &model.Plan{AnyFile: true}
 		var plan *model.Plan
 		if p.req != nil {
-			pl, err := model.PlanCorrection(doc.State, p.req, p.ctx)
+			ctx, later := p.ctx, len(p.refs) > 0
+			if later {
+				ctx.Interrupt = true // what it may interrupt was agreed on the first plan
+			}
+			pl, err := model.PlanCorrection(doc.State, p.req, ctx)
 			if err != nil {
 				return nil, err
 			}
-			plan, edits = pl, append(edits, pl.Edits...)
+			if !later {
+				for _, in := range pl.Interrupts {
+					p.agreed = append(p.agreed, in.Atom)
+				}
+			} else if err := p.interruptsAgreed(pl); err != nil {
+				return nil, err
+			}
+			plan = pl
+			write.Edits, write.AnyFile = append(write.Edits, pl.Edits...), pl.AnyFile
 		}
 		cleared := false
 		if p.clearFlag {
-			if f, err := flagEdits(doc.State, false); err == nil && f != nil {
-				edits, cleared = append(edits, f...), true
+			if f, err := flagPlan(doc.State, false); err == nil && f != nil {
+				write.Edits, write.AnyFile, cleared = append(write.Edits, f.Edits...), write.AnyFile && f.AnyFile, true
 			}
 		}
 		p.plan, p.flagCleared = plan, cleared
@@ -207,8 +249,42 @@ func (p *planner) planFunc() statefile.PlanFunc {
 			p.marks = append(p.marks, model.MarkOf(doc.State, p.req, plan))
 			p.refs = append(p.refs, model.LineageOf(doc.State))
 		}
-		return edits, nil
+		return write, nil
 	}
+}
+
+// interruptsAgreed refuses pl, a later plan, when it touches an atom in
+// progress that the first plan did not: that atom went in progress after
+// the correction was agreed to, and interrupting its worker was not. The
+// refusal says so in words that fit after the write (the guard reports
+// the correction lost), never the model's "add --interrupt".
+func (p *planner) interruptsAgreed(pl *model.Plan) error {
+	var ids []string
+	for _, in := range pl.Interrupts {
+		if !slices.Contains(p.agreed, in.Atom) {
+			ids = append(ids, in.Atom)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	names, its := ids[0], "its worker"
+	if len(ids) > 1 {
+		names, its = strings.Join(ids[:len(ids)-1], ", ")+" and "+ids[len(ids)-1], "their workers"
+	}
+	if len(p.replaced) == 0 {
+		return &model.Refusal{Rule: model.RuleInProgress, Reason: fmt.Sprintf(
+			"%s went in progress while the correction was being written; writing it now would interrupt %s; nothing was written", names, its)}
+	}
+	return &model.Refusal{Rule: model.RuleInProgress, Reason: fmt.Sprintf(
+		"%s went in progress after the correction was made; applying it again would interrupt %s", names, its)}
+}
+
+// replacedVersion is a version one of our writes replaced: its hash, and
+// when the write was made.
+type replacedVersion struct {
+	sum [sha256.Size]byte
+	at  time.Time
 }
 
 // descends returns a *StandDownError unless doc may be the loop's work on
@@ -217,11 +293,8 @@ func (p *planner) descends(doc *statefile.Document) error {
 	if len(p.refs) == 0 {
 		return nil
 	}
-	sum := sha256.Sum256(doc.Data)
-	for _, r := range p.replaced {
-		if r == sum {
-			return &StandDownError{Summary: p.summary(), Kind: StandDownRevert, Written: true}
-		}
+	if p.reverted(doc.Data) {
+		return &StandDownError{Summary: p.summary(), Kind: StandDownRevert, Written: true}
 	}
 	// The newest version planned on says best what changed; one that the
 	// file is only behind of may come back.
@@ -242,13 +315,31 @@ func (p *planner) descends(doc *statefile.Document) error {
 	return &StandDownError{Summary: p.summary(), Kind: kind, Reason: brk.Reason, Written: len(p.replaced) > 0, behind: brk.Behind > 0}
 }
 
+// reverted reports whether data are bytes one of our writes replaced, and
+// loopWindow has passed since the last write that replaced them: a script
+// that read them before that write would have written them back by now.
+// Within the window they are taken for the loop's work (Lineage accepts
+// them: they are a version planned on), and the correction is applied
+// again.
+func (p *planner) reverted(data []byte) bool {
+	sum := sha256.Sum256(data)
+	var last time.Time
+	for _, r := range p.replaced {
+		if r.sum == sum && r.at.After(last) {
+			last = r.at
+		}
+	}
+	return !last.IsZero() && time.Since(last) >= loopWindow
+}
+
 // wrote notes a write of the last plan: res.Before is what it replaced
-// (a return to those bytes is a revert), and the intent is its own.
+// (a return to those bytes after loopWindow is a revert), and the intent
+// is its own.
 func (p *planner) wrote(res *statefile.UpdateResult) {
 	if res == nil || !res.Wrote || res.Doc == nil || res.NewDoc == nil || bytes.Equal(res.Before, res.After) {
 		return // nothing written, or our bytes a loop write built on
 	}
-	p.replaced = append(p.replaced, sha256.Sum256(res.Before))
+	p.replaced = append(p.replaced, replacedVersion{sum: sha256.Sum256(res.Before), at: time.Now()})
 	if p.req != nil {
 		p.intent = model.IntentOf(res.Doc.State, res.NewDoc.State)
 	}
@@ -280,9 +371,9 @@ func (p *planner) carried(doc *statefile.Document) bool {
 	return false
 }
 
-// flagEdits are the edits that set redirect_requested to v in st (none
-// when it already is v).
-func flagEdits(st *model.State, v bool) ([]model.Edit, error) {
+// flagPlan is the plan that sets redirect_requested to v in st (nil when
+// it already is v).
+func flagPlan(st *model.State, v bool) (*model.Plan, error) {
 	p, err := model.PlanCorrection(st, model.SetRedirect{Requested: v}, model.PlanContext{})
 	var ref *model.Refusal
 	if errors.As(err, &ref) && ref.Rule == model.RuleNoChange {
@@ -291,7 +382,7 @@ func flagEdits(st *model.State, v bool) ([]model.Edit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.Edits, nil
+	return p, nil
 }
 
 // RunOptions tune Run.
@@ -303,6 +394,11 @@ type RunOptions struct {
 	DryRun bool
 	// Guard is how long to watch the file after the write (0: not at all).
 	Guard time.Duration
+	// Interrupt is the person's yes (--interrupt) to interrupting the
+	// workers on the in-progress atoms the correction touches as first
+	// planned (model.PlanContext.Interrupt); it covers no atom that goes
+	// in progress later (see planner).
+	Interrupt bool
 }
 
 // Outcome is what Run did.
@@ -332,9 +428,9 @@ type Outcome struct {
 // and could not be applied again, or the loop's next write undid what it
 // meant) or ErrStoodDown (a *StandDownError), or is an I/O or parse error.
 func Run(path string, req model.Request, o RunOptions) (*Outcome, error) {
-	pl := &planner{req: req, ctx: model.PlanContext{Now: o.now(), Note: o.Note}}
-	res, err := statefile.Update(path, statefile.UpdateOptions{MaxSize: o.MaxSize, DryRun: o.DryRun,
-		Carried: pl.carried, KeepDisplaced: o.Guard > 0}, pl.planFunc())
+	pl := &planner{req: req, ctx: model.PlanContext{Now: o.now(), Note: o.Note, Interrupt: o.Interrupt}}
+	res, err := pl.update(path, statefile.UpdateOptions{MaxSize: o.MaxSize, DryRun: o.DryRun,
+		Carried: pl.carried, KeepDisplaced: o.Guard > 0})
 	out := &Outcome{Plan: pl.plan, Result: res}
 	if res != nil {
 		out.Merged = res.Merged

@@ -128,6 +128,24 @@ func waitForChange(path string, stamp statefile.Stamp, deadline time.Time) {
 	}
 }
 
+// update writes the planner's plan with statefile.Update. When the file
+// lacks only corrections written just before ours (a loop script read it
+// before them, and their writers' guards will put them back: a
+// *StandDownError that is behind), it waits up to behindWait for the file
+// to change and looks again, so that neither the first write nor a
+// guard's gives up on a version that is only behind.
+func (pl *planner) update(path string, opts statefile.UpdateOptions) (res *statefile.UpdateResult, err error) {
+	for deadline := time.Now().Add(behindWait); ; {
+		stamp := statefile.StampOf(path)
+		res, err = statefile.Update(path, opts, pl.planFunc())
+		var sd *StandDownError
+		if !errors.As(err, &sd) || !sd.behind || !time.Now().Before(deadline) {
+			return res, err
+		}
+		waitForChange(path, stamp, deadline)
+	}
+}
+
 // writeAgain writes the correction again on what path holds now, when it
 // has been written again reapplied times before: lost says why it is lost
 // instead — written again maxReapply times already, or refused on the
@@ -141,18 +159,7 @@ func (pl *planner) writeAgain(path string, opts statefile.UpdateOptions, reappli
 		return nil, "the loop wrote over it again each time it was applied", nil
 	}
 	opts.Carried = pl.carried
-	for deadline := time.Now().Add(behindWait); ; {
-		stamp := statefile.StampOf(path)
-		res, err = statefile.Update(path, opts, pl.planFunc())
-		var sd *StandDownError
-		if !errors.As(err, &sd) || !sd.behind || !time.Now().Before(deadline) {
-			break
-		}
-		// The file lacks only corrections written just before ours (a
-		// loop script read it before them): give their writers' guards
-		// a moment to put them back, then look again.
-		waitForChange(path, stamp, deadline)
-	}
+	res, err = pl.update(path, opts)
 	var ref *model.Refusal
 	if errors.As(err, &ref) {
 		return nil, ref.Reason, nil

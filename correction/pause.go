@@ -299,7 +299,7 @@ func (a *applyPause) written(cleared bool) {
 	a.s.dropLease(a.p)
 	s := a.s
 	s.mu.Lock()
-	s.open, s.flagOurs, s.flagWant = false, false, false
+	s.flagOurs, s.flagWant = false, false
 	s.mu.Unlock()
 	if cleared {
 		_ = s.mark(a.p, false) // a mark left behind is cleared by the next look that finds the flag false

@@ -48,11 +48,10 @@ type Session struct {
 	flagClearedAt                   time.Time
 	flagFixes                       int
 	// The pause shared with other aot-tui processes (pause.go): shared
-	// when leases are used; open while a form of ours is open and wants
-	// the loop paused; form names it for the lease; lease is ours while
+	// when leases are used (a form of ours wants the loop paused while
+	// flagWant is true); form names it for the lease; lease is ours while
 	// held; pause is what the last look saw.
 	shared bool
-	open   bool
 	form   string
 	lease  *statefile.PauseLease
 	pause  PauseView
@@ -83,7 +82,6 @@ type guarded struct {
 	// re-apply, a merge, a report): Check leaves it alone meanwhile.
 	busy      int
 	reapplied int
-	lost      bool
 	// written is when it was last written; iterEnd the iteration at which
 	// its guard ends; running whether the loop was running then.
 	written time.Time
@@ -305,11 +303,10 @@ func (s *Session) BeginFor(form string) Job {
 	if form != "" {
 		s.form = form
 	}
-	if s.flagOurs || (s.shared && s.open) {
+	if s.flagOurs || (s.shared && s.flagWant) {
 		s.mu.Unlock()
 		return nil
 	}
-	s.open = true
 	s.flagOurs, s.flagWant, s.flagTouched = true, true, true
 	s.mu.Unlock()
 	return s.flagJob()
@@ -322,7 +319,7 @@ func (s *Session) BeginFor(form string) Job {
 // else's is left.
 func (s *Session) End() Job {
 	s.mu.Lock()
-	if !s.flagOurs && !(s.shared && s.open) {
+	if !s.flagOurs && !(s.shared && s.flagWant) {
 		s.mu.Unlock()
 		return nil
 	}
@@ -331,7 +328,6 @@ func (s *Session) End() Job {
 		// pauses the clock starts when a clear is written: syncShared.)
 		s.flagClearedAt = time.Now()
 	}
-	s.open = false
 	s.flagOurs, s.flagWant = false, false
 	s.mu.Unlock()
 	return s.flagJob()
@@ -341,7 +337,6 @@ func (s *Session) End() Job {
 // (a leftover the person chose to clear).
 func (s *Session) ClearForeignFlag() Job {
 	s.mu.Lock()
-	s.open = false
 	s.flagOurs, s.flagWant, s.flagTouched, s.flagForce, s.flagClearedAt = false, false, true, true, time.Now()
 	s.mu.Unlock()
 	return s.flagJob()
@@ -394,7 +389,7 @@ func (s *Session) syncFlag(want, force bool) FlagResult {
 func (s *Session) writeFlag(v bool) FlagResult {
 	carried := func(doc *statefile.Document) bool { return doc.State.Control.RedirectRequested == v }
 	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Carried: carried},
-		func(doc *statefile.Document) ([]model.Edit, error) { return flagEdits(doc.State, v) })
+		func(doc *statefile.Document) (*model.Plan, error) { return flagPlan(doc.State, v) })
 	if err != nil {
 		return s.flagFailed(v, err)
 	}
@@ -434,7 +429,10 @@ func (s *Session) preview(req model.Request, note string, now time.Time, replann
 	if clear && s.shared {
 		clear = s.lastToGo()
 	}
-	pl := &planner{req: req, ctx: model.PlanContext{Now: now, Note: note}, clearFlag: clear}
+	// The preview names the workers the correction interrupts, and the
+	// TUI asks the person before it applies one that does (their yes
+	// covers those atoms only: see planner).
+	pl := &planner{req: req, ctx: model.PlanContext{Now: now, Note: note, Interrupt: true}, clearFlag: clear}
 	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, DryRun: true}, pl.planFunc())
 	if err != nil {
 		return nil, err
@@ -480,8 +478,8 @@ func (s *Session) apply(p *Preview) ApplyResult {
 	cleared := p.pl.flagCleared // as written (with shared pauses, decided at the write)
 	pause.written(cleared)
 	if cleared && res.Doc != nil {
-		if edits, ferr := flagEdits(res.Doc.State, false); ferr == nil && edits != nil {
-			if out, aerr := statefile.ApplyEdits(res.Doc, edits); aerr == nil {
+		if f, ferr := flagPlan(res.Doc.State, false); ferr == nil && f != nil {
+			if out, aerr := statefile.ApplyEdits(res.Doc, f.Edits); aerr == nil {
 				restore = out
 			}
 		}
@@ -579,12 +577,7 @@ func (s *Session) Undo() Job {
 		s.remember(u.restore)
 		s.mu.Lock()
 		s.undo = nil
-		for i, g := range s.guarded {
-			if g == u.g {
-				s.guarded = append(s.guarded[:i], s.guarded[i+1:]...)
-				break
-			}
-		}
+		s.unguard(u.g)
 		s.mu.Unlock()
 		return UndoResult{Summary: u.g.summary, Restored: u.restore}
 	})
@@ -606,33 +599,25 @@ func (s *Session) Check(doc *statefile.Document) []Job {
 		return nil
 	}
 	var jobs []Job
-	keep := s.guarded[:0]
-	for _, g := range s.guarded {
-		if g.busy > 0 || g.lost {
-			keep = append(keep, g)
-			continue
-		}
-		if !g.pl.carried(doc) {
+	s.keepGuarded(func(g *guarded) bool {
+		switch {
+		case g.busy > 0:
+			return true
+		case !g.pl.carried(doc):
 			if time.Since(g.written) >= s.GuardLife {
-				continue // its life ended before this version
+				return false // its life ended before this version
 			}
 			g.busy++
 			jobs = append(jobs, s.q.add(func() Result { return s.reapply(g) }))
-			keep = append(keep, g)
-			continue
+			return true
 		}
 		if why := g.pl.defeated(doc); why != "" {
 			g.busy++
 			jobs = append(jobs, s.q.add(func() Result { return s.defeated(g, why) }))
-			keep = append(keep, g)
-			continue
+			return true
 		}
-		if !g.over(doc.State, s.GuardLife) {
-			keep = append(keep, g)
-		}
-	}
-	clear(s.guarded[len(keep):])
-	s.guarded = keep
+		return !g.over(doc.State, s.GuardLife)
+	})
 	if j := s.checkFlag(doc.State); j != nil {
 		jobs = append(jobs, j)
 	}
@@ -666,7 +651,7 @@ func (s *Session) checkFlag(st *model.State) Job {
 	on := st.Control.RedirectRequested
 	switch {
 	case s.flagOurs && s.flagWant && !on:
-	case s.shared && s.open && !on:
+	case s.shared && s.flagWant && !on:
 	case !s.flagOurs && !s.flagWant && on && time.Since(s.flagClearedAt) < s.FlagGuard:
 	default:
 		return nil
@@ -743,6 +728,8 @@ func (s *Session) defeated(g *guarded, why string) Result {
 	return s.lose(g, &LostError{Summary: g.summary, Reason: why, Defeated: true})
 }
 
+// isGuarded reports whether g is still guarded (not undone, lost or
+// stood down).
 func (s *Session) isGuarded(g *guarded) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -754,20 +741,32 @@ func (s *Session) isGuarded(g *guarded) bool {
 	return false
 }
 
+// keepGuarded (s.mu held) keeps guarded the corrections keep says yes to
+// and ends the guard of the others.
+func (s *Session) keepGuarded(keep func(*guarded) bool) {
+	k := s.guarded[:0]
+	for _, g := range s.guarded {
+		if keep(g) {
+			k = append(k, g)
+		}
+	}
+	clear(s.guarded[len(k):])
+	s.guarded = k
+}
+
+// unguard (s.mu held) ends the guard of g.
+func (s *Session) unguard(g *guarded) {
+	s.keepGuarded(func(x *guarded) bool { return x != g })
+}
+
 // lose ends the guard of g, lost or stood down (err says which), and
 // reports it.
 func (s *Session) lose(g *guarded, err error) GuardResult {
 	s.mu.Lock()
-	g.lost = true
 	if s.undo != nil && s.undo.g == g {
 		s.undo = nil
 	}
-	for i, x := range s.guarded {
-		if x == g {
-			s.guarded = append(s.guarded[:i], s.guarded[i+1:]...)
-			break
-		}
-	}
+	s.unguard(g)
 	s.mu.Unlock()
 	return GuardResult{Summary: g.summary, Was: g.first, Err: err}
 }

@@ -109,20 +109,7 @@ func newShape(s *State) *shape {
 	}
 	sh.g = resolveDeps(s, sh.index)
 	sh.dependents = dependents(s, sh.g)
-	named := make(map[string]bool, len(s.ORGroups))
-	for _, g := range s.ORGroups {
-		named[g.Name] = true
-		for _, c := range g.Choices {
-			if _, ok := sh.orGroupOf[c]; !ok {
-				sh.orGroupOf[c] = g.Name
-			}
-		}
-	}
-	for _, a := range s.Atoms {
-		if a.ORGroup != "" && named[a.ORGroup] {
-			sh.orGroupOf[a.ID] = a.ORGroup
-		}
-	}
+	orGroupsOf(s, nil, sh.orGroupOf)
 	sh.childrenOf = make(map[string][]string, len(s.Decompositions))
 	for _, d := range s.Decompositions {
 		for _, c := range d.Children {
@@ -449,6 +436,29 @@ func (s *State) ORGroup(name string) (*ORGroup, bool) {
 		}
 	}
 	return nil, false
+}
+
+// orGroupsOf fills into with the OR group of each atom id (of the ids
+// only holds, or all when only is nil): the group its own or_group field
+// names, when a group has that name (of atoms with one id, the last that
+// names one), else the first group that lists it as a choice. It is the
+// one rule for "which OR group is this atom in" (Facts.ORGroupOf,
+// Intent.Defeated).
+func orGroupsOf(s *State, only map[string]bool, into map[string]string) {
+	named := make(map[string]bool, len(s.ORGroups))
+	for _, g := range s.ORGroups {
+		named[g.Name] = true
+		for _, c := range g.Choices {
+			if _, ok := into[c]; !ok && (only == nil || only[c]) {
+				into[c] = g.Name
+			}
+		}
+	}
+	for _, a := range s.Atoms {
+		if a.ORGroup != "" && named[a.ORGroup] && (only == nil || only[a.ID]) {
+			into[a.ID] = a.ORGroup
+		}
+	}
 }
 
 // orGroupsByName indexes s's OR groups by name; of groups with one name

@@ -115,7 +115,7 @@ func (in Intent) Defeated(st *State) string {
 			}
 		}
 		if why == "" {
-			if g := orGroupOf(st, a); g != nil && g.Selected != "" && g.Selected != w.id {
+			if g := orGroupOf(st, w.id); g != nil && g.Selected != "" && g.Selected != w.id {
 				why = fmt.Sprintf("%s came back resolved although OR group %s selects %s", w.id, g.Name, g.Selected)
 			}
 		}
@@ -143,14 +143,13 @@ func find(st *State, want map[string]*Atom) {
 	}
 }
 
-// orGroupOf is the OR group a lists a as a choice of, or names in its
-// or_group field.
-func orGroupOf(st *State, a *Atom) *ORGroup {
-	for i := range st.ORGroups {
-		g := &st.ORGroups[i]
-		if g.Name == a.ORGroup || slices.Contains(g.Choices, a.ID) {
-			return g
-		}
+// orGroupOf is the OR group atom id is in, as Derive reads it
+// (orGroupsOf), or nil.
+func orGroupOf(st *State, id string) *ORGroup {
+	name := make(map[string]string, 1)
+	orGroupsOf(st, map[string]bool{id: true}, name)
+	if g, ok := st.ORGroup(name[id]); ok && name[id] != "" {
+		return g
 	}
 	return nil
 }

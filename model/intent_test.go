@@ -173,6 +173,37 @@ func TestIntentDefeated(t *testing.T) {
 	}
 }
 
+// An atom listed as a choice of one OR group whose own or_group field
+// names another is in the one it names, for the guard as for Derive: A4,
+// in g's choices with or_group h, comes back resolved while h selects it.
+// That is the loop's choice, not a correction undone (g selects A3).
+func TestIntentDefeatedReadsTheORGroupAsDerive(t *testing.T) {
+	inH := func(st *model.State) *model.State {
+		st.Atoms[3].ORGroup = "h"
+		st.ORGroups = append(st.ORGroups, model.ORGroup{Name: "h", Choices: []string{"A4", "A5"}, Selected: "A4"})
+		return st
+	}
+	before := inH(intentState(t, "A4 status: in_progress"))
+	after := inH(intentState(t))
+	later := inH(intentState(t, "A4 status: resolved"))
+	if g := model.Derive(later).ORGroupOf["A4"]; g != "h" {
+		t.Fatalf("Derive puts A4 in OR group %q, want h", g)
+	}
+	in := model.IntentOf(before, after)
+	if in.Empty() {
+		t.Fatal("the intent watches nothing")
+	}
+	if got := in.Defeated(later); got != "" {
+		t.Fatalf("A4, selected by its own OR group h, is taken as undone: %s", got)
+	}
+	// In g alone (no or_group of its own naming another), the same
+	// version undoes the correction.
+	later.Atoms[3].ORGroup = "g"
+	if got, want := in.Defeated(later), "A4 came back resolved although OR group g selects A3: the worker that was on A4 finished after the correction"; got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}
+
 // The guard checks every version of the file the TUI sees against each
 // correction it guards: its lineage when the correction is missing, its
 // intent when it is there. At 10,000 atoms:

@@ -41,8 +41,10 @@ import (
 //     or a dag_adjustment (decompositions).
 //
 // Bindings are not compared (add_binding.py replaces an atom's binding),
-// nor is the Markdown body. Byte-identical return to the version before
-// our write is a revert; the correction package checks that on bytes.
+// nor is the Markdown body. A byte-identical return to the version before
+// our write descends (it is a version planned on): a loop script that
+// changed nothing writes exactly that; the correction package takes it
+// for a revert, on bytes, once such a script would have written it back.
 // What the rule cannot tell apart: a version that differs from B only in
 // what the loop's writers change (an atom's status, a binding, the control
 // counters going up) — a new loop with B's goal and B's atoms at B's

@@ -227,7 +227,7 @@ func misread(s *State, f HookField) string {
 // value: an inline comment, trailing blanks, a quote left over.
 func valueWhy(t string) string {
 	switch {
-	case commentAt(t) >= 0:
+	case CommentAt(t) >= 0:
 		return "inline comment"
 	case t != strings.TrimRight(t, " \t"):
 		return "trailing blanks"
@@ -239,9 +239,14 @@ func valueWhy(t string) string {
 	return ""
 }
 
-// commentAt is where a YAML comment starts in a value read as text: a '#'
-// at its start or after a blank (-1: none).
-func commentAt(t string) int {
+// The wording of the loop-tools findings, here and in internal/looptools
+// (which reads the bytes as the loop's tools do): values and lines of the
+// file are shown quoted and cut, a comment in a value cut to '# …'.
+
+// CommentAt is where a YAML comment starts in a value read as text (what
+// follows "key:" on its line, as the loop's tools take it): a '#' at its
+// start or after a blank (-1: none).
+func CommentAt(t string) int {
 	for i := 0; i < len(t); i++ {
 		if t[i] == '#' && (i == 0 || t[i-1] == ' ' || t[i-1] == '\t') {
 			return i
@@ -250,10 +255,11 @@ func commentAt(t string) int {
 	return -1
 }
 
-// shownValue quotes a value read from the file for a message: a comment
-// is cut to '# …', blanks before it to three, the rest to 40 characters.
-func shownValue(t string) string {
-	if i := commentAt(t); i >= 0 {
+// QuoteValue quotes a value read from the file as text for a message: a
+// comment is cut to '# …', blanks before it to three, the rest to width
+// characters (QuoteText).
+func QuoteValue(t string, width int) string {
+	if i := CommentAt(t); i >= 0 {
 		j := i
 		for j > 0 && (t[j-1] == ' ' || t[j-1] == '\t') && i-j < 3 {
 			j--
@@ -264,10 +270,16 @@ func shownValue(t string) string {
 		}
 		t = t[:k] + t[j:i] + "# …"
 	}
-	if utf8.RuneCountInString(t) > 40 {
+	return QuoteText(t, width)
+}
+
+// QuoteText quotes text from the file for a message, cut to width
+// characters (the last of them an ellipsis when cut).
+func QuoteText(t string, width int) string {
+	if utf8.RuneCountInString(t) > width {
 		n := 0
 		for i := range t {
-			if n == 39 {
+			if n == width-1 {
 				t = t[:i] + "…"
 				break
 			}
@@ -276,6 +288,9 @@ func shownValue(t string) string {
 	}
 	return "'" + t + "'"
 }
+
+// shownValue is QuoteValue as the hook's findings show values.
+func shownValue(t string) string { return QuoteValue(t, 40) }
 
 // hookFieldFindings are the loop-tools warnings about the fields the hook
 // reads: read differently from aot-tui, with what the hook will do then,
@@ -409,7 +424,7 @@ func fixFor(f HookField, v HookValue, want string) string {
 	switch {
 	case v.Line == 0:
 		return fmt.Sprintf("indent it as '%s%s: %s'", strings.Repeat(" ", f.Indent()), f.Key(), want)
-	case commentAt(v.Text) >= 0:
+	case CommentAt(v.Text) >= 0:
 		return "remove the comment"
 	case v.Text != strings.TrimRight(v.Text, " \t"):
 		return "remove the trailing blanks"

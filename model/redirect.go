@@ -26,10 +26,16 @@ type Request interface {
 }
 
 // PlanContext is what a plan needs besides the state: the time to stamp
-// the correction with and the person's note.
+// the correction with, the person's note, and whether the person agreed
+// to interrupt workers.
 type PlanContext struct {
 	Now  time.Time
 	Note string
+	// Interrupt allows the plan to touch in-progress atoms (see
+	// Interrupt): the person agreed to interrupt their workers (the CLI's
+	// --interrupt, the TUI's confirm after the preview named them).
+	// Without it such a plan is refused with RuleInProgress.
+	Interrupt bool
 }
 
 // Plan is a correction ready to apply: the edits to the document as read,
@@ -56,8 +62,11 @@ type Plan struct {
 	Affected []string `json:"affected"`
 	// Interrupts lists the in-progress atoms the plan touches, in file
 	// order: a worker is on each, which aot-tui cannot stop. A plan that
-	// touches one is made only for a request that says Interrupt.
+	// touches one is made only with PlanContext.Interrupt.
 	Interrupts []Interrupt `json:"interrupts"`
+	// AnyFile: the plan is written even on a file that fails validation
+	// (see WritePolicy). A stop and the /redirect handshake flag have it.
+	AnyFile bool `json:"-"`
 }
 
 // Interrupt is an in-progress atom a correction touches. The seed's
@@ -106,13 +115,13 @@ const (
 	RuleNoChange         = "a correction changes something"
 	RuleLoopState        = "a stop needs a loop that has not ended"
 	// RuleFileProblems: a correction of a file that fails validation is
-	// refused unless it removes an error (statefile applies it to every
-	// correction but a stop and the redirect handshake).
+	// refused unless it removes an error (WritePolicy; a stop and the
+	// redirect handshake are written on any file).
 	RuleFileProblems = "corrections are applied to valid files, unless they remove an error"
 	RuleChecklist    = "base_case items are addressed by existing positions"
 	RuleLastAtom     = "a loop has at least one atom"
 	// RuleInProgress: a correction that touches an in-progress atom is
-	// made only when the request says Interrupt.
+	// made only with PlanContext.Interrupt.
 	RuleInProgress = "an in-progress atom is changed only when its worker is interrupted"
 )
 
@@ -121,14 +130,16 @@ const (
 // so it stays cheap on states of 10,000 atoms.
 //
 // A file with validation errors (type errors included) is planned on like
-// any other: whether the correction may be written on it is statefile's
+// any other: whether the correction may be written on it is WritePolicy's
 // decision (a correction on an invalid file is written only when it
-// removes an error; a stop always), made on the file it is written to.
+// removes an error; a stop always: Plan.AnyFile), which statefile makes on
+// the file it is written to.
 //
 // A plan that touches an in-progress atom (see Interrupt) is refused
-// with RuleInProgress, naming the atom, unless the request says Interrupt
-// (AddAtom, DeleteAtom, ForceOR and OverrideBinding have the field); the
-// plan made lists them in Interrupts and its corrections[] entry says so.
+// with RuleInProgress, naming the atom, unless ctx.Interrupt allows it
+// (only AddAtom, DeleteAtom, ForceOR and OverrideBinding can touch one);
+// the plan made lists them in Interrupts and its corrections[] entry says
+// so.
 func PlanCorrection(s *State, req Request, ctx PlanContext) (*Plan, error) {
 	if ctx.Now.IsZero() {
 		ctx.Now = time.Now()
@@ -139,7 +150,7 @@ func PlanCorrection(s *State, req Request, ctx PlanContext) (*Plan, error) {
 	}
 	p.plan.Interrupts = p.interrupts()
 	if len(p.plan.Interrupts) > 0 {
-		if r, ok := req.(interrupter); !ok || !r.interrupting() {
+		if !ctx.Interrupt {
 			return nil, interruptRefusal(p.plan.Interrupts)
 		}
 		p.rec.desc += " (" + interruptedText(p.plan.Interrupts) + ")"
@@ -464,11 +475,9 @@ type AddAtom struct {
 	DependsOn   []string
 	ORGroup     string
 	// RequiredBy lists unresolved atoms that will depend on the new one
-	// (an in-progress one goes back to pending: see Interrupt).
+	// (an in-progress one goes back to pending, with
+	// PlanContext.Interrupt: see Interrupt).
 	RequiredBy []string
-	// Interrupt allows the correction to touch in-progress atoms (see
-	// PlanCorrection).
-	Interrupt bool
 }
 
 // Kind implements Request.
@@ -615,12 +624,12 @@ func dedupe(ids []string) []string {
 // selected choice; the group then selects its next choice that has not
 // failed, and the trail records that selection (the only case in which a
 // delete writes a trail entry), or selects nothing when none is left.
+//
+// Deleting an in-progress atom, or detaching it from one, needs
+// PlanContext.Interrupt (see PlanCorrection).
 type DeleteAtom struct {
 	ID     string
 	Detach bool
-	// Interrupt allows the correction to touch in-progress atoms: delete
-	// one, or detach it from one (see PlanCorrection).
-	Interrupt bool
 }
 
 // Kind implements Request.
@@ -772,13 +781,13 @@ func plural1(n int) string {
 // selection goes back to pending when in progress and is redone (binding
 // dropped, dependents reset) when resolved, and the trail records the new
 // selection. It is refused when moving a dependent would make a cycle.
+//
+// Touching an in-progress previous selection, or its dependents, needs
+// PlanContext.Interrupt (see PlanCorrection).
 type ForceOR struct {
 	Group  string
 	Choice string
 	Reason string
-	// Interrupt allows the correction to touch in-progress atoms: the
-	// previous selection, its dependents (see PlanCorrection).
-	Interrupt bool
 }
 
 // Kind implements Request.
@@ -1301,10 +1310,9 @@ type OverrideBinding struct {
 	// SetArtifacts is true when Artifacts should replace the current list
 	// (an empty list included).
 	SetArtifacts bool
-	Redo         bool
-	// Interrupt allows a redo to reset in-progress dependents (see
-	// PlanCorrection).
-	Interrupt bool
+	// Redo resets in-progress dependents only with PlanContext.Interrupt
+	// (see PlanCorrection).
+	Redo bool
 }
 
 // Kind implements Request.
@@ -1431,6 +1439,7 @@ func (r Stop) plan(p *planner) error {
 	p.setKey(P("control"), c.Lines, "stop_requested", true)
 	p.setKey(P("control"), c.Lines, "stop_reason", reason)
 	p.plan.Summary = "stop requested: " + reason
+	p.plan.AnyFile = true // stopping a broken loop is what a person needs most
 	return nil
 }
 
@@ -1452,19 +1461,12 @@ func (r SetRedirect) plan(p *planner) error {
 	}
 	p.setKey(P("control"), c.Lines, "redirect_requested", r.Requested)
 	p.plan.Summary = fmt.Sprintf("redirect_requested: %v", r.Requested)
+	p.plan.AnyFile = true // the pause must always be able to start and end
 	return nil
 }
 
 // ---------------------------------------------------------------------------
 // In-progress atoms
-
-// interrupter is a request that can be told to interrupt workers.
-type interrupter interface{ interrupting() bool }
-
-func (r AddAtom) interrupting() bool         { return r.Interrupt }
-func (r DeleteAtom) interrupting() bool      { return r.Interrupt }
-func (r ForceOR) interrupting() bool         { return r.Interrupt }
-func (r OverrideBinding) interrupting() bool { return r.Interrupt }
 
 // interrupts finds the in-progress atoms the plan's edits touch, from the
 // edits themselves (whichever correction made them): removing the atom,
@@ -1556,17 +1558,23 @@ func howRank(how string) int {
 }
 
 // Consequence says what the worker's own write will do after the
-// correction: fail on an atom that is gone, or overwrite it.
+// correction: fail on an atom that is gone, overwrite a reset status, or,
+// for a rewire alone, resolve the atom all the same: update_atom.py
+// rewrites only the status line, so the new depends_on stays and the atom
+// is resolved on the work done without what it now depends on.
 func (in Interrupt) Consequence() string {
-	if in.Deleted {
+	switch {
+	case in.Deleted:
 		return fmt.Sprintf("the worker's update_atom.py %s … will fail 'Atom %s not found'", in.Atom, in.Atom)
+	case !strings.Contains(in.How, "resets it") && strings.Contains(in.How, "changes its depends_on"):
+		return "the worker still resolves it when it finishes, on the dependencies it started with (update_atom.py rewrites only the status)"
 	}
 	return "the worker's result would overwrite it"
 }
 
 // interruptRefusal is the one-line refusal of a plan that touches
-// in-progress atoms without Interrupt: the first named, with what the
-// plan does to it and what the worker's write would do then.
+// in-progress atoms without PlanContext.Interrupt: the first named, with
+// what the plan does to it and what the worker's write would do then.
 func interruptRefusal(ins []Interrupt) error {
 	first := ins[0]
 	msg := fmt.Sprintf("%s is in progress (a worker is on it): this correction %s; %s", first.Atom, first.How, first.Consequence())

@@ -188,6 +188,9 @@ const stamp = "2026-03-01T13:30:00Z"
 
 var ctx = model.PlanContext{Now: now}
 
+// interrupting is ctx with the person's yes to interrupting workers.
+var interrupting = model.PlanContext{Now: now, Interrupt: true}
+
 // variant is baseState with each old text replaced (once) by the new one.
 func variant(t *testing.T, pairs ...string) string {
 	t.Helper()
@@ -445,7 +448,7 @@ func TestRefusals(t *testing.T) {
 		{"stop a completed loop", variant(t, "  status: running", "  status: completed"), model.Stop{}, model.RuleLoopState, "the loop is already completed"},
 		{"stop twice", variant(t, "stop_requested: false", "stop_requested: true"), model.Stop{}, model.RuleNoChange, "a stop is already requested"},
 		// In-progress atoms (A2; A7 and A3 in the variants) are touched
-		// only with Interrupt: the refusal names the atom, what the
+		// only with PlanContext.Interrupt: the refusal names the atom, what the
 		// correction would do to it and what the worker's write would do.
 		{"required-by an in-progress atom", "", model.AddAtom{Description: "x", RequiredBy: []string{"A2"}}, model.RuleInProgress,
 			"A2 is in progress (a worker is on it): this correction resets it to pending and changes its depends_on; the worker's result would overwrite it. Add --interrupt to do it anyway"},
@@ -456,7 +459,9 @@ func TestRefusals(t *testing.T) {
 		{"redo under an in-progress dependent", withStatus(t, baseState, "A7", "in_progress"), model.OverrideBinding{ID: "A3", Redo: true}, model.RuleInProgress,
 			"A7 is in progress (a worker is on it): this correction resets it to pending"},
 		{"detach from an in-progress dependent", withStatus(t, baseState, "A13", "in_progress"), model.DeleteAtom{ID: "A9", Detach: true}, model.RuleInProgress,
-			"A13 is in progress (a worker is on it): this correction changes its depends_on; the worker's result would overwrite it"},
+			"A13 is in progress (a worker is on it): this correction changes its depends_on; the worker still resolves it when it finishes, on the dependencies it started with (update_atom.py rewrites only the status). Add --interrupt to do it anyway"},
+		{"delete a selection rewires an in-progress dependent", withStatus(t, withStatus(t, baseState, "A3", "pending"), "A5", "in_progress"), model.DeleteAtom{ID: "A3", Detach: true}, model.RuleInProgress,
+			"A5 is in progress (a worker is on it): this correction changes its depends_on; the worker still resolves it when it finishes, on the dependencies it started with (update_atom.py rewrites only the status). Add --interrupt to do it anyway"},
 		{"several in progress", withStatus(t, withStatus(t, baseState, "A7", "in_progress"), "A6", "in_progress"), model.OverrideBinding{ID: "A3", Redo: true}, model.RuleInProgress,
 			"A6 is in progress (a worker is on it): this correction resets it to pending; the worker's result would overwrite it (also in progress: A7 resets it to pending)"},
 	}
@@ -490,7 +495,7 @@ func TestRefusals(t *testing.T) {
 func TestPlanLeavesStateAlone(t *testing.T) {
 	str := func(s string) *string { return &s }
 	reqs := []model.Request{
-		model.AddAtom{Description: "x", DependsOn: []string{"A1"}, RequiredBy: []string{"A2"}, ORGroup: "fmt", Interrupt: true},
+		model.AddAtom{Description: "x", DependsOn: []string{"A1"}, RequiredBy: []string{"A2"}, ORGroup: "fmt"},
 		model.DeleteAtom{ID: "A10", Detach: true},
 		model.ForceOR{Group: "store", Choice: "A4"},
 		model.ChangeObjective{Goal: str("new"), Checks: []model.CheckEdit{{Op: "remove", Path: model.ChecklistPath{1}}}},
@@ -499,7 +504,7 @@ func TestPlanLeavesStateAlone(t *testing.T) {
 	}
 	for _, req := range reqs {
 		doc, ref := parse(t, baseState), parse(t, baseState)
-		planOK(t, doc, req, ctx)
+		planOK(t, doc, req, interrupting)
 		if !reflect.DeepEqual(doc.State, ref.State) {
 			t.Fatalf("%s modified the state it planned on", req.Kind())
 		}
@@ -576,7 +581,7 @@ func TestAddAtom(t *testing.T) {
 		if doc.State.Atoms[11].Lines.Has("depends_on") {
 			t.Fatal("fixture: A12 should lack depends_on")
 		}
-		p := planOK(t, doc, model.AddAtom{Description: "Security review", DependsOn: []string{"A1"}, RequiredBy: []string{"A9", "A2", "A12"}, Interrupt: true}, ctx)
+		p := planOK(t, doc, model.AddAtom{Description: "Security review", DependsOn: []string{"A1"}, RequiredBy: []string{"A9", "A2", "A12"}}, interrupting)
 		s := apply(t, doc, p)
 		for id, deps := range map[string][]string{"A9": {"A2", "A6", "A16"}, "A2": {"A1", "A16"}, "A12": {"A16"}} {
 			if got := atom(t, s, id).DependsOn; !slices.Equal(got, deps) {
@@ -683,7 +688,7 @@ func TestDeleteAtom(t *testing.T) {
 	}
 	t.Run("decomposition child", func(t *testing.T) {
 		doc := parse(t, decomposing(t))
-		p := planOK(t, doc, model.DeleteAtom{ID: "A7", Interrupt: true}, ctx)
+		p := planOK(t, doc, model.DeleteAtom{ID: "A7"}, interrupting)
 		s := apply(t, doc, p)
 		if len(s.Decompositions) != 1 || !slices.Equal(s.Decompositions[0].Children, []string{"A8"}) {
 			t.Fatalf("decompositions %+v", s.Decompositions)
@@ -760,7 +765,7 @@ func TestForceOR(t *testing.T) {
 		text = withStatus(t, text, "A5", "pending")
 		text = strings.Replace(text, "  A3:\n    summary: \"Postgres store\"\n    artifacts: [\"store/pg.go\"]\n", "", 1)
 		doc := parse(t, text)
-		p := planOK(t, doc, model.ForceOR{Group: "store", Choice: "A4", Interrupt: true}, ctx)
+		p := planOK(t, doc, model.ForceOR{Group: "store", Choice: "A4"}, interrupting)
 		s := apply(t, doc, p)
 		got := statuses(s)
 		if got["A3"] != "pending" || got["A5"] != "pending" || got["A7"] != "resolved" || got["A6"] != "resolved" {

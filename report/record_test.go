@@ -82,12 +82,8 @@ func record(t *testing.T, sc scenario) []history.Version {
 		if !ok {
 			return
 		}
-		res, err := statefile.Update(path, statefile.UpdateOptions{}, func(doc *statefile.Document) ([]model.Edit, error) {
-			p, err := model.PlanCorrection(doc.State, req, model.PlanContext{Now: t0.Add(time.Duration(it) * time.Hour), Note: "from the report test"})
-			if err != nil {
-				return nil, err
-			}
-			return p.Edits, nil
+		res, err := statefile.Update(path, statefile.UpdateOptions{}, func(doc *statefile.Document) (*model.Plan, error) {
+			return model.PlanCorrection(doc.State, req, model.PlanContext{Now: t0.Add(time.Duration(it) * time.Hour), Note: "from the report test"})
 		})
 		if err != nil {
 			failure = fmt.Errorf("correction at iteration %d: %w", it, err)

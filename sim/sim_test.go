@@ -187,13 +187,10 @@ func waitFor(t *testing.T, path, text string) {
 func correct(t *testing.T, path string, req model.Request) *model.Plan {
 	t.Helper()
 	var plan *model.Plan
-	_, err := statefile.Update(path, statefile.UpdateOptions{}, func(doc *statefile.Document) ([]model.Edit, error) {
+	_, err := statefile.Update(path, statefile.UpdateOptions{}, func(doc *statefile.Document) (*model.Plan, error) {
 		p, err := model.PlanCorrection(doc.State, req, model.PlanContext{})
 		plan = p
-		if err != nil {
-			return nil, err
-		}
-		return p.Edits, nil
+		return p, err
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -66,12 +66,8 @@ func BenchmarkCorrectionWrite(b *testing.B) {
 		} {
 			b.Run(c.name+"/"+strconv.Itoa(n), func(b *testing.B) {
 				path := filepath.Join(b.TempDir(), "aot-loop-state.md")
-				plan := func(doc *Document) ([]model.Edit, error) {
-					p, err := model.PlanCorrection(doc.State, c.req, model.PlanContext{Now: time.Unix(0, 0)})
-					if err != nil {
-						return nil, err
-					}
-					return p.Edits, nil
+				plan := func(doc *Document) (*model.Plan, error) {
+					return model.PlanCorrection(doc.State, c.req, model.PlanContext{Now: time.Unix(0, 0)})
 				}
 				b.SetBytes(int64(len(data)))
 				for b.Loop() {

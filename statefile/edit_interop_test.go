@@ -3,11 +3,15 @@ package statefile
 import (
 	"fmt"
 	"math/rand"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/aot-loop/aot-tui/model"
 )
+
+// movingNumbers are the line numbers and list positions a message names.
+var movingNumbers = regexp.MustCompile(`line \d+|\[\d+\]`)
 
 // loopToolsKeys are the loop-tools warnings on data (what the loop's own
 // line-based tools read otherwise than Parse), without the line numbers

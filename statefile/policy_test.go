@@ -94,7 +94,7 @@ func TestWritePolicyLetsRepairsThrough(t *testing.T) {
 			t.Fatalf("fixture: %v", v.Errors)
 		}
 		edits := []model.Edit{model.Replace(model.P("atoms", 1, "depends_on", 0), "A1")}
-		res, err := Update(path, UpdateOptions{}, func(*Document) ([]model.Edit, error) { return edits, nil })
+		res, err := Update(path, UpdateOptions{}, func(*Document) (*model.Plan, error) { return &model.Plan{Edits: edits}, nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,28 +143,6 @@ func TestWritePolicyStopAndFlagAlwaysWrite(t *testing.T) {
 				t.Fatalf("control after the stop: %+v", c)
 			}
 		})
-	}
-}
-
-// The flags' exemption covers exactly control's flags: a plan that also
-// changes anything else is held to the rule.
-func TestFlagsOnly(t *testing.T) {
-	flag := model.Replace(model.P("control", "redirect_requested"), true)
-	for _, c := range []struct {
-		edits []model.Edit
-		want  bool
-	}{
-		{nil, true},
-		{[]model.Edit{flag}, true},
-		{[]model.Edit{model.Replace(model.P("control", "stop_requested"), true), model.AddKey(model.P("control"), "stop_reason", "x")}, true},
-		{[]model.Edit{flag, model.Append(model.P("atoms"), model.Map{{Key: "id", Value: "A9"}})}, false},
-		{[]model.Edit{model.Replace(model.P("control", "status"), "stopped")}, false},
-		{[]model.Edit{model.Remove(model.P("control", "stop_reason"))}, false},
-		{[]model.Edit{model.Replace(model.P("control"), nil)}, false},
-	} {
-		if got := flagsOnly(c.edits); got != c.want {
-			t.Errorf("flagsOnly(%v) = %v, want %v", c.edits, got, c.want)
-		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"time"
 
 	"github.com/aot-loop/aot-tui/model"
@@ -16,9 +15,11 @@ import (
 // it could not be applied safely (exit 3).
 var ErrConflict = errors.New("the state file kept changing")
 
-// PlanFunc plans edits against the document as it is now. Update calls it
-// again on the new bytes when another writer changed the file.
-type PlanFunc func(doc *Document) ([]model.Edit, error)
+// PlanFunc plans a change against the document as it is now: its Edits
+// are applied, and model.WritePolicy decides on its AnyFile whether they
+// may be written (a nil plan changes nothing). Update calls it again on
+// the new bytes when another writer changed the file.
+type PlanFunc func(doc *Document) (*model.Plan, error)
 
 // UpdateOptions tune Update.
 type UpdateOptions struct {
@@ -52,8 +53,8 @@ type UpdateOptions struct {
 var ErrStale = errors.New("the state file changed since it was read")
 
 // RuleStaysValid is the rule of the refusal Update returns when a planned
-// correction would add a validation error to the file.
-const RuleStaysValid = "a correction leaves the file valid"
+// correction would add a validation error to the file (model.WritePolicy).
+const RuleStaysValid = model.RuleStaysValid
 
 // RuleEditable is the rule of the refusal Update returns when the text a
 // correction must change is YAML aot-tui does not rewrite (an alias, a
@@ -309,12 +310,15 @@ func prepare(data []byte, path string, plan PlanFunc, carried func(*Document) bo
 	if carried != nil && carried(doc) {
 		return p, errCarried
 	}
-	edits, err := plan(doc)
+	pl, err := plan(doc)
 	if err != nil {
 		return p, err
 	}
-	p.edits = edits
-	out, err := ApplyEdits(doc, edits)
+	if pl == nil {
+		pl = &model.Plan{AnyFile: true} // nothing to write: nothing to refuse
+	}
+	p.edits = pl.Edits
+	out, err := ApplyEdits(doc, pl.Edits)
 	var ee *EditError
 	if errors.As(err, &ee) && (errors.Is(err, ErrEditUnsupported) || errors.Is(err, ErrEditType)) {
 		// The file's own YAML is in the way (corrections: *alias, a
@@ -330,130 +334,13 @@ func prepare(data []byte, path string, plan PlanFunc, carried func(*Document) bo
 	if err != nil {
 		return p, fmt.Errorf("internal error: the corrected %s would not parse (%v); nothing was written", path, err)
 	}
-	if err := writePolicy(path, doc.State, newDoc.State, edits); err != nil {
+	// The one write policy, for the CLI and the TUI alike.
+	if err := model.WritePolicy(path, doc.State, newDoc.State, pl.AnyFile); err != nil {
 		return p, err
 	}
 	p.out, p.newDoc = out, newDoc
 	return p, nil
 }
-
-// writePolicy is the one rule every correction is written by, from the
-// CLI and the TUI alike (both come through prepare):
-//
-//   - a correction never adds a validation error (RuleStaysValid);
-//   - on a file that fails validation, a correction is refused
-//     (model.RuleFileProblems, naming the first error and its line and
-//     how to see them all), unless it removes an error: the errors after
-//     it are a strict subset of those before, compared as newErrors
-//     compares them (a multiset of messages without the line numbers and
-//     list positions that move);
-//   - but a stop, and the /redirect handshake flag, are written on any
-//     file (flagsOnly): stopping a broken loop is what a person needs
-//     most, and the flag pauses the loop while a person prepares the
-//     correction that repairs it — and must always clear again, or a
-//     file that went bad while a form was open would pause its loop for
-//     good. Neither touches more than control's flags, so neither can
-//     make the file worse (the first rule still holds for them).
-//
-// Warnings never block: only findings of severity "error" count.
-func writePolicy(path string, before, after *model.State, edits []model.Edit) error {
-	old, first := errorsOf(before)
-	added, left := compareErrors(old, after)
-	if added != "" {
-		// A refusal like the planner's own (exit 1): the correction would
-		// break an invariant the planner did not check.
-		return &model.Refusal{Rule: RuleStaysValid,
-			Reason: fmt.Sprintf("the correction would make %s invalid: %s; nothing was written", path, added)}
-	}
-	total := 0
-	for _, n := range old {
-		total += n
-	}
-	if total == 0 || flagsOnly(edits) || left < total {
-		return nil
-	}
-	more := ""
-	if total > 1 {
-		more = fmt.Sprintf(" and %d more", total-1)
-	}
-	return &model.Refusal{Rule: model.RuleFileProblems,
-		Reason: fmt.Sprintf("%s fails validation (%s%s): a correction is written on it only when it removes an error (see them all: aot-tui validate -f %s); nothing was written",
-			path, first, more, path)}
-}
-
-// newErrors returns the first validation error the new state has that the
-// old one did not. Errors are compared without the line numbers and list
-// positions they mention ("first defined on line 95", "atoms[3]"), which
-// move when a correction adds or removes lines or items above them.
-func newErrors(before, after *model.State) string {
-	old, _ := errorsOf(before)
-	added, _ := compareErrors(old, after)
-	return added
-}
-
-// errorsOf counts the validation errors of st by errorKey, and returns
-// the first (by line) as the report words it.
-func errorsOf(st *model.State) (map[string]int, string) {
-	keys := map[string]int{}
-	first := ""
-	for _, p := range model.Validate(st).Problems {
-		if p.Severity != "error" {
-			continue
-		}
-		if first == "" {
-			first = model.Problem{Line: p.Line, Message: p.Message}.String()
-		}
-		keys[errorKey(p.Message)]++
-	}
-	return keys, first
-}
-
-// compareErrors compares the errors of after with old (errorsOf of the
-// state before): added is the first error after has that old has not (""
-// when none), left how many of after's errors old has.
-func compareErrors(old map[string]int, after *model.State) (added string, left int) {
-	remain := make(map[string]int, len(old))
-	for k, n := range old {
-		remain[k] = n
-	}
-	for _, p := range model.Validate(after).Problems {
-		if p.Severity != "error" {
-			continue
-		}
-		k := errorKey(p.Message)
-		if remain[k] == 0 {
-			if added == "" {
-				added = model.Problem{Line: p.Line, Message: p.Message}.String()
-			}
-			continue
-		}
-		remain[k]--
-		left++
-	}
-	return added, left
-}
-
-// flagKeys are the control flags a stop and the /redirect handshake set.
-var flagKeys = map[string]bool{"stop_requested": true, "stop_reason": true, "redirect_requested": true}
-
-// flagsOnly reports whether edits set control's stop and redirect flags
-// and nothing else: a stop, the handshake, or both.
-func flagsOnly(edits []model.Edit) bool {
-	for _, e := range edits {
-		p := e.Path
-		switch {
-		case len(p) == 2 && p[0].Key == "control" && !p[1].IsIndex && flagKeys[p[1].Key] && e.Op != model.OpRemove:
-		case len(p) == 1 && p[0].Key == "control" && e.Op == model.OpAdd && flagKeys[e.Key]:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-var movingNumbers = regexp.MustCompile(`line \d+|\[\d+\]`)
-
-func errorKey(msg string) string { return movingNumbers.ReplaceAllString(msg, "#") }
 
 // testHook, when set (by tests), is called at the named steps of install:
 // "written" (the temp file is complete), "checked" (the target was

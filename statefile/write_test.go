@@ -41,12 +41,8 @@ func stateFile(t *testing.T, mode os.FileMode) (path string, data []byte) {
 
 // planOf plans req on whatever the file holds when Update reads it.
 func planOf(req model.Request) PlanFunc {
-	return func(doc *Document) ([]model.Edit, error) {
-		p, err := model.PlanCorrection(doc.State, req, model.PlanContext{Now: writeNow})
-		if err != nil {
-			return nil, err
-		}
-		return p.Edits, nil
+	return func(doc *Document) (*model.Plan, error) {
+		return model.PlanCorrection(doc.State, req, model.PlanContext{Now: writeNow})
 	}
 }
 
@@ -196,7 +192,7 @@ func TestUpdateLeavesNoTempFile(t *testing.T) {
 		path, _ := stateFile(t, 0o644)
 		var last []byte
 		plans := 0
-		res, err := Update(path, UpdateOptions{Attempts: 3}, func(doc *Document) ([]model.Edit, error) {
+		res, err := Update(path, UpdateOptions{Attempts: 3}, func(doc *Document) (*model.Plan, error) {
 			plans++
 			last = bumpIteration(t, path)
 			return planOf(addAtom)(doc)
@@ -213,7 +209,7 @@ func TestUpdateLeavesNoTempFile(t *testing.T) {
 		// The file grows past the size limit before the re-read.
 		path, before := stateFile(t, 0o644)
 		grown := append(bytes.Clone(before), bytes.Repeat([]byte("padding\n"), 200)...)
-		_, err := Update(path, UpdateOptions{MaxSize: int64(len(before) + 100)}, func(doc *Document) ([]model.Edit, error) {
+		_, err := Update(path, UpdateOptions{MaxSize: int64(len(before) + 100)}, func(doc *Document) (*model.Plan, error) {
 			if err := os.WriteFile(path, grown, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -229,7 +225,7 @@ func TestUpdateLeavesNoTempFile(t *testing.T) {
 	})
 	t.Run("target replaced by a directory", func(t *testing.T) {
 		path, _ := stateFile(t, 0o644)
-		_, err := Update(path, UpdateOptions{}, func(doc *Document) ([]model.Edit, error) {
+		_, err := Update(path, UpdateOptions{}, func(doc *Document) (*model.Plan, error) {
 			if err := os.Remove(path); err != nil {
 				t.Fatal(err)
 			}
@@ -248,8 +244,8 @@ func TestUpdateLeavesNoTempFile(t *testing.T) {
 	})
 	t.Run("edits that do not apply", func(t *testing.T) {
 		path, before := stateFile(t, 0o644)
-		_, err := Update(path, UpdateOptions{}, func(*Document) ([]model.Edit, error) {
-			return []model.Edit{model.Replace(model.P("atoms", 99, "status"), "pending")}, nil
+		_, err := Update(path, UpdateOptions{}, func(*Document) (*model.Plan, error) {
+			return &model.Plan{Edits: []model.Edit{model.Replace(model.P("atoms", 99, "status"), "pending")}}, nil
 		})
 		var ee *EditError
 		if !errors.As(err, &ee) {
@@ -268,7 +264,7 @@ func TestUpdateLeavesNoTempFile(t *testing.T) {
 func TestUpdateReplansOnWhatTheOtherWriterWrote(t *testing.T) {
 	path, before := stateFile(t, 0o644)
 	plans := 0
-	res, err := Update(path, UpdateOptions{}, func(doc *Document) ([]model.Edit, error) {
+	res, err := Update(path, UpdateOptions{}, func(doc *Document) (*model.Plan, error) {
 		plans++
 		if plans <= 2 {
 			bumpIteration(t, path)
@@ -303,7 +299,7 @@ func TestUpdateReadsThroughAWriteInProgress(t *testing.T) {
 	t.Run("a refusal on bytes the file no longer holds", func(t *testing.T) {
 		path, _ := stateFile(t, 0o644)
 		plans := 0
-		res, err := Update(path, UpdateOptions{}, func(doc *Document) ([]model.Edit, error) {
+		res, err := Update(path, UpdateOptions{}, func(doc *Document) (*model.Plan, error) {
 			plans++
 			if plans == 1 {
 				bumpIteration(t, path) // the write finishes
@@ -321,7 +317,7 @@ func TestUpdateReadsThroughAWriteInProgress(t *testing.T) {
 			t.Fatal(err)
 		}
 		plans := 0
-		res, err := Update(path, UpdateOptions{Attempts: 3}, func(doc *Document) ([]model.Edit, error) {
+		res, err := Update(path, UpdateOptions{Attempts: 3}, func(doc *Document) (*model.Plan, error) {
 			plans++
 			return planOf(addAtom)(doc)
 		})
@@ -402,7 +398,7 @@ func TestUpdateRefusesAnInvalidResult(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			path, before := stateFile(t, 0o644)
-			res, err := Update(path, UpdateOptions{}, func(*Document) ([]model.Edit, error) { return edits, nil })
+			res, err := Update(path, UpdateOptions{}, func(*Document) (*model.Plan, error) { return &model.Plan{Edits: edits}, nil })
 			var ref *model.Refusal
 			if !errors.As(err, &ref) || ref.Rule != RuleStaysValid || !strings.Contains(err.Error(), "nothing was written") || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("err %v; want a one-line refusal", err)
@@ -433,7 +429,7 @@ func TestUpdateRefusesAnInvalidResult(t *testing.T) {
 			model.Append(model.P("objective", "base_case", "checklist"), model.Map{{Key: "item", Value: "Lint"},
 				{Key: "check", Value: model.Map{{Key: "type", Value: "command"}, {Key: "value", Value: "golangci-lint run"}}}}),
 		}
-		res, err := Update(path, UpdateOptions{}, func(*Document) ([]model.Edit, error) { return edits, nil })
+		res, err := Update(path, UpdateOptions{}, func(*Document) (*model.Plan, error) { return &model.Plan{Edits: edits}, nil })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,19 +93,20 @@ func newFormValues(kind string, st *model.State, f *model.Facts, sel string) *fo
 }
 
 // request turns the form values into a model request. Corrections that
-// can touch an in-progress atom are planned with Interrupt: the preview
-// then names the workers' atoms, and applying it asks a confirm that
-// names them (previewDialog), rather than the plan being refused.
+// can touch an in-progress atom are previewed with interrupting allowed
+// (correction.Session): the preview then names the workers' atoms, and
+// applying it asks a confirm that names them (previewDialog), rather than
+// the plan being refused.
 func (v *formValues) request(kind string) (model.Request, error) {
 	switch kind {
 	case formAddAtom:
 		return model.AddAtom{ID: strings.TrimSpace(v.ID), Description: v.Description, DependsOn: v.DependsOn,
-			ORGroup: v.ORGroup, RequiredBy: v.RequiredBy, Interrupt: true}, nil
+			ORGroup: v.ORGroup, RequiredBy: v.RequiredBy}, nil
 	case formDeleteAtom:
-		return model.DeleteAtom{ID: v.ID, Detach: v.Detach, Interrupt: true}, nil
+		return model.DeleteAtom{ID: v.ID, Detach: v.Detach}, nil
 	case formForceOR:
 		g, c := splitChoice(v.Choice)
-		return model.ForceOR{Group: g, Choice: c, Reason: v.Reason, Interrupt: true}, nil
+		return model.ForceOR{Group: g, Choice: c, Reason: v.Reason}, nil
 	case formConstraints:
 		var r model.ChangeConstraints
 		for _, x := range []struct {
@@ -134,7 +135,7 @@ func (v *formValues) request(kind string) (model.Request, error) {
 		}
 		return r, nil
 	case formBinding:
-		r := model.OverrideBinding{ID: v.ID, Redo: v.Mode == "redo", Interrupt: true}
+		r := model.OverrideBinding{ID: v.ID, Redo: v.Mode == "redo"}
 		if !r.Redo {
 			s := v.Summary
 			r.Summary = &s

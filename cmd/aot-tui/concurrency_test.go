@@ -335,7 +335,7 @@ func concurrentCorrection(k int) correctionCase {
 			if g.Selected == other {
 				other = g.Choices[1]
 			}
-			return model.ForceOR{Group: g.Name, Choice: other, Reason: r, Interrupt: true}
+			return model.ForceOR{Group: g.Name, Choice: other, Reason: r}
 		}, "reason: " + r}
 	}
 	d := fmt.Sprintf("concurrent correction %d", k)
@@ -374,17 +374,16 @@ func applyCorrection(path string, k int, c correctionCase, force func()) (ourWri
 		wr.attempts = res.Attempts
 		return wr, nil
 	}
-	res, err := statefile.Update(path, statefile.UpdateOptions{}, func(doc *statefile.Document) ([]model.Edit, error) {
-		p, err := model.PlanCorrection(doc.State, c.req(doc.State), model.PlanContext{Now: now})
+	res, err := statefile.Update(path, statefile.UpdateOptions{}, func(doc *statefile.Document) (*model.Plan, error) {
+		// Interrupt: the force-or may touch an in-progress selection (the
+		// others touch no atom's status).
+		p, err := model.PlanCorrection(doc.State, c.req(doc.State), model.PlanContext{Now: now, Interrupt: true})
 		if force != nil {
 			force()
 			force = nil
 		}
 		wr.planned = time.Now().UnixNano()
-		if err != nil {
-			return nil, err
-		}
-		return p.Edits, nil
+		return p, err
 	})
 	wr.end = time.Now().UnixNano()
 	if err != nil {

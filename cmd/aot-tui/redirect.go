@@ -22,6 +22,8 @@ type writeFlags struct {
 	dryRun bool
 	json   bool
 	guard  time.Duration
+	// interrupt: --interrupt (interruptFlag), on the commands that have it.
+	interrupt bool
 }
 
 func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
@@ -117,7 +119,6 @@ func splitIDs(s string) []string {
 func newAddAtomCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var id, deps, group, reqBy string
-	var interrupt bool
 	cmd := &cobra.Command{
 		Use:   "add-atom DESCRIPTION [--id ID] [--depends-on A1,A2] [--or-group NAME] [--required-by A5] [--interrupt]",
 		Short: "Add an atom (dag_adjustment)",
@@ -128,7 +129,7 @@ an existing OR group; --required-by makes existing unresolved atoms depend on it
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req := model.AddAtom{ID: id, Description: strings.Join(args, " "), DependsOn: splitIDs(deps),
-				ORGroup: group, RequiredBy: splitIDs(reqBy), Interrupt: interrupt}
+				ORGroup: group, RequiredBy: splitIDs(reqBy)}
 			return runCorrection(cmd, g, &w, req)
 		},
 	}
@@ -137,13 +138,13 @@ an existing OR group; --required-by makes existing unresolved atoms depend on it
 	cmd.Flags().StringVar(&deps, "depends-on", "", "comma-separated ids the atom depends on")
 	cmd.Flags().StringVar(&group, "or-group", "", "an OR group the atom joins as a choice")
 	cmd.Flags().StringVar(&reqBy, "required-by", "", "comma-separated unresolved ids that will depend on the atom")
-	interruptFlag(cmd, &interrupt)
+	interruptFlag(cmd, &w.interrupt)
 	return cmd
 }
 
 func newDeleteAtomCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
-	var detach, interrupt bool
+	var detach bool
 	cmd := &cobra.Command{
 		Use:   "delete-atom ID [--detach] [--interrupt]",
 		Short: "Delete an unresolved atom (dag_adjustment)",
@@ -154,19 +155,18 @@ its dependents' depends_on — or, for a selected choice, selects the group's ne
 choice and moves the dependents onto it, as the loop's own backtrack does.` + interruptHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCorrection(cmd, g, &w, model.DeleteAtom{ID: args[0], Detach: detach, Interrupt: interrupt})
+			return runCorrection(cmd, g, &w, model.DeleteAtom{ID: args[0], Detach: detach})
 		},
 	}
 	w.register(cmd, true)
 	cmd.Flags().BoolVar(&detach, "detach", false, "also drop the atom from its dependents and OR selections")
-	interruptFlag(cmd, &interrupt)
+	interruptFlag(cmd, &w.interrupt)
 	return cmd
 }
 
 func newForceORCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var reason string
-	var interrupt bool
 	cmd := &cobra.Command{
 		Use:   "force-or GROUP CHOICE [--reason TEXT] [--interrupt]",
 		Short: "Force the choice of an OR group (dag_adjustment)",
@@ -175,12 +175,12 @@ selection goes back to pending if it was in progress; if it was resolved it is
 redone: its binding is dropped and it and its dependents go back to pending.` + interruptHelp,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCorrection(cmd, g, &w, model.ForceOR{Group: args[0], Choice: args[1], Reason: reason, Interrupt: interrupt})
+			return runCorrection(cmd, g, &w, model.ForceOR{Group: args[0], Choice: args[1], Reason: reason})
 		},
 	}
 	w.register(cmd, true)
 	cmd.Flags().StringVar(&reason, "reason", "", "why (recorded in the trail)")
-	interruptFlag(cmd, &interrupt)
+	interruptFlag(cmd, &w.interrupt)
 	return cmd
 }
 
@@ -320,7 +320,7 @@ func checkEditFromFlags(cmd *cobra.Command, check, typ, value, item, addItem, un
 func newOverrideBindingCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var summary, artifacts string
-	var redo, interrupt bool
+	var redo bool
 	cmd := &cobra.Command{
 		Use:   "override-binding ID [--summary TEXT] [--artifacts a,b] [--redo] [--interrupt]",
 		Short: "Amend or redo a resolved atom's binding (bindings_override)",
@@ -329,7 +329,7 @@ func newOverrideBindingCmd(g *globalFlags) *cobra.Command {
 pending (dropping their bindings and the trail entries of that scope).` + interruptHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			req := model.OverrideBinding{ID: args[0], Redo: redo, Interrupt: interrupt}
+			req := model.OverrideBinding{ID: args[0], Redo: redo}
 			if cmd.Flags().Changed("summary") {
 				req.Summary = &summary
 			}
@@ -350,7 +350,7 @@ pending (dropping their bindings and the trail entries of that scope).` + interr
 	cmd.Flags().StringVar(&summary, "summary", "", "new summary")
 	cmd.Flags().StringVar(&artifacts, "artifacts", "", "new comma-separated artifact paths (replaces the list)")
 	cmd.Flags().BoolVar(&redo, "redo", false, "drop the binding and redo the atom and its dependents")
-	interruptFlag(cmd, &interrupt)
+	interruptFlag(cmd, &w.interrupt)
 	return cmd
 }
 
@@ -411,7 +411,7 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	}
 	out, err := correction.Run(target.Path, req, correction.RunOptions{
 		Options: correction.Options{MaxSize: g.maxSize, Now: clockNow},
-		Note:    w.note, DryRun: w.dryRun, Guard: w.guard,
+		Note:    w.note, DryRun: w.dryRun, Guard: w.guard, Interrupt: w.interrupt,
 	})
 	if err != nil {
 		return correctionFailed(cmd, w, target, out, err)

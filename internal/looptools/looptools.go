@@ -736,21 +736,13 @@ func indentOf(b []byte) int {
 	return n
 }
 
-// quoteLine shows a line of the file in a message, cut to 60 characters.
-func quoteLine(b []byte) string {
-	s := string(b)
-	if utf8.RuneCountInString(s) > 60 {
-		k := 0
-		for i := range s {
-			if k == 59 {
-				s = s[:i] + "…"
-				break
-			}
-			k++
-		}
-	}
-	return "'" + s + "'"
-}
+// lineWidth is how many characters of a line or a value of the file a
+// finding shows.
+const lineWidth = 60
+
+// quoteLine shows a line of the file in a message, cut to lineWidth
+// characters (model.QuoteText).
+func quoteLine(b []byte) string { return model.QuoteText(string(b), lineWidth) }
 
 // sedTargets warns about lines other than the control field that the
 // hook's sed rewrites: every line of the file starting '  status: '

@@ -29,7 +29,7 @@ import (
 type pyReader struct {
 	r *reader
 	// collect, when set, receives each atom read instead of comparing it
-	// with the state's (Atoms).
+	// with the state's: the tests' Atoms (export_test.go) sets it.
 	collect          func(*pyAtom)
 	started, done    bool
 	sectionLine      int
@@ -311,7 +311,19 @@ func (p *pyReader) compare(k int, got *pyAtom) (same bool) {
 		return true // the common case, without allocating
 	}
 	path := fmt.Sprintf("atoms[%d]", k)
-	if string(got.id) != a.ID && r.want("id", got.start) {
+	switch {
+	case string(got.id) == a.ID || !r.want("id", got.start):
+	case a.ID == "":
+		// YAML reads no id ('- id: # A8', '- id: ~'): the schema's error
+		// says so; "remove the comment" would leave none either.
+		fix := "write the atom's id"
+		if commentIn(got.id) {
+			fix += " in place of the comment"
+		}
+		r.lr.Findings = append(r.lr.Findings, model.Problem{Line: got.start, Path: path + ".id",
+			Message: fmt.Sprintf("the loop's scripts read %s.id as %s (%s), where aot-tui reads no id; %s",
+				path, shown(got.id), why(got.id, got.start), fix)})
+	default:
 		r.lr.Findings = append(r.lr.Findings, model.Problem{Line: got.start, Path: path + ".id",
 			Message: fmt.Sprintf("the loop's scripts read %s.id as %s (%s): update_atom.py answers \"Atom %s not found\" when a worker reports on it; %s",
 				path, shown(got.id), why(got.id, got.start), a.ID, fix(got.id, "id: "+a.ID))})
@@ -420,35 +432,13 @@ func depsWhy(a *pyAtom) string {
 	return fmt.Sprintf("line %d", a.depsLine)
 }
 
-// commentIn reports whether v holds a YAML comment: a '#' after a blank.
-func commentIn(v []byte) bool {
-	for i := 1; i < len(v); i++ {
-		if v[i] == '#' && (v[i-1] == ' ' || v[i-1] == '\t') {
-			return true
-		}
-	}
-	return false
-}
+// commentIn reports whether v, a value the scripts read, holds a YAML
+// comment (model.CommentAt).
+func commentIn(v []byte) bool { return model.CommentAt(string(v)) >= 0 }
 
-// shown quotes a value the scripts read, a comment cut to '# …'.
-func shown(v []byte) string {
-	s := string(v)
-	for i := 1; i < len(s); i++ {
-		if s[i] == '#' && (s[i-1] == ' ' || s[i-1] == '\t') {
-			j := i
-			for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') && i-j < 3 {
-				j--
-			}
-			k := j
-			for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
-				k--
-			}
-			s = s[:k] + s[j:i] + "# …"
-			break
-		}
-	}
-	return quoteLine([]byte(s))
-}
+// shown quotes a value the scripts read, a comment cut to '# …'
+// (model.QuoteValue).
+func shown(v []byte) string { return model.QuoteValue(string(v), lineWidth) }
 
 func showList(list []string) string {
 	parts := make([]string, len(list))
@@ -459,56 +449,6 @@ func showList(list []string) string {
 		}
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
-}
-
-// Atom is an atom as the loop's Python scripts read it (read_state.py's
-// atoms: id, status and depends_on, comments and all).
-type Atom struct {
-	ID string
-	// Status is "" when the scripts find none (HasStatus false).
-	Status    string
-	HasStatus bool
-	DependsOn []string
-	// Line is the file line of its '- id:'.
-	Line int
-}
-
-// Atoms reads the atoms of data as the loop's Python scripts do.
-func Atoms(data []byte) []Atom {
-	var out []Atom
-	r := reader{data: data, recording: -1, plainAtom: -1}
-	r.py.init(&r)
-	r.py.collect = func(a *pyAtom) {
-		x := Atom{ID: string(a.id), Status: string(a.status), HasStatus: a.hasStatus, DependsOn: []string{}, Line: a.start}
-		a.eachDep(func(d []byte) bool {
-			x.DependsOn = append(x.DependsOn, string(d))
-			return true
-		})
-		out = append(out, x)
-	}
-	cr := bytes.IndexByte(data, '\r') >= 0
-	for pos, n := 0, 1; pos < len(data); n++ {
-		end := bytes.IndexByte(data[pos:], '\n')
-		if end < 0 {
-			end = len(data)
-		} else {
-			end += pos
-		}
-		r.py.lineCR(data[pos:end], n, cr)
-		pos = end + 1
-	}
-	r.py.close(math.MaxInt)
-	return out
-}
-
-// lineCR is line with Python's universal newlines when the file holds a
-// CR: \r\n and a lone \r end lines too.
-func (p *pyReader) lineCR(line []byte, n int, cr bool) {
-	if !cr {
-		p.line(line, n)
-		return
-	}
-	p.lineWithCR(line, n)
 }
 
 func (p *pyReader) lineWithCR(line []byte, n int) {
