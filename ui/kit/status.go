@@ -1,0 +1,44 @@
+package kit
+
+import "time"
+
+// Level is what a status line is: it sets the line's colour and, by
+// default, how long it stays.
+type Level int
+
+const (
+	// Info is a plain message.
+	Info Level = iota
+	// Success says something asked for was done (a correction written).
+	Success
+	// Warn says something needs the person's eye but nothing failed (a
+	// guard stood down, the loop was let go).
+	Warn
+	// Error says something asked for failed.
+	Error
+)
+
+// String names the level as the message log shows it.
+func (l Level) String() string {
+	switch l {
+	case Success:
+		return "ok"
+	case Warn:
+		return "warn"
+	case Error:
+		return "error"
+	}
+	return "info"
+}
+
+// Status is one line for a loop's footer. Which loop it belongs to is
+// said by whoever carries it (the message envelope, the loop it is set
+// on), never by which loop happens to be on screen.
+type Status struct {
+	// Text is the line as written; the footer escapes what it quotes.
+	Text string
+	// Level is its kind.
+	Level Level
+	// TTL is how long it stays (0: the level's default).
+	TTL time.Duration
+}
