@@ -42,3 +42,41 @@ type Status struct {
 	// TTL is how long it stays (0: the level's default).
 	TTL time.Duration
 }
+
+// How long a status stays when it does not say: a hint (Info) is read at a
+// glance; a result is read, and may be a sentence.
+const (
+	hintTTL   = 3 * time.Second
+	resultTTL = 6 * time.Second
+)
+
+// TTL is how long a status of the level stays unless it says otherwise.
+func (l Level) TTL() time.Duration {
+	if l == Info {
+		return hintTTL
+	}
+	return resultTTL
+}
+
+// Mark is the glyph before a status of the level, in the footer and the
+// message log, so that the level reads without its colour (NO_COLOR, or
+// a person who does not tell the colours apart). Info has none.
+func (l Level) Mark() string {
+	switch l {
+	case Success:
+		return "✓"
+	case Warn:
+		return "⚠"
+	case Error:
+		return "✗"
+	}
+	return ""
+}
+
+// Life is how long s stays: its TTL, else its level's.
+func (s Status) Life() time.Duration {
+	if s.TTL > 0 {
+		return s.TTL
+	}
+	return s.Level.TTL()
+}
