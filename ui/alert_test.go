@@ -24,7 +24,7 @@ func alertFor(t *testing.T, opts Options, blur bool, change func(*model.State)) 
 	opts.Now = func() time.Time { return fixedNow }
 	m := New(opts)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.Update(stateMsg{ev: loadEvent(t, path)})
+	m.Update(m.loops[0].envelope(stateMsg{ev: loadEvent(t, path)}))
 	if blur {
 		m.Update(tea.BlurMsg{})
 	}
@@ -124,7 +124,7 @@ func TestStallAlertAtMaxMinusOne(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	ev := loadEvent(t, path)
 	ev.Doc.State.Control.StallCount = 1
-	m.Update(stateMsg{ev: ev})
+	m.Update(m.loops[0].envelope(stateMsg{ev: ev}))
 	m.Update(tea.BlurMsg{})
 	if raw := rawOf(m.onState(m.cur, loadEvent(t, path))); !strings.Contains(raw, "stall 2/3: one more stalled iteration stops the loop") {
 		t.Fatalf("alert %q", raw)

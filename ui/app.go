@@ -91,18 +91,43 @@ type Options struct {
 	AfterRecord func()
 }
 
-// Messages. Watch events carry the index of the loop they are about.
+// Messages. One that belongs to one loop (a watch event, a correction's
+// result, a timer of the loop's) travels in a loopMsg: the envelope names
+// the loop, the message inside says what happened, and its handler takes
+// the loop. None of the inner types carries the loop itself.
 type (
-	stateMsg struct {
+	// loopMsg is the envelope of a message for the loop at idx in
+	// Model.loops; Update hands msg to that loop, or drops it when there
+	// is no such loop (the fleet table's placeholder, -1).
+	loopMsg struct {
 		idx int
-		ev  statefile.Event
+		msg tea.Msg
 	}
+	// stateMsg is a watch event.
+	stateMsg struct{ ev statefile.Event }
+	// watchStarted: the loop's statefile watcher runs.
+	watchStarted struct{ w *statefile.Watcher }
 	tickMsg      time.Time
-	watchStarted struct {
-		idx int
-		w   *statefile.Watcher
-	}
 )
+
+// envelope puts msg in l's envelope.
+func (l *loop) envelope(msg tea.Msg) loopMsg { return loopMsg{idx: l.idx, msg: msg} }
+
+// send is cmd with its message put in l's envelope (nil stays nil: a
+// command that returns no message sends none).
+func (l *loop) send(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	idx := l.idx
+	return func() tea.Msg {
+		msg := cmd()
+		if msg == nil {
+			return nil
+		}
+		return loopMsg{idx: idx, msg: msg}
+	}
+}
 
 // focus is what takes key presses.
 type focus int
@@ -285,18 +310,17 @@ func (m *Model) Close() {
 }
 
 func (m *Model) startWatch(l *loop) tea.Cmd {
-	t, opts, ch, idx := l.target, m.opts.Watch, l.events, l.idx
-	return func() tea.Msg {
-		w := statefile.StartWatch(t, opts, func(ev statefile.Event) { ch <- ev })
-		return watchStarted{idx: idx, w: w}
-	}
+	t, opts, ch := l.target, m.opts.Watch, l.events
+	return l.send(func() tea.Msg {
+		return watchStarted{w: statefile.StartWatch(t, opts, func(ev statefile.Event) { ch <- ev })}
+	})
 }
 
 // listen waits for the next watch event of a loop; it is re-armed after
 // each one.
 func listen(l *loop) tea.Cmd {
-	ch, idx := l.events, l.idx
-	return func() tea.Msg { return stateMsg{idx: idx, ev: <-ch} }
+	ch := l.events
+	return l.send(func() tea.Msg { return stateMsg{ev: <-ch} })
 }
 
 // tick starts the clock (see clock.go): its tickMsg starts listening for
@@ -343,11 +367,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.gstyler = graphStyler(m.styles)
 		m.refreshText(m.cur)
 		return nil
-	case layoutMsg:
+	case loopMsg:
 		if l := m.loopAt(msg.idx); l != nil {
-			l.graph.lay.install(msg, l.graph.sel)
-			m.syncGraphSelection(l)
-			return m.layoutCmd(l, l.graph.shrinkJob())
+			return m.onLoopMsg(l, msg.msg)
 		}
 		return nil
 	case tea.FocusMsg:
@@ -356,22 +378,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.BlurMsg:
 		m.focused = false
 		return nil
-	case watchStarted:
-		if l := m.loopAt(msg.idx); l != nil {
-			l.watcher = msg.w
-		}
-		return nil
-	case stateMsg:
-		l := m.loopAt(msg.idx)
-		if l == nil {
-			return nil
-		}
-		had := l.st != nil || l.phase != nil
-		cmd := m.onState(l, msg.ev)
-		if l != m.cur && had {
-			l.unseen = true
-		}
-		return tea.Batch(cmd, listen(l))
 	case tickMsg:
 		if !m.clock.listening {
 			m.clock.listening = true
@@ -381,24 +387,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case clockMsg:
 		m.clock.fired()
 		return m.clock.listen()
-	case sessionMsg:
-		return m.onSessionMsg(msg)
-	case pauseTickMsg:
-		return m.onPauseTick(msg)
-	case idleMsg:
-		return m.onIdle(msg)
-	case verifyMsg:
-		return m.onVerifyMsg(msg)
-	case playMsg:
-		return m.onPlay(msg)
-	case recordMsg:
-		if l := m.loopAt(msg.idx); l != nil {
-			m.recordQueued(l)
-			if m.opts.AfterRecord != nil {
-				m.opts.AfterRecord()
-			}
-		}
-		return nil
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
@@ -413,6 +401,44 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		var cmd tea.Cmd
 		m.filterInput, cmd = m.filterInput.Update(msg)
 		return cmd
+	}
+	return nil
+}
+
+// onLoopMsg hands a message out of a loopMsg to its handler, with the
+// loop it belongs to.
+func (m *Model) onLoopMsg(l *loop, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case stateMsg:
+		had := l.st != nil || l.phase != nil
+		cmd := m.onState(l, msg.ev)
+		if l != m.cur && had {
+			l.unseen = true
+		}
+		return tea.Batch(cmd, listen(l))
+	case watchStarted:
+		l.watcher = msg.w
+	case fleetWatchMsg:
+		return m.onFleetWatch(l, msg)
+	case layoutMsg:
+		l.graph.lay.install(msg, l.graph.sel)
+		m.syncGraphSelection(l)
+		return m.layoutCmd(l, l.graph.shrinkJob())
+	case sessionMsg:
+		return m.onSessionMsg(l, msg)
+	case pauseTickMsg:
+		return m.onPauseTick(l)
+	case idleMsg:
+		return m.onIdle(l)
+	case verifyMsg:
+		return m.onVerifyMsg(l, msg)
+	case playMsg:
+		return m.onPlay(l, msg)
+	case recordMsg:
+		m.recordQueued(l)
+		if m.opts.AfterRecord != nil {
+			m.opts.AfterRecord()
+		}
 	}
 	return nil
 }

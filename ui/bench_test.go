@@ -38,7 +38,7 @@ func benchStates(b *testing.B, atoms int) [2]statefile.Event {
 func benchModel(b *testing.B, ev statefile.Event, w, h int) *Model {
 	m := New(Options{Target: statefile.Target{Path: "bench.md", Kind: statefile.KindAoT}, Now: func() time.Time { return fixedNow }, SyncLayout: true})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.Update(stateMsg{ev: ev})
+	m.Update(m.loops[0].envelope(stateMsg{ev: ev}))
 	return m
 }
 
@@ -57,7 +57,7 @@ func benchViewAfterChange(b *testing.B, n, w, h int) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		m.Update(stateMsg{ev: evs[i%2]})
+		m.Update(m.loops[0].envelope(stateMsg{ev: evs[i%2]}))
 		b.StartTimer()
 		_ = m.View()
 	}
@@ -71,7 +71,7 @@ func BenchmarkStateUpdate1k(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m.Update(stateMsg{ev: evs[i%2]})
+		m.Update(m.loops[0].envelope(stateMsg{ev: evs[i%2]}))
 	}
 }
 
@@ -83,7 +83,7 @@ func BenchmarkStateUpdate10k(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m.Update(stateMsg{ev: evs[i%2]})
+		m.Update(m.loops[0].envelope(stateMsg{ev: evs[i%2]}))
 		_ = m.View()
 	}
 }
@@ -134,9 +134,9 @@ func BenchmarkLoopWrite10k(b *testing.B) {
 		data := version(i)
 		b.StartTimer()
 		ev = read(ev.Doc, data)
-		m.Update(stateMsg{ev: ev})
+		m.Update(m.loops[0].envelope(stateMsg{ev: ev}))
 		_ = m.View()
-		m.Update(recordMsg{}) // the version recorded after the frame
+		m.Update(m.loops[0].envelope(recordMsg{})) // the version recorded after the frame
 	}
 	b.StopTimer()
 	var ms runtime.MemStats
@@ -160,7 +160,7 @@ func benchIdleTick(b *testing.B, since time.Duration) {
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	ev := evs[0]
 	ev.At = fixedNow.Add(-since)
-	m.Update(stateMsg{ev: ev})
+	m.Update(m.loops[0].envelope(stateMsg{ev: ev}))
 	_ = m.View()
 	b.ReportAllocs()
 	b.ResetTimer()

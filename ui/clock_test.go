@@ -184,7 +184,7 @@ func clockedModel(t *testing.T, now *time.Time, changed time.Time, w, h int) *Mo
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	ev := loadEvent(t, path)
 	ev.At = changed
-	m.Update(stateMsg{ev: ev})
+	m.Update(m.loops[0].envelope(stateMsg{ev: ev}))
 	if isStale(m.cur.topDialog()) {
 		press(m, "n") // rich.md has redirect_requested: true
 		m.status, m.statusUntil = "", time.Time{}

@@ -38,7 +38,7 @@ func TestTitleAndNotificationsEscapeEverything(t *testing.T) {
 		Now: func() time.Time { return fixedNow }, SyncLayout: true, LoopName: "name " + hostile})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	ev.Facts = model.Derive(st)
-	m.Update(stateMsg{ev: ev})
+	m.Update(m.loops[0].envelope(stateMsg{ev: ev}))
 	if title := m.View().WindowTitle; unsafeRune(title) >= 0 || !strings.Contains(title, `\u202eevil`) {
 		t.Fatalf("window title %q: %U raw, or the override not shown escaped", title, unsafeRune(title))
 	}

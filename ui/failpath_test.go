@@ -108,7 +108,7 @@ func TestBusyBoxLeavesOnEsc(t *testing.T) {
 	if l.topDialog() != nil || m.focus != focusView {
 		t.Fatalf("esc left the busy box open (%T)", l.topDialog())
 	}
-	m.Update(sessionMsg{idx: 0, from: busy, res: correctionPreviewRefused()})
+	m.Update(m.loops[0].envelope(sessionMsg{from: busy, res: correctionPreviewRefused()}))
 	if l.topDialog() != nil || strings.Contains(screen(m), "Change constraints") {
 		t.Fatal("a result for a closed box reopened it")
 	}

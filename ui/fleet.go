@@ -81,9 +81,9 @@ type (
 	}
 	fleetReadyMsg struct{}
 	fleetRowsMsg  struct{ rows []fleet.Row }
-	// fleetWatchMsg: the statefile watcher of an opened loop started.
+	// fleetWatchMsg: the statefile watcher of a loop opened from the
+	// table started (in the loop's envelope), as generation gen.
 	fleetWatchMsg struct {
-		l   *loop
 		gen int
 		w   *statefile.Watcher
 	}
@@ -204,12 +204,6 @@ func (m *Model) fleetUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	case fleetRowsMsg:
 		return tea.Batch(m.applyFleetRows(msg.rows), m.fleetListen()), true
-	case fleetWatchMsg:
-		if f.watching[msg.l] == msg.gen && msg.l.watcher == nil {
-			msg.l.watcher = msg.w
-			return nil, true
-		}
-		return stopWatcher(msg.w), true
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layoutFleet()
@@ -235,6 +229,16 @@ func (m *Model) fleetUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		}
 	}
 	return nil, false
+}
+
+// onFleetWatch keeps the watcher started for l while l is still the loop
+// it was started for (on screen, not left and opened again since).
+func (m *Model) onFleetWatch(l *loop, msg fleetWatchMsg) tea.Cmd {
+	if m.fleet != nil && m.fleet.watching[l] == msg.gen && l.watcher == nil {
+		l.watcher = msg.w
+		return nil
+	}
+	return stopWatcher(msg.w)
 }
 
 func stopWatcher(w *statefile.Watcher) tea.Cmd {
@@ -440,10 +444,10 @@ func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
 		f.gen++
 		f.watching[l] = f.gen
 		t, opts, ch, gen := l.target, m.opts.Watch, l.events, f.gen
-		cmds = append(cmds, func() tea.Msg {
+		cmds = append(cmds, l.send(func() tea.Msg {
 			w := statefile.StartWatch(t, opts, func(ev statefile.Event) { ch <- ev })
-			return fleetWatchMsg{l: l, gen: gen, w: w}
-		})
+			return fleetWatchMsg{gen: gen, w: w}
+		}))
 	}
 	f.shown = false
 	m.cur = l

@@ -172,7 +172,7 @@ func TestFleetEnterOpensTheLoopAndEscReturns(t *testing.T) {
 	if m.fleetShown() || m.cur.target.Path != seed {
 		t.Fatalf("enter should open auth's loop (shown %v, cur %q)", m.fleetShown(), m.cur.target.Path)
 	}
-	m.Update(stateMsg{idx: m.cur.idx, ev: loadEvent(t, seed)})
+	m.Update(m.cur.envelope(stateMsg{ev: loadEvent(t, seed)}))
 	out := screen(m)
 	for _, want := range []string{"◂ fleet esc", "5/8 auth ▶ running", "iteration 5/20", "1 Graph"} {
 		if !strings.Contains(out, want) {
@@ -338,14 +338,14 @@ func TestFleetEscFromThePastReturnsToLiveFirst(t *testing.T) {
 	}
 	first := loadEvent(t, seed)
 	first.Data = data
-	m.Update(stateMsg{idx: m.cur.idx, ev: first})
+	m.Update(m.cur.envelope(stateMsg{ev: first}))
 	later := filepath.Join(t.TempDir(), "aot-loop-state.md")
 	if err := os.WriteFile(later, []byte(strings.Replace(string(data), "iteration: 5", "iteration: 6", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ev := loadEvent(t, later)
 	ev.Target, ev.Data = first.Target, []byte(strings.Replace(string(data), "iteration: 5", "iteration: 6", 1))
-	m.Update(stateMsg{idx: m.cur.idx, ev: ev})
+	m.Update(m.cur.envelope(stateMsg{ev: ev}))
 	if out := screen(m); !strings.Contains(out, "iteration 6/20") {
 		t.Fatalf("the second version should be live:\n%s", out)
 	}

@@ -183,14 +183,14 @@ func (m *Model) layoutCmd(l *loop, job *layoutJob) tea.Cmd {
 	}
 	if m.opts.SyncLayout {
 		for job != nil {
-			msg := job.cmd(l.idx)().(layoutMsg)
-			l.graph.lay.install(msg, l.graph.sel)
+			l.graph.lay.install(job.run(), l.graph.sel)
 			m.syncGraphSelection(l)
 			job = l.graph.shrinkJob()
 		}
 		return nil
 	}
-	return job.cmd(l.idx)
+	j := *job // the job as it is now: the loop's next one replaces it
+	return l.send(func() tea.Msg { return j.run() })
 }
 
 // syncGraphSelection makes the drawing's selection the pane's selection.

@@ -20,8 +20,8 @@ func TestOutlookNamesAGoneWorker(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventLoaded, Target: ev.Target, Doc: doc, Data: doc.Data,
-			Facts: model.Derive(doc.State), At: fixedNow}})
+		m.Update(m.loops[0].envelope(stateMsg{ev: statefile.Event{Kind: statefile.EventLoaded, Target: ev.Target, Doc: doc, Data: doc.Data,
+			Facts: model.Derive(doc.State), At: fixedNow}}))
 	}
 	send(text)
 	const note = "A4 was in progress and is gone: the worker's update_atom.py A4 … will fail 'Atom A4 not found'"

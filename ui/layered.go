@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/dagdraw"
 	"github.com/aot-loop/aot-tui/internal/loopgraph"
@@ -63,18 +62,15 @@ type layoutJob struct {
 	key uint64
 }
 
-// layoutMsg delivers a computed layout for loop idx.
+// layoutMsg delivers a computed layout (in its loop's envelope).
 type layoutMsg struct {
-	idx int
 	job layoutJob
 	nl  *dagdraw.Layout
 }
 
-func (j *layoutJob) cmd(idx int) tea.Cmd {
-	job := *j
-	return func() tea.Msg {
-		return layoutMsg{idx: idx, job: job, nl: job.old.Update(job.g, job.opt)}
-	}
+// run computes the layout.
+func (j *layoutJob) run() layoutMsg {
+	return layoutMsg{job: *j, nl: j.old.Update(j.g, j.opt)}
 }
 
 // layoutKey fingerprints what decides the layout: the graph's structure,

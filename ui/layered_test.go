@@ -113,7 +113,7 @@ func TestStatusChangeKeepsTheLayout(t *testing.T) {
 	pane := drawingPane(m)
 	ev := loadEvent(t, "../testdata/rich.md")
 	ev.Doc.State.Atoms[3].Status = "resolved"
-	m.Update(stateMsg{ev: ev})
+	m.Update(m.loops[0].envelope(stateMsg{ev: ev}))
 	if m.cur.graph.lay.gv.Layout() != before {
 		t.Fatal("a status change must not lay the graph out again")
 	}
@@ -134,7 +134,7 @@ func generatedModel(t *testing.T, n, w, h int) *Model {
 	m := New(Options{Target: statefile.Target{Path: "gen.md", Kind: statefile.KindAoT}, NoColor: true,
 		Now: func() time.Time { return fixedNow }, SyncLayout: true})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), At: fixedNow}})
+	m.Update(m.loops[0].envelope(stateMsg{ev: statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), At: fixedNow}}))
 	return m
 }
 

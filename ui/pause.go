@@ -38,10 +38,10 @@ const DefaultIdleRelease = 5 * time.Minute
 const pauseLookEvery = 2 * time.Second
 
 type (
-	// pauseTickMsg: time to look at the pause of loop idx again.
-	pauseTickMsg struct{ idx int }
-	// idleMsg: the idle time of loop idx's redirect may be over.
-	idleMsg struct{ idx int }
+	// pauseTickMsg: time to look at the loop's pause again.
+	pauseTickMsg struct{}
+	// idleMsg: the idle time of the loop's redirect may be over.
+	idleMsg struct{}
 )
 
 // idleRelease is the idle time in effect (0: never).
@@ -92,21 +92,16 @@ func (m *Model) armIdle(l *loop) tea.Cmd {
 		return nil
 	}
 	l.idleArmed = true
-	idx := l.idx
 	d := time.Until(l.keyAt.Add(idle))
 	if d <= 0 {
 		d = idleRecheck
 	}
-	return tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{idx: idx} })
+	return l.send(tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{} }))
 }
 
 // onIdle lets the loop go when the redirect has had no key for the idle
 // time; the form stays open with what was typed.
-func (m *Model) onIdle(msg idleMsg) tea.Cmd {
-	l := m.loopAt(msg.idx)
-	if l == nil {
-		return nil
-	}
+func (m *Model) onIdle(l *loop) tea.Cmd {
 	l.idleArmed = false
 	top := l.topDialog()
 	if !isRedirectDialog(top) || l.letGo != 0 {
@@ -148,18 +143,13 @@ func (m *Model) watchPause(l *loop) tea.Cmd {
 		return cmd
 	}
 	l.pauseTicking = true
-	idx := l.idx
-	return tea.Batch(cmd, tea.Tick(pauseLookEvery, func(time.Time) tea.Msg { return pauseTickMsg{idx: idx} }))
+	return tea.Batch(cmd, l.send(tea.Tick(pauseLookEvery, func(time.Time) tea.Msg { return pauseTickMsg{} })))
 }
 
 // onPauseTick looks again, and sets the flag again if the file lost it
 // under an open form while a job was under way when that state came in
 // (Check skips the flag then).
-func (m *Model) onPauseTick(msg pauseTickMsg) tea.Cmd {
-	l := m.loopAt(msg.idx)
-	if l == nil {
-		return nil
-	}
+func (m *Model) onPauseTick(l *loop) tea.Cmd {
 	l.pauseTicking = false
 	var fix tea.Cmd
 	if l.st != nil && !l.hist.inPast() {

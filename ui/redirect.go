@@ -21,21 +21,19 @@ import (
 // out of the busy box: to the preview, back to the form with the reason,
 // or closed (and the flag this session set cleared).
 
-// sessionMsg is a session job's result for loop idx; from is the dialog
-// that waits for it (nil: none does).
+// sessionMsg is a session job's result (in its loop's envelope); from is
+// the dialog that waits for it (nil: none does).
 type sessionMsg struct {
-	idx  int
 	from dialog
 	res  correction.Result
 }
 
-// runJob runs a session job as a command (nil for no job).
+// runJob runs a session job of l as a command (nil for no job).
 func (m *Model) runJob(l *loop, from dialog, job correction.Job) tea.Cmd {
 	if job == nil {
 		return nil
 	}
-	idx := l.idx
-	return func() tea.Msg { return sessionMsg{idx: idx, from: from, res: job()} }
+	return l.send(func() tea.Msg { return sessionMsg{from: from, res: job()} })
 }
 
 // cannotRedirect says why no correction can start on l now ("" when one
@@ -180,12 +178,9 @@ func (m *Model) undo(l *loop) tea.Cmd {
 	return m.runJob(l, nil, job)
 }
 
-// onSessionMsg turns a session job's result into what the person sees.
-func (m *Model) onSessionMsg(msg sessionMsg) tea.Cmd {
-	if msg.idx < 0 || msg.idx >= len(m.loops) {
-		return nil
-	}
-	l := m.loops[msg.idx]
+// onSessionMsg turns a session job's result for l into what the person
+// sees.
+func (m *Model) onSessionMsg(l *loop, msg sessionMsg) tea.Cmd {
 	waiting := msg.from != nil && l.topDialog() == msg.from
 	busy, _ := msg.from.(*busyDialog)
 	switch r := msg.res.(type) {

@@ -62,8 +62,8 @@ type timeline struct {
 	queue []statefile.Event
 }
 
-// recordMsg records the queued versions of loop idx.
-type recordMsg struct{ idx int }
+// recordMsg records the loop's queued versions.
+type recordMsg struct{}
 
 // recordDelay is how long a version waits to be recorded: past the next
 // frame (Bubble Tea draws at most every 1/60 s), so that the write reaches
@@ -76,8 +76,8 @@ type shownState struct {
 	facts *model.Facts
 }
 
-// playMsg is the play timer of loop idx.
-type playMsg struct{ idx, gen int }
+// playMsg is the loop's play timer, of the play started as gen.
+type playMsg struct{ gen int }
 
 // playSpeeds are the speeds + and - step through.
 var playSpeeds = []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128}
@@ -116,8 +116,7 @@ func (m *Model) queueVersion(l *loop, ev statefile.Event) tea.Cmd {
 	if len(h.queue) > 1 {
 		return nil // a recordMsg is on its way
 	}
-	idx := l.idx
-	return tea.Tick(recordDelay, func(time.Time) tea.Msg { return recordMsg{idx: idx} })
+	return l.send(tea.Tick(recordDelay, func(time.Time) tea.Msg { return recordMsg{} }))
 }
 
 // recordQueued records the versions queued for loop l, in order.
@@ -423,14 +422,13 @@ func (m *Model) playTick(l *loop) tea.Cmd {
 	gap := h.tl.Time(i + 1).Sub(h.tl.Time(i))
 	d := time.Duration(float64(gap) / h.speed)
 	d = min(max(d, 20*time.Millisecond), 2*time.Second)
-	idx, gen := l.idx, h.gen
-	return tea.Tick(d, func(time.Time) tea.Msg { return playMsg{idx: idx, gen: gen} })
+	gen := h.gen
+	return l.send(tea.Tick(d, func(time.Time) tea.Msg { return playMsg{gen: gen} }))
 }
 
 // onPlay steps a playing timeline forward.
-func (m *Model) onPlay(msg playMsg) tea.Cmd {
-	l := m.loopAt(msg.idx)
-	if l == nil || l.hist == nil || !l.hist.playing || l.hist.gen != msg.gen {
+func (m *Model) onPlay(l *loop, msg playMsg) tea.Cmd {
+	if l.hist == nil || !l.hist.playing || l.hist.gen != msg.gen {
 		return nil
 	}
 	h := l.hist

@@ -55,7 +55,7 @@ func TestTimelineAgreesWithReparse(t *testing.T) {
 		}
 		ev := statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: d.Derive(doc.State), Data: v, At: fixedNow.Add(time.Duration(k) * time.Second)}
 		live = append(live, ev)
-		m.Update(stateMsg{ev: ev})
+		m.Update(m.loops[0].envelope(stateMsg{ev: ev}))
 	}
 
 	h := m.hist(m.loops[0])

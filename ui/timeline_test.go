@@ -338,7 +338,7 @@ func TestVersionRecordedAfterTheFrame(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 34})
 	l := m.cur
 
-	_, cmd := m.Update(stateMsg{ev: event("", "")})
+	_, cmd := m.Update(m.loops[0].envelope(stateMsg{ev: event("", "")}))
 	if !strings.Contains(screen(m), "iteration 7/20") {
 		t.Fatal("the state is not on screen")
 	}
@@ -348,19 +348,19 @@ func TestVersionRecordedAfterTheFrame(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("no command to record the version")
 	}
-	m.Update(recordMsg{idx: l.idx})
+	m.Update(l.envelope(recordMsg{}))
 	if n := l.hist.tl.Len(); n != 1 || len(l.hist.queue) != 0 {
 		t.Fatalf("after recordMsg: %d versions recorded, %d queued; want 1, 0", n, len(l.hist.queue))
 	}
 
 	// Two more versions, then a timeline key before their recordMsg.
-	m.Update(stateMsg{ev: event("iteration: 7", "iteration: 8")})
-	m.Update(stateMsg{ev: event("iteration: 8", "iteration: 9")})
+	m.Update(m.loops[0].envelope(stateMsg{ev: event("iteration: 7", "iteration: 8")}))
+	m.Update(m.loops[0].envelope(stateMsg{ev: event("iteration: 8", "iteration: 9")}))
 	m.Update(keyMsg(","))
 	if !strings.Contains(screen(m), "◷ version 2 of 3") || !strings.Contains(screen(m), "iteration 8/20") {
 		t.Fatalf("the key did not see every version:\n%s", screen(m))
 	}
-	m.Update(recordMsg{idx: l.idx})
+	m.Update(l.envelope(recordMsg{}))
 	if n := l.hist.tl.Len(); n != 3 {
 		t.Fatalf("%d versions recorded, want 3", n)
 	}
@@ -375,9 +375,9 @@ func TestTimelineLetsGoOfParsedVersionsWhenLive(t *testing.T) {
 		Now: func() time.Time { return fixedNow }, SyncLayout: true})
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 34})
 	l := m.cur
-	m.Update(stateMsg{ev: event("", "")})
-	m.Update(stateMsg{ev: event("iteration: 7", "iteration: 8")})
-	m.Update(stateMsg{ev: event("iteration: 8", "iteration: 9")})
+	m.Update(m.loops[0].envelope(stateMsg{ev: event("", "")}))
+	m.Update(m.loops[0].envelope(stateMsg{ev: event("iteration: 7", "iteration: 8")}))
+	m.Update(m.loops[0].envelope(stateMsg{ev: event("iteration: 8", "iteration: 9")}))
 
 	m.Update(keyMsg(","))
 	m.Update(keyMsg(","))
@@ -397,8 +397,8 @@ func TestTimelineLetsGoOfParsedVersionsWhenLive(t *testing.T) {
 		t.Fatalf("what changed (%d parsed):\n%s", len(l.hist.parsed), screen(m))
 	}
 	m.Update(keyMsg("w"))
-	m.Update(stateMsg{ev: event("iteration: 9", "iteration: 10")})
-	m.Update(recordMsg{idx: l.idx})
+	m.Update(m.loops[0].envelope(stateMsg{ev: event("iteration: 9", "iteration: 10")}))
+	m.Update(l.envelope(recordMsg{}))
 	if l.hist.tl.Len() != 4 || len(l.hist.parsed) != 0 {
 		t.Fatalf("%d versions, %d parsed kept after a new live version", l.hist.tl.Len(), len(l.hist.parsed))
 	}

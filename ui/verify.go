@@ -48,9 +48,9 @@ type verifyEvent struct {
 	report   *verify.Report
 }
 
-// verifyMsg carries a verifyEvent of run, a run of loop idx.
+// verifyMsg carries a verifyEvent of run, a run of the loop whose
+// envelope it comes in.
 type verifyMsg struct {
-	idx int
 	run *verifyRun
 	ev  verifyEvent
 }
@@ -224,21 +224,20 @@ func (m *Model) startVerify(l *loop, d *verifyConfirmDialog) step {
 		ch <- verifyEvent{report: verify.Run(ctx, bc, opts)}
 		return nil
 	}
-	return replaceWith(&verifyRunningDialog{run: run}, tea.Batch(start, listenVerify(l.idx, run)))
+	return replaceWith(&verifyRunningDialog{run: run}, tea.Batch(start, listenVerify(l, run)))
 }
 
-// listenVerify waits for run's next event.
-func listenVerify(idx int, run *verifyRun) tea.Cmd {
+// listenVerify waits for the next event of run, a run of l.
+func listenVerify(l *loop, run *verifyRun) tea.Cmd {
 	ch := run.events
-	return func() tea.Msg { return verifyMsg{idx: idx, run: run, ev: <-ch} }
+	return l.send(func() tea.Msg { return verifyMsg{run: run, ev: <-ch} })
 }
 
 // onVerifyMsg records a check's progress, or the report: then the
 // progress box closes and the objective view shows the results.
-func (m *Model) onVerifyMsg(msg verifyMsg) tea.Cmd {
-	l := m.loopAt(msg.idx)
+func (m *Model) onVerifyMsg(l *loop, msg verifyMsg) tea.Cmd {
 	run := msg.run
-	if l == nil || l.verify != run {
+	if l.verify != run {
 		return nil // a run replaced by a newer one
 	}
 	if msg.ev.report == nil {
@@ -253,7 +252,7 @@ func (m *Model) onVerifyMsg(msg verifyMsg) tea.Cmd {
 			m.setStatus(fmt.Sprintf("verifying the base_case: %d of %d checks done", len(run.done), len(run.plan)), time.Hour)
 		}
 		m.refreshText(l)
-		return listenVerify(l.idx, run)
+		return listenVerify(l, run)
 	}
 	run.report = msg.ev.report
 	run.current = -1

@@ -25,7 +25,7 @@ func loadedModel(t testing.TB, fixture string, w, h int) *Model {
 	m := New(Options{Target: statefile.Target{Path: path, Kind: kindFor(path), Exists: true}, NoColor: true,
 		Now: func() time.Time { return fixedNow }, SyncLayout: true, SoloPause: true}) // no commands run here: no looks at the pause
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.Update(stateMsg{ev: loadEvent(t, path)})
+	m.Update(m.loops[0].envelope(stateMsg{ev: loadEvent(t, path)}))
 	if isStale(m.cur.topDialog()) {
 		press(m, "n") // rich.md has redirect_requested: true
 		m.status = ""
@@ -220,7 +220,7 @@ func TestFollowTracksNewState(t *testing.T) {
 	st.Atoms[3].Status = model.StatusResolved   // A4
 	st.Atoms[6].Status = model.StatusInProgress // A7
 	ev.Facts = model.Derive(st)
-	m.Update(stateMsg{ev: ev})
+	m.Update(m.loops[0].envelope(stateMsg{ev: ev}))
 	if m.cur.graph.sel != "A7" {
 		t.Fatalf("follow should move to A7, got %q", m.cur.graph.sel)
 	}
@@ -248,7 +248,7 @@ func TestReadOnlyGreysWriteKeys(t *testing.T) {
 	m := New(Options{Target: statefile.Target{Path: path, Kind: statefile.KindAoT}, NoColor: true, ReadOnly: true,
 		Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-	m.Update(stateMsg{ev: loadEvent(t, path)})
+	m.Update(m.loops[0].envelope(stateMsg{ev: loadEvent(t, path)}))
 	press(m, "a")
 	if !strings.Contains(screen(m), "read-only") {
 		t.Fatalf("a write key in read-only mode should say so:\n%s", screen(m))
@@ -261,12 +261,12 @@ func TestReadOnlyGreysWriteKeys(t *testing.T) {
 
 func TestBannerKeepsLastGoodState(t *testing.T) {
 	m := loadedModel(t, "rich.md", 100, 30)
-	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventInvalid, Err: &statefile.Error{Path: "x", Line: 12, Msg: "YAML syntax error: oops", Hint: "fix the YAML syntax on that line"}}})
+	m.Update(m.loops[0].envelope(stateMsg{ev: statefile.Event{Kind: statefile.EventInvalid, Err: &statefile.Error{Path: "x", Line: 12, Msg: "YAML syntax error: oops", Hint: "fix the YAML syntax on that line"}}}))
 	out := screen(m)
 	if !strings.Contains(out, "line 12") || !strings.Contains(out, "last good state") || !strings.Contains(out, "Define the billing schema") {
 		t.Fatalf("invalid banner:\n%s", out)
 	}
-	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventRemoved}})
+	m.Update(m.loops[0].envelope(stateMsg{ev: statefile.Event{Kind: statefile.EventRemoved}}))
 	if out := screen(m); !strings.Contains(out, "was removed") || !strings.Contains(out, "Define the billing schema") {
 		t.Fatalf("removed banner:\n%s", out)
 	}
@@ -277,7 +277,7 @@ func TestWaitingMessage(t *testing.T) {
 	m := New(Options{Target: statefile.Target{Path: ".claude/aot-loop-state.md", Kind: statefile.KindAoT}, NoColor: true,
 		Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
-	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventWaiting}})
+	m.Update(m.loops[0].envelope(stateMsg{ev: statefile.Event{Kind: statefile.EventWaiting}}))
 	if out := screen(m); !strings.Contains(out, "waiting for .claude/aot-loop-state.md — start the loop with /align-goal; q quits") {
 		t.Fatalf("waiting:\n%s", out)
 	}
@@ -291,7 +291,7 @@ func TestWaitingMessageNamesTheQuitKeyInEffect(t *testing.T) {
 	m := New(Options{Target: statefile.Target{Path: "foo/.claude/aot-loop-state.md", Kind: statefile.KindAoT}, NoColor: true,
 		Keys: &k, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
-	m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventWaiting}})
+	m.Update(m.loops[0].envelope(stateMsg{ev: statefile.Event{Kind: statefile.EventWaiting}}))
 	if out := screen(m); !strings.Contains(out, "waiting for foo/.claude/aot-loop-state.md — start the loop with /align-goal; ctrl+q quits") {
 		t.Fatalf("waiting:\n%s", out)
 	}
@@ -393,7 +393,7 @@ func TestBannerWrapsToTheHint(t *testing.T) {
 		m := loadedModel(t, "rich.md", sz.w, sz.h)
 		err := &statefile.Error{Path: "rich.md", Line: 57, Msg: "YAML syntax error: did not find expected ',' or ']'",
 			Hint: "fix the YAML syntax on that line"}
-		m.Update(stateMsg{ev: statefile.Event{Kind: statefile.EventInvalid, Err: err}})
+		m.Update(m.loops[0].envelope(stateMsg{ev: statefile.Event{Kind: statefile.EventInvalid, Err: err}}))
 		out := screen(m)
 		checkFits(t, out, sz.w, sz.h)
 		flat := strings.Join(strings.Fields(out), " ")
@@ -474,7 +474,7 @@ func TestQuitFromTheStaleFlagQuestion(t *testing.T) {
 	m := New(Options{Target: statefile.Target{Path: path, Kind: statefile.KindAoT, Exists: true}, NoColor: true,
 		Now: func() time.Time { return fixedNow }, SyncLayout: true, SoloPause: true})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.Update(stateMsg{ev: loadEvent(t, path)})
+	m.Update(m.loops[0].envelope(stateMsg{ev: loadEvent(t, path)}))
 	if !isStale(m.cur.topDialog()) {
 		t.Fatal("rich.md should raise the stale-flag question")
 	}
