@@ -182,10 +182,8 @@ type Model struct {
 	width, height int
 	wide          bool
 	// focused is the terminal's focus (alerts fire only without it).
-	focused     bool
-	status      string
-	statusUntil time.Time
-	helpText    scrollText
+	focused  bool
+	helpText scrollText
 
 	// msgs is the message log; panel the full-screen panel (focusPanel).
 	msgs  messageLog
@@ -333,9 +331,6 @@ func tick() tea.Cmd {
 // is broadcast.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.now = m.opts.Now()
-	if !m.statusUntil.IsZero() && m.now.After(m.statusUntil) {
-		m.status, m.statusUntil = "", time.Time{}
-	}
 	switch msg.(type) {
 	case tickMsg, clockMsg:
 		// The time alone changes nothing but time-dependent text, which
@@ -461,24 +456,8 @@ func (m *Model) refocus() {
 	}
 }
 
-// setStatus shows a transient message in the footer.
-// Whatever it quotes (a path, an error, text from the file) is shown with
-// its control and bidi characters escaped; escaping twice changes nothing.
-func (m *Model) setStatus(s string, d time.Duration) {
-	s = termtext.Line(s)
-	m.logMessage(m.cur, s)
-	m.status = s
-	m.statusUntil = m.now.Add(d)
-}
-
-// noteStatus notes when the footer's transient message goes.
-func (m *Model) noteStatus() {
-	if !m.statusUntil.IsZero() {
-		m.noteClock(m.statusUntil.Add(time.Nanosecond))
-	}
-}
-
-// How long transient footer messages stay.
+// How long transient footer messages stay, where a status line says
+// (kit.Level.TTL is the default: short for info, long for the others).
 const (
 	statusShort = 3 * time.Second
 	statusLong  = 6 * time.Second

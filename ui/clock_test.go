@@ -187,7 +187,7 @@ func clockedModel(t *testing.T, now *time.Time, changed time.Time, w, h int) *Mo
 	m.Update(m.loops[0].envelope(stateMsg{ev: ev}))
 	if isStale(m.cur.topDialog()) {
 		press(m, "n") // rich.md has redirect_requested: true
-		m.status, m.statusUntil = "", time.Time{}
+		m.cur.status = statusLine{}
 	}
 	return m
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/kit"
 )
 
 // menuDialog is the redirect menu (r).
@@ -328,10 +329,10 @@ func (staleFlagDialog) update(m *Model, l *loop, msg tea.Msg) step {
 	case key.Matches(k, m.keys.Quit):
 		return closed(m.quit())
 	case key.Matches(k, m.keys.Yes):
-		m.setStatus("clearing redirect_requested", statusShort)
+		m.report(l, kit.Info, "clearing redirect_requested")
 		return closed(m.runJob(l, nil, l.session.ClearForeignFlag()))
 	case key.Matches(k, m.keys.No):
-		m.setStatus("redirect_requested left as it is", statusShort)
+		m.report(l, kit.Info, "redirect_requested left as it is")
 		return closed(nil)
 	}
 	return stay(nil)

@@ -53,6 +53,9 @@ type fleetState struct {
 	linesFor lineLayout
 	// longest is the widest project name, for the column's width.
 	longest int
+	// status is the table's own footer line (status.go): a loop's does
+	// not show on the table.
+	status statusLine
 	// hints are the footer's key hints, drawn for hintsRoom cells.
 	hints     string
 	hintsRoom int
@@ -386,12 +389,26 @@ func (m *Model) fleetKey(msg tea.KeyPressMsg) tea.Cmd {
 			f.picked = true
 			return m.openFleetLoop(r)
 		}
+		m.setStatus(f.emptyText(), statusShort)
 	default:
 		prev := f.table.sel
 		tableKeys(&f.table, msg, k)
 		f.picked = f.picked || f.table.sel != prev
 	}
 	return nil
+}
+
+// emptyText says why there is no loop to open.
+func (f *fleetState) emptyText() string {
+	switch {
+	case f.err != "":
+		return "no loop to open: the scan failed"
+	case len(f.rows) > 0:
+		return "no loop to open: none matches the filter (esc clears it)"
+	case !f.ready:
+		return "no loop to open yet: the scan is still looking"
+	}
+	return "no loop to open: the scan found none"
 }
 
 func (m *Model) setFleetFilter(s string) {

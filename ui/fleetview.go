@@ -478,9 +478,8 @@ func (m *Model) renderFleetFooter() string {
 		right = s.Accent.Render(fmt.Sprintf("filter: %s (%d of %d)", termtext.Line(f.table.filter), len(f.table.visible), len(f.rows)))
 	}
 	room := m.width - lipgloss.Width(right) - 1
-	if m.status != "" {
-		m.noteStatus()
-		return padTo(truncate(s.Accent.Render(m.status), room), room) + " " + right
+	if st := m.drawStatus(); st != "" {
+		return padTo(truncate(st, room), room) + " " + right
 	}
 	// The key hints change only with the width (and the filter's room).
 	if f.hintsRoom != room || f.hints == "" {

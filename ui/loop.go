@@ -46,6 +46,9 @@ type loop struct {
 	changeTimes []time.Time
 	// unseen is true when the loop changed while another one was shown.
 	unseen bool
+	// status is the loop's footer line (status.go), shown while the loop
+	// is on screen and live.
+	status statusLine
 
 	view        viewID
 	showDetails bool // narrow screens: details as an overlay

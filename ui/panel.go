@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/history"
+	"github.com/aot-loop/aot-tui/ui/kit"
 )
 
 // panelKind is which full-screen panel is open (focusPanel).
@@ -32,9 +33,10 @@ type panelView struct {
 
 // logEntry is one line of the message log.
 type logEntry struct {
-	at   time.Time
-	loop string
-	text string
+	at    time.Time
+	loop  string
+	level kit.Level
+	text  string
 	// n counts the same message said again in a row.
 	n int
 }
@@ -49,21 +51,18 @@ type messageLog struct {
 // maxLogEntries bounds the message log; the oldest go first.
 const maxLogEntries = 1000
 
-// logMessage adds s to the message log (as said about loop l).
-func (m *Model) logMessage(l *loop, s string) {
+// logMessage adds s, of level lv, to the message log, as said about the
+// loop named who ("": the only loop; fleetLogName: the fleet table).
+func (m *Model) logMessage(who string, lv kit.Level, s string) {
 	if strings.TrimSpace(s) == "" {
 		return
 	}
-	name := ""
-	if l != nil && len(m.loops) > 1 {
-		name = l.name
-	}
 	log := &m.msgs
-	if n := len(log.entries); n > 0 && log.entries[n-1].text == s && log.entries[n-1].loop == name {
+	if n := len(log.entries); n > 0 && log.entries[n-1].text == s && log.entries[n-1].loop == who && log.entries[n-1].level == lv {
 		log.entries[n-1].n++
 		log.entries[n-1].at = m.now
 	} else {
-		log.entries = append(log.entries, logEntry{at: m.now, loop: name, text: s, n: 1})
+		log.entries = append(log.entries, logEntry{at: m.now, loop: who, level: lv, text: s, n: 1})
 		if len(log.entries) > maxLogEntries {
 			log.entries = append([]logEntry(nil), log.entries[len(log.entries)-maxLogEntries:]...)
 		}
@@ -85,7 +84,10 @@ func (m *Model) buildMessages(toEnd bool) {
 	w := max(20, m.width)
 	var lines []string
 	for _, e := range m.msgs.entries {
-		head := e.at.Local().Format("15:04:05") + "  "
+		// The time, the level's word in its colour, the loop, the text.
+		stamp := e.at.Local().Format("15:04:05") + "  "
+		word := fmt.Sprintf("%-5s  ", e.level)
+		head := len(stamp) + len(word)
 		text := e.text
 		if e.loop != "" {
 			text = "[" + e.loop + "] " + text
@@ -93,11 +95,15 @@ func (m *Model) buildMessages(toEnd bool) {
 		if e.n > 1 {
 			text += fmt.Sprintf(" (×%d)", e.n)
 		}
-		for i, line := range wrap(text, w-len(head)) {
+		for i, line := range wrap(text, w-head) {
 			if i == 0 {
-				lines = append(lines, s.Muted.Render(head)+line)
+				ws := s.Status(e.level)
+				if e.level == kit.Info {
+					ws = s.Muted // most lines are info: the others stand out
+				}
+				lines = append(lines, s.Muted.Render(stamp)+ws.Render(word)+line)
 			} else {
-				lines = append(lines, strings.Repeat(" ", len(head))+line)
+				lines = append(lines, strings.Repeat(" ", head)+line)
 			}
 		}
 	}
@@ -123,7 +129,7 @@ func (m *Model) openWhatChanged(l *loop) {
 	m.recordQueued(l)
 	h := l.hist
 	if h == nil || h.tl.Len() == 0 {
-		m.setStatus("no versions yet: the timeline starts with the first state read", statusShort)
+		m.report(l, kit.Info, "no versions yet: the timeline starts with the first state read")
 		return
 	}
 	m.panel = panelView{kind: panelChanges}

@@ -15,6 +15,7 @@ import (
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/kit"
 )
 
 // The pause a redirect form holds (redirect_requested), as the TUI shows
@@ -74,7 +75,7 @@ func (m *Model) redirectKey(l *loop) tea.Cmd {
 		return nil
 	}
 	l.letGo = 0
-	m.setStatus("the loop is paused again while the form is open", statusShort)
+	m.report(l, kit.Info, "the loop is paused again while the form is open")
 	return tea.Batch(m.runJob(l, nil, l.session.BeginFor(l.form)), m.armIdle(l))
 }
 
@@ -112,9 +113,7 @@ func (m *Model) onIdle(l *loop) tea.Cmd {
 		return m.armIdle(l) // a key came meanwhile, or a write is under way
 	}
 	l.letGo = idle
-	if l == m.cur {
-		m.setStatus("no key for "+textfmt.Ago(idle)+": the loop was let go; it pauses again when you type", statusLong)
-	}
+	m.report(l, kit.Warn, "no key for "+textfmt.Ago(idle)+": the loop was let go; it pauses again when you type")
 	return m.runJob(l, nil, l.session.End())
 }
 
@@ -189,9 +188,7 @@ func (m *Model) onPauseLook(l *loop, r correction.PauseResult) {
 	case errors.Is(r.Err, statefile.ErrPauseLockBusy):
 	case r.Err.Error() != l.pauseErr:
 		l.pauseErr = r.Err.Error()
-		if l == m.cur {
-			m.setStatus("could not look at who holds the pause: "+l.pauseErr, statusLong)
-		}
+		m.report(l, kit.Error, "could not look at who holds the pause: "+l.pauseErr)
 	}
 	if len(r.View.Gone) > 0 {
 		l.goneHolders = r.View.Gone

@@ -248,8 +248,10 @@ func TestPauseLookErrorShows(t *testing.T) {
 	if err := os.Mkdir(lock, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f := flowOn(t, path, 140, 32, Options{Now: func() time.Time { return correctionNow }})
-	f.waitFor("paused for redirect", "could not look at who holds the pause: pause lock", "aot-loop-state.md.aot-tui-pause.lock")
+	// 160 columns: the footer holds the error's glyph and the whole path
+	// of the temporary directory.
+	f := flowOn(t, path, 160, 32, Options{Now: func() time.Time { return correctionNow }})
+	f.waitFor("paused for redirect", "✗ could not look at who holds the pause: pause lock", "aot-loop-state.md.aot-tui-pause.lock")
 }
 
 // idleCounter counts the idle timer's wake-ups the program gets.

@@ -12,6 +12,7 @@ import (
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -55,7 +56,7 @@ func (m *Model) cannotRedirect(l *loop) string {
 // openMenu shows the redirect menu.
 func (m *Model) openMenu(l *loop) tea.Cmd {
 	if why := m.cannotRedirect(l); why != "" {
-		m.setStatus(why, statusShort)
+		m.report(l, kit.Info, why)
 		return nil
 	}
 	d := m.newMenu()
@@ -66,15 +67,15 @@ func (m *Model) openMenu(l *loop) tea.Cmd {
 // startForm opens the form of a correction kind from the view (its key).
 func (m *Model) startForm(l *loop, kind string) tea.Cmd {
 	if why := m.cannotRedirect(l); why != "" {
-		m.setStatus(why, statusShort)
+		m.report(l, kit.Info, why)
 		return nil
 	}
 	d, why := m.formFor(l, kind, nil, "")
 	if d == nil {
-		m.setStatus(why, statusLong)
+		m.post(l, kit.Status{Text: why, Level: kit.Info, TTL: statusLong})
 		return nil
 	}
-	m.status = "" // a refusal from the menu or the graph is not about this form
+	l.status = statusLine{} // a hint from the menu or the graph is not about this form
 	m.push(l, d)
 	return tea.Batch(d.form.Init(), m.beginPause(l, kind))
 }
@@ -86,7 +87,7 @@ func (m *Model) startForm(l *loop, kind string) tea.Cmd {
 // footer says why.
 func (m *Model) toForm(l *loop, kind string, values *formValues, refusal string) step {
 	if why := m.cannotRedirect(l); why != "" {
-		m.setStatus(why, statusLong)
+		m.report(l, kit.Error, why)
 		return closed(m.runJob(l, nil, l.session.End()))
 	}
 	d, why := m.formFor(l, kind, values, refusal)
@@ -94,17 +95,17 @@ func (m *Model) toForm(l *loop, kind string, values *formValues, refusal string)
 		if refusal != "" {
 			why = refusal + " — " + why
 		}
-		m.setStatus(why, statusLong)
+		m.report(l, kit.Error, why)
 		return closed(m.runJob(l, nil, l.session.End()))
 	}
-	m.status = ""
+	l.status = statusLine{}
 	return replaceWith(d, tea.Batch(d.form.Init(), m.beginPause(l, kind)))
 }
 
 // cancelRedirect closes the redirect without writing; a flag this session
 // set is cleared.
 func (m *Model) cancelRedirect(l *loop) step {
-	m.setStatus("correction cancelled; nothing was written", statusShort)
+	m.report(l, kit.Info, "correction cancelled; nothing was written")
 	return closed(m.runJob(l, nil, l.session.End()))
 }
 
@@ -167,12 +168,12 @@ func (m *Model) formTheme() huh.Theme {
 // session, only while the file is still exactly what it wrote.
 func (m *Model) undo(l *loop) tea.Cmd {
 	if l.readOnly {
-		m.setStatus("read-only ("+l.readOnlyWhy+"): corrections are disabled", statusShort)
+		m.report(l, kit.Info, "read-only ("+l.readOnlyWhy+"): corrections are disabled")
 		return nil
 	}
 	job := l.session.Undo()
 	if job == nil {
-		m.setStatus("nothing to undo: no correction was applied from this session", statusShort)
+		m.report(l, kit.Info, "nothing to undo: no correction was applied from this session")
 		return nil
 	}
 	return m.runJob(l, nil, job)
@@ -187,9 +188,9 @@ func (m *Model) onSessionMsg(l *loop, msg sessionMsg) tea.Cmd {
 	case correction.FlagResult:
 		switch {
 		case r.Err != nil:
-			m.setStatus("could not write redirect_requested: "+r.Err.Error(), statusLong)
-		case r.Held > 0 && l == m.cur && !isRedirectDialog(l.topDialog()):
-			m.setStatus(m.heldText(l), statusLong)
+			m.report(l, kit.Error, "could not write redirect_requested: "+r.Err.Error())
+		case r.Held > 0 && !isRedirectDialog(l.topDialog()):
+			m.report(l, kit.Info, m.heldText(l))
 		}
 	case correction.PauseResult:
 		m.onPauseLook(l, r)
@@ -206,11 +207,11 @@ func (m *Model) onSessionMsg(l *loop, msg sessionMsg) tea.Cmd {
 	case correction.UndoResult:
 		switch {
 		case errors.Is(r.Err, statefile.ErrStale):
-			m.setStatus("cannot undo: the file changed since aot-tui wrote it (the loop picked it up); correct it again instead", statusLong)
+			m.report(l, kit.Error, "cannot undo: the file changed since aot-tui wrote it (the loop picked it up); correct it again instead")
 		case r.Err != nil:
-			m.setStatus("undo failed: "+r.Err.Error(), statusLong)
+			m.report(l, kit.Error, "undo failed: "+r.Err.Error())
 		default:
-			m.setStatus("undone: "+r.Summary+" — the file is back as it was", statusLong)
+			m.report(l, kit.Success, "undone: "+r.Summary+" — the file is back as it was")
 		}
 	case correction.GuardResult:
 		m.onGuard(l, r)
@@ -225,21 +226,21 @@ func (m *Model) onApplied(l *loop, from dialog, waiting bool, r correction.Apply
 	switch {
 	case r.Plan != nil:
 		c := r.Plan.Correction
+		text := r.Plan.Summary + " — written"
 		if c != nil {
 			if l.applied == nil {
 				l.applied = map[string]*appliedCorrection{}
 			}
 			l.applied[correctionKey(*c)] = &appliedCorrection{iteration: l.st.Control.Iteration}
-			m.setStatus(fmt.Sprintf("%s: %s — recorded in corrections", c.Type, r.Plan.Summary), statusLong)
-		} else {
-			m.setStatus(r.Plan.Summary+" — written", statusLong)
+			text = fmt.Sprintf("%s: %s — recorded in corrections", c.Type, r.Plan.Summary)
 		}
 		if r.Merged > 0 {
-			m.status += " (a loop write that landed at the same moment was kept)"
+			text += " (a loop write that landed at the same moment was kept)"
 		}
 		if held := m.heldText(l); held != "" {
-			m.status += " — " + held
+			text += " — " + held
 		}
+		m.report(l, kit.Success, text)
 		follow := m.runJob(l, nil, r.Follow)
 		if waiting {
 			return m.apply(l, busy, closed(follow))
@@ -248,11 +249,11 @@ func (m *Model) onApplied(l *loop, from dialog, waiting bool, r correction.Apply
 	case r.Replanned != nil && waiting && busy != nil:
 		return m.apply(l, busy, replaceWith(m.newPreview(busy.kind, busy.values, r.Replanned), nil))
 	case r.Replanned != nil:
-		m.setStatus("not written: the loop wrote the file meanwhile", statusLong)
+		m.report(l, kit.Error, "not written: the loop wrote the file meanwhile")
 	case waiting && busy != nil:
 		return m.apply(l, busy, m.toForm(l, busy.kind, busy.values, refusalText(r.Err, "not written: ")))
 	default:
-		m.setStatus(refusalText(r.Err, "not written: "), statusLong)
+		m.report(l, kit.Error, refusalText(r.Err, "not written: "))
 	}
 	return nil
 }
@@ -281,12 +282,12 @@ func refusalText(err error, prefix string) string {
 func (m *Model) onGuard(l *loop, r correction.GuardResult) {
 	switch {
 	case r.Err != nil && errors.Is(r.Err, correction.ErrStoodDown):
-		m.setStatus(r.Err.Error(), statusLong)
+		m.report(l, kit.Warn, r.Err.Error())
 	case r.Err != nil && errors.Is(r.Err, correction.ErrLost):
 		l.lost = "✗ " + termtext.Line(r.Err.Error())
 		m.layout()
 	case r.Err != nil:
-		m.setStatus("guard: "+r.Err.Error(), statusLong)
+		m.report(l, kit.Error, "guard: "+r.Err.Error())
 	case r.Reapplied:
 		if r.Was != nil && r.Plan != nil && r.Was.Correction != nil && r.Plan.Correction != nil {
 			a := l.applied[correctionKey(*r.Was.Correction)]
@@ -296,11 +297,11 @@ func (m *Model) onGuard(l *loop, r correction.GuardResult) {
 			a.reapplied++
 			l.applied[correctionKey(*r.Plan.Correction)] = a
 		}
-		m.setStatus("re-applied after the loop overwrote it: "+r.Summary, statusLong)
+		m.report(l, kit.Success, "re-applied after the loop overwrote it: "+r.Summary)
 	case r.Flag:
-		m.setStatus(fmt.Sprintf("a loop write undid our redirect_requested: set back to %v", r.Set), statusLong)
+		m.report(l, kit.Success, fmt.Sprintf("a loop write undid our redirect_requested: set back to %v", r.Set))
 	case r.Merged > 0:
-		m.setStatus("a loop write that went into the file ours replaced was kept", statusLong)
+		m.report(l, kit.Success, "a loop write that went into the file ours replaced was kept")
 	}
 }
 

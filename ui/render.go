@@ -63,7 +63,7 @@ func progressBar(st *model.State) *tea.ProgressBar {
 // (anything may have changed) or time-dependent text in it now reads
 // differently; otherwise the clock's wake-up costs a comparison.
 func (m *Model) render() string {
-	key := frameKey{gen: m.bodyGen, w: m.width, h: m.height, status: m.status}
+	key := frameKey{gen: m.bodyGen, w: m.width, h: m.height, status: m.screenStatus()}
 	if m.frameOK && m.frameKey == key && m.stillReads(m.frameAt, m.frameNext) {
 		return m.frame
 	}
@@ -82,11 +82,11 @@ func (m *Model) stillReads(at, next time.Time) bool {
 
 // frameKey is what a drawn frame depends on besides the time: the
 // generation bumped by every message but the clock's, the size and the
-// footer's message (which tests set directly).
+// status line on screen (which tests set directly).
 type frameKey struct {
 	gen    uint64
 	w, h   int
-	status string
+	status statusLine
 }
 
 // renderFrame draws the screen; body lines come padded from renderBody,
@@ -230,7 +230,7 @@ type chromeCache struct {
 // only the header's "changed 12s ago" moved on.
 func (m *Model) tabsAndFooter() (tabs, footer string) {
 	c := &m.chrome
-	key := frameKey{gen: m.bodyGen, w: m.width, h: m.height, status: m.status}
+	key := frameKey{gen: m.bodyGen, w: m.width, h: m.height, status: m.screenStatus()}
 	if c.ok && c.key == key && m.stillReads(c.at, c.next) {
 		m.noteClock(c.next)
 		return c.tabs, c.footer
@@ -371,11 +371,9 @@ func (m *Model) renderFooter() string {
 	}
 	r := strings.Join(right, " ")
 	room := m.width - lipgloss.Width(r) - 1
-	left := ""
+	left := m.drawStatus()
 	switch {
-	case m.status != "":
-		m.noteStatus()
-		left = s.Accent.Render(m.status)
+	case left != "":
 	case isRedirectDialog(l.topDialog()):
 		left = m.redirectFooter(l, room)
 	default:

@@ -10,6 +10,7 @@ import (
 	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/kit"
 )
 
 // Replay opens the TUI on recorded versions instead of a live file
@@ -155,7 +156,7 @@ func (m *Model) recordVersion(l *loop, h *timeline, ev statefile.Event) {
 		h.rec.Record(v)
 		if err := h.rec.Err(); err != nil && !h.recErrShown {
 			h.recErrShown = true
-			m.setStatus("journal off: "+err.Error(), statusLong)
+			m.report(l, kit.Error, "journal off: "+err.Error())
 		}
 	}
 	if first {
@@ -163,7 +164,7 @@ func (m *Model) recordVersion(l *loop, h *timeline, ev statefile.Event) {
 	}
 	for _, c := range changes {
 		if c.Kind == history.ChangeCorrection {
-			m.logMessage(l, c.Text)
+			m.logMessage(m.logName(l), kit.Info, c.Text)
 		}
 	}
 }
@@ -261,7 +262,7 @@ func (m *Model) seek(l *loop, i int) tea.Cmd {
 	h := m.hist(l)
 	n := h.tl.Len()
 	if n == 0 {
-		m.setStatus("no versions yet: the timeline starts with the first state read", statusShort)
+		m.report(l, kit.Info, "no versions yet: the timeline starts with the first state read")
 		return nil
 	}
 	i = min(max(i, h.tl.First()), n-1)
@@ -270,7 +271,7 @@ func (m *Model) seek(l *loop, i int) tea.Cmd {
 	}
 	s, err := m.parsedVersion(h, i)
 	if err != nil {
-		m.setStatus(err.Error(), statusLong)
+		m.report(l, kit.Error, err.Error())
 		return nil
 	}
 	if !h.inPast() && h.replay == nil {
@@ -303,7 +304,7 @@ func (m *Model) toLive(l *loop) tea.Cmd {
 		h.pending = nil
 	}
 	h.saved = shownState{}
-	m.setStatus("live", statusShort)
+	m.report(l, kit.Info, "live")
 	return m.show(l, s)
 }
 
@@ -327,7 +328,7 @@ func (m *Model) timelineKey(l *loop, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case h == nil || l.st == nil:
 		if key.Matches(msg, k.OlderVersion, k.NewerVersion, k.PrevChange, k.NextChange, k.WhatChanged, k.Play) {
-			m.setStatus("no versions yet: the timeline starts with the first state read", statusShort)
+			m.report(l, kit.Info, "no versions yet: the timeline starts with the first state read")
 			return nil, true
 		}
 		return nil, false
@@ -336,7 +337,7 @@ func (m *Model) timelineKey(l *loop, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.OlderVersion):
 		m.stopPlay(h)
 		if h.current() <= h.tl.First() {
-			m.setStatus("this is the oldest version", statusShort)
+			m.report(l, kit.Info, "this is the oldest version")
 			return nil, true
 		}
 		return m.seek(l, h.current()-1), true
@@ -351,7 +352,7 @@ func (m *Model) timelineKey(l *loop, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		i, ok := h.tl.Next(h.current(), dir, history.Structural)
 		if !ok {
-			m.setStatus("no change of atoms, status, corrections or OR choices that way", statusShort)
+			m.report(l, kit.Info, "no change of atoms, status, corrections or OR choices that way")
 			return nil, true
 		}
 		if i == h.tl.Len()-1 && h.replay == nil && h.inPast() {
@@ -374,14 +375,14 @@ func (m *Model) timelineKey(l *loop, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (m *Model) stepNewer(l *loop) tea.Cmd {
 	h := l.hist
 	if !h.inPast() {
-		m.setStatus("live: this is the newest version", statusShort)
+		m.report(l, kit.Info, "live: this is the newest version")
 		return nil
 	}
 	if h.idx+1 >= h.tl.Len()-1 && h.replay == nil {
 		return m.toLive(l)
 	}
 	if h.idx+1 >= h.tl.Len() {
-		m.setStatus("this is the last version", statusShort)
+		m.report(l, kit.Info, "this is the last version")
 		return nil
 	}
 	return m.seek(l, h.idx+1)
@@ -400,7 +401,7 @@ func (m *Model) togglePlay(l *loop) tea.Cmd {
 	h := l.hist
 	if h.playing {
 		m.stopPlay(h)
-		m.setStatus("paused", statusShort)
+		m.report(l, kit.Info, "paused")
 		return nil
 	}
 	var cmd tea.Cmd
@@ -440,7 +441,7 @@ func (m *Model) onPlay(l *loop, msg playMsg) tea.Cmd {
 			return m.toLive(l)
 		}
 		cmd := m.seek(l, last)
-		m.setStatus("end of the recording", statusShort)
+		m.report(l, kit.Info, "end of the recording")
 		return cmd
 	}
 	return tea.Batch(m.seek(l, h.idx+1), m.playTick(l))
@@ -473,10 +474,10 @@ func (m *Model) refusePastWrite(l *loop) bool {
 	h := l.hist
 	switch {
 	case h != nil && h.replay != nil:
-		m.setStatus("a replay is read-only: corrections are written to a live loop", statusShort)
+		m.report(l, kit.Info, "a replay is read-only: corrections are written to a live loop")
 	case h.inPast():
-		m.setStatus(fmt.Sprintf("version %d of %d is the past, read-only: %s returns to live, where corrections apply",
-			h.idx+1, h.tl.Len(), m.keys.Back.Help().Key), statusLong)
+		m.post(l, kit.Status{Text: fmt.Sprintf("version %d of %d is the past, read-only: %s returns to live, where corrections apply",
+			h.idx+1, h.tl.Len(), m.keys.Back.Help().Key), Level: kit.Info, TTL: statusLong})
 	default:
 		return false
 	}
@@ -550,7 +551,7 @@ func (m *Model) initReplay() tea.Cmd {
 		h.speed = r.Speed
 	}
 	for _, n := range r.Notes {
-		m.logMessage(l, n)
+		m.logMessage(m.logName(l), kit.Warn, n)
 	}
 	cmds := []tea.Cmd{tick(), tea.RequestBackgroundColor}
 	if h.tl.Len() == 0 {
@@ -559,7 +560,8 @@ func (m *Model) initReplay() tea.Cmd {
 	}
 	cmds = append(cmds, m.seek(l, h.tl.First()))
 	if len(r.Notes) > 0 {
-		m.setStatus(fmt.Sprintf("%d note%s about the recording: %s shows them", len(r.Notes), plural(len(r.Notes)), m.keys.Messages.Help().Key), statusLong)
+		m.post(l, kit.Status{Text: fmt.Sprintf("%d note%s about the recording: %s shows them", len(r.Notes), plural(len(r.Notes)), m.keys.Messages.Help().Key),
+			Level: kit.Warn})
 	}
 	if r.Play {
 		h.playing = true

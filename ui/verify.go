@@ -12,6 +12,7 @@ import (
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/kit"
 	"github.com/aot-loop/aot-tui/verify"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -66,13 +67,13 @@ func (m *Model) verifyTimeout() time.Duration {
 func (m *Model) verifyKey(l *loop) tea.Cmd {
 	switch {
 	case l.phase != nil || l.target.Kind == statefile.KindPhaseLoop:
-		m.setStatus("V does not apply to a phase loop: only an AoT loop has a base_case to verify", statusShort)
+		m.report(l, kit.Info, "V does not apply to a phase loop: only an AoT loop has a base_case to verify")
 		return nil
 	case l.st == nil:
-		m.setStatus("no state yet: there is no base_case to verify", statusShort)
+		m.report(l, kit.Info, "no state yet: there is no base_case to verify")
 		return nil
 	case l.st.Objective.BaseCase.Empty():
-		m.setStatus("the objective has no base_case to verify", statusShort)
+		m.report(l, kit.Info, "the objective has no base_case to verify")
 		return nil
 	}
 	d := &verifyConfirmDialog{
@@ -83,7 +84,7 @@ func (m *Model) verifyKey(l *loop) tea.Cmd {
 	m.push(l, d)
 	d.resize(m)
 	// The footer says what the box is for while it is open.
-	m.setStatus("verify: nothing runs until you confirm", time.Hour)
+	m.post(l, kit.Status{Text: "verify: nothing runs until you confirm", TTL: time.Hour})
 	return nil
 }
 
@@ -193,7 +194,7 @@ func (d *verifyConfirmDialog) update(m *Model, l *loop, msg tea.Msg) step {
 	case key.Matches(k, m.keys.Apply):
 		return m.startVerify(l, d)
 	case key.Matches(k, m.keys.Cancel):
-		m.setStatus("verify cancelled: nothing ran", statusShort)
+		m.report(l, kit.Info, "verify cancelled: nothing ran")
 		return closed(nil)
 	}
 	textKeys(&d.list, k, m.keys)
@@ -216,7 +217,7 @@ func (m *Model) startVerify(l *loop, d *verifyConfirmDialog) step {
 	l.verify = run
 	m.setView(l, viewObjective)
 	m.refreshText(l)
-	m.setStatus(fmt.Sprintf("verifying the base_case: 0 of %d checks done", len(d.plan)), time.Hour)
+	m.post(l, kit.Status{Text: fmt.Sprintf("verifying the base_case: 0 of %d checks done", len(d.plan)), TTL: time.Hour})
 	ch, bc := run.events, run.bc
 	opts := verify.Options{Dir: run.dir, Timeout: run.timeout, Now: m.opts.Now,
 		Progress: func(p verify.Progress) { ch <- verifyEvent{progress: p} }}
@@ -249,7 +250,7 @@ func (m *Model) onVerifyMsg(l *loop, msg verifyMsg) tea.Cmd {
 			run.current = p.Index
 		}
 		if !run.stopping {
-			m.setStatus(fmt.Sprintf("verifying the base_case: %d of %d checks done", len(run.done), len(run.plan)), time.Hour)
+			m.post(l, kit.Status{Text: fmt.Sprintf("verifying the base_case: %d of %d checks done", len(run.done), len(run.plan)), TTL: time.Hour})
 		}
 		m.refreshText(l)
 		return listenVerify(l, run)
@@ -261,27 +262,28 @@ func (m *Model) onVerifyMsg(l *loop, msg verifyMsg) tea.Cmd {
 		m.apply(l, d, closed(nil))
 	}
 	m.refreshText(l)
-	m.setStatus(verifySummary(run.report, l.objective.lines), statusLong)
+	m.post(l, verifySummary(run.report, l.objective.lines))
 	return nil
 }
 
-// verifySummary is the footer's word on a finished run.
-func verifySummary(rep *verify.Report, lines []string) string {
+// verifySummary is the footer's word on a finished run: a pass is a
+// success, a fail an error, a run that checked nothing a warning.
+func verifySummary(rep *verify.Report, lines []string) kit.Status {
 	c := rep.Counts
 	s := fmt.Sprintf("%d pass · %d fail · %d not checkable", c.Pass, c.Fail, c.NotCheckable)
 	switch rep.Outcome {
 	case verify.Pass:
-		return "base_case verified: PASS — " + s
+		return kit.Status{Text: "base_case verified: PASS — " + s, Level: kit.Success}
 	case verify.Fail:
 		s = "base_case verified: FAIL — " + s
 		if outputAnchors(lines) != nil {
 			s += " · enter shows what failed"
 		}
-		return s
+		return kit.Status{Text: s, Level: kit.Error}
 	case verify.NotCheckable:
-		return "base_case: nothing here could be checked — " + s
+		return kit.Status{Text: "base_case: nothing here could be checked — " + s, Level: kit.Warn}
 	}
-	return fmt.Sprintf("verify stopped: %d checks not run", c.NotRun)
+	return kit.Status{Text: fmt.Sprintf("verify stopped: %d checks not run", c.NotRun), Level: kit.Warn}
 }
 
 // stopVerifies stops every run under way (the TUI is closing).
@@ -341,11 +343,11 @@ func (d *verifyRunningDialog) lines(m *Model, _ *loop, w, h int) []string {
 	return append(lines, s.Key.Render(hint))
 }
 
-func (d *verifyRunningDialog) update(m *Model, _ *loop, msg tea.Msg) step {
+func (d *verifyRunningDialog) update(m *Model, l *loop, msg tea.Msg) step {
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.keys.Cancel) && !d.run.stopping {
 		d.run.stopping = true
 		d.run.cancel()
-		m.setStatus("stopping the verification…", time.Hour)
+		m.post(l, kit.Status{Text: "stopping the verification…", TTL: time.Hour})
 	}
 	return stay(nil)
 }
@@ -593,9 +595,9 @@ func (m *Model) verifyDetailsKey(l *loop, msg tea.KeyPressMsg) bool {
 	at := outputAnchors(l.objective.lines)
 	if len(at) == 0 {
 		if run := l.verify; run != nil && run.report != nil {
-			m.setStatus("no failed check has output to show", statusShort)
+			m.report(l, kit.Info, "no failed check has output to show")
 		} else {
-			m.setStatus(m.keys.Verify.Help().Key+" verifies the base_case now; enter then shows what failed", statusShort)
+			m.report(l, kit.Info, m.keys.Verify.Help().Key+" verifies the base_case now; enter then shows what failed")
 		}
 		return true
 	}

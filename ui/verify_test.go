@@ -286,14 +286,14 @@ func (f *flow) raw() string {
 func TestVerifyKeyOnAPhaseLoopAndWithoutBaseCase(t *testing.T) {
 	p := loadedModel(t, "seed-phase-loop.json", 100, 30)
 	press(p, "V")
-	if p.cur.topDialog() != nil || !strings.Contains(p.status, "does not apply to a phase loop") {
-		t.Errorf("V on a phase loop: dialog %v, status %q", p.cur.topDialog(), p.status)
+	if p.cur.topDialog() != nil || !strings.Contains(p.cur.status.Text, "does not apply to a phase loop") {
+		t.Errorf("V on a phase loop: dialog %v, status %q", p.cur.topDialog(), p.cur.status.Text)
 	}
 	m := loadedModel(t, "rich.md", 100, 30)
 	m.cur.st.Objective.BaseCase = model.BaseCase{}
 	press(m, "V")
-	if m.cur.topDialog() != nil || !strings.Contains(m.status, "no base_case") {
-		t.Errorf("V without a base_case: dialog %v, status %q", m.cur.topDialog(), m.status)
+	if m.cur.topDialog() != nil || !strings.Contains(m.cur.status.Text, "no base_case") {
+		t.Errorf("V without a base_case: dialog %v, status %q", m.cur.topDialog(), m.cur.status.Text)
 	}
 	m = loadedModel(t, "rich.md", 100, 30)
 	press(m, "V")

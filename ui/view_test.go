@@ -28,7 +28,7 @@ func loadedModel(t testing.TB, fixture string, w, h int) *Model {
 	m.Update(m.loops[0].envelope(stateMsg{ev: loadEvent(t, path)}))
 	if isStale(m.cur.topDialog()) {
 		press(m, "n") // rich.md has redirect_requested: true
-		m.status = ""
+		m.cur.status = statusLine{}
 	}
 	return m
 }
@@ -428,20 +428,20 @@ func TestCheckPosition(t *testing.T) {
 func TestKeysThatCannotActSaySo(t *testing.T) {
 	p := loadedModel(t, "seed-phase-loop.json", 100, 30)
 	for _, k := range []string{"a", "r", "S", "u"} {
-		p.status = ""
+		p.cur.status = statusLine{}
 		press(p, k)
-		if !strings.Contains(p.status, "read-only") {
-			t.Errorf("%s on a phase loop: status %q", k, p.status)
+		if !strings.Contains(p.cur.status.Text, "read-only") {
+			t.Errorf("%s on a phase loop: status %q", k, p.cur.status.Text)
 		}
 	}
 	m := loadedModel(t, "rich.md", 100, 30) // the graph pane is 58 columns wide beside the details
 	press(m, "m", "m")
-	if !m.cur.graph.isLayered() && !strings.Contains(m.status, "graph drawing (v)") {
-		t.Errorf("m over the list: status %q", m.status)
+	if !m.cur.graph.isLayered() && !strings.Contains(m.cur.status.Text, "graph drawing (v)") {
+		t.Errorf("m over the list: status %q", m.cur.status.Text)
 	}
 	press(m, "v", "m", "m")
-	if m.cur.graph.isLayered() && !strings.Contains(m.status, "at least 60×14") {
-		t.Errorf("m in a small drawing: status %q", m.status)
+	if m.cur.graph.isLayered() && !strings.Contains(m.cur.status.Text, "at least 60×14") {
+		t.Errorf("m in a small drawing: status %q", m.cur.status.Text)
 	}
 }
 

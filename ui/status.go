@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/ui/kit"
+)
+
+// The footer's status line is typed (kit.Status: text, level, time to
+// live) and belongs to what it is about: each loop has its own, the fleet
+// table its own. A loop's line shows only while that loop is on screen;
+// switching to it shows it if it is still live. Every line is also kept
+// in the message log (M) under its loop's name, with its level.
+
+// statusLine is a status as set: until is when it stops showing.
+type statusLine struct {
+	kit.Status
+	until time.Time
+}
+
+// live reports whether s shows at now.
+func (s statusLine) live(now time.Time) bool {
+	return s.Text != "" && !now.After(s.until)
+}
+
+// fleetLogName is the name the fleet table's own lines are logged under.
+const fleetLogName = "fleet"
+
+// report sets loop l's status line to text, at level lv, for the level's
+// time to live: l is the loop the line is about, on screen or not.
+func (m *Model) report(l *loop, lv kit.Level, text string) {
+	m.post(l, kit.Status{Text: text, Level: lv})
+}
+
+// post sets loop l's status line to st and logs it under l's name.
+// Whatever it quotes (a path, an error, text from the file) is shown with
+// its control and bidi characters escaped; escaping twice changes nothing.
+func (m *Model) post(l *loop, st kit.Status) {
+	l.status = m.said(m.logName(l), st)
+}
+
+// setStatus is the hint of a key on the screen in front (kit.Info, for
+// d): the fleet table's when it is on screen, else the loop's on screen.
+// What is about a loop, a result above all, is report's or post's, with
+// the loop it is about.
+func (m *Model) setStatus(s string, d time.Duration) {
+	st := kit.Status{Text: s, Level: kit.Info, TTL: d}
+	if m.fleetShown() {
+		m.fleet.status = m.said(fleetLogName, st)
+		return
+	}
+	m.post(m.cur, st)
+}
+
+// said logs st under who and returns it as a status line from now.
+func (m *Model) said(who string, st kit.Status) statusLine {
+	st.Text = termtext.Line(st.Text)
+	m.logMessage(who, st.Level, st.Text)
+	return statusLine{Status: st, until: m.now.Add(st.Life())}
+}
+
+// screenStatus is the status line of what is on screen (the fleet table
+// or the loop), zero when it has gone.
+func (m *Model) screenStatus() statusLine {
+	s := m.cur.status
+	if m.fleetShown() {
+		s = m.fleet.status
+	}
+	if !s.live(m.now) {
+		return statusLine{}
+	}
+	return s
+}
+
+// drawStatus draws the status line on screen in its level's style ("" when
+// none is live) and notes when it goes.
+func (m *Model) drawStatus() string {
+	s := m.screenStatus()
+	if s.Text == "" {
+		return ""
+	}
+	m.noteClock(s.until.Add(time.Nanosecond))
+	return m.styles.Status(s.Level).Render(markText(s.Level, s.Text))
+}
+
+// markText is text after its level's glyph (none for info).
+func markText(lv kit.Level, text string) string {
+	if mark := lv.Mark(); mark != "" {
+		return mark + " " + text
+	}
+	return text
+}
+
+// Status is the style of a status line of level lv: info in the accent
+// colour, as every footer message was before levels, a success in the
+// ok colour, a warning in the warn colour, an error in the danger colour.
+// Under NO_COLOR the glyph (kit.Level.Mark) tells them apart.
+func (s Styles) Status(lv kit.Level) lipgloss.Style {
+	switch lv {
+	case kit.Success:
+		return s.OK
+	case kit.Warn:
+		return s.Warn
+	case kit.Error:
+		return s.Danger
+	}
+	return s.Accent
+}
+
+// logName is the name loop l's lines are logged under: none while it is
+// the only loop there is.
+func (m *Model) logName(l *loop) string {
+	if len(m.loops) > 1 || m.fleet != nil {
+		return l.name
+	}
+	return ""
+}
