@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -71,8 +72,10 @@ func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
 		return tea.Batch(record, m.onLoadedInPast(l, ev))
 	}
 	l.banner, l.bannerBad = "", false
-	if ev.Data == nil || !l.session.IsOurs(ev.Data) {
-		// Not our own write coming back through the watcher.
+	again := ev.Data != nil && l.doc != nil && bytes.Equal(ev.Data, l.doc.Data)
+	if !again && (ev.Data == nil || !l.session.IsOurs(ev.Data)) {
+		// Not our own write coming back through the watcher, nor the
+		// bytes on screen reported again (a second event for one write).
 		m.noteChange(l, ev.At)
 		if l.st != nil {
 			for _, d := range l.dialogs {
