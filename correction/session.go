@@ -281,6 +281,11 @@ func (s *Session) remember(data []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for _, d := range s.ours {
+		if bytes.Equal(d, data) {
+			return // remembered as it was installed
+		}
+	}
 	s.ours = append(s.ours, data)
 	if len(s.ours) > 6 {
 		s.ours = s.ours[len(s.ours)-6:]
@@ -388,7 +393,7 @@ func (s *Session) syncFlag(want, force bool) FlagResult {
 
 func (s *Session) writeFlag(v bool) FlagResult {
 	carried := func(doc *statefile.Document) bool { return doc.State.Control.RedirectRequested == v }
-	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Carried: carried},
+	res, err := statefile.Update(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Carried: carried, Installing: s.remember},
 		func(doc *statefile.Document) (*model.Plan, error) { return flagPlan(doc.State, v) })
 	if err != nil {
 		return s.flagFailed(v, err)
@@ -450,7 +455,7 @@ func (s *Session) Apply(p *Preview) Job {
 }
 
 func (s *Session) apply(p *Preview) ApplyResult {
-	opts := statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Prepared: p.res, Carried: p.pl.carried, KeepDisplaced: true}
+	opts := statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Prepared: p.res, Carried: p.pl.carried, KeepDisplaced: true, Installing: s.remember}
 	pause, err := s.pauseForApply(p, &opts)
 	if err != nil {
 		return ApplyResult{Err: err}
@@ -689,7 +694,7 @@ func (s *Session) reapply(g *guarded) Result {
 	if !s.isGuarded(g) {
 		return GuardResult{Summary: g.summary} // undone meanwhile
 	}
-	res, lost, err := g.pl.writeAgain(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize}, g.reapplied)
+	res, lost, err := g.pl.writeAgain(s.path, statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Installing: s.remember}, g.reapplied)
 	switch {
 	case lost != "":
 		return s.lose(g, &LostError{Summary: g.summary, Reason: lost})

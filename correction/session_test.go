@@ -629,3 +629,36 @@ func TestRunMergesALateLoopWrite(t *testing.T) {
 	}
 	wantBoth(t, path, "W6")
 }
+
+// Our own write is ours from the moment the file holds it: a watcher that
+// reads the flag write before the job returns must not take it for the
+// loop's (the TUI marked its just-opened form "the loop wrote the file").
+func TestOurWriteIsOursAsSoonAsTheFileHoldsIt(t *testing.T) {
+	for range 20 {
+		path := fixture(t, false)
+		before, _ := os.ReadFile(path)
+		s := newSession(path)
+		seen := make(chan bool, 1)
+		stop := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case <-stop:
+					seen <- true
+					return
+				default:
+				}
+				if now, err := os.ReadFile(path); err == nil && !bytes.Equal(now, before) {
+					seen <- s.IsOurs(now)
+					return
+				}
+			}
+		}()
+		run(t, s.Begin())
+		close(stop)
+		if !<-seen {
+			t.Fatal("the flag write, read from the file, was not ours yet")
+		}
+		s.Close()
+	}
+}

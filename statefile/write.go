@@ -47,6 +47,12 @@ type UpdateOptions struct {
 	// UpdateResult.Displaced, for the caller to watch for late in-place
 	// writes (see Displaced) and close. Otherwise Update closes it.
 	KeepDisplaced bool
+	// Installing, when set, is called with the bytes about to replace the
+	// file, just before they do: a watcher that reports them an instant
+	// later can already tell they are the caller's own write (the TUI's
+	// session remembers them). A write that then fails leaves bytes
+	// remembered that never appear, which is harmless.
+	Installing func(data []byte)
 }
 
 // ErrStale is returned when UpdateOptions.Expect no longer matches the file.
@@ -178,6 +184,9 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 		res.set(p)
 		if opts.DryRun {
 			return res, nil
+		}
+		if opts.Installing != nil {
+			opts.Installing(p.out)
 		}
 		ir, err := install(real, data, p.out, opts.MaxSize)
 		if err != nil {

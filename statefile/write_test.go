@@ -504,3 +504,26 @@ func TestRestore(t *testing.T) {
 	}
 	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
 }
+
+// Installing hears the bytes of a write before the file holds them, and
+// they are the bytes the file then holds: a watcher that reports them an
+// instant later can tell they are the caller's own.
+func TestInstallingHearsTheBytesBeforeTheFileHoldsThem(t *testing.T) {
+	bothWays(t, func(t *testing.T) {
+		path, before := stateFile(t, 0o644)
+		var heard [][]byte
+		res, err := Update(path, UpdateOptions{Installing: func(data []byte) {
+			if now, _ := os.ReadFile(path); !bytes.Equal(now, before) {
+				t.Error("Installing was called after the file changed")
+			}
+			heard = append(heard, data)
+		}}, planOf(addAtom))
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, _ := os.ReadFile(path)
+		if len(heard) != 1 || !bytes.Equal(heard[0], after) || !bytes.Equal(res.After, after) {
+			t.Fatalf("heard %d writes; the last one is the file: %v", len(heard), len(heard) > 0 && bytes.Equal(heard[len(heard)-1], after))
+		}
+	})
+}
