@@ -19,6 +19,7 @@ import (
 	"github.com/aot-loop/aot-tui/dagdraw"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/kit"
 )
 
 // viewID names the main views, in tab order.
@@ -161,6 +162,10 @@ type Model struct {
 	status      string
 	statusUntil time.Time
 	helpText    scrollText
+	// helpOf is the place the help screen is about; helpFrom the focus
+	// it goes back to.
+	helpOf   kit.Scope
+	helpFrom focus
 
 	// msgs is the message log; panel the full-screen panel (focusPanel).
 	msgs  messageLog

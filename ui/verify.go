@@ -62,19 +62,9 @@ func (m *Model) verifyTimeout() time.Duration {
 	return verify.DefaultTimeout
 }
 
-// verifyKey opens the confirmation of a verification of l's base_case.
+// verifyKey opens the confirmation of a verification of l's base_case
+// (verifyWhy has said it can be).
 func (m *Model) verifyKey(l *loop) tea.Cmd {
-	switch {
-	case l.phase != nil || l.target.Kind == statefile.KindPhaseLoop:
-		m.setStatus("V does not apply to a phase loop: only an AoT loop has a base_case to verify", statusShort)
-		return nil
-	case l.st == nil:
-		m.setStatus("no state yet: there is no base_case to verify", statusShort)
-		return nil
-	case l.st.Objective.BaseCase.Empty():
-		m.setStatus("the objective has no base_case to verify", statusShort)
-		return nil
-	}
 	d := &verifyConfirmDialog{
 		bc:   l.st.Objective.BaseCase,
 		plan: verify.Plan(l.st.Objective.BaseCase),
@@ -196,7 +186,6 @@ func (d *verifyConfirmDialog) update(m *Model, l *loop, msg tea.Msg) step {
 		m.setStatus("verify cancelled: nothing ran", statusShort)
 		return closed(nil)
 	}
-	textKeys(&d.list, k, m.keys)
 	return stay(nil)
 }
 
