@@ -17,6 +17,11 @@ func TestDefaultKeysDoNotConflict(t *testing.T) {
 	if len(keyTable) != 64 {
 		t.Fatalf("%d actions: a KeyMap binding is missing from keyTable (or one was added without it)", len(keyTable))
 	}
+	for name, b := range allBindings(k) {
+		if len(b.Keys()) == 0 {
+			t.Errorf("KeyMap.%s has no keys: declare it in keyTable", name)
+		}
+	}
 }
 
 func writeKeys(t *testing.T, text string) string {
