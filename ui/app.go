@@ -19,6 +19,7 @@ import (
 	"github.com/aot-loop/aot-tui/dagdraw"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/kit"
 )
 
 // viewID names the main views, in tab order.
@@ -184,6 +185,10 @@ type Model struct {
 	// focused is the terminal's focus (alerts fire only without it).
 	focused  bool
 	helpText scrollText
+	// helpOf is the place the help screen is about; helpFrom the focus
+	// it goes back to.
+	helpOf   kit.Scope
+	helpFrom focus
 
 	// msgs is the message log; panel the full-screen panel (focusPanel).
 	msgs  messageLog

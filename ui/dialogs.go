@@ -24,24 +24,30 @@ type menuDialog struct {
 // start the cursor on it.
 const menuCancel = "cancel"
 
-func (m *Model) newMenu() *menuDialog {
+// newMenu builds the menu of l's redirect: the corrections that can
+// start from the view it opens on (delete and override act on the graph's
+// selection, so they are offered from the graph only).
+func (m *Model) newMenu(l *loop) *menuDialog {
 	d := &menuDialog{}
-	k := m.keys
-	entry := func(b key.Binding, label, kind string) huh.Option[string] {
-		return huh.NewOption(padTo(b.Help().Key, 3)+label, kind)
+	var opts []huh.Option[string]
+	for _, e := range []struct{ action, label, kind string }{
+		{"add_atom", "add an atom", formAddAtom},
+		{"delete_atom", "delete an atom", formDeleteAtom},
+		{"force_or", "force an OR choice", formForceOR},
+		{"constraints", "change constraints", formConstraints},
+		{"objective", "change the objective", formObjective},
+		{"override_binding", "override a binding", formBinding},
+		{"stop", "stop the loop", formStop},
+	} {
+		b := bindingNamed(e.action)
+		if b.Why(here{m: m, l: l, p: inMenu}) == "" {
+			opts = append(opts, huh.NewOption(padTo(b.keys(&m.keys).Help().Key, 3)+e.label, e.kind))
+		}
 	}
+	opts = append(opts, huh.NewOption("   cancel", menuCancel))
 	d.form = huh.NewForm(huh.NewGroup(huh.NewSelect[string]().Title("Redirect the loop").
 		Description("the loop pauses while a form is open").
-		Options(
-			entry(k.AddAtom, "add an atom", formAddAtom),
-			entry(k.DeleteAtom, "delete an atom", formDeleteAtom),
-			entry(k.ForceOR, "force an OR choice", formForceOR),
-			entry(k.Constraints, "change constraints", formConstraints),
-			entry(k.Objective, "change the objective", formObjective),
-			entry(k.Binding, "override a binding", formBinding),
-			entry(k.Stop, "stop the loop", formStop),
-			huh.NewOption("   cancel", menuCancel),
-		).Height(10).Value(&d.choice))).WithShowHelp(false).WithTheme(m.formTheme()) // title, description, 8 entries
+		Options(opts...).Height(len(opts) + 2).Value(&d.choice))).WithShowHelp(false).WithTheme(m.formTheme()) // title, description, the entries
 	d.resize(m)
 	return d
 }
@@ -219,7 +225,7 @@ func (d *previewDialog) lines(m *Model, _ *loop, w, h int) []string {
 		for _, l := range wrap(interruptQuestion(p.Plan.Interrupts, k.Interrupt.Help().Key), w) {
 			lines = append(lines, s.Bold.Render(l))
 		}
-		return append(lines, "", s.Key.Render(k.Interrupt.Help().Key+" interrupt and apply · any other key back to the preview"))
+		return append(lines, "", s.Key.Render(k.Interrupt.Help().Key+" interrupt and apply · "+k.Cancel.Help().Key+" back to the preview"))
 	}
 	lines = append(lines, "")
 	diff := d.diff
@@ -240,9 +246,10 @@ func (d *previewDialog) update(m *Model, l *loop, msg tea.Msg) step {
 		return stay(nil)
 	}
 	if d.asking {
-		// Only the interrupt key (i) applies; any other key goes back to
-		// the preview, so no press of an apply key (enter, y, a) — twice
-		// by reflex — can interrupt a worker.
+		// Only the interrupt key (i) applies; the cancel keys go back to
+		// the preview, and no other key reaches here (inAsk), so no press
+		// of an apply key (enter, y, a) — twice by reflex — can interrupt
+		// a worker.
 		d.asking = false
 		if key.Matches(k, m.keys.Interrupt) {
 			busy := &busyDialog{kind: d.kind, values: d.values, what: "writing the correction…"}
@@ -261,7 +268,6 @@ func (d *previewDialog) update(m *Model, l *loop, msg tea.Msg) step {
 	case key.Matches(k, m.keys.Cancel):
 		return m.cancelRedirect(l)
 	}
-	textKeys(&d.diff, k, m.keys)
 	return stay(nil)
 }
 

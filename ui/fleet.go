@@ -223,13 +223,6 @@ func (m *Model) fleetUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		f.picked = true
 		return nil, true
-	case tea.KeyPressMsg:
-		if f.shown && m.focus != focusHelp {
-			return m.fleetKey(msg), true
-		}
-		if !f.shown && m.focus == focusView && m.cur.topDialog() == nil {
-			return m.fleetLoopKey(msg)
-		}
 	}
 	return nil, false
 }
@@ -348,54 +341,34 @@ func (m *Model) fleetAlert(why []string) tea.Cmd {
 		"\x1b]777;notify;" + strings.ReplaceAll(title, ";", ",") + ";" + strings.ReplaceAll(body, ";", ",") + "\x07")
 }
 
-// fleetKey handles a key press on the table.
-func (m *Model) fleetKey(msg tea.KeyPressMsg) tea.Cmd {
+// fleetFilterKey is a key typed into the table's / filter.
+func (m *Model) fleetFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	f, k := m.fleet, m.keys
-	if key.Matches(msg, k.ForceQuit) {
-		return m.quit()
-	}
-	if f.filtering {
-		switch {
-		case key.Matches(msg, k.Back):
-			f.filtering = false
-			f.input.Blur()
-			m.setFleetFilter("")
-			return nil
-		case key.Matches(msg, k.Submit):
-			f.filtering = false
-			f.input.Blur()
-			return nil
-		}
-		var cmd tea.Cmd
-		f.input, cmd = f.input.Update(msg)
-		m.setFleetFilter(f.input.Value())
-		return cmd
-	}
 	switch {
-	case key.Matches(msg, k.Quit):
-		return m.quit()
-	case key.Matches(msg, k.Help):
-		m.focus = focusHelp
-		m.helpText.top = 0
-	case key.Matches(msg, k.Filter):
-		f.filtering = true
-		f.input.SetValue(f.table.filter)
-		f.input.CursorEnd()
-		return f.input.Focus()
 	case key.Matches(msg, k.Back):
+		f.filtering = false
+		f.input.Blur()
 		m.setFleetFilter("")
-	case key.Matches(msg, k.OpenLoop):
-		if r, ok := f.selected(); ok {
-			f.picked = true
-			return m.openFleetLoop(r)
-		}
-		m.setStatus(f.emptyText(), statusShort)
-	default:
-		prev := f.table.sel
-		tableKeys(&f.table, msg, k)
-		f.picked = f.picked || f.table.sel != prev
+		return nil
+	case key.Matches(msg, k.Submit):
+		f.filtering = false
+		f.input.Blur()
+		return nil
 	}
-	return nil
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	m.setFleetFilter(f.input.Value())
+	return cmd
+}
+
+// row is the table's row of the loop whose state file is path.
+func (f *fleetState) row(path string) (fleet.Row, bool) {
+	for _, r := range f.rows {
+		if r.Path == path {
+			return r, true
+		}
+	}
+	return fleet.Row{}, false
 }
 
 // emptyText says why there is no loop to open.
@@ -420,23 +393,6 @@ func (m *Model) setFleetFilter(s string) {
 	} else {
 		f.table.home()
 	}
-}
-
-// fleetLoopKey handles the fleet's keys in a loop opened from the table:
-// esc back to the table (once the view has nothing left to close and
-// shows the live version, not the timeline's past), < >
-// the previous or next loop of the table.
-func (m *Model) fleetLoopKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k, l := m.keys, m.cur
-	switch {
-	case key.Matches(msg, k.Back) && !l.escCloses() && !l.hist.inPast():
-		return m.leaveFleetLoop(), true
-	case key.Matches(msg, k.NextLoop):
-		return m.stepFleetLoop(1), true
-	case key.Matches(msg, k.PrevLoop):
-		return m.stepFleetLoop(-1), true
-	}
-	return nil, false
 }
 
 // openFleetLoop shows a loop of the table in the normal views, watching
@@ -509,25 +465,4 @@ func (m *Model) stepFleetLoop(d int) tea.Cmd {
 	f.table.sel = k
 	f.table.clamp()
 	return tea.Batch(stop, m.openFleetLoop(next))
-}
-
-// fleetHelpGroups are the help screen's columns for the fleet table.
-func fleetHelpGroups(k KeyMap, nav helpGroup) []helpGroup {
-	return []helpGroup{
-		{Title: "fleet", Keys: []key.Binding{k.OpenLoop, k.Filter, k.Back, k.Help, k.Quit}},
-		nav,
-		fleetLoopHelp(k),
-	}
-}
-
-// fleetLoopHelp is the help of the fleet's keys inside an opened loop.
-func fleetLoopHelp(k KeyMap) helpGroup {
-	relabel := func(b key.Binding, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
-	}
-	return helpGroup{Title: "fleet (in a loop)", Keys: []key.Binding{
-		relabel(k.Back, "back to the table"),
-		relabel(k.PrevLoop, "previous loop"),
-		relabel(k.NextLoop, "next loop"),
-	}}
 }

@@ -221,14 +221,24 @@ func TestFleetHelpAndTitle(t *testing.T) {
 	}
 	press(m, "?")
 	out := screen(m)
-	for _, want := range []string{"help — fleet table", "open the loop", "back to the table", "next loop"} {
+	for _, want := range []string{"help — fleet table", "open the loop", "clear the filter"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("help should show %q:\n%s", want, out)
 		}
 	}
+	if strings.Contains(out, "back to the table") || strings.Contains(out, "next loop") {
+		t.Fatalf("the table's help lists the keys of a loop opened from it:\n%s", out)
+	}
 	press(m, "esc")
 	if out := screen(m); !strings.Contains(out, "enter open the loop") {
 		t.Fatalf("the footer should hint at enter:\n%s", out)
+	}
+	press(m, "enter", "?")
+	out = screen(m)
+	for _, want := range []string{"back to the table", "next loop of the table", "previous loop of the table"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("the help of a loop opened from the table should show %q:\n%s", want, out)
+		}
 	}
 }
 

@@ -1,25 +1,43 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/ui/kit"
 )
 
-// shortHelp is the footer's key hints for the current view.
+// footerKeys are the actions the footer hints at, by place: a choice of
+// the most used, each shown only where keyTable says it applies.
+func footerKeys(p kit.Scope) []string {
+	switch {
+	case p.Has(inFleet):
+		return []string{"open_loop", "filter", "up", "down", "help", "quit"}
+	case p.Has(inPhase | inWaiting):
+		return []string{"up", "down", "help", "quit"}
+	case p.Has(inGraphs):
+		return []string{"details", "filter", "redirect", "help", "quit", "follow", "add_atom", "stop", "next_view"}
+	}
+	return []string{"filter", "redirect", "help", "quit", "up", "down", "next_view"}
+}
+
+// shortHelp is the footer's key hints for the view on screen; a key that
+// is disabled there (read-only) is greyed.
 func (m *Model) shortHelp(room int) string {
-	l := m.cur
 	s := m.styles
+	p := m.viewPlace()
+	h := here{m: m, l: m.cur, p: p}
 	var parts []string
-	for _, b := range m.viewKeys().ShortHelp() {
-		h := b.Help()
-		st := s.Key
-		desc := s.Muted
-		if l.readOnly && isWriteBinding(m.keys, b) {
+	for _, name := range footerKeys(p) {
+		b := bindingNamed(name)
+		if !b.Applies(p) {
+			continue
+		}
+		st, desc := s.Key, s.Muted
+		if b.Why(h) != "" {
 			st, desc = s.Muted, s.Muted.Strikethrough(!s.NoColor)
 		}
-		parts = append(parts, st.Render(h.Key)+" "+desc.Render(h.Desc))
+		parts = append(parts, st.Render(b.keys(&m.keys).Help().Key)+" "+desc.Render(b.Help))
 	}
 	out := ""
 	for _, p := range parts {
@@ -36,33 +54,85 @@ func (m *Model) shortHelp(room int) string {
 	return out
 }
 
-// renderHelp draws the help screen for the current view; write keys are
-// greyed out when the TUI is read-only.
+// helpRow is a key on the help screen: its label, what it does there,
+// and why it is disabled ("" when it is not).
+type helpRow struct{ key, desc, why string }
+
+// helpGroup is one titled column of the help screen.
+type helpGroup struct {
+	title string
+	rows  []helpRow
+}
+
+// helpGroups are the help screen's columns for place p: every binding of
+// keyTable that applies there, in its group.
+func (m *Model) helpGroups(p kit.Scope) []helpGroup {
+	h := here{m: m, l: m.cur, p: p}
+	rows := map[string][]helpRow{}
+	for i := range keyTable {
+		b := &keyTable[i]
+		if !b.Applies(p) {
+			continue
+		}
+		g, desc := b.HelpIn(p)
+		rows[g] = append(rows[g], helpRow{key: b.keys(&m.keys).Help().Key, desc: desc, why: b.Why(h)})
+	}
+	var out []helpGroup
+	for _, g := range groupOrder {
+		if len(rows[g]) > 0 {
+			out = append(out, helpGroup{title: g, rows: rows[g]})
+		}
+	}
+	return out
+}
+
+// helpScreenHint is the help screen's own keys, from keyTable: "? esc q
+// close this help · ↑/k ↓/j … scroll · ctrl+c quit from anywhere".
+func (m *Model) helpScreenHint() string {
+	var order []string
+	labels := map[string][]string{}
+	for i := range keyTable {
+		b := &keyTable[i]
+		if !b.Applies(inHelp) {
+			continue
+		}
+		g, desc := b.HelpIn(inHelp)
+		if g == "move" {
+			desc = "scroll"
+		}
+		if labels[desc] == nil {
+			order = append(order, desc)
+		}
+		labels[desc] = append(labels[desc], b.keys(&m.keys).Help().Key)
+	}
+	var parts []string
+	for _, desc := range order {
+		parts = append(parts, strings.Join(labels[desc], " ")+" "+desc)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// renderHelp draws the help screen of the place it was opened on;
+// disabled keys are greyed, with why below.
 func (m *Model) renderHelp() string {
-	l := m.cur
 	s := m.styles
-	title := "help — " + viewNames[l.view]
-	if l.phase != nil {
-		title = "help — phase loop"
-	}
-	if m.fleetShown() {
-		title = "help — fleet table"
-	}
+	p := m.helpOf
 	// Each group is a block; blocks flow into as many columns as fit.
 	var blocks [][]string
-	for _, g := range m.viewKeys().groups() {
-		head := g.Title
-		if g.Write && l.readOnly {
-			head += " (read-only: " + l.readOnlyWhy + ")"
-		}
-		block := []string{s.Bold.Render(head)}
-		for _, b := range g.Keys {
-			h := b.Help()
+	var reasons []string
+	keysOf := map[string][]string{}
+	for _, g := range m.helpGroups(p) {
+		block := []string{s.Bold.Render(g.title)}
+		for _, r := range g.rows {
 			ks, ds := s.Key, s.Base
-			if g.Write && l.readOnly {
+			if r.why != "" {
 				ks, ds = s.Muted, s.Muted
+				if keysOf[r.why] == nil {
+					reasons = append(reasons, r.why)
+				}
+				keysOf[r.why] = append(keysOf[r.why], r.key)
 			}
-			block = append(block, "  "+ks.Render(padTo(h.Key, 10))+" "+ds.Render(h.Desc))
+			block = append(block, "  "+ks.Render(padTo(r.key, 10))+" "+ds.Render(r.desc))
 		}
 		blocks = append(blocks, block)
 	}
@@ -82,7 +152,7 @@ func (m *Model) renderHelp() string {
 		}
 		cols[c] = append(cols[c], b...)
 	}
-	lines := []string{s.Title.Render(title), ""}
+	lines := []string{s.Title.Render("help — " + m.placeTitle(p)), ""}
 	for r := 0; ; r++ {
 		more := false
 		row := ""
@@ -102,21 +172,18 @@ func (m *Model) renderHelp() string {
 		lines = append(lines, row)
 	}
 	lines = append(lines, "")
-	if l.view == viewGraph && l.phase == nil && !m.fleetShown() {
-		k := m.keys
-		note := fmt.Sprintf("%s/%s scroll the details pane · %s/%s and %s/%s pan the drawing · mouse wheel scrolls · %s–%s switch views",
-			k.DetailsDown.Help().Key, k.DetailsUp.Help().Key, k.PageUp.Help().Key, k.PageDown.Help().Key,
-			k.PanLeft.Help().Key, k.PanRight.Help().Key, k.Views[0].Help().Key, k.Views[5].Help().Key)
+	// Why the greyed keys cannot act here now.
+	for _, why := range reasons {
+		for _, line := range wrap("greyed "+strings.Join(keysOf[why], " ")+": "+why, max(20, m.width-1)) {
+			lines = append(lines, s.Muted.Render(line))
+		}
+	}
+	if note := m.fleetWatchNote(); note != "" && p.Has(inFleet) {
 		for _, line := range wrap(note, max(20, m.width-1)) {
 			lines = append(lines, s.Muted.Render(line))
 		}
 	}
-	if note := m.fleetWatchNote(); note != "" && m.fleetShown() {
-		for _, line := range wrap(note, max(20, m.width-1)) {
-			lines = append(lines, s.Muted.Render(line))
-		}
-	}
-	lines = append(lines, s.Muted.Render(m.keys.Help.Help().Key+" or "+m.keys.Back.Help().Key+" closes this help · j/k scroll"))
+	lines = append(lines, s.Muted.Render(m.helpScreenHint()))
 	m.helpText.set(lines)
 	out := strings.Split(m.helpText.view(), "\n")
 	for len(out) < m.height {

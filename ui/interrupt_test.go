@@ -22,12 +22,11 @@ func TestInterruptNeedsItsOwnConfirm(t *testing.T) {
 	f.waitFor("preview:", "⚠ A4 is in progress (a worker is on it", "deletes it;", "'Atom A4 not found'", "enter apply")
 
 	f.keys("enter") // apply: the question, not the write
-	f.waitFor("A4 is in progress: interrupt its worker? (i: yes)", "i interrupt and apply")
-	f.keys("enter") // not i: back to the preview
-	f.waitFor("preview:", "enter apply")
-	f.keys("enter", "enter")
-	f.waitFor("preview:", "enter apply")
-	f.keys("y", "y") // y is an apply key too: twice, still nothing
+	f.waitFor("A4 is in progress: interrupt its worker? (i: yes)", "i interrupt and apply · esc back to the preview")
+	f.keys("enter", "y", "a", "enter") // the apply keys again, by reflex: the question stays, nothing is written
+	f.settle()
+	f.waitFor("interrupt its worker? (i: yes)")
+	f.keys("esc") // back to the preview
 	f.waitFor("preview:", "enter apply")
 	f.settle()
 	if got := f.file(); !bytes.Equal(bytes.Replace(got, []byte("redirect_requested: true"), []byte("redirect_requested: false"), 1), before) {

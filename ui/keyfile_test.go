@@ -14,8 +14,13 @@ func TestDefaultKeysDoNotConflict(t *testing.T) {
 	if err := checkConflicts(&k, map[string]int{}); err != nil {
 		t.Fatal(err)
 	}
-	if len(keyActions) != 64 {
-		t.Fatalf("%d actions: a KeyMap binding is missing from keyActions (or one was added without it)", len(keyActions))
+	if len(keyTable) != 64 {
+		t.Fatalf("%d actions: a KeyMap binding is missing from keyTable (or one was added without it)", len(keyTable))
+	}
+	for name, b := range allBindings(k) {
+		if len(b.Keys()) == 0 {
+			t.Errorf("KeyMap.%s has no keys: declare it in keyTable", name)
+		}
 	}
 }
 
@@ -54,7 +59,7 @@ func TestLoadKeyMapErrors(t *testing.T) {
 		{"add_atom: [A, ecs]\n", "line 1: add_atom: \"ecs\" is not a key"},
 		{"add_atom: []\n", "line 1: add_atom: give at least one key"},
 		{"add_atom: {x: 1}\n", "line 1: add_atom: give a key or a list"},
-		{"add_atom: d\n", "line 1: d would be both add_atom and delete_atom in the views"},
+		{"add_atom: d\n", "line 1: d would be both add_atom and delete_atom in the graph view"},
 		{"\nyes: q\n", "line 2: q would be both quit and yes in the stale-flag question"},
 		{"add_atom: A\nadd_atom: B\n", "line 2: add_atom is set twice (also line 1)"},
 		{"- a\n", "line 1: expected a mapping"},

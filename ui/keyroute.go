@@ -1,46 +1,103 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/aot-loop/aot-tui/dagdraw"
+	"github.com/aot-loop/aot-tui/ui/kit"
 )
 
-// onKey routes a key press to what has the focus: the open dialog, the
-// filter or jump prompt, the help screen, or the view.
+// onKey routes a key press through keyTable: the binding of the key in
+// the place it lands runs, or says why it is disabled; a key bound to
+// nothing there does nothing, unless it is typed into a form or a prompt.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	if key.Matches(msg, k.ForceQuit) {
-		return m.quit()
+	h := m.here()
+	b := m.bindingFor(h.p, msg)
+	var pause tea.Cmd
+	if h.p.Has(inRedirect) && !m.closesRedirect(h, b) {
+		pause = m.redirectKey(h.l) // first: the loop is paused again before the key acts
 	}
-	switch m.focus {
-	case focusDialog:
-		if l := m.cur; isRedirectDialog(l.topDialog()) && !m.closesRedirect(l, msg) {
-			pause := m.redirectKey(l) // first: the loop is paused again before the key acts
-			return tea.Batch(pause, m.onDialogMsg(msg))
+	switch {
+	case b == nil && h.p.Has(inForm):
+		return tea.Batch(pause, m.onDialogMsg(msg))
+	case b == nil && h.p.Has(inInput):
+		return m.typeKey(msg)
+	case b == nil:
+		return pause
+	}
+	if why := b.Why(h); why != "" {
+		m.setStatus(why, statusLong)
+		return pause
+	}
+	return tea.Batch(pause, m.do(b.Run(h, msg)))
+}
+
+// bindingFor is the binding of msg in place p (nil when there is none).
+func (m *Model) bindingFor(p kit.Scope, msg tea.KeyPressMsg) *binding {
+	for i := range keyTable {
+		b := &keyTable[i]
+		if b.Applies(p) && key.Matches(msg, b.keys(&m.keys)) {
+			return b
 		}
-		return m.onDialogMsg(msg)
-	case focusFilter:
-		return m.filterKey(msg)
-	case focusJump:
+	}
+	return nil
+}
+
+// do carries out what a handler asks.
+func (m *Model) do(a kit.Action) tea.Cmd {
+	switch a.Kind {
+	case kit.Quit:
+		return tea.Batch(a.Cmd, m.quit())
+	case kit.ShowStatus:
+		m.showStatus(a.Status)
+	case kit.Close:
+		m.cur.dialogs = nil
+		m.refocus()
+	case kit.Back:
+		if m.fleet != nil && !m.fleet.shown {
+			return tea.Batch(a.Cmd, m.leaveFleetLoop())
+		}
+	case kit.OpenLoop:
+		if r, ok := m.fleet.row(a.Loop); ok {
+			m.fleet.picked = true
+			return tea.Batch(a.Cmd, m.openFleetLoop(r))
+		}
+	}
+	return a.Cmd
+}
+
+// typeKey is a key typed into the prompt that has the focus.
+func (m *Model) typeKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case m.fleetShown() && m.fleet.filtering:
+		return m.fleetFilterKey(msg)
+	case m.focus == focusJump:
 		return m.jumpKey(msg)
-	case focusPanel:
-		return m.panelKey(msg)
-	case focusHelp:
-		switch {
-		case key.Matches(msg, k.Help), key.Matches(msg, k.Back), key.Matches(msg, k.Quit):
-			m.focus = focusView
-		case key.Matches(msg, k.Down):
-			m.helpText.scroll(1)
-		case key.Matches(msg, k.Up):
-			m.helpText.scroll(-1)
-		}
-		return nil
 	}
-	return m.viewKey(m.cur, msg)
+	return m.filterKey(msg)
+}
+
+// openHelp shows the help screen of place p.
+func (m *Model) openHelp(p kit.Scope) {
+	m.helpOf, m.helpFrom = p, m.focus
+	m.focus = focusHelp
+	m.helpText.top = 0
+}
+
+// closeHelp goes back to where help was opened.
+func (m *Model) closeHelp() {
+	m.focus = m.helpFrom
+	if m.focus == focusPanel && m.panel.kind == panelNone || m.focus == focusHelp {
+		m.focus = focusView
+	}
+	m.refocus()
+}
+
+// closePanel closes the full-screen panel.
+func (m *Model) closePanel() {
+	m.focus = focusView
+	m.panel.kind = panelNone
 }
 
 func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -76,117 +133,6 @@ func (m *Model) jumpKey(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.jumpInput, cmd = m.jumpInput.Update(msg)
 	return cmd
-}
-
-// viewKey handles a key press in loop l's view: the global keys, the
-// write keys, then the view's own.
-func (m *Model) viewKey(l *loop, msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Quit):
-		return m.quit()
-	case key.Matches(msg, k.Help):
-		m.focus = focusHelp
-		m.helpText.top = 0
-		return nil
-	case key.Matches(msg, k.NextLoop) && len(m.loops) > 1:
-		m.switchLoop(l.idx + 1)
-		return nil
-	case key.Matches(msg, k.PrevLoop) && len(m.loops) > 1:
-		m.switchLoop(l.idx - 1)
-		return nil
-	case key.Matches(msg, k.Verify):
-		return m.verifyKey(l)
-	}
-	if l.phase != nil {
-		if key.Matches(msg, k.Messages) {
-			m.openMessages()
-			return nil
-		}
-		if isWriteKey(k, msg) {
-			m.setStatus("phase loops are read-only: the seed defines no redirect for them", statusShort)
-			return nil
-		}
-		textKeys(&l.phaseText, msg, k)
-		return nil
-	}
-	if cmd, ok := m.timelineKey(l, msg); ok {
-		return cmd
-	}
-	switch {
-	case key.Matches(msg, k.NextView):
-		m.setView(l, (l.view+1)%numViews)
-		return nil
-	case key.Matches(msg, k.PrevView):
-		m.setView(l, (l.view+numViews-1)%numViews)
-		return nil
-	case key.Matches(msg, k.Filter):
-		m.focus = focusFilter
-		m.filterInput.SetValue(l.filters[l.view])
-		m.filterInput.CursorEnd()
-		return m.filterInput.Focus()
-	case key.Matches(msg, k.Back):
-		switch {
-		case l.lost != "":
-			l.lost = ""
-			m.layout()
-		case l.showDetails:
-			l.showDetails = false
-		case l.filters[l.view] != "":
-			m.applyFilter(l, "")
-		}
-		return nil
-	}
-	for i, b := range k.Views {
-		if key.Matches(msg, b) {
-			m.setView(l, viewID(i))
-			return nil
-		}
-	}
-	if isWriteKey(k, msg) {
-		return m.writeKey(l, msg)
-	}
-	if l.st == nil {
-		return nil
-	}
-	switch l.view {
-	case viewGraph:
-		return m.graphKeys(l, msg)
-	case viewBindings:
-		tableKeys(&l.bindings, msg, k)
-	case viewTrail:
-		tableKeys(&l.trail, msg, k)
-	case viewCorrections:
-		tableKeys(&l.corrections, msg, k)
-	case viewObjective:
-		if !m.verifyDetailsKey(l, msg) {
-			textKeys(&l.objective, msg, k)
-		}
-	case viewPrompt:
-		textKeys(&l.prompt, msg, k)
-	}
-	return nil
-}
-
-// writeKey handles a key that would change the file.
-func (m *Model) writeKey(l *loop, msg tea.KeyPressMsg) tea.Cmd {
-	if m.refusePastWrite(l) {
-		return nil
-	}
-	if l.readOnly {
-		m.setStatus("read-only ("+l.readOnlyWhy+"): corrections are disabled", statusShort)
-		return nil
-	}
-	switch {
-	case key.Matches(msg, m.keys.Redirect):
-		return m.openMenu(l)
-	case key.Matches(msg, m.keys.Undo):
-		return m.undo(l)
-	}
-	if kind, ok := m.matchWriteKey(msg); ok {
-		return m.startForm(l, kind)
-	}
-	return nil
 }
 
 // switchLoop shows another watched loop (wrapping around).
@@ -225,258 +171,6 @@ func (m *Model) applyFilter(l *loop, f string) {
 		l.objective.setFilter(f)
 	case viewPrompt:
 		l.prompt.setFilter(f)
-	}
-}
-
-func (m *Model) graphKeys(l *loop, msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	g := &l.graph
-	prev := g.sel
-	g.lay.center = false // the person has taken over the view
-	// Keys of the drawing that apply in both layouts.
-	relayout := func(what string) tea.Cmd {
-		if !g.isLayered() {
-			m.setStatus(what+" — applies to the graph drawing (v shows it)", statusShort)
-		}
-		return m.layoutCmd(l, g.relayoutJob())
-	}
-	switch {
-	case key.Matches(msg, k.ToggleLayout):
-		g.toggleLayered()
-		if g.isLayered() && g.sel != "" {
-			g.lay.gv.Select(g.sel)
-		} else {
-			g.scrollToSel() // the selection may have moved in the drawing
-		}
-		return m.layoutCmd(l, g.forcedJob())
-	case key.Matches(msg, k.Orientation):
-		if g.lay.opt.Orientation == dagdraw.TopDown {
-			g.lay.opt.Orientation = dagdraw.LeftRight
-		} else {
-			g.lay.opt.Orientation = dagdraw.TopDown
-		}
-		return relayout("orientation")
-	case key.Matches(msg, k.CollapseResolved):
-		g.lay.opt.CollapseResolved = !g.lay.opt.CollapseResolved
-		return relayout("collapse of resolved atoms")
-	case key.Matches(msg, k.Collapse):
-		if len(l.facts.ChildrenOf[g.sel]) == 0 && (g.lay.opt.Collapsed == nil || !g.lay.opt.Collapsed[g.sel]) {
-			m.setStatus("space collapses a decomposed atom; "+g.sel+" has no parts", statusShort)
-			return nil
-		}
-		c := map[string]bool{}
-		for id, on := range g.lay.opt.Collapsed {
-			c[id] = on
-		}
-		c[g.sel] = !c[g.sel]
-		g.lay.opt.Collapsed = c
-		return relayout("collapse")
-	case key.Matches(msg, k.Minimap):
-		g.lay.hideMinimap = !g.lay.hideMinimap
-		switch {
-		case g.lay.hideMinimap:
-			m.setStatus("minimap off", statusShort)
-		case !g.isLayered():
-			m.setStatus("minimap on — it shows on the graph drawing (v)", statusShort)
-		case g.width < 60 || g.height < 14:
-			m.setStatus(fmt.Sprintf("minimap on — it needs a drawing of at least 60×14; this one is %d×%d", g.width, g.height), statusShort)
-		default:
-			m.setStatus("minimap on — it shows while the graph is larger than the pane", statusShort)
-		}
-		return nil
-	case key.Matches(msg, k.Jump):
-		m.focus = focusJump
-		m.jumpInput.SetValue("")
-		return m.jumpInput.Focus()
-	}
-	if !l.showDetails && m.paneKey(l, msg) {
-		if g.sel != prev {
-			l.details.top = 0
-			m.refreshDetails(l)
-		}
-		return nil
-	}
-	if g.isLayered() && !l.showDetails {
-		m.layeredKeys(l, msg)
-		if g.sel != prev {
-			l.details.top = 0
-			m.refreshDetails(l)
-		}
-		return nil
-	}
-	if l.showDetails {
-		switch {
-		case key.Matches(msg, k.Down):
-			l.details.scroll(1)
-		case key.Matches(msg, k.Up):
-			l.details.scroll(-1)
-		case key.Matches(msg, k.PageDown):
-			l.details.scroll(l.details.height - 1)
-		case key.Matches(msg, k.PageUp):
-			l.details.scroll(-(l.details.height - 1))
-		case key.Matches(msg, k.Details):
-			l.showDetails = false
-		case key.Matches(msg, k.Dependency):
-			g.toDependency()
-		case key.Matches(msg, k.Dependent):
-			g.toDependent()
-		}
-		if g.sel != prev {
-			l.details.top = 0
-			m.refreshDetails(l)
-		}
-		return nil
-	}
-	switch {
-	case key.Matches(msg, k.Down):
-		g.moveBy(1)
-	case key.Matches(msg, k.Up):
-		g.moveBy(-1)
-	case key.Matches(msg, k.PageDown):
-		g.moveBy(max(1, g.height-1))
-	case key.Matches(msg, k.PageUp):
-		g.moveBy(-max(1, g.height-1))
-	case key.Matches(msg, k.Top):
-		g.home()
-	case key.Matches(msg, k.Bottom):
-		g.end()
-	case key.Matches(msg, k.Left):
-		g.pan(-8)
-	case key.Matches(msg, k.Right):
-		g.pan(8)
-	case key.Matches(msg, k.Dependency):
-		if !g.toDependency() {
-			m.setStatus("no dependency to go to", statusShort)
-		}
-	case key.Matches(msg, k.Dependent):
-		if !g.toDependent() {
-			m.setStatus("nothing depends on this atom", statusShort)
-		}
-	}
-	if g.sel != prev {
-		l.details.top = 0
-		m.refreshDetails(l)
-	}
-	return nil
-}
-
-// paneKey handles the graph pane's keys that work the same in the list and
-// the drawing: follow, details, and scrolling the details pane.
-func (m *Model) paneKey(l *loop, msg tea.KeyPressMsg) bool {
-	k := m.keys
-	g := &l.graph
-	switch {
-	case key.Matches(msg, k.Follow):
-		g.toggleFollow()
-		if g.follow {
-			if g.lay.gv != nil && g.lay.gv.Layout() != nil {
-				g.lay.gv.Select(g.sel)
-			}
-			m.setStatus("follow: the selection tracks the in-progress atom", statusShort)
-		}
-	case key.Matches(msg, k.Details):
-		if !m.wide {
-			l.showDetails = true
-			l.details.top = 0
-		}
-	case msg.String() == "J":
-		l.details.scroll(1)
-	case msg.String() == "K":
-		l.details.scroll(-1)
-	default:
-		return false
-	}
-	return true
-}
-
-// layeredKeys moves around the drawing: h/j/k/l and arrows spatially, [ ]
-// along edges (repeated presses visit each neighbour), g/G to the first and
-// last layer, pgup/pgdn and H/L pan.
-func (m *Model) layeredKeys(l *loop, msg tea.KeyPressMsg) {
-	k := m.keys
-	g := &l.graph
-	v := g.lay.gv
-	follows := g.lay.followDeps + g.lay.followDependents
-	moved := true
-	switch {
-	case key.Matches(msg, k.Down):
-		moved = v.Move(dagdraw.Down)
-	case key.Matches(msg, k.Up):
-		moved = v.Move(dagdraw.Up)
-	case key.Matches(msg, k.Left):
-		moved = v.Move(dagdraw.Left)
-	case key.Matches(msg, k.Right):
-		moved = v.Move(dagdraw.Right)
-	case key.Matches(msg, k.Dependency):
-		if !v.FollowDependency(g.lay.followDeps) {
-			m.setStatus("no dependency to go to", statusShort)
-		}
-		g.lay.followDeps++
-		g.lay.followDependents = 0
-	case key.Matches(msg, k.Dependent):
-		if !v.FollowDependent(g.lay.followDependents) {
-			m.setStatus("nothing depends on this atom", statusShort)
-		}
-		g.lay.followDependents++
-		g.lay.followDeps = 0
-	case key.Matches(msg, k.Top):
-		v.First()
-	case key.Matches(msg, k.Bottom):
-		v.Last()
-	case key.Matches(msg, k.PageDown):
-		v.Scroll(0, max(1, g.height-2))
-	case key.Matches(msg, k.PageUp):
-		v.Scroll(0, -max(1, g.height-2))
-	case key.Matches(msg, k.PanRight):
-		v.Scroll(max(1, g.width/2), 0)
-	case key.Matches(msg, k.PanLeft):
-		v.Scroll(-max(1, g.width/2), 0)
-	default:
-		moved = false
-	}
-	if g.lay.followDeps+g.lay.followDependents == follows {
-		g.lay.followDeps, g.lay.followDependents = 0, 0
-	}
-	if moved {
-		g.follow = false
-	}
-	if id := v.Selected(); id != "" {
-		g.sel = id
-	}
-}
-
-func tableKeys(t *tableView, msg tea.KeyPressMsg, k KeyMap) {
-	switch {
-	case key.Matches(msg, k.Down):
-		t.move(1)
-	case key.Matches(msg, k.Up):
-		t.move(-1)
-	case key.Matches(msg, k.PageDown):
-		t.move(max(1, t.bodyHeight()-1))
-	case key.Matches(msg, k.PageUp):
-		t.move(-max(1, t.bodyHeight()-1))
-	case key.Matches(msg, k.Top):
-		t.home()
-	case key.Matches(msg, k.Bottom):
-		t.end()
-	}
-}
-
-func textKeys(t *scrollText, msg tea.KeyPressMsg, k KeyMap) {
-	switch {
-	case key.Matches(msg, k.Down):
-		t.scroll(1)
-	case key.Matches(msg, k.Up):
-		t.scroll(-1)
-	case key.Matches(msg, k.PageDown):
-		t.scroll(max(1, t.height-1))
-	case key.Matches(msg, k.PageUp):
-		t.scroll(-max(1, t.height-1))
-	case key.Matches(msg, k.Top):
-		t.top = 0
-	case key.Matches(msg, k.Bottom):
-		t.top = len(t.lines)
-		t.clamp()
 	}
 }
 

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/ui/kit"
@@ -209,27 +207,6 @@ func changeStyle(s Styles, c history.Change) lipgloss.Style {
 }
 
 func (m *Model) panelHeight() int { return max0(m.height - 3) }
-
-// panelKey handles a key while a panel is open: close it (esc, q or its
-// own key), scroll it, and in what changed, step through the versions.
-func (m *Model) panelKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	p := &m.panel
-	switch {
-	case key.Matches(msg, k.Back), key.Matches(msg, k.Quit),
-		p.kind == panelChanges && key.Matches(msg, k.WhatChanged),
-		p.kind == panelMessages && key.Matches(msg, k.Messages):
-		m.focus = focusView
-		p.kind = panelNone
-	case p.kind == panelChanges && key.Matches(msg, k.OlderVersion, k.NewerVersion, k.PrevChange, k.NextChange):
-		cmd, _ := m.timelineKey(m.cur, msg)
-		m.buildChanges(m.cur)
-		return cmd
-	default:
-		textKeys(&p.text, msg, k)
-	}
-	return nil
-}
 
 // renderPanel draws the open panel over the whole screen.
 func (m *Model) renderPanel() string {

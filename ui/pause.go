@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/correction"
@@ -300,12 +299,8 @@ func (m *Model) heldText(l *loop) string {
 	return "the loop stays paused: " + textfmt.Plural(len(v.Others), "other aot-tui form") + " open (" + strings.Join(names, ", ") + ")"
 }
 
-// closesRedirect reports whether msg closes the redirect (esc; the
+// closesRedirect reports whether b closes the redirect at h (esc; the
 // preview's cancel keys): no reason to pause the loop again for it.
-func (m *Model) closesRedirect(l *loop, msg tea.KeyPressMsg) bool {
-	if key.Matches(msg, m.keys.Back) {
-		return true
-	}
-	_, preview := l.topDialog().(*previewDialog)
-	return preview && key.Matches(msg, m.keys.Cancel)
+func (m *Model) closesRedirect(h here, b *binding) bool {
+	return b != nil && (b.Name == "back" || b.Name == "cancel" && h.p.Has(inPreview))
 }

@@ -59,7 +59,7 @@ func (m *Model) openMenu(l *loop) tea.Cmd {
 		m.report(l, kit.Info, why)
 		return nil
 	}
-	d := m.newMenu()
+	d := m.newMenu(l)
 	m.push(l, d)
 	return d.form.Init()
 }
@@ -124,10 +124,16 @@ func (m *Model) formFor(l *loop, kind string, values *formValues, refusal string
 		return nil, "the loop has already ended (" + string(st.Control.Status) + ")"
 	}
 	if values == nil {
-		values = newFormValues(kind, st, f, l.graph.sel)
+		// The graph's selection counts only where it is on screen: from
+		// another view a form starts from nothing selected.
+		sel := ""
+		if l.view == viewGraph {
+			sel = l.graph.sel
+		}
+		values = newFormValues(kind, st, f, sel)
 		if kind == formDeleteAtom || kind == formBinding {
 			// d and b act on the selected atom.
-			a, ok := st.Atom(l.graph.sel)
+			a, ok := st.Atom(sel)
 			switch {
 			case !ok:
 				return nil, "select an atom first"

@@ -3,7 +3,6 @@ package ui
 import (
 	"time"
 
-	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/ui/kit"
 )
@@ -46,7 +45,15 @@ func (m *Model) post(l *loop, st kit.Status) {
 // What is about a loop, a result above all, is report's or post's, with
 // the loop it is about.
 func (m *Model) setStatus(s string, d time.Duration) {
-	st := kit.Status{Text: s, Level: kit.Info, TTL: d}
+	m.showStatus(kit.Status{Text: s, Level: kit.Info, TTL: d})
+}
+
+// showStatus sets the status line of what is on screen (the fleet table
+// or the loop) to st: a component's kit.ShowStatus action.
+func (m *Model) showStatus(st kit.Status) {
+	if st.TTL == 0 {
+		st.TTL = statusLong
+	}
 	if m.fleetShown() {
 		m.fleet.status = m.said(fleetLogName, st)
 		return
@@ -91,22 +98,6 @@ func markText(lv kit.Level, text string) string {
 		return mark + " " + text
 	}
 	return text
-}
-
-// Status is the style of a status line of level lv: info in the accent
-// colour, as every footer message was before levels, a success in the
-// ok colour, a warning in the warn colour, an error in the danger colour.
-// Under NO_COLOR the glyph (kit.Level.Mark) tells them apart.
-func (s Styles) Status(lv kit.Level) lipgloss.Style {
-	switch lv {
-	case kit.Success:
-		return s.OK
-	case kit.Warn:
-		return s.Warn
-	case kit.Error:
-		return s.Danger
-	}
-	return s.Accent
 }
 
 // logName is the name loop l's lines are logged under: none while it is

@@ -316,34 +316,23 @@ func (h *timeline) current() int {
 	return h.tl.Len() - 1
 }
 
-// timelineKey handles the timeline keys in a view; ok is false for any
-// other key.
-func (m *Model) timelineKey(l *loop, msg tea.KeyPressMsg) (tea.Cmd, bool) {
+// timelineKey steps through l's versions (the timeline keys of
+// keyTable; versionsWhy has checked there are versions).
+func (m *Model) timelineKey(l *loop, msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	m.recordQueued(l)
 	h := l.hist
 	switch {
-	case key.Matches(msg, k.Messages):
-		m.openMessages()
-		return nil, true
-	case h == nil || l.st == nil:
-		if key.Matches(msg, k.OlderVersion, k.NewerVersion, k.PrevChange, k.NextChange, k.WhatChanged, k.Play) {
-			m.report(l, kit.Info, "no versions yet: the timeline starts with the first state read")
-			return nil, true
-		}
-		return nil, false
-	case key.Matches(msg, k.Back) && h.inPast() && !l.escCloses():
-		return m.toLive(l), true
 	case key.Matches(msg, k.OlderVersion):
 		m.stopPlay(h)
 		if h.current() <= h.tl.First() {
-			m.report(l, kit.Info, "this is the oldest version")
-			return nil, true
+			m.setStatus("this is the oldest version", statusShort)
+			return nil
 		}
-		return m.seek(l, h.current()-1), true
+		return m.seek(l, h.current()-1)
 	case key.Matches(msg, k.NewerVersion):
 		m.stopPlay(h)
-		return m.stepNewer(l), true
+		return m.stepNewer(l)
 	case key.Matches(msg, k.PrevChange), key.Matches(msg, k.NextChange):
 		m.stopPlay(h)
 		dir := 1
@@ -352,23 +341,21 @@ func (m *Model) timelineKey(l *loop, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		i, ok := h.tl.Next(h.current(), dir, history.Structural)
 		if !ok {
-			m.report(l, kit.Info, "no change of atoms, status, corrections or OR choices that way")
-			return nil, true
+			m.setStatus("no change of atoms, status, corrections or OR choices that way", statusShort)
+			return nil
 		}
 		if i == h.tl.Len()-1 && h.replay == nil && h.inPast() {
-			return m.toLive(l), true
+			return m.toLive(l)
 		}
-		return m.seek(l, i), true
+		return m.seek(l, i)
 	case key.Matches(msg, k.WhatChanged):
 		m.openWhatChanged(l)
-		return nil, true
 	case key.Matches(msg, k.Play):
-		return m.togglePlay(l), true
+		return m.togglePlay(l)
 	case key.Matches(msg, k.Faster), key.Matches(msg, k.Slower):
 		m.changeSpeed(h, key.Matches(msg, k.Faster))
-		return nil, true
 	}
-	return nil, false
+	return nil
 }
 
 // stepNewer shows the next version; from the newest it returns to live.
@@ -468,22 +455,6 @@ func speedText(s float64) string {
 	return fmt.Sprintf("%d×", int(s))
 }
 
-// refusePastWrite says why a write key does nothing while the past is
-// on screen (or in a replay).
-func (m *Model) refusePastWrite(l *loop) bool {
-	h := l.hist
-	switch {
-	case h != nil && h.replay != nil:
-		m.report(l, kit.Info, "a replay is read-only: corrections are written to a live loop")
-	case h.inPast():
-		m.post(l, kit.Status{Text: fmt.Sprintf("version %d of %d is the past, read-only: %s returns to live, where corrections apply",
-			h.idx+1, h.tl.Len(), m.keys.Back.Help().Key), Level: kit.Info, TTL: statusLong})
-	default:
-		return false
-	}
-	return true
-}
-
 // timelineBanner is the line under the header while the past is on
 // screen: which version, when, and the keys.
 func (m *Model) timelineBanner(l *loop) string {
@@ -534,11 +505,6 @@ func versionTime(t, now time.Time) string {
 		return t.Format("2006-01-02 15:04:05")
 	}
 	return t.Format("15:04:05")
-}
-
-// timelineHelp is the help screen's column of timeline keys.
-func timelineHelp(k KeyMap) helpGroup {
-	return helpGroup{Title: "timeline", Keys: []key.Binding{k.OlderVersion, k.NewerVersion, k.PrevChange, k.NextChange, k.WhatChanged, k.Play, k.Faster, k.Slower, k.Messages}}
 }
 
 // initReplay starts the TUI on recorded versions: the first on screen.

@@ -63,19 +63,9 @@ func (m *Model) verifyTimeout() time.Duration {
 	return verify.DefaultTimeout
 }
 
-// verifyKey opens the confirmation of a verification of l's base_case.
+// verifyKey opens the confirmation of a verification of l's base_case
+// (verifyWhy has said it can be).
 func (m *Model) verifyKey(l *loop) tea.Cmd {
-	switch {
-	case l.phase != nil || l.target.Kind == statefile.KindPhaseLoop:
-		m.report(l, kit.Info, "V does not apply to a phase loop: only an AoT loop has a base_case to verify")
-		return nil
-	case l.st == nil:
-		m.report(l, kit.Info, "no state yet: there is no base_case to verify")
-		return nil
-	case l.st.Objective.BaseCase.Empty():
-		m.report(l, kit.Info, "the objective has no base_case to verify")
-		return nil
-	}
 	d := &verifyConfirmDialog{
 		bc:   l.st.Objective.BaseCase,
 		plan: verify.Plan(l.st.Objective.BaseCase),
@@ -197,7 +187,6 @@ func (d *verifyConfirmDialog) update(m *Model, l *loop, msg tea.Msg) step {
 		m.report(l, kit.Info, "verify cancelled: nothing ran")
 		return closed(nil)
 	}
-	textKeys(&d.list, k, m.keys)
 	return stay(nil)
 }
 

@@ -1,0 +1,49 @@
+package kit
+
+import tea "charm.land/bubbletea/v2"
+
+// ActionKind is what an Action asks of whoever holds the component.
+type ActionKind int
+
+const (
+	// None asks nothing (the Action may still carry a command).
+	None ActionKind = iota
+	// Close closes the dialog that returned it.
+	Close
+	// Replace puts Action.Dialog where the dialog that returned it was.
+	Replace
+	// Quit leaves the program.
+	Quit
+	// ShowStatus shows Action.Status in the footer of the loop it is for.
+	ShowStatus
+	// OpenLoop opens the loop whose state file is Action.Loop.
+	OpenLoop
+	// Back leaves what is on screen for what was before it (a loop opened
+	// from the fleet table goes back to the table).
+	Back
+)
+
+// Action is a component's answer to a message: a closed set of requests
+// that the root carries out. It is a struct with a kind rather than an
+// interface per kind because every kind can come with a command to run
+// (a dialog that closes still has its write to finish), the zero value is
+// "nothing", and the root's one switch over Kind is the whole protocol.
+type Action struct {
+	Kind ActionKind
+	// Dialog is the dialog that replaces the current one (Replace).
+	Dialog Dialog
+	// Status is the line to show (ShowStatus).
+	Status Status
+	// Loop is the state file of the loop to open (OpenLoop).
+	Loop string
+	// Cmd runs whatever the kind.
+	Cmd tea.Cmd
+}
+
+// Run is the Action that only runs cmd.
+func Run(cmd tea.Cmd) Action { return Action{Cmd: cmd} }
+
+// Say is the Action that shows a status line.
+func Say(text string, level Level) Action {
+	return Action{Kind: ShowStatus, Status: Status{Text: text, Level: level}}
+}
