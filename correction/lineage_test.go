@@ -410,15 +410,25 @@ func TestRunReappliesOverALoopWriteThatChangedNothing(t *testing.T) {
 // long) is such a file taken for an older version, once X's writer has had
 // a second to put X back.
 func TestGuardWaitsForACorrectionJustBeforeOurs(t *testing.T) {
+	goal := "Ship the redirected goal"
+	redirectGoal := model.ChangeObjective{Goal: &goal}
 	for _, c := range []struct {
 		name         string
+		x            model.Request
 		putBack, old bool
-	}{{"put back", true, false}, {"never put back", false, false}, {"never put back, past the loop window", false, true}} {
+	}{
+		{"put back", addRunbook, true, false},
+		{"never put back", addRunbook, false, false},
+		// The file then has the goal from before X: explained by X, not
+		// another loop's goal.
+		{"a goal change never put back", redirectGoal, false, false},
+		{"never put back, past the loop window", addRunbook, false, true},
+	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := fixture(t, false)
 			before, _ := os.ReadFile(path)
 			other := newSession(path) // another TUI
-			pr := run(t, other.Preview(addRunbook, "")).(PreviewResult)
+			pr := run(t, other.Preview(c.x, "")).(PreviewResult)
 			run(t, other.Apply(pr.Preview))
 			s := newSession(path)
 			pr = run(t, s.Preview(to99, "")).(PreviewResult)
@@ -454,8 +464,8 @@ func TestGuardWaitsForACorrectionJustBeforeOurs(t *testing.T) {
 			if r.Err != nil || !r.Reapplied || st.Objective.Constraints.MaxIterations != 99 {
 				t.Fatalf("%+v: want ours applied again", r)
 			}
-			if hasEntry(st, "Write the runbook") != c.putBack {
-				t.Fatalf("X in the file: %v; its writer put it back: %v", hasEntry(st, "Write the runbook"), c.putBack)
+			if x := hasEntry(st, "Write the runbook") || st.Objective.Goal == goal; x != c.putBack {
+				t.Fatalf("X in the file: %v; its writer put it back: %v", x, c.putBack)
 			}
 			if _, ok := st.Binding("W1"); !ok {
 				t.Fatal("the loop's write is lost")
