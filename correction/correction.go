@@ -175,12 +175,13 @@ const maxReapply = 5
 // last is kept.
 //
 // Once a plan was made, the planner plans again only on a document that
-// descends from one it planned on (see model.Lineage), and not on the
-// bytes one of its writes replaced once loopWindow has passed since that
-// write (a revert; before, they are a loop script's write that changed
-// nothing): anything else at the path is not the loop's work on our
-// version, and the correction is not carried over to it (a
-// *StandDownError).
+// descends from one it planned on (see model.Lineage; one that lacks only
+// that version's last corrections[] entries does within loopWindow of the
+// plan), and not on the bytes one of its writes replaced once loopWindow
+// has passed since that write (a revert; before, they are a loop script's
+// write that changed nothing): anything else at the path is not the
+// loop's work on our version, and the correction is not carried over to
+// it (a *StandDownError).
 //
 // The workers a correction interrupts are agreed to once, on its first
 // plan: the preview the person saw (and confirmed), or the plan the
@@ -201,9 +202,9 @@ type planner struct {
 	// marks recognise every plan made so far in a later state of the file
 	// (an earlier one may be what a loop write carries).
 	marks []model.Mark
-	// refs are the lineages of the versions plans were made on; replaced
-	// the versions our writes replaced.
-	refs     []model.Lineage
+	// refs are the versions plans were made on; replaced the versions our
+	// writes replaced.
+	refs     []plannedOn
 	replaced []replacedVersion
 	// intent is what the last written plan means to hold (its
 	// post-conditions).
@@ -247,7 +248,7 @@ func (p *planner) planFunc() statefile.PlanFunc {
 		p.plan, p.flagCleared = plan, cleared
 		if plan != nil {
 			p.marks = append(p.marks, model.MarkOf(doc.State, p.req, plan))
-			p.refs = append(p.refs, model.LineageOf(doc.State))
+			p.refs = append(p.refs, plannedOn{lineage: model.LineageOf(doc.State), at: time.Now()})
 		}
 		return write, nil
 	}
@@ -280,6 +281,12 @@ func (p *planner) interruptsAgreed(pl *model.Plan) error {
 		"%s went in progress after the correction was made; applying it again would interrupt %s", names, its)}
 }
 
+// plannedOn is a version a plan was made on: its lineage, and when.
+type plannedOn struct {
+	lineage model.Lineage
+	at      time.Time
+}
+
 // replacedVersion is a version one of our writes replaced: its hash, and
 // when the write was made.
 type replacedVersion struct {
@@ -300,8 +307,14 @@ func (p *planner) descends(doc *statefile.Document) error {
 	// file is only behind of may come back.
 	var brk *model.Break
 	for _, r := range p.refs {
-		b := r.Check(doc.State)
-		if b == nil {
+		b := r.lineage.Check(doc.State)
+		if b == nil || (b.Behind > 0 && time.Since(r.at) < loopWindow) {
+			// Lacking only that version's last corrections[] entries,
+			// within loopWindow of planning on it, the file is a loop
+			// script's write that read it before them (they were there
+			// when we planned): the loop's work, whether or not their
+			// writers put them back — one that gave up (exit 3) or whose
+			// guard ended never will.
 			return nil
 		}
 		if brk == nil || b.Behind > 0 || brk.Behind == 0 {

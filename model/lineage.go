@@ -33,7 +33,8 @@ import (
 //   - control.status is pending in L and was not in B (only /align-goal
 //     writes pending: a new loop);
 //   - the goal differs, unless L's corrections after B's include an
-//     objective_change (someone's /redirect);
+//     objective_change (someone's /redirect), or one of B's that L lacks
+//     is one;
 //   - an atom of B, by id and description, is missing from L, unless L's
 //     new corrections include a dag_adjustment (a deletion);
 //   - L's trail or decompositions are shorter than B's, unless L's new
@@ -123,18 +124,6 @@ type Break struct {
 // Check returns nil when st may be the loop's work on the version l was
 // taken of (see Lineage), or why it is not.
 func (l Lineage) Check(st *State) *Break {
-	// The wording: another goal, fewer than half of B's atoms, or more
-	// than a quarter of atoms B never had make it another loop (an older
-	// version of this one has B's atoms up to those added since).
-	present, foreign := l.atomsIn(st)
-	other := st.Objective.Goal != l.goal || present*2 < len(l.atoms) || foreign*4 > len(st.Atoms)
-	kind := BreakOlderVersion
-	if other {
-		kind = BreakNewLoop
-	}
-	brk := func(format string, args ...any) *Break {
-		return &Break{Kind: kind, Reason: fmt.Sprintf(format, args...)}
-	}
 	if st.Control.Status == LoopPending && l.status != LoopPending {
 		return &Break{Kind: BreakNewLoop, Reason: fmt.Sprintf("control.status is pending again (it was %s)", l.status)}
 	}
@@ -152,22 +141,11 @@ func (l Lineage) Check(st *State) *Break {
 	for k < min(len(cs), len(l.corrections)) && sameCorrection(cs[k], l.corrections[k]) {
 		k++
 	}
-	if st.Control.Iteration < l.iteration {
-		return brk("control.iteration went back from %d to %d", l.iteration, st.Control.Iteration)
-	}
 	after := cs[k:]
 	var behind []Correction
 	for _, c := range l.corrections[k:] {
 		if !slices.ContainsFunc(after, func(x Correction) bool { return sameCorrection(x, c) }) {
 			behind = append(behind, c)
-		}
-	}
-	if len(behind) > 0 {
-		switch {
-		case k < len(cs) && (k == 0 || len(after) > maxBehind):
-			return brk("its corrections[] differ from entry %d on", k+1)
-		case other || len(behind) > maxBehind:
-			return brk("it has %d corrections, the version the correction was planned on had %d", len(cs), len(l.corrections))
 		}
 	}
 	var objective, dag, bindings bool
@@ -179,6 +157,32 @@ func (l Lineage) Check(st *State) *Break {
 			dag = true
 		case CorrectionBindingsFix:
 			bindings = true
+		}
+	}
+	// The wording: another goal (unless an objective_change after or
+	// behind explains it: someone's /redirect, or one a loop script that
+	// read the file before it wrote back without it), fewer than half of
+	// B's atoms, or more than a quarter of atoms B never had make it
+	// another loop (an older version of this one has B's atoms up to those
+	// added since).
+	present, foreign := l.atomsIn(st)
+	other := (st.Objective.Goal != l.goal && !objective) || present*2 < len(l.atoms) || foreign*4 > len(st.Atoms)
+	kind := BreakOlderVersion
+	if other {
+		kind = BreakNewLoop
+	}
+	brk := func(format string, args ...any) *Break {
+		return &Break{Kind: kind, Reason: fmt.Sprintf(format, args...)}
+	}
+	if st.Control.Iteration < l.iteration {
+		return brk("control.iteration went back from %d to %d", l.iteration, st.Control.Iteration)
+	}
+	if len(behind) > 0 {
+		switch {
+		case k < len(cs) && (k == 0 || len(after) > maxBehind):
+			return brk("its corrections[] differ from entry %d on", k+1)
+		case other || len(behind) > maxBehind:
+			return brk("it has %d corrections, the version the correction was planned on had %d", len(cs), len(l.corrections))
 		}
 	}
 	if !objective && st.Objective.Goal != l.goal {

@@ -146,6 +146,17 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 			moving++
 		}
 		if opts.Expect != nil && !bytes.Equal(data, opts.Expect) {
+			if attempt > 1 && opts.Carried != nil {
+				// A loop write that landed as we wrote was put back, and
+				// it carries the change: it built on our bytes while they
+				// were in place for an instant (it was merged in). The
+				// change is written, not stale.
+				if doc, err := Parse(data); err == nil && opts.Carried(doc) {
+					res.set(prepared{data: data, out: data, doc: doc, newDoc: doc})
+					res.Wrote = true
+					return res, nil
+				}
+			}
 			return res, ErrStale
 		}
 		var p prepared

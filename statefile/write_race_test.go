@@ -510,6 +510,48 @@ func TestThirdWriteMadeOnOurBytesIsMerged(t *testing.T) {
 	})
 }
 
+// The same meeting on a previewed write (the TUI's apply): reported
+// written exactly when the file carries the correction, once. With the
+// exchange, the third write goes back in place with the first one merged
+// in, and it carries the correction: that is a write — Update used to say
+// ErrStale, and the TUI re-planned the correction on a file that already
+// had it ("no longer possible: the constraints already have those
+// values", or the atom added twice). With the rename, the first write is
+// put back with the third's own change merged in, without ours: stale.
+func TestThirdWriteMadeOnOurPreparedBytesIsMerged(t *testing.T) {
+	bothWays(t, func(t *testing.T) {
+		needHeld(t)
+		path, before := stateFile(t, 0o644)
+		prev, err := Update(path, UpdateOptions{DryRun: true}, planOf(addAtom))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := withBinding(before, "W9")
+		withHook(t, "checked", func() {
+			loopWrites[1].write(t, path, first)
+			thenAt("swapped", func() {
+				ours, _ := os.ReadFile(path) // our bytes, in place for an instant
+				loopWrites[1].write(t, path, bytes.Replace(ours, []byte("  iteration: 7"), []byte("  iteration: 8"), 1))
+			})
+		})
+		res, err := Update(path, UpdateOptions{Prepared: prev, Carried: carriedRunbook}, nil)
+		if err != nil && !errors.Is(err, ErrStale) {
+			t.Fatal(err)
+		}
+		st := readState(t, path)
+		if _, ok := st.Binding("W9"); !ok || st.Control.Iteration != 8 {
+			t.Fatal("a loop write is missing")
+		}
+		switch carried := hasCorrection(st, "Write the runbook"); {
+		case err == nil && (!res.Wrote || !carried || len(st.Atoms) != 9):
+			t.Fatalf("reported written; the file has %d atoms, the correction: %v", len(st.Atoms), carried)
+		case err != nil && carried:
+			t.Fatalf("%v, and the file carries the correction", err)
+		}
+		onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
+	})
+}
+
 // A late write into the replaced file that does not parse cannot be
 // merged, but it is the loop's: it is kept beside the file (it used to be
 // dropped), and the file is left as our write made it.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -88,6 +89,27 @@ type loopWriters struct {
 
 	n     [3]int   // the writes made, by kind
 	lines []string // the body lines sed -i and the hook appended
+	// spans are when each write's process ran: it read the file after
+	// start and wrote it before end.
+	spans []writeSpan
+}
+
+// writeSpan is when one loop write's process ran.
+type writeSpan struct {
+	what       string
+	start, end time.Time
+}
+
+// straddling returns the writes that started before at and ended after it
+// (each "what from … to …", relative to at).
+func (w *loopWriters) straddling(at time.Time) []string {
+	var out []string
+	for _, s := range w.spans {
+		if s.start.Before(at) && s.end.After(at) {
+			out = append(out, fmt.Sprintf("%s (from %v before to %v after)", s.what, at.Sub(s.start).Round(time.Millisecond), s.end.Sub(at).Round(time.Millisecond)))
+		}
+	}
+	return out
 }
 
 func (w *loopWriters) total() int { return w.n[0] + w.n[1] + w.n[2] }
@@ -109,10 +131,12 @@ func (w *loopWriters) play(ctx context.Context, t *testing.T) {
 		case 2:
 			cmd = exec.Command("sh", "-c", w.hook, "sh", w.path, tag)
 		}
+		start := time.Now()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("loop writer %v: %v\n%s", cmd.Args, err, out)
 			return
 		}
+		w.spans = append(w.spans, writeSpan{what: [3]string{"python", "sed -i", "hook"}[kind] + " " + tag, start: start, end: time.Now()})
 		w.n[kind]++
 		switch kind {
 		case 0:
@@ -164,17 +188,24 @@ func runRedirect(t *testing.T, bin string, args []string) (code int, res redirec
 // runs. Every guard result — of a version seen, of an applied correction's
 // follow-up — goes to record, from a goroutine of its own.
 type tuiDriver struct {
+	path    string
 	s       *correction.Session
 	w       *statefile.Watcher
 	record  func(correction.Result)
 	running sync.WaitGroup
+
+	mu sync.Mutex
+	// seen is the last version the guard has looked at (Check run and its
+	// jobs started); jobs counts the jobs started and not finished.
+	seen []byte
+	jobs int
 }
 
 // startTUI starts a session on path with opts (and grace as its Grace,
 // unless 0) and the watcher, which shows seen (when set) every version
 // that parses before the guard looks at it.
 func startTUI(path string, opts correction.Options, grace time.Duration, seen func(statefile.Event), record func(correction.Result)) *tuiDriver {
-	d := &tuiDriver{record: record}
+	d := &tuiDriver{path: path, record: record}
 	d.s = correction.NewSession(path, opts)
 	if grace > 0 {
 		d.s.Grace = grace
@@ -189,13 +220,72 @@ func startTUI(path string, opts correction.Options, grace time.Duration, seen fu
 		for _, job := range d.s.Check(ev.Doc) {
 			d.spawn(job)
 		}
+		d.mu.Lock()
+		d.seen = ev.Data
+		d.mu.Unlock()
 	})
 	return d
 }
 
 func (d *tuiDriver) spawn(job correction.Job) {
 	d.running.Add(1)
-	go func() { defer d.running.Done(); d.record(job()) }()
+	d.mu.Lock()
+	d.jobs++
+	d.mu.Unlock()
+	go func() {
+		defer d.running.Done()
+		d.record(job())
+		d.mu.Lock()
+		d.jobs--
+		d.mu.Unlock()
+	}()
+}
+
+// settle waits, once nothing but the guard writes the file any more, until
+// the guard has looked at the file's final bytes (the watcher saw them and
+// Check ran on them) and none of its jobs is running. The wait is bounded
+// by liveness: it fails when none of that changed for quiet.
+func (d *tuiDriver) settle(t *testing.T, quiet time.Duration) {
+	t.Helper()
+	var last string
+	moved := time.Now()
+	for {
+		data, err := os.ReadFile(d.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.mu.Lock()
+		seen, jobs := d.seen, d.jobs
+		d.mu.Unlock()
+		pending := d.s.Pending()
+		if string(seen) == string(data) && jobs == 0 && pending == 0 {
+			return
+		}
+		now := fmt.Sprintf("%x %x %d %d", sha256.Sum256(data), sha256.Sum256(seen), jobs, pending)
+		if now != last {
+			last, moved = now, time.Now()
+		}
+		if time.Since(moved) > quiet {
+			looked := "has not looked at the file's final bytes"
+			if string(seen) == string(data) {
+				looked = "has looked at the file's final bytes"
+			}
+			t.Fatalf("the TUI's guard did not settle: for %v nothing changed, and it %s, with %d guard jobs running and %d session jobs pending",
+				quiet, looked, jobs, pending)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// owed returns the jobs the guard would start on the file as it is now:
+// after settle, none, unless a look the guard owed was skipped.
+func (d *tuiDriver) owed(t *testing.T) []correction.Job {
+	t.Helper()
+	doc, err := statefile.Load(d.path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.s.Check(doc)
 }
 
 // apply makes the correction req, noted note, as the TUI's form does: a

@@ -88,7 +88,7 @@ func testStressLoopWriters(t *testing.T) {
 		guardFlag = nil // an older build
 	}
 	var tally stressTally
-	tui := startTUISession(path)
+	tui := startTUISession(t, path)
 	var wg sync.WaitGroup
 	// The CLI and the TUI correct at the same time, as two people might.
 	wg.Add(2)
@@ -106,7 +106,13 @@ func testStressLoopWriters(t *testing.T) {
 	stop()
 	<-writersDone
 	// The TUI guards for as long as it runs: its last looks, then stop.
-	time.Sleep(400 * time.Millisecond)
+	tui.d.settle(t, 5*time.Second)
+	if jobs := tui.d.owed(t); len(jobs) > 0 {
+		t.Errorf("the TUI's guard had looked at the final file and was still owed a look at it (%d jobs: a correction missing or undone that it skipped)", len(jobs))
+		for _, job := range jobs {
+			tui.d.spawn(job)
+		}
+	}
 	tui.finish(&tally)
 
 	final, err := os.ReadFile(path)
@@ -126,13 +132,16 @@ func testStressLoopWriters(t *testing.T) {
 		if !strings.Contains(descs, tok+"\n") {
 			missing++
 			t.Logf("correction %s was reported written and is not in the file", tok)
+			if at, ok := tally.ended[tok]; ok {
+				t.Logf("loop writes running when it ended: %v", w.straddling(at))
+			}
 		}
 	}
 	wLost, renamedLost := w.check(t, final)
 	kept, _ := filepath.Glob(path + ".aot-tui-kept-*")
 	entries, _ := os.ReadDir(dir)
-	t.Logf("corrections: %d tried (%d CLI, %d TUI), %d written, %d re-applied after a loop write undid them, %d loop writes merged in, %d reported exit 3 / lost, %d silently lost",
-		tally.tried, cliN, tuiN, len(tally.written), tally.reapplied, tally.merged, tally.refused, missing)
+	t.Logf("corrections: %d tried (%d CLI, %d TUI), %d written, %d re-applied after a loop write undid them, %d loop writes merged in, %d reported exit 3 / lost, %d not carried over (stood down), %d silently lost",
+		tally.tried, cliN, tuiN, len(tally.written), tally.reapplied, tally.merged, tally.refused, tally.stoodDown, missing)
 	way := "exchange"
 	if exchangeOff() {
 		way = "rename"
@@ -147,6 +156,11 @@ func testStressLoopWriters(t *testing.T) {
 	}
 	if missing > 0 || wLost > 0 {
 		t.Errorf("%d corrections and %d loop writes lost", missing, wLost)
+	}
+	if tally.stoodDown > 0 {
+		// Nothing replaces the file here: every version is the loop's
+		// work on ours, and a guard that stood down was wrong.
+		t.Errorf("%d corrections not carried over to the loop's own writes (see the log)", tally.stoodDown)
 	}
 	if len(kept) > 0 && tally.refused == 0 {
 		t.Errorf("loop writes kept beside the file (%v) but no correction said so", kept)
@@ -235,14 +249,20 @@ func (w *stressWriters) check(t *testing.T, final []byte) (lost, renamed int) {
 type stressTally struct {
 	mu                sync.Mutex
 	tried, refused    int
+	stoodDown         int
 	reapplied, merged int
 	written           []string // the tokens of corrections reported written
+	ended             map[string]time.Time
 }
 
 type stressResult struct {
 	token             string
 	written, refused  bool
 	reapplied, merged int
+	// stoodDown: refused because the correction was not carried over to
+	// a file taken for something other than the loop's work on ours.
+	stoodDown bool
+	ended     time.Time
 }
 
 func (s *stressTally) add(r stressResult) {
@@ -251,9 +271,18 @@ func (s *stressTally) add(r stressResult) {
 	s.tried++
 	s.reapplied += r.reapplied
 	s.merged += r.merged
+	if r.stoodDown {
+		s.stoodDown++
+	}
 	switch {
 	case r.written:
 		s.written = append(s.written, r.token)
+		if !r.ended.IsZero() {
+			if s.ended == nil {
+				s.ended = map[string]time.Time{}
+			}
+			s.ended[r.token] = r.ended
+		}
 	case r.refused:
 		s.refused++
 	}
@@ -273,13 +302,17 @@ func cliCorrection(t *testing.T, bin, path string, k int, guard []string) stress
 	}
 	args = append(append(args, "--note", tok, "--json", "-f", path), guard...)
 	code, res, errs := runRedirect(t, bin, args)
-	r := stressResult{token: "; note: " + tok}
+	r := stressResult{token: "; note: " + tok, ended: time.Now()}
 	switch code {
 	case exitOK:
 		r.written = true
 		r.reapplied, r.merged = res.Reapplied, res.Merged
 	case exitConflict:
 		r.refused = true
+		// A stand-down (written and not carried over, or the file taken
+		// for another while it was written) is a refusal too, and here a
+		// false one: nothing replaces the file.
+		r.stoodDown = res.NotCarriedOver != nil || strings.Contains(errs, "while the correction was being written: it ")
 		t.Logf("%s: exit 3: %s", tok, strings.TrimSpace(errs))
 	default:
 		t.Errorf("%v: exit %d: %s", args, code, errs)
@@ -291,18 +324,19 @@ func cliCorrection(t *testing.T, bin, path string, k int, guard []string) stress
 // counts them.
 type tuiSession struct {
 	d *tuiDriver
+	t *testing.T
 
-	mu                sync.Mutex
-	lost              map[string]bool
-	reapplied, merged int
-	written           []stressResult
-	refused           int
-	summaries         map[string]string
+	mu                 sync.Mutex
+	lost               map[string]bool
+	reapplied, merged  int
+	written            []stressResult
+	refused, stoodDown int
+	summaries          map[string]string
 }
 
-func startTUISession(path string) *tuiSession {
+func startTUISession(t *testing.T, path string) *tuiSession {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	u := &tuiSession{lost: map[string]bool{}, summaries: map[string]string{}}
+	u := &tuiSession{t: t, lost: map[string]bool{}, summaries: map[string]string{}}
 	u.d = startTUI(path, correction.Options{Now: func() time.Time { return now }}, 0, nil, u.record)
 	return u
 }
@@ -318,8 +352,15 @@ func (u *tuiSession) record(r correction.Result) {
 		u.reapplied++
 	}
 	u.merged += g.Merged
-	if errors.Is(g.Err, correction.ErrLost) {
+	switch {
+	case errors.Is(g.Err, correction.ErrLost):
 		u.lost[g.Summary] = true
+		u.t.Logf("guard: %s: %v", g.Summary, g.Err)
+	case errors.Is(g.Err, correction.ErrStoodDown):
+		u.stoodDown++
+		u.t.Logf("guard stood down: %s: %v", g.Summary, g.Err)
+	case g.Err != nil:
+		u.t.Logf("guard: %s: %v", g.Summary, g.Err)
 	}
 }
 
@@ -374,4 +415,7 @@ func (u *tuiSession) finish(tally *stressTally) {
 	for range u.refused {
 		tally.add(stressResult{refused: true})
 	}
+	tally.mu.Lock()
+	tally.stoodDown += u.stoodDown
+	tally.mu.Unlock()
 }
