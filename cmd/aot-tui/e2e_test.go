@@ -102,6 +102,23 @@ func (s *tmuxSession) waitFor(want ...string) string {
 	return ""
 }
 
+// waitGone polls until the pane no longer shows text (a liveness bound):
+// a capture can catch a frame half drawn over the one before it, so what
+// a new frame removes is waited for, not asserted on the first capture.
+func (s *tmuxSession) waitGone(text string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	var screen string
+	for time.Now().Before(deadline) {
+		if screen = s.capture(); !strings.Contains(screen, text) {
+			return screen
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("the pane still shows %q; it shows:\n%s", text, screen)
+	return ""
+}
+
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))
