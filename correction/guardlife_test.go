@@ -29,16 +29,7 @@ func TestGuardReportsADefeatedIntent(t *testing.T) {
 	// The coordinator read A2 as executable before the correction and
 	// runs update_atom.py A2 resolved now, on our version.
 	cur, _ := os.ReadFile(path)
-	theirs, ok := updateAtom(string(cur), "A2", "resolved")
-	if !ok {
-		t.Fatal("no A2")
-	}
-	loopWrite(t, path, []byte(theirs))
-	jobs := s.Check(load(t, path))
-	if len(jobs) != 1 {
-		t.Fatalf("%d jobs; want the defeated correction reported", len(jobs))
-	}
-	r := run(t, jobs[0]).(GuardResult)
+	theirs, r := loopSetsAtom(t, s, path, cur, "A2", "resolved")
 	var lost *LostError
 	if !errors.As(r.Err, &lost) || !lost.Defeated || !errors.Is(r.Err, ErrLost) || !strings.Contains(r.Err.Error(), a2Defeated) {
 		t.Fatalf("%+v: want it reported lost, naming A2 and why", r)

@@ -50,16 +50,7 @@ func TestGuardDoesNotInterruptAWorkerNobodyAgreedTo(t *testing.T) {
 	if ar := run(t, s.Apply(pr.Preview)).(ApplyResult); ar.Err != nil {
 		t.Fatal(ar.Err)
 	}
-	theirs, ok := updateAtom(string(stale), "A2", "in_progress")
-	if !ok {
-		t.Fatal("no A2")
-	}
-	loopWrite(t, path, []byte(theirs))
-	jobs := s.Check(load(t, path))
-	if len(jobs) != 1 {
-		t.Fatalf("%d jobs; want one", len(jobs))
-	}
-	r := run(t, jobs[0]).(GuardResult)
+	theirs, r := loopSetsAtom(t, s, path, stale, "A2", "in_progress")
 	if r.Reapplied {
 		t.Fatalf("%+v: applied again", r)
 	}

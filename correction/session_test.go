@@ -662,3 +662,20 @@ func TestOurWriteIsOursAsSoonAsTheFileHoldsIt(t *testing.T) {
 		s.Close()
 	}
 }
+
+// loopSetsAtom writes what update_atom.py makes of from (a version the
+// script read) with atom set to status, lets s's guard look at it, and
+// returns the bytes written and the one job's result.
+func loopSetsAtom(t *testing.T, s *Session, path string, from []byte, atom, status string) (string, GuardResult) {
+	t.Helper()
+	theirs, ok := updateAtom(string(from), atom, status)
+	if !ok {
+		t.Fatalf("no %s", atom)
+	}
+	loopWrite(t, path, []byte(theirs))
+	jobs := s.Check(load(t, path))
+	if len(jobs) != 1 {
+		t.Fatalf("%d jobs; want the guard to look once", len(jobs))
+	}
+	return theirs, run(t, jobs[0]).(GuardResult)
+}
