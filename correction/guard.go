@@ -26,17 +26,30 @@ type guard struct {
 	merged    int
 }
 
-// run looks at the file every few milliseconds for d (more often at first,
-// when the loop's scripts that overlapped the write finish).
+// run looks at the file every few milliseconds for d after our last
+// write (more often at first, when the loop's scripts that overlapped the
+// write finish): a re-apply is watched as long as the first write, since
+// a script that read the file just before it undoes it as surely. The
+// re-applies are bounded (maxReapply), and so is the guard: at most
+// (maxReapply+1)·d in all.
 func (g *guard) run(d time.Duration) error {
 	defer g.close()
 	start := time.Now()
+	last, limit := start, start.Add(time.Duration(maxReapply+1)*d)
+	guardHook("started")
 	for {
+		writes := g.reapplied + g.merged
 		if err := g.look(); err != nil {
 			return err
 		}
-		since := time.Since(start)
-		if since >= d {
+		now := time.Now()
+		if g.reapplied+g.merged != writes {
+			guardHook("rewrote")
+			now = time.Now()
+			last = now
+		}
+		since := now.Sub(last)
+		if since >= d || !now.Before(limit) {
 			return nil
 		}
 		wait := 2 * time.Millisecond
@@ -44,6 +57,18 @@ func (g *guard) run(d time.Duration) error {
 			wait = 10 * time.Millisecond
 		}
 		time.Sleep(min(wait, d-since))
+	}
+}
+
+// testGuardHook, when set (by tests), is called by the CLI's guard at
+// "started" (the correction was written, the guard's first look is next)
+// and "rewrote" (a look wrote the file: a re-apply or a merge). Tests use
+// it to land a loop write at that moment.
+var testGuardHook func(event string)
+
+func guardHook(event string) {
+	if testGuardHook != nil {
+		testGuardHook(event)
 	}
 }
 

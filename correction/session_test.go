@@ -630,6 +630,43 @@ func TestRunMergesALateLoopWrite(t *testing.T) {
 	wantBoth(t, path, "W6")
 }
 
+// The CLI's guard watches each of its re-applies as long as its first
+// write: a script that read the file just before a re-apply near the end
+// of --guard writes after it and undoes it. The guard used to end as soon
+// as --guard had passed since it started, whatever it had just written:
+// the correction ended exit 0 and was gone (TestStressLoopWriters under
+// load, "1 silently lost"; the write log showed the guard's last look
+// re-apply it, a Python script that had read the file 1 ms before write
+// it back 20 ms later, and the CLI exit).
+func TestRunGuardsItsLastReapplyAsLongAsItsFirstWrite(t *testing.T) {
+	path := fixture(t, false)
+	stale, _ := os.ReadFile(path) // read by the loop's scripts before our write
+	const guard = 200 * time.Millisecond
+	reapplied := false
+	testGuardHook = func(event string) {
+		switch {
+		case event == "started":
+			// A script that read the file before the write writes it back.
+			staleWrite(t, path, stale, "W1")
+		case event == "rewrote" && !reapplied:
+			reapplied = true
+			// The re-apply took the rest of the guard's time, and another
+			// script, which read the file before it, writes it back.
+			time.Sleep(guard)
+			staleWrite(t, path, withBinding(stale, "W1"), "W2")
+		}
+	}
+	t.Cleanup(func() { testGuardHook = nil })
+	out, err := Run(path, addRunbook, RunOptions{Guard: guard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantBoth(t, path, "W2")
+	if out.Reapplied != 2 {
+		t.Fatalf("re-applied %d times, want 2", out.Reapplied)
+	}
+}
+
 // Our own write is ours from the moment the file holds it: a watcher that
 // reads the flag write before the job returns must not take it for the
 // loop's (the TUI marked its just-opened form "the loop wrote the file").

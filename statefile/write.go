@@ -497,7 +497,7 @@ func install(path string, expect, want []byte, limit int64) (installResult, erro
 	if d != nil && d.Foreign() {
 		hook("swapped")
 		if swapped {
-			return swapBack(path, name, ours, d, expect)
+			return swapBack(path, name, ours, want, d, expect)
 		}
 		return putBack(path, want, d)
 	}
@@ -560,26 +560,33 @@ func putBack(path string, ours []byte, d *Displaced) (installResult, error) {
 }
 
 // swapBack puts the loop write d, which our exchange just replaced, back
-// at path (name holds it, path our file). When yet another write was put
-// at path in between — three writes within microseconds; the third was
-// most likely made on our bytes while they were in place — the third goes
-// back in place with d's change merged into it line by line (base: expect,
-// what both d and our plan were made on); only when the two cannot be
-// merged is d kept beside the file.
-func swapBack(path, name string, ours uint64, d *Displaced, expect []byte) (installResult, error) {
+// at path (name holds it, path our file, want). When yet another write
+// was made at path in between — three writes within microseconds; the
+// third was most likely made on our bytes while they were in place — the
+// third goes back in place with d's change merged into it line by line
+// (base: expect, what both d and our plan were made on); only when the
+// two cannot be merged is d kept beside the file. The third write is
+// either a file renamed over ours or a script's in-place rewrite of our
+// file (write_text opens it, truncating it, while it is at path): then
+// the exchange back moves our file, with that write, to name, and it goes
+// back in place once it has settled, rather than away with name.
+func swapBack(path, name string, ours uint64, want []byte, d *Displaced, expect []byte) (installResult, error) {
 	defer d.Close()
 	foreign := d.Bytes()
 	if _, err := swap(name, path); err != nil {
 		return installResult{}, fmt.Errorf("putting back the loop's write to %s: %w", path, err)
 	}
 	syncDir(filepath.Dir(path))
-	fi, err := os.Stat(name)
-	if err == nil && inode(fi) == ours {
-		return installResult{found: foreign, swappedBack: true}, nil
-	}
-	// name holds a third write: the newest, it goes back in place.
-	third, err := ReadFile(name, d.limit)
-	if err != nil {
+	// A third write at name (renamed over ours, or written into ours) is
+	// the newest: it goes back in place.
+	var third []byte
+	if fi, err := os.Stat(name); err == nil && inode(fi) == ours {
+		rewritten, ok := rewrittenInPlace(name, want, d.limit)
+		if !ok {
+			return installResult{found: foreign, swappedBack: true}, nil
+		}
+		third = rewritten
+	} else if third, err = ReadFile(name, d.limit); err != nil {
 		return installResult{}, err
 	}
 	if _, err := swap(name, path); err != nil {
@@ -598,6 +605,26 @@ func swapBack(path, name string, ours uint64, d *Displaced, expect []byte) (inst
 		return installResult{}, err
 	}
 	return installResult{found: third, swappedBack: true, kept: kept}, nil
+}
+
+// rewrittenInPlace reports whether our file, now at name, no longer holds
+// want — a script rewrote it in place while it was at path — and returns
+// what it holds once the write has settled.
+func rewrittenInPlace(name string, want []byte, limit int64) ([]byte, bool) {
+	f, err := OpenRegular(name)
+	if err != nil {
+		return nil, false
+	}
+	d, err := newDisplaced(f, want, limit)
+	if err != nil {
+		f.Close()
+		return nil, false
+	}
+	defer d.Close()
+	if !d.Foreign() {
+		return nil, false
+	}
+	return d.Settle(), true
 }
 
 func closeFile(f *os.File) {

@@ -510,6 +510,40 @@ func TestThirdWriteMadeOnOurBytesIsMerged(t *testing.T) {
 	})
 }
 
+func TestInPlaceWriteIntoOurBytesWhileTheyAreInPlaceIsKept(t *testing.T) {
+	bothWays(t, func(t *testing.T) {
+		needHeld(t)
+		// A loop write lands just before our exchange, and a script opens
+		// the file (our bytes, in place until the first write goes back)
+		// and rewrites it in place, as write_text does. Its write is the
+		// newest: it goes back in place with the first one's change merged
+		// in. The exchange used to swap it away with our file and delete
+		// it (seen in TestStressLoopWriters under load: a retired binding
+		// came back).
+		path, before := stateFile(t, 0o644)
+		first := append(bytes.Clone(before), "sed 1\n"...)
+		withHook(t, "checked", func() {
+			loopWrites[1].write(t, path, first)
+			thenAt("swapped", func() { loopWrites[0].write(t, path, withBinding(before, "W8")) })
+		})
+		if _, err := Update(path, UpdateOptions{Carried: carriedRunbook}, planOf(addAtom)); err != nil {
+			t.Fatal(err)
+		}
+		final, _ := os.ReadFile(path)
+		st := readState(t, path)
+		if _, ok := st.Binding("W8"); !ok {
+			t.Error("the in-place write into our bytes (binding W8) is lost")
+		}
+		if !bytes.HasSuffix(final, []byte("\nsed 1\n")) {
+			t.Error("the write just before the exchange (body line \"sed 1\") is lost")
+		}
+		if !hasCorrection(st, "Write the runbook") || len(st.Atoms) != 9 {
+			t.Errorf("the correction is missing or there twice (%d atoms)", len(st.Atoms))
+		}
+		onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
+	})
+}
+
 // The same meeting on a previewed write (the TUI's apply): reported
 // written exactly when the file carries the correction, once. With the
 // exchange, the third write goes back in place with the first one merged

@@ -100,12 +100,14 @@ type writeSpan struct {
 	start, end time.Time
 }
 
-// straddling returns the writes that started before at and ended after it
-// (each "what from … to …", relative to at).
-func (w *loopWriters) straddling(at time.Time) []string {
+// straddling returns the writes that started before at and ended after
+// at - margin (each "what from … to …", relative to at): with a margin,
+// also those that ended just before at — a CLI's guard takes its last look
+// a moment before the process is seen to exit.
+func (w *loopWriters) straddling(at time.Time, margin time.Duration) []string {
 	var out []string
 	for _, s := range w.spans {
-		if s.start.Before(at) && s.end.After(at) {
+		if s.start.Before(at) && s.end.After(at.Add(-margin)) {
 			out = append(out, fmt.Sprintf("%s (from %v before to %v after)", s.what, at.Sub(s.start).Round(time.Millisecond), s.end.Sub(at).Round(time.Millisecond)))
 		}
 	}

@@ -104,7 +104,9 @@ func TestLoopRunsKeepTheirCorrections(t *testing.T) {
 		}
 	}
 	cli.wait()
-	time.Sleep(300 * time.Millisecond) // the TUI's last looks
+	// The TUI guards for as long as it runs: its last looks (at the final
+	// bytes, with none of its jobs running), then stop.
+	tui.d.settle(t, 5*time.Second)
 	tui.d.finish()
 	last, _ := os.ReadFile(path)
 	ob.see(last)

@@ -34,7 +34,7 @@ func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
 	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print a unified diff of the change and write nothing")
 	cmd.Flags().BoolVar(&w.json, "json", false, "print the correction and the resulting summary as JSON")
 	cmd.Flags().DurationVar(&w.guard, "guard", envDuration("AOT_TUI_GUARD", correction.DefaultGuard),
-		"after writing, watch the file this long and apply the correction again if a loop write undoes it (0: do not wait; AOT_TUI_GUARD sets the default)")
+		"after writing (and after each re-apply), watch the file this long and apply the correction again if a loop write undoes it (0: do not wait; AOT_TUI_GUARD sets the default)")
 }
 
 func newRedirectCmd(g *globalFlags) *cobra.Command {

@@ -133,7 +133,7 @@ func testStressLoopWriters(t *testing.T) {
 			missing++
 			t.Logf("correction %s was reported written and is not in the file", tok)
 			if at, ok := tally.ended[tok]; ok {
-				t.Logf("loop writes running when it ended: %v", w.straddling(at))
+				t.Logf("loop writes running in the last 100ms before it ended: %v", w.straddling(at, 100*time.Millisecond))
 			}
 		}
 	}
