@@ -108,12 +108,6 @@ func (m *Model) noteClock(t time.Time) {
 	}
 }
 
-// agoNoted is textfmt.Ago(m.now - since), noting when it next changes.
-func (m *Model) agoNoted(since time.Time) string {
-	m.noteClock(nextAgoChange(since, m.now))
-	return textfmt.Ago(m.now.Sub(since))
-}
-
 // relTimeNoted is relTime(ts, m.now), noting when it next changes.
 func (m *Model) relTimeNoted(ts string) string {
 	if t, ok := parseTime(ts); ok {
