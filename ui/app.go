@@ -19,6 +19,7 @@ import (
 	"github.com/aot-loop/aot-tui/dagdraw"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/fleettable"
 	"github.com/aot-loop/aot-tui/ui/kit"
 )
 
@@ -98,8 +99,7 @@ type Options struct {
 // the loop. None of the inner types carries the loop itself.
 type (
 	// loopMsg is the envelope of a message for the loop at idx in
-	// Model.loops; Update hands msg to that loop, or drops it when there
-	// is no such loop (the fleet table's placeholder, -1).
+	// Model.loops; Update hands msg to that loop.
 	loopMsg struct {
 		idx int
 		msg tea.Msg
@@ -211,8 +211,12 @@ type Model struct {
 	frameOK   bool
 	chrome    chromeCache
 
-	// fleet is the fleet table (nil unless Options.Fleet).
-	fleet *fleetState
+	// fleet is the fleet table (nil unless Options.Fleet), fleetLoops the
+	// loops opened from it.
+	fleet      *fleettable.Table
+	fleetLoops *fleetLoops
+	// keysByName are keys by action name, for components (kit.Keys).
+	keysByName kit.Keys
 }
 
 // New builds the root model; Init starts watching the file(s).
@@ -239,6 +243,7 @@ func New(opts Options) *Model {
 	if opts.Keys != nil {
 		m.keys = *opts.Keys
 	}
+	m.keysByName = keysByName(&m.keys)
 	m.styles = NewStyles(m.isDark, opts.NoColor)
 	m.gstyler = graphStyler(m.styles)
 	paths := make([]string, len(targets))
@@ -288,7 +293,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, m.startWatch(l), listen(l))
 	}
 	if m.fleet != nil {
-		cmds = append(cmds, m.fleetInit())
+		cmds = append(cmds, m.fleet.Init())
 	}
 	return tea.Batch(cmds...)
 }
@@ -308,7 +313,7 @@ func (m *Model) Close() {
 		}
 	}
 	if m.fleet != nil {
-		m.closeFleet()
+		m.fleet.Close()
 	}
 }
 
@@ -344,39 +349,45 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.bodyGen++ // anything else may change the body
 	}
 	cmd := m.update(msg)
-	if m.laidOutDialogOnly != m.dialogOnly() || (m.cur.lost != "" && m.laidOutDialog != (m.cur.topDialog() != nil)) {
+	if m.cur != nil && (m.laidOutDialogOnly != m.dialogOnly() || (m.cur.lost != "" && m.laidOutDialog != (m.cur.topDialog() != nil))) {
 		m.layout() // a dialog opened or closed in a short pane, or under the lost banner: the body's height changed
 	}
+	m.refreshFleet()
 	return m, cmd
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
-	if m.fleet != nil {
-		if cmd, done := m.fleetUpdate(msg); done {
-			return cmd
-		}
-	}
 	switch msg := msg.(type) {
+	case fleettable.Msg:
+		return m.toFleet(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		if m.fleet != nil {
+			m.fleet.SetSize(m.width, m.height)
+		}
 		m.layout()
 		return m.relayout()
 	case tea.BackgroundColorMsg:
 		m.isDark = msg.IsDark()
 		m.styles = NewStyles(m.isDark, m.opts.NoColor)
 		m.gstyler = graphStyler(m.styles)
-		m.refreshText(m.cur)
+		if m.fleet != nil {
+			m.toFleet(msg)
+		}
+		if m.cur != nil {
+			m.refreshText(m.cur)
+		}
 		return nil
 	case loopMsg:
 		if l := m.loopAt(msg.idx); l != nil {
 			return m.onLoopMsg(l, msg.msg)
 		}
 		return nil
-	case tea.FocusMsg:
-		m.focused = true
-		return nil
-	case tea.BlurMsg:
-		m.focused = false
+	case tea.FocusMsg, tea.BlurMsg:
+		_, m.focused = msg.(tea.FocusMsg)
+		if m.fleet != nil {
+			m.toFleet(msg)
+		}
 		return nil
 	case tickMsg:
 		if !m.clock.listening {
@@ -390,6 +401,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.MouseWheelMsg:
+		if m.fleetShown() && m.focus != focusHelp {
+			return m.toFleet(msg)
+		}
 		m.onWheel(msg)
 		return nil
 	}
@@ -454,6 +468,7 @@ func (m *Model) loopAt(idx int) *loop {
 // open, and gives it back to the view when the last one closes.
 func (m *Model) refocus() {
 	switch {
+	case m.cur == nil:
 	case m.cur.topDialog() != nil:
 		m.focus = focusDialog
 	case m.focus == focusDialog:

@@ -217,15 +217,8 @@ func buildKeyTable() []binding {
 			Run: func(h here, _ tea.KeyPressMsg) kit.Action { h.m.setView(h.l, viewID(i)); return kit.Action{} }}))
 	}
 	return append(t, f(func(k *KeyMap) *key.Binding { return &k.OpenLoop }, kb{Name: "open_loop", Keys: []string{"enter"},
-		Help: "open the loop", Group: "fleet", In: inFleet, Disabled: func(h here) string {
-			if _, ok := h.m.fleet.selected(); !ok {
-				return h.m.fleet.emptyText()
-			}
-			return ""
-		}, Run: func(h here, _ tea.KeyPressMsg) kit.Action {
-			r, _ := h.m.fleet.selected()
-			return kit.Action{Kind: kit.OpenLoop, Loop: r.Path}
-		}}))
+		Help: "open the loop", Group: "fleet", In: inFleet, Disabled: func(h here) string { return h.m.fleet.OpenWhy() },
+		Run: func(h here, msg tea.KeyPressMsg) kit.Action { return h.m.fleet.Update(h.m.context(), msg) }}))
 }
 
 // writeKey declares a key that opens a correction's form, from a view or

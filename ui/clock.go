@@ -108,12 +108,6 @@ func (m *Model) noteClock(t time.Time) {
 	}
 }
 
-// agoNoted is textfmt.Ago(m.now - since), noting when it next changes.
-func (m *Model) agoNoted(since time.Time) string {
-	m.noteClock(nextAgoChange(since, m.now))
-	return textfmt.Ago(m.now.Sub(since))
-}
-
 // relTimeNoted is relTime(ts, m.now), noting when it next changes.
 func (m *Model) relTimeNoted(ts string) string {
 	if t, ok := parseTime(ts); ok {
@@ -123,31 +117,11 @@ func (m *Model) relTimeNoted(ts string) string {
 }
 
 // agoUnit is the unit ago rounds a non-negative duration down to.
-func agoUnit(d time.Duration) time.Duration {
-	switch {
-	case d < time.Minute:
-		return time.Second
-	case d < time.Hour:
-		return time.Minute
-	case d < 48*time.Hour:
-		return time.Hour
-	}
-	return 24 * time.Hour
-}
+func agoUnit(d time.Duration) time.Duration { return textfmt.AgoUnit(d) }
 
-// nextAgoChange is the first instant after now at which textfmt.Ago(t - since)
-// reads differently than at now. ago counts whole units (seconds under a
-// minute, minutes under an hour, hours under two days, then days), so
-// that is the end of the current unit; a since in the future reads "0s"
-// until a second after it.
-func nextAgoChange(since, now time.Time) time.Time {
-	d := now.Sub(since)
-	if d < 0 {
-		return since.Add(time.Second)
-	}
-	u := agoUnit(d)
-	return since.Add((d/u + 1) * u)
-}
+// nextAgoChange is the first instant after now at which textfmt.Ago(t -
+// since) reads differently than at now (textfmt.NextAgoChange).
+func nextAgoChange(since, now time.Time) time.Time { return textfmt.NextAgoChange(since, now) }
 
 // nextRelChange is the first instant after now at which relTime(t) reads
 // differently than at now: as nextAgoChange for a t in the past; for one

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/aot-loop/aot-tui/ui/internal/cells"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,16 +14,7 @@ import (
 )
 
 // wrap wraps sanitised text to width cells, keeping line breaks.
-func wrap(text string, width int) []string {
-	if width < 4 {
-		width = 4
-	}
-	out := strings.Split(ansi.Wrap(termtext.Block(text), width, " -/"), "\n")
-	for i := range out {
-		out[i] = strings.TrimRight(out[i], " ")
-	}
-	return out
-}
+func wrap(text string, width int) []string { return cells.Wrap(text, width) }
 
 // atomRef renders "● A1 description" for lists of related atoms.
 func atomRef(st *model.State, f *model.Facts, id string, s Styles, width int) string {

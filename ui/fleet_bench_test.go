@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/fleet"
+	"github.com/aot-loop/aot-tui/ui/fleettable"
 )
 
 // benchFleetRows is a fleet of n loops, like fleetRows' calm one.
@@ -35,7 +36,7 @@ func BenchmarkFleetRowChange50(b *testing.B) {
 		r := rows[i%50]
 		r.Iteration = i % 30
 		r.Changed = fixedNow.Add(time.Duration(i) * time.Millisecond)
-		m.Update(fleetRowsMsg{rows: []fleet.Row{r}})
+		m.Update(fleettable.Rows{Rows: []fleet.Row{r}})
 		_ = m.View()
 	}
 }

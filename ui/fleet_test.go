@@ -12,6 +12,7 @@ import (
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/fleettable"
 	"github.com/charmbracelet/x/exp/golden"
 )
 
@@ -52,16 +53,16 @@ func fleetModel(t testing.TB, w, h int, rows []fleet.Row) *Model {
 	m := New(Options{Fleet: &FleetOptions{Dirs: []string{"/work/projects"}, Options: fleet.Options{Depth: 4}},
 		NoColor: true, Now: func() time.Time { return fixedNow }, SyncLayout: true})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.Update(fleetReadyMsg{})
-	m.applyFleetRows(rows)
+	m.Update(fleettable.Ready{})
+	m.Update(fleettable.Rows{Rows: rows})
 	return m
 }
 
 // tableNames lists the projects of the table's rows on screen, in order.
 func tableNames(m *Model) []string {
 	var out []string
-	for _, r := range m.fleet.table.visible {
-		out = append(out, m.fleet.rows[r].Name)
+	for _, r := range m.fleet.Visible() {
+		out = append(out, r.Name)
 	}
 	return out
 }
@@ -90,7 +91,7 @@ func TestFleetTableOrdersByAttentionAndFollowsChanges(t *testing.T) {
 	// Select mobile; then docs stalls near its limit and goes to the top,
 	// web/search goes away, a new loop comes: the selection stays on mobile.
 	press(m, "j", "j", "j", "j", "j")
-	if r, _ := m.fleet.selected(); r.Name != "mobile" {
+	if r, _ := m.fleet.Selected(); r.Name != "mobile" {
 		t.Fatalf("selected %q", r.Name)
 	}
 	rows := fleetRows()
@@ -98,12 +99,12 @@ func TestFleetTableOrdersByAttentionAndFollowsChanges(t *testing.T) {
 	docs.Status, docs.StallCount, docs.Attention, docs.Reason, docs.Changed = "running", 2, fleet.AttentionNearLimit, "stall 2/3", fixedNow
 	fresh := rows[0]
 	fresh.Path, fresh.Name, fresh.Changed = "/work/projects/new/.claude/aot-loop-state.md", "new", fixedNow
-	m.Update(fleetRowsMsg{rows: []fleet.Row{docs, {Path: rows[5].Path, Gone: true}, fresh}})
+	m.Update(fleettable.Rows{Rows: []fleet.Row{docs, {Path: rows[5].Path, Gone: true}, fresh}})
 	want = []string{"docs", "api/payments", "cli/export", "infra/ci", "new", "auth", "mobile", "evil\x1b]0;pwned\x07"}
 	if got := tableNames(m); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("after the changes: order %q, want %q", got, want)
 	}
-	if r, _ := m.fleet.selected(); r.Name != "mobile" {
+	if r, _ := m.fleet.Selected(); r.Name != "mobile" {
 		t.Fatalf("the selection moved to %q", r.Name)
 	}
 	if out := screen(m); strings.Contains(out, "web/search") || !strings.Contains(out, "│ new") && !strings.Contains(out, " new ") {
@@ -116,15 +117,15 @@ func TestFleetTableOrdersByAttentionAndFollowsChanges(t *testing.T) {
 func TestFleetSelectionStaysOnTopUntilMoved(t *testing.T) {
 	rows := fleetRows()
 	m := fleetModel(t, 100, 30, rows[:2]) // auth and docs first
-	m.applyFleetRows(rows[2:])
-	if r, _ := m.fleet.selected(); r.Name != "api/payments" {
+	m.Update(fleettable.Rows{Rows: rows[2:]})
+	if r, _ := m.fleet.Selected(); r.Name != "api/payments" {
 		t.Fatalf("selected %q, want the top row", r.Name)
 	}
 	press(m, "j")
 	late := rows[0]
 	late.Path, late.Name, late.Attention = "/late", "late", fleet.AttentionNearLimit
-	m.applyFleetRows([]fleet.Row{late})
-	if r, _ := m.fleet.selected(); r.Name != "web/search" {
+	m.Update(fleettable.Rows{Rows: []fleet.Row{late}})
+	if r, _ := m.fleet.Selected(); r.Name != "web/search" {
 		t.Fatalf("once moved, the selection stays on its loop; it is on %q", r.Name)
 	}
 }
@@ -165,7 +166,7 @@ func TestFleetEnterOpensTheLoopAndEscReturns(t *testing.T) {
 	m := fleetModel(t, 120, 34, fleetRows())
 	seed, _ := filepath.Abs(filepath.Join("..", "testdata", "seed-complete.md"))
 	press(m, "G", "k", "k", "k") // auth is the fifth of eight
-	if r, _ := m.fleet.selected(); r.Name != "auth" {
+	if r, _ := m.fleet.Selected(); r.Name != "auth" {
 		t.Fatalf("selected %q", r.Name)
 	}
 	press(m, "enter")
@@ -192,7 +193,7 @@ func TestFleetEnterOpensTheLoopAndEscReturns(t *testing.T) {
 	if out := screen(m); !strings.Contains(out, "aot-tui fleet") || !strings.Contains(out, "api/payments") {
 		t.Fatalf("back on the table:\n%s", out)
 	}
-	if r, _ := m.fleet.selected(); r.Name != "auth" {
+	if r, _ := m.fleet.Selected(); r.Name != "auth" {
 		t.Fatalf("the selection should stay on auth, is on %q", r.Name)
 	}
 	// Opening it again reuses the loop; > opens the next row of the table.
@@ -258,41 +259,12 @@ func TestFleetNeverEmitsEscapesFromFiles(t *testing.T) {
 	}
 }
 
-func TestFleetAlertsWhenUnfocused(t *testing.T) {
-	m := fleetModel(t, 100, 30, fleetRows())
-	rows := fleetRows()
-	calm := rows[0]
-	calm.StallCount, calm.Attention, calm.Reason = 2, fleet.AttentionNearLimit, "stall 2/3: one more stalled iteration stops the loop"
-	if raw := rawOf(m.applyFleetRows([]fleet.Row{calm})); raw != "" {
-		t.Fatalf("no alert while the pane has the focus, got %q", raw)
-	}
-	m.Update(tea.BlurMsg{})
-	calm.StallCount, calm.Attention = 0, fleet.AttentionNone
-	m.applyFleetRows([]fleet.Row{calm})
-	calm.StallCount, calm.Attention = 2, fleet.AttentionNearLimit
-	docs := rows[1]
-	docs.Status = "running"
-	m.applyFleetRows([]fleet.Row{docs})
-	docs.Status = "completed"
-	raw := rawOf(m.applyFleetRows([]fleet.Row{calm, docs}))
-	if !strings.HasPrefix(raw, "\a\x1b]9;aot-tui: 8 loops · 5 running · 5 need attention") || !strings.Contains(raw, "auth: stall 2/3") || !strings.Contains(raw, "(and 1 more)") {
-		t.Fatalf("alert %q", raw)
-	}
-	m.opts.Quiet = true
-	calm.Attention = fleet.AttentionNone
-	m.applyFleetRows([]fleet.Row{calm})
-	calm.Attention = fleet.AttentionNearLimit
-	if raw := rawOf(m.applyFleetRows([]fleet.Row{calm})); raw != "" {
-		t.Fatalf("--quiet: no alert, got %q", raw)
-	}
-}
-
 // The scan itself failing (a directory that does not exist) is said on
 // the screen.
 func TestFleetScanErrorShown(t *testing.T) {
 	m := New(Options{Fleet: &FleetOptions{Dirs: []string{"/nonexistent/dir"}}, NoColor: true, Now: func() time.Time { return fixedNow }})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 20})
-	msg := m.fleetInit()()
+	msg := m.fleet.Init()()
 	m.Update(msg)
 	if out := screen(m); !strings.Contains(out, "scan failed") || !strings.Contains(out, "/nonexistent/dir") {
 		t.Fatalf("screen:\n%s", out)
@@ -313,7 +285,7 @@ func TestFleetNarrowTitleAndPreviewWrap(t *testing.T) {
 		}
 	}
 	m := fleetModel(t, 60, 20, rows)
-	for m.fleet.selectedPath() != rows[3].Path {
+	for r, _ := m.fleet.Selected(); r.Path != rows[3].Path; r, _ = m.fleet.Selected() {
 		m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
 	}
 	out := screen(m)
@@ -384,7 +356,7 @@ func TestFleetMarksLoopTools(t *testing.T) {
 		}
 	}
 	m := fleetModel(t, 160, 30, rows)
-	for m.fleet.rows[m.fleet.table.visible[m.fleet.table.sel]].Name != "auth" {
+	for r, _ := m.fleet.Selected(); r.Name != "auth"; r, _ = m.fleet.Selected() {
 		press(m, "j")
 	}
 	out := screen(m)

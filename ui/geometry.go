@@ -9,7 +9,14 @@ import (
 
 // layout computes the geometry of the loop on screen once per resize (and
 // when the chrome changes) and hands each part its size.
-func (m *Model) layout() { m.layoutLoop(m.cur) }
+func (m *Model) layout() {
+	m.helpText.width, m.helpText.height = m.width, max0(m.height-1)
+	m.filterInput.SetWidth(max0(m.width - 20))
+	m.jumpInput.SetWidth(max0(m.width - 20))
+	if m.cur != nil { // none before a loop is opened from the fleet table
+		m.layoutLoop(m.cur)
+	}
+}
 
 // layoutLoop sizes l's parts (a loop out of sight is sized as if on
 // screen, so that its drawing is laid out for the pane).
@@ -36,9 +43,6 @@ func (m *Model) layoutLoop(l *loop) {
 	}
 	l.objective.width, l.objective.height = w, bodyH
 	l.prompt.width, l.prompt.height = w, bodyH
-	m.helpText.width, m.helpText.height = w, max0(m.height-1)
-	m.filterInput.SetWidth(max0(w - 20))
-	m.jumpInput.SetWidth(max0(w - 20))
 	for _, d := range l.dialogs {
 		d.resize(m)
 	}
@@ -58,7 +62,7 @@ func (m *Model) graphWidth(l *loop) int {
 
 // dialogOnly is true when a redirect dialog is open in a pane too short
 // for it beside the header: the dialog gets every row but the footer.
-func (m *Model) dialogOnly() bool { return m.dialogOnlyOf(m.cur) }
+func (m *Model) dialogOnly() bool { return m.cur != nil && m.dialogOnlyOf(m.cur) }
 
 func (m *Model) dialogOnlyOf(l *loop) bool { return l.topDialog() != nil && m.height < 20 }
 

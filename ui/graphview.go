@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/aot-loop/aot-tui/ui/internal/cells"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -457,13 +458,7 @@ func contains(list []string, s string) bool {
 }
 
 // padTo pads s with spaces to exactly w cells (truncating if longer).
-func padTo(s string, w int) string {
-	sw := lipgloss.Width(s)
-	if sw > w {
-		return ansi.Truncate(s, w, "")
-	}
-	return s + strings.Repeat(" ", w-sw)
-}
+func padTo(s string, w int) string { return cells.Pad(s, w) }
 
 // nodeWidth picks the box width for the drawing: wide enough to read
 // (dagdraw.NodeWidthFor of the pane) but narrower when that lets the widest

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/aot-loop/aot-tui/ui/internal/cells"
 	"sort"
 	"strings"
 	"time"
@@ -107,13 +108,7 @@ func meter(n, max, cells int, full, empty lipgloss.Style) string {
 
 // meterFilled is how many of a meter's cells n/maxN fills: at least one
 // when n > 0, at most cells.
-func meterFilled(n, maxN, cells int) int {
-	f := n * cells / max(1, maxN)
-	if n > 0 && f == 0 {
-		f = 1
-	}
-	return min(max0(f), cells)
-}
+func meterFilled(n, maxN, width int) int { return cells.MeterFilled(n, maxN, width) }
 
 func max0(n int) int {
 	if n < 0 {

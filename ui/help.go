@@ -178,7 +178,7 @@ func (m *Model) renderHelp() string {
 			lines = append(lines, s.Muted.Render(line))
 		}
 	}
-	if note := m.fleetWatchNote(); note != "" && p.Has(inFleet) {
+	if note := m.fleetWatchNote(p); note != "" {
 		for _, line := range wrap(note, max(20, m.width-1)) {
 			lines = append(lines, s.Muted.Render(line))
 		}
@@ -193,4 +193,13 @@ func (m *Model) renderHelp() string {
 		out[i] = padTo(out[i], m.width)
 	}
 	return strings.Join(out[:m.height], "\n")
+}
+
+// fleetWatchNote is the help screen's line on how the fleet table watches
+// the loops, in its place p ("" elsewhere, or before the watcher started).
+func (m *Model) fleetWatchNote(p kit.Scope) string {
+	if !p.Has(inFleet) {
+		return ""
+	}
+	return m.fleet.WatchNote()
 }

@@ -45,14 +45,10 @@ func runInput(h here, msg tea.KeyPressMsg) kit.Action {
 	return kit.Run(h.m.typeKey(msg))
 }
 
-func runFilter(h here, _ tea.KeyPressMsg) kit.Action {
+func runFilter(h here, msg tea.KeyPressMsg) kit.Action {
 	m := h.m
 	if h.p.Has(inFleet) {
-		f := m.fleet
-		f.filtering = true
-		f.input.SetValue(f.table.filter)
-		f.input.CursorEnd()
-		return kit.Run(f.input.Focus())
+		return m.fleet.Update(m.context(), msg)
 	}
 	m.focus = focusFilter
 	m.filterInput.SetValue(h.l.filters[h.l.view])
@@ -64,9 +60,7 @@ func runFilter(h here, _ tea.KeyPressMsg) kit.Action {
 func backWhy(h here) string {
 	switch {
 	case h.p.Has(inFleet):
-		if h.m.fleet.table.filter == "" {
-			return "no filter to clear"
-		}
+		return h.m.fleet.BackWhy()
 	case h.p.Has(inLoop | inWaiting):
 		if !h.l.escCloses() && !h.p.Has(inPast|inOpened) {
 			return "nothing to go back from: esc closes the details, clears a filter, returns from the past"
@@ -87,7 +81,7 @@ func runBack(h here, msg tea.KeyPressMsg) kit.Action {
 	case h.p.Has(inInput):
 		return runInput(h, msg)
 	case h.p.Has(inFleet):
-		m.setFleetFilter("")
+		return m.fleet.Update(m.context(), msg)
 	case l.lost != "":
 		l.lost = ""
 		m.layout()
@@ -124,7 +118,7 @@ func (h here) stepLoop(d int) kit.Action {
 // runMove moves in the place: the drawing in space, the graph's list,
 // the fleet table, the menu's entries, or whatever the place scrolls.
 func runMove(h here, msg tea.KeyPressMsg) kit.Action {
-	m, k := h.m, h.m.keys
+	k := h.m.keys
 	switch {
 	case h.p.Has(inMenu):
 		// huh moves the menu: it is given the key it knows.
@@ -138,11 +132,6 @@ func runMove(h here, msg tea.KeyPressMsg) kit.Action {
 			code = tea.KeyEnd
 		}
 		return runDialog(h, tea.KeyPressMsg{Code: code})
-	case h.p.Has(inFleet):
-		f := m.fleet
-		prev := f.table.sel
-		scrollKey(&f.table, msg, k)
-		f.picked = f.picked || f.table.sel != prev
 	case h.p.Has(inGraphs):
 		h.onGraph(func() { h.graphMove(msg) })
 	default:

@@ -55,12 +55,11 @@ func (m *Model) do(a kit.Action) tea.Cmd {
 		m.cur.dialogs = nil
 		m.refocus()
 	case kit.Back:
-		if m.fleet != nil && !m.fleet.shown {
+		if m.fleet != nil && !m.fleetShown() {
 			return tea.Batch(a.Cmd, m.leaveFleetLoop())
 		}
 	case kit.OpenLoop:
-		if r, ok := m.fleet.row(a.Loop); ok {
-			m.fleet.picked = true
+		if r, ok := m.fleet.Row(a.Loop); ok {
 			return tea.Batch(a.Cmd, m.openFleetLoop(r))
 		}
 	}
@@ -70,8 +69,8 @@ func (m *Model) do(a kit.Action) tea.Cmd {
 // typeKey is a key typed into the prompt that has the focus.
 func (m *Model) typeKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case m.fleetShown() && m.fleet.filtering:
-		return m.fleetFilterKey(msg)
+	case m.fleetShown() && m.fleet.Filtering():
+		return m.toFleet(msg)
 	case m.focus == focusJump:
 		return m.jumpKey(msg)
 	}

@@ -244,9 +244,9 @@ func walkPlaces() []walkPlace {
 		}},
 		{"loop opened from the fleet", func(t *testing.T) *Model {
 			m := walkFleet(t, 10)
-			for _, r := range m.fleet.rows {
+			for _, r := range m.fleet.Visible() {
 				if r.Name == "auth" { // the row on a copy of seed-complete.md
-					m.fleet.selectPath(r.Path)
+					m.fleet.Select(r.Path)
 				}
 			}
 			pressDrawn(m, "enter")
@@ -340,11 +340,12 @@ func pressOf(s string) tea.KeyPressMsg {
 // fingerprint is what a key press can change: the screen, the focus, the
 // footer, and the state behind them that the screen may not show.
 func fingerprint(m *Model) string {
-	l := m.cur
+	l := onScreen(m)
 	g := &l.graph
 	fleet := ""
 	if f := m.fleet; f != nil {
-		fleet = fmt.Sprintf("%v|%d|%q|%v", f.shown, f.table.sel, f.table.filter, f.filtering)
+		r, _ := f.Selected()
+		fleet = fmt.Sprintf("%v|%q|%v", m.fleetShown(), r.Path, f.Filtering())
 	}
 	return fleet + fmt.Sprintf("%s\n%v|%q|%v|%v|%q|%v|%v|%v|%v|%v|%d|%v|%q|%d|%d",
 		screen(m), m.focus, m.screenStatus().Text, l.view, l.showDetails, g.sel, g.follow, g.lay.opt, g.lay.hideMinimap,
@@ -354,9 +355,18 @@ func fingerprint(m *Model) string {
 // where is the place m is in: what has the focus, which view, dialog or
 // panel.
 func where(m *Model) string {
-	l := m.cur
+	l := onScreen(m)
 	return fmt.Sprintf("%v|%v|%v|%T|%v|%v|%v|%v", m.focus, l.view, l.showDetails, l.topDialog(), m.panel.kind,
 		l.graph.isLayered(), m.fleetShown(), l.hist.inPast())
+}
+
+// onScreen is the loop on screen; a blank one on the fleet table before
+// a loop is opened from it.
+func onScreen(m *Model) *loop {
+	if m.cur == nil {
+		return &loop{}
+	}
+	return m.cur
 }
 
 // allBindings are every binding of k, by field name.
@@ -582,6 +592,6 @@ func clearStatus(m *Model) {
 		l.status = statusLine{}
 	}
 	if m.fleet != nil {
-		m.fleet.status = statusLine{}
+		m.fleet.SetStatus(kit.Status{}, time.Time{})
 	}
 }

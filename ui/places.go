@@ -107,7 +107,7 @@ func (m *Model) place() kit.Scope {
 			return p
 		}
 	}
-	if m.fleetShown() && m.fleet.filtering {
+	if m.fleetShown() && m.fleet.Filtering() {
 		return inInput
 	}
 	return m.viewPlace()
@@ -134,7 +134,7 @@ func (m *Model) viewPlace() kit.Scope {
 		p = []kit.Scope{inGraph, inBindings, inTrail, inCorrections, inObjective, inPrompt}[l.view]
 	}
 	if m.fleet != nil {
-		p |= inOpened
+		p |= inOpened // only the table has no loop on screen
 	}
 	if h := l.hist; h != nil && (h.replay != nil || h.inPast()) {
 		p |= inPast
@@ -225,7 +225,7 @@ func (h here) scroller() scroller {
 	m, l := h.m, h.l
 	switch {
 	case h.p.Has(inFleet):
-		return &m.fleet.table
+		return fleetScroll{m.fleet}
 	case h.p.Has(inHelp):
 		return &m.helpText
 	case h.p.Has(inPanels):

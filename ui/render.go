@@ -24,6 +24,8 @@ func (m *Model) View() tea.View {
 	v.ReportFocus = true
 	l := m.cur
 	switch {
+	case l == nil:
+		v.WindowTitle = "aot-tui"
 	case l.st != nil:
 		v.WindowTitle = "aot-tui " + windowTitle(l.st)
 		v.ProgressBar = progressBar(l.st)
@@ -99,7 +101,8 @@ func (m *Model) renderFrame() string {
 		return m.renderHelp()
 	}
 	if m.fleetShown() {
-		return m.renderFleet()
+		m.noteClock(m.fleet.NextChange())
+		return m.fleet.View(m.context())
 	}
 	if m.focus == focusPanel {
 		return m.renderPanel()

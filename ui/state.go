@@ -148,7 +148,7 @@ func (m *Model) pace(l *loop) paceLevel {
 // completes or stops — only while the pane is unfocused, and not --quiet.
 func (m *Model) alertOn(l *loop, prev, cur *model.State) tea.Cmd {
 	if prev == nil || m.opts.Quiet || m.focused || m.fleet != nil {
-		return nil // in the fleet, fleetAlert speaks for every loop
+		return nil // in the fleet, the table's alert speaks for every loop
 	}
 	why := alertReason(prev, cur)
 	if why == "" {

@@ -55,7 +55,8 @@ func (m *Model) showStatus(st kit.Status) {
 		st.TTL = statusLong
 	}
 	if m.fleetShown() {
-		m.fleet.status = m.said(fleetLogName, st)
+		line := m.said(fleetLogName, st)
+		m.fleet.SetStatus(line.Status, line.until)
 		return
 	}
 	m.post(m.cur, st)
@@ -71,10 +72,11 @@ func (m *Model) said(who string, st kit.Status) statusLine {
 // screenStatus is the status line of what is on screen (the fleet table
 // or the loop), zero when it has gone.
 func (m *Model) screenStatus() statusLine {
-	s := m.cur.status
 	if m.fleetShown() {
-		s = m.fleet.status
+		st, until := m.fleet.Status(m.now)
+		return statusLine{Status: st, until: until}
 	}
+	s := m.cur.status
 	if !s.live(m.now) {
 		return statusLine{}
 	}
@@ -94,10 +96,7 @@ func (m *Model) drawStatus() string {
 
 // markText is text after its level's glyph (none for info).
 func markText(lv kit.Level, text string) string {
-	if mark := lv.Mark(); mark != "" {
-		return mark + " " + text
-	}
-	return text
+	return kit.Status{Text: text, Level: lv}.Line()
 }
 
 // logName is the name loop l's lines are logged under: none while it is

@@ -2,26 +2,18 @@ package ui
 
 import (
 	"fmt"
+	"github.com/aot-loop/aot-tui/ui/internal/cells"
 	"strings"
 
 	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/model"
 
 	"github.com/aot-loop/aot-tui/internal/termtext"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // containsWords reports whether text holds every word of filter, ignoring
 // case: the rule of / in the tables and the text views.
-func containsWords(text, filter string) bool {
-	hay := strings.ToLower(text)
-	for _, w := range strings.Fields(strings.ToLower(filter)) {
-		if !strings.Contains(hay, w) {
-			return false
-		}
-	}
-	return true
-}
+func containsWords(text, filter string) bool { return cells.HasWords(text, filter) }
 
 // setupTables wires the bindings, trail and corrections tables to the
 // current state; cells are produced on demand for visible rows only.
@@ -150,7 +142,7 @@ func firstLine(s string) string {
 	return s
 }
 
-func truncate(s string, w int) string { return ansi.Truncate(s, max0(w), "…") }
+func truncate(s string, w int) string { return cells.Cut(s, w) }
 
 // pickedUp says whether the loop has acted on a correction applied from
 // this session: acknowledged once the iteration advances past the one it

@@ -28,3 +28,30 @@ func Ago(d time.Duration) string {
 	}
 	return strconv.Itoa(int(d.Hours()/24)) + "d"
 }
+
+// AgoUnit is the unit Ago rounds a non-negative duration down to.
+func AgoUnit(d time.Duration) time.Duration {
+	switch {
+	case d < time.Minute:
+		return time.Second
+	case d < time.Hour:
+		return time.Minute
+	case d < 48*time.Hour:
+		return time.Hour
+	}
+	return 24 * time.Hour
+}
+
+// NextAgoChange is the first instant after now at which Ago(t - since)
+// reads differently than at now. Ago counts whole units (seconds under a
+// minute, minutes under an hour, hours under two days, then days), so
+// that is the end of the current unit; a since in the future reads "0s"
+// until a second after it.
+func NextAgoChange(since, now time.Time) time.Time {
+	d := now.Sub(since)
+	if d < 0 {
+		return since.Add(time.Second)
+	}
+	u := AgoUnit(d)
+	return since.Add((d/u + 1) * u)
+}

@@ -80,3 +80,12 @@ func (s Status) Life() time.Duration {
 	}
 	return s.Level.TTL()
 }
+
+// Line is the status as the footer shows it: its level's glyph, then the
+// text.
+func (s Status) Line() string {
+	if mark := s.Level.Mark(); mark != "" {
+		return mark + " " + s.Text
+	}
+	return s.Text
+}
