@@ -76,11 +76,7 @@ func TestApplyRefusedGoesBackToAnEditableForm(t *testing.T) {
 	// correction changes nothing, and the form comes back with the reason,
 	// editable; esc then closes it and resumes the loop.
 	f := startRedirectFlow(t)
-	f.keys("c")
-	f.waitFor("Change constraints", "┃ max_iterations")
-	f.ctrl('u')
-	f.typeText("30")
-	f.keys("enter", "enter", "enter", "enter")
+	f.constraintsTo30()
 	f.waitFor("preview:", "enter apply")
 	f.rewrite("max_iterations: 20", "max_iterations: 30", true)
 	f.waitFor("the loop wrote the file")

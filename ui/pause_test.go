@@ -300,11 +300,7 @@ func TestIdleTimerWaitsCalmlyForABusyWrite(t *testing.T) {
 	})
 	f := &flow{t: t, tm: tm, path: path}
 	f.waitFor("Define the billing schema")
-	f.keys("c")
-	f.waitFor("Change constraints", "┃ max_iterations")
-	f.ctrl('u')
-	f.typeText("30")
-	f.keys("enter", "enter", "enter", "enter")
+	f.constraintsTo30()
 	f.waitFor("preview:", "enter apply")
 	f.settle()
 	// Another aot-tui holds the pause lock: the apply waits for it.

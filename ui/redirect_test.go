@@ -16,6 +16,18 @@ import (
 var correctionNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // typeText sends each rune as a key press.
+// constraintsTo30 opens the constraints form, sets max_iterations to 30
+// and submits it: the preview (or a refusal) follows.
+func (f *flow) constraintsTo30() {
+	f.keys("c")
+	f.waitFor("Change constraints", "┃ max_iterations")
+	f.ctrl('u')
+	f.typeText("30")
+	f.keys("enter", "enter", "enter")
+	f.waitFor("Note")
+	f.keys("enter")
+}
+
 func (f *flow) typeText(s string) {
 	for _, r := range s {
 		f.tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
@@ -101,13 +113,7 @@ var formScripts = []struct {
 		f.keys("enter", "enter")
 	}},
 	{"constraints", func(f *flow) {
-		f.keys("c")
-		f.waitFor("Change constraints", "┃ max_iterations")
-		f.ctrl('u')
-		f.typeText("30")
-		f.keys("enter", "enter", "enter")
-		f.waitFor("Note")
-		f.keys("enter")
+		f.constraintsTo30()
 	}},
 	{"objective", func(f *flow) {
 		f.keys("e")
