@@ -21,6 +21,7 @@ import (
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/fleettable"
 	"github.com/aot-loop/aot-tui/ui/kit"
+	"github.com/aot-loop/aot-tui/ui/verifyview"
 )
 
 // viewID names the main views, in tab order.
@@ -444,7 +445,7 @@ func (m *Model) onLoopMsg(l *loop, msg tea.Msg) tea.Cmd {
 		return m.onPauseTick(l)
 	case idleMsg:
 		return m.onIdle(l)
-	case verifyMsg:
+	case verifyview.Msg:
 		return m.onVerifyMsg(l, msg)
 	case playMsg:
 		return m.onPlay(l, msg)

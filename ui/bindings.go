@@ -167,7 +167,7 @@ func buildKeyTable() []binding {
 			Group: "this box", In: inPreview | inAsk | inVerify | inVerifying,
 			Uses: []kit.Use{{In: inAsk, Help: "back to the preview"}, {In: inVerifying, Help: "stop the run"}},
 			Disabled: func(h here) string {
-				if d, ok := h.l.topDialog().(*verifyRunningDialog); ok && d.run.stopping {
+				if verifyStopping(h.l) {
 					return "the verification is stopping"
 				}
 				return ""

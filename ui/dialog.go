@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/ui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -122,14 +123,8 @@ func boxed(lines []string, title string, w, h int, s Styles) []string {
 	return out
 }
 
-// dialogWidth is 90 columns, less in narrower panes (never wider than the
-// pane: under 34 columns the dialog takes all of it).
-func (m *Model) dialogWidth() int {
-	if w := min(m.width-4, 90); w >= 30 {
-		return w
-	}
-	return max(10, min(m.width, 30))
-}
+// dialogWidth is a dialog's width on this screen (kit.DialogWidth).
+func (m *Model) dialogWidth() int { return kit.DialogWidth(m.width) }
 
 // dialogHeight is what a form may use of the body: all but the dialog's
 // frame, its closing hint and, with extra, room for a warning or a

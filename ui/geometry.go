@@ -148,7 +148,7 @@ func (m *Model) refreshText(l *loop) {
 	if l.st == nil {
 		return
 	}
-	l.objective.set(renderObjective(l.st, l.loopTools, m.verifyViewOf(l), l.objective.width, m.styles))
+	l.objective.set(renderObjective(l.st, l.loopTools, l.verify.Results(l.st), l.objective.width, m.styles))
 	l.prompt.set(renderPrompt(l.st.Body, l.prompt.width, m.styles))
 	m.refreshDetails(l)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/aot-loop/aot-tui/dagdraw"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/kit"
+	"github.com/aot-loop/aot-tui/ui/verifyview"
 )
 
 // The handlers and disabled reasons of keyTable's bindings.
@@ -250,7 +251,7 @@ func runDetails(h here, msg tea.KeyPressMsg) kit.Action {
 	m, l := h.m, h.l
 	switch {
 	case h.p.Has(inObjective):
-		m.verifyDetailsKey(l, msg)
+		m.verifyDetails(l)
 	case h.p.Has(inDetails):
 		l.showDetails = false
 	default:
@@ -383,15 +384,7 @@ func selectedWhy(h here) string {
 // verifyWhy says why the base_case cannot be verified ("" when it can).
 func verifyWhy(h here) string {
 	l := h.l
-	switch {
-	case l.phase != nil || l.target.Kind == statefile.KindPhaseLoop:
-		return "V does not apply to a phase loop: only an AoT loop has a base_case to verify"
-	case l.st == nil:
-		return "no state yet: there is no base_case to verify"
-	case l.st.Objective.BaseCase.Empty():
-		return "the objective has no base_case to verify"
-	}
-	return ""
+	return verifyview.Why(l.phase != nil || l.target.Kind == statefile.KindPhaseLoop, l.st)
 }
 
 // versionsWhy says when the timeline has nothing to step through.

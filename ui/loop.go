@@ -6,6 +6,7 @@ import (
 	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/verifyview"
 )
 
 // loop is everything the TUI keeps per watched loop. Handlers take the
@@ -91,9 +92,9 @@ type loop struct {
 	pauseErr     string
 	// hist is the loop's timeline of versions (timeline.go).
 	hist *timeline
-	// verify is the loop's last base_case verification (V), under way or
-	// done (verify.go).
-	verify *verifyRun
+	// verify is the loop's verifications of its base_case (V), its last
+	// run under way or done (nil: never opened; ui/verifyview).
+	verify *verifyview.Verifier
 }
 
 // appliedCorrection is a correction of this session, as the corrections

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/verifyview"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -17,7 +18,7 @@ import (
 // when there was none), each item the run checked is marked ✓ ✗ ? or ·,
 // its checks say how they came out and when, and the output of the
 // failed ones follows.
-func renderObjective(st *model.State, lt []model.Problem, vv *verifyView, width int, s Styles) []string {
+func renderObjective(st *model.State, lt []model.Problem, vv *verifyview.Results, width int, s Styles) []string {
 	o := st.Objective
 	w := max(width, 20)
 	var out []string
@@ -68,7 +69,7 @@ func renderObjective(st *model.State, lt []model.Problem, vv *verifyView, width 
 	bc := o.BaseCase
 	var verified []string
 	if vv != nil {
-		verified = vv.header(w, s)
+		verified = vv.Header(w, s)
 	}
 	switch {
 	case bc.IsChecklist:
@@ -79,13 +80,13 @@ func renderObjective(st *model.State, lt []model.Problem, vv *verifyView, width 
 		out = append(out, s.Title.Render("base_case")+s.Muted.Render(" (legacy format)"))
 		out = append(out, verified...)
 		out = append(out, checkLines(bc.Legacy, "  ", w, s)...)
-		if r := vv.legacyResult(bc.Legacy); r != nil {
-			out = append(out, vv.resultLine(r, "  ", w, s))
+		if r := vv.LegacyResult(bc.Legacy); r != nil {
+			out = append(out, vv.ResultLine(r, "  ", w, s))
 		}
 	default:
 		out = append(out, s.Title.Render("base_case"), "  "+s.Danger.Render("(none: the loop cannot verify completion)"))
 	}
-	out = append(out, vv.outputSection(w, s)...)
+	out = append(out, vv.OutputSection(w, s)...)
 	if len(o.Extra) > 0 {
 		out = append(out, "", s.Title.Render("other fields"))
 		for _, x := range o.Extra {
@@ -102,7 +103,7 @@ func renderObjective(st *model.State, lt []model.Problem, vv *verifyView, width 
 // the 1-based position path shown before each item (as the redirect forms
 // and CLI address items: 1, 1.2, …); vv marks the items a verification
 // checked.
-func checklistTree(items []model.ChecklistItem, prefix string, pos []int, vv *verifyView, w int, s Styles) []string {
+func checklistTree(items []model.ChecklistItem, prefix string, pos []int, vv *verifyview.Results, w int, s Styles) []string {
 	var out []string
 	for i, it := range items {
 		last := i == len(items)-1
@@ -111,10 +112,10 @@ func checklistTree(items []model.ChecklistItem, prefix string, pos []int, vv *ve
 			branch, cont = "└─ ", "   "
 		}
 		p := append(append([]int{}, pos...), i+1)
-		res := vv.result(posString(p), it)
+		res := vv.Result(posString(p), it)
 		label := s.Muted.Render(posString(p)+" ") + s.Bold.Render(termtext.Line(nonEmpty(it.Item, "(unnamed)")))
 		if res != nil {
-			label = outcomeMark(res.Outcome, s) + " " + label
+			label = verifyview.OutcomeMark(res.Outcome, s) + " " + label
 		}
 		switch it.Kind() {
 		case "group":
@@ -128,7 +129,7 @@ func checklistTree(items []model.ChecklistItem, prefix string, pos []int, vv *ve
 		if it.Check != nil {
 			out = append(out, checkLines(it.Check, "  "+prefix+cont+"   ", w, s)...)
 			if res != nil && res.Kind == "check" {
-				out = append(out, vv.resultLine(res, "  "+prefix+cont+"   ", w, s))
+				out = append(out, vv.ResultLine(res, "  "+prefix+cont+"   ", w, s))
 			}
 		}
 		if it.IsGroup {

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/ui/kit"
+	"github.com/aot-loop/aot-tui/ui/verifyview"
 )
 
 // The places where keys land. A binding's scope (bindings.go) is a set of
@@ -158,10 +159,13 @@ func dialogPlace(d dialog) kit.Scope {
 		return inBusy
 	case staleFlagDialog:
 		return inStale
-	case *verifyConfirmDialog:
-		return inVerify
-	case *verifyRunningDialog:
-		return inVerifying
+	case *kitDialog:
+		switch d.d.(type) {
+		case *verifyview.Confirm:
+			return inVerify
+		case *verifyview.Running:
+			return inVerifying
+		}
 	}
 	return 0
 }
@@ -250,8 +254,10 @@ func (h here) scroller() scroller {
 	switch d := l.topDialog().(type) {
 	case *previewDialog:
 		return &d.diff
-	case *verifyConfirmDialog:
-		return &d.list
+	case *kitDialog:
+		if p, ok := d.d.(pager); ok {
+			return pagerScroll{p}
+		}
 	}
 	return nil
 }

@@ -297,7 +297,7 @@ func TestVerifyKeyOnAPhaseLoopAndWithoutBaseCase(t *testing.T) {
 	}
 	m = loadedModel(t, "rich.md", 100, 30)
 	press(m, "V")
-	if _, ok := m.cur.topDialog().(*verifyConfirmDialog); !ok {
+	if d, ok := m.cur.topDialog().(*kitDialog); !ok || dialogPlace(d) != inVerify {
 		t.Fatalf("V from the graph view: no confirmation (%v)", m.cur.topDialog())
 	}
 	out := screen(m)

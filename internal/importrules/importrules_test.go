@@ -29,7 +29,8 @@ var rules = []struct {
 	{"yamledit", "a YAML editor, not a part of the domain: it shares only yamlpatch with model", []string{module + "/model", module + "/statefile"}},
 	{"yamlpatch", "the edit vocabulary imports nothing of the module", []string{module + "/model", module + "/yamledit", module + "/statefile"}},
 	{"ui/fleettable", "a component: it answers with kit actions and never reaches into the root model", []string{module + "/ui$"}},
-	{"ui/kit", "the contract imports nothing of ui", []string{module + "/ui$", module + "/ui/fleettable"}},
+	{"ui/verifyview", "a component: it answers with kit actions and never reaches into the root model", []string{module + "/ui$", module + "/ui/fleettable"}},
+	{"ui/kit", "the contract imports nothing of ui", []string{module + "/ui$", module + "/ui/fleettable", module + "/ui/verifyview"}},
 	{"internal/loopword", "the words CLI and TUI share: no UI, no styling", []string{module + "/ui", "charm.land/lipgloss", "charm.land/bubbletea"}},
 	{"model", "the domain is pure: no I/O layer, no UI", []string{module + "/statefile", module + "/correction", module + "/ui", module + "/yamledit"}},
 }

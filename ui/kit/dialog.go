@@ -16,3 +16,13 @@ type Dialog interface {
 	// Update handles a message meant for the dialog.
 	Update(ctx Context, msg tea.Msg) Action
 }
+
+// DialogWidth is a box's width in a pane paneW columns wide: 90 columns,
+// less in narrower panes (never wider than the pane: under 34 columns the
+// box takes all of it).
+func DialogWidth(paneW int) int {
+	if w := min(paneW-4, 90); w >= 30 {
+		return w
+	}
+	return max(10, min(paneW, 30))
+}
