@@ -31,7 +31,7 @@ func (f *flow) riskyTime(d time.Duration) {
 func (f *flow) applyConstraints() {
 	f.t.Helper()
 	before := f.file()
-	formScripts[3].run(f) // constraints: max_iterations 30
+	f.constraintsTo30()
 	f.waitFor("preview:", "enter apply")
 	f.keys("enter")
 	f.waitFor("recorded in corrections")
