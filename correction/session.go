@@ -30,6 +30,9 @@ type Session struct {
 	// GuardLife bounds how long a correction is guarded after it was last
 	// written (see guarded.over).
 	GuardLife time.Duration
+	// RiskyTime is how long after a correction was written quitting
+	// risks it (see Risky).
+	RiskyTime time.Duration
 	// PauseWait bounds the wait for another aot-tui's pause lock (see
 	// pause.go): a process stopped while holding it (ctrl+z) fails our
 	// flag write with a message rather than hanging it.
@@ -131,6 +134,7 @@ const DefaultGuardLife = 30 * time.Minute
 func NewSession(path string, opts Options) *Session {
 	s := &Session{path: path, opts: opts, FlagGuard: 3 * time.Second, Grace: 2 * time.Second, GuardLife: DefaultGuardLife,
 		PauseWait: DefaultPauseWait}
+	s.RiskyTime = max(loopWindow, s.Grace)
 	s.shared = statefile.PauseLeasesSupported && !opts.SoloPause
 	s.q.init()
 	return s
@@ -774,6 +778,50 @@ func (s *Session) lose(g *guarded, err error) GuardResult {
 	s.unguard(g)
 	s.mu.Unlock()
 	return GuardResult{Summary: g.summary, Was: g.first, Err: err}
+}
+
+// Risky is what Session.Risky says: how many guarded corrections are in
+// their risky time, and when that ends.
+type Risky struct {
+	// N counts them.
+	N int
+	// Written is when the last of them was last written; Until when the
+	// last of them leaves its risky time.
+	Written, Until time.Time
+}
+
+// Risky says how many guarded corrections are, at now, in the time when
+// quitting (Close: no more checks) would leave a loop write over them
+// unseen: a loop script that read the file before our write writes back
+// within loopWindow, and a write into the file ours replaced is merged
+// only while Grace watches it, so RiskyTime after the correction was
+// last written; a correction being applied again or merged counts as
+// written now. Past that the loop's writes build on the correction.
+func (s *Session) Risky(now time.Time) Risky {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var r Risky
+	if s.closed {
+		return r
+	}
+	for _, g := range s.guarded {
+		written := g.written
+		if g.busy > 0 {
+			written = now
+		}
+		until := written.Add(s.RiskyTime)
+		if !now.Before(until) {
+			continue
+		}
+		r.N++
+		if written.After(r.Written) {
+			r.Written = written
+		}
+		if until.After(r.Until) {
+			r.Until = until
+		}
+	}
+	return r
 }
 
 // Close ends the session when the TUI exits: a flag this session set is

@@ -180,6 +180,9 @@ type Model struct {
 	// changes; clockNext collects that instant while a frame is drawn.
 	clock     *clock
 	clockNext time.Time
+	// quitUntil: until then quit quits at once, even with corrections in
+	// their risky time (see quitWarning).
+	quitUntil time.Time
 
 	width, height int
 	wide          bool

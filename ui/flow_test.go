@@ -22,7 +22,18 @@ type snapshotReq struct{ reply chan string }
 // pendingReq asks how many handshake writes are in flight.
 type pendingReq struct{ reply chan int }
 
+// modelReq runs fn on the model, on the program's goroutine.
+type modelReq struct {
+	fn   func(*Model)
+	done chan struct{}
+}
+
 func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if r, ok := msg.(modelReq); ok {
+		r.fn(p.Model)
+		close(r.done)
+		return p, nil
+	}
 	if r, ok := msg.(snapshotReq); ok {
 		r.reply <- ansi.Strip(p.Model.render())
 		return p, nil

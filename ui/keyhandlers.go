@@ -20,6 +20,9 @@ func runQuit(h here, _ tea.KeyPressMsg) kit.Action {
 	case h.p.Has(inPanels):
 		h.m.closePanel()
 	default:
+		if st, ok := h.m.quitWarning(); ok {
+			return kit.Action{Kind: kit.ShowStatus, Status: st}
+		}
 		return kit.Action{Kind: kit.Quit}
 	}
 	return kit.Action{}
