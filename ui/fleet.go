@@ -56,9 +56,11 @@ func (m *Model) initFleet() {
 func (m *Model) fleetShown() bool { return m.fleet != nil && m.fleetLoops.shown }
 
 // context is what a component is given: the styles, the keys in effect
-// by name, the time of the message being handled.
+// by name, the time of the message being handled (a copy: a command run
+// off the UI goroutine never reads the model) and the live clock.
 func (m *Model) context() kit.Context {
-	return kit.Context{Styles: m.styles, Keys: m.keysByName, Now: func() time.Time { return m.now }, NoColor: m.opts.NoColor}
+	now := m.now
+	return kit.Context{Styles: m.styles, Keys: m.keysByName, Now: func() time.Time { return now }, Clock: m.opts.Now, NoColor: m.opts.NoColor}
 }
 
 // keysByName are the keys of k by action name (kit.Keys).

@@ -5,8 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -60,8 +62,27 @@ func startTmux(t *testing.T, w, h int, env []string, args ...string) *tmuxSessio
 	cmdline := strings.Join(append(env, args...), " ")
 	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
 	s.tmux("set-option", "-t", "e2e", "remain-on-exit", "on")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	t.Cleanup(s.kill)
 	return s
+}
+
+// kill ends the tmux server and waits (a liveness bound) until the
+// program in its pane has exited: one still running would go on writing
+// beside the state file (a pause look's lock file) while the test's
+// temporary directory is removed.
+func (s *tmuxSession) kill() {
+	out, _ := exec.Command("tmux", "-L", s.socket, "display", "-p", "-t", "e2e", "#{pane_pid}").Output()
+	_ = exec.Command("tmux", "-L", s.socket, "kill-server").Run()
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil || pid <= 0 {
+		return
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		p, err := os.FindProcess(pid)
+		if err != nil || p.Signal(syscall.Signal(0)) != nil {
+			return
+		}
+	}
 }
 
 func (s *tmuxSession) tmux(args ...string) string {

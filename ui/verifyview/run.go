@@ -131,14 +131,14 @@ func (v *Verifier) start(ctx kit.Context, d *Confirm) kit.Action {
 	c, cancel := context.WithCancel(context.Background())
 	run := &Run{
 		bc: d.bc, plan: d.plan, dir: v.cfg.Dir, timeout: v.cfg.Timeout,
-		started: ctx.Now(), cancel: cancel, current: -1,
+		started: ctx.LiveClock()(), cancel: cancel, current: -1,
 		// Room for every event: the run never waits on the UI.
 		events: make(chan event, 2*len(d.plan)+1),
 	}
 	v.Stop()
 	v.run = run
 	ch, bc := run.events, run.bc
-	opts := verify.Options{Dir: run.dir, Timeout: run.timeout, Now: ctx.Now,
+	opts := verify.Options{Dir: run.dir, Timeout: run.timeout, Now: ctx.LiveClock(),
 		Progress: func(p verify.Progress) { ch <- event{progress: p} }}
 	startCmd := func() tea.Msg {
 		ch <- event{report: verify.Run(c, bc, opts)}
