@@ -591,6 +591,6 @@ func clearStatus(m *Model) {
 		l.status = statusLine{}
 	}
 	if m.fleet != nil {
-		m.fleet.SetStatus(kit.Status{}, time.Time{})
+		m.fleet.SetStatus(kit.Shown{})
 	}
 }

@@ -13,16 +13,8 @@ import (
 // switching to it shows it if it is still live. Every line is also kept
 // in the message log (M) under its loop's name, with its level.
 
-// statusLine is a status as set: until is when it stops showing.
-type statusLine struct {
-	kit.Status
-	until time.Time
-}
-
-// live reports whether s shows at now.
-func (s statusLine) live(now time.Time) bool {
-	return s.Text != "" && !now.After(s.until)
-}
+// statusLine is a status as set: it shows until its Until.
+type statusLine = kit.Shown
 
 // fleetLogName is the name the fleet table's own lines are logged under.
 const fleetLogName = "fleet"
@@ -55,8 +47,7 @@ func (m *Model) showStatus(st kit.Status) {
 		st.TTL = statusLong
 	}
 	if m.fleetShown() {
-		line := m.said(fleetLogName, st)
-		m.fleet.SetStatus(line.Status, line.until)
+		m.fleet.SetStatus(m.said(fleetLogName, st))
 		return
 	}
 	m.post(m.cur, st)
@@ -66,21 +57,16 @@ func (m *Model) showStatus(st kit.Status) {
 func (m *Model) said(who string, st kit.Status) statusLine {
 	st.Text = termtext.Line(st.Text)
 	m.logMessage(who, st.Level, st.Text)
-	return statusLine{Status: st, until: m.now.Add(st.Life())}
+	return statusLine{Status: st, Until: m.now.Add(st.Life())}
 }
 
 // screenStatus is the status line of what is on screen (the fleet table
 // or the loop), zero when it has gone.
 func (m *Model) screenStatus() statusLine {
 	if m.fleetShown() {
-		st, until := m.fleet.Status(m.now)
-		return statusLine{Status: st, until: until}
+		return m.fleet.Status(m.now)
 	}
-	s := m.cur.status
-	if !s.live(m.now) {
-		return statusLine{}
-	}
-	return s
+	return m.cur.status.At(m.now)
 }
 
 // drawStatus draws the status line on screen in its level's style ("" when
@@ -90,7 +76,7 @@ func (m *Model) drawStatus() string {
 	if s.Text == "" {
 		return ""
 	}
-	m.noteClock(s.until.Add(time.Nanosecond))
+	m.noteClock(s.Until.Add(time.Nanosecond))
 	return m.styles.Status(s.Level).Render(markText(s.Level, s.Text))
 }
 

@@ -133,8 +133,8 @@ func TestAResultForTheLoopOnScreenShowsWithItsLevel(t *testing.T) {
 	}
 }
 
-// A message for a loop that does not exist (the fleet table's placeholder
-// is -1) changes nothing.
+// A message for a loop that does not exist (an index out of range, -1
+// included) changes nothing.
 func TestALoopMessageForNoLoopIsDropped(t *testing.T) {
 	now := fixedNow
 	m := twoLoops(t, &now)

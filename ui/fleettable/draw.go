@@ -37,8 +37,8 @@ type lineLayout struct {
 func (t *Table) Refresh(ctx kit.Context, hints func(room int) string) {
 	now := ctx.Now()
 	t.next = time.Time{}
-	if t.status.Text != "" && !now.After(t.statusUntil) {
-		t.noteNext(now, t.statusUntil.Add(time.Nanosecond))
+	if t.status.Live(now) {
+		t.noteNext(now, t.status.Until.Add(time.Nanosecond))
 	}
 	if room := t.hintsWidth(); t.hintsRoom != room || t.hints == "" {
 		t.hints, t.hintsRoom = cells.Pad(cells.Cut(hints(room), room), room), room
@@ -221,7 +221,7 @@ func (t *Table) footer(ctx kit.Context) string {
 	if right != "" {
 		right = s.Accent.Render(right)
 	}
-	if st, _ := t.Status(ctx.Now()); st.Text != "" {
+	if st := t.Status(ctx.Now()); st.Text != "" {
 		return cells.Pad(cells.Cut(s.Status(st.Level).Render(st.Line()), room), room) + " " + right
 	}
 	return t.hints + " " + right

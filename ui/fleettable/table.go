@@ -78,9 +78,8 @@ type Table struct {
 	hintsRoom int
 	next      time.Time
 
-	// status is the table's own footer line, shown until statusUntil.
-	status      kit.Status
-	statusUntil time.Time
+	// status is the table's own footer line.
+	status kit.Shown
 }
 
 // New builds the table for cfg; Init starts its watcher.
@@ -494,17 +493,11 @@ func (t *Table) moved(move func()) {
 	t.picked = t.picked || t.cur.sel != prev
 }
 
-// SetStatus sets the table's footer line to st until until.
-func (t *Table) SetStatus(st kit.Status, until time.Time) { t.status, t.statusUntil = st, until }
+// SetStatus sets the table's footer line.
+func (t *Table) SetStatus(s kit.Shown) { t.status = s }
 
-// Status is the table's footer line and when it goes (zero when none is
-// live at now).
-func (t *Table) Status(now time.Time) (kit.Status, time.Time) {
-	if t.status.Text == "" || now.After(t.statusUntil) {
-		return kit.Status{}, time.Time{}
-	}
-	return t.status, t.statusUntil
-}
+// Status is the table's footer line (zero when none is live at now).
+func (t *Table) Status(now time.Time) kit.Shown { return t.status.At(now) }
 
 // Summary is the fleet's summary in words ("8 loops · 5 running · …").
 func (t *Table) Summary() string { return t.sum.String() }

@@ -89,3 +89,22 @@ func (s Status) Line() string {
 	}
 	return s.Text
 }
+
+// Shown is a status as set on a footer: it shows until Until.
+type Shown struct {
+	Status
+	Until time.Time
+}
+
+// Live reports whether s shows at now.
+func (s Shown) Live(now time.Time) bool {
+	return s.Text != "" && !now.After(s.Until)
+}
+
+// At is s while it is live at now, else the zero Shown.
+func (s Shown) At(now time.Time) Shown {
+	if !s.Live(now) {
+		return Shown{}
+	}
+	return s
+}

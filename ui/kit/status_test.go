@@ -33,3 +33,19 @@ func TestLevelWordsMarksAndTTLs(t *testing.T) {
 		}
 	}
 }
+
+// A shown status is live up to and including its Until, never without
+// text, and At gives it only while it is live.
+func TestShownIsLiveUntilItsTime(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	s := Shown{Status: Status{Text: "written"}, Until: t0.Add(time.Second)}
+	if !s.Live(t0) || !s.Live(t0.Add(time.Second)) || s.Live(t0.Add(time.Second+1)) {
+		t.Fatal("a status shows up to its Until and not after")
+	}
+	if (Shown{Until: t0.Add(time.Hour)}).Live(t0) {
+		t.Fatal("a status without text is not live")
+	}
+	if s.At(t0) != s || s.At(t0.Add(2*time.Second)) != (Shown{}) {
+		t.Fatal("At gives the status only while it is live")
+	}
+}
