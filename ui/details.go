@@ -228,34 +228,10 @@ func (t *scrollText) clamp() { t.top = min(max0(t.top), max0(len(t.lines)-t.heig
 
 func (t *scrollText) scroll(d int) { t.top += d; t.clamp() }
 
-func (t *scrollText) view() string {
-	if t.height <= 0 {
-		return ""
-	}
-	end := min(len(t.lines), t.top+t.height)
-	var b strings.Builder
-	for k := t.top; k < end; k++ {
-		if k > t.top {
-			b.WriteByte('\n')
-		}
-		b.WriteString(padTo(t.lines[k], t.width))
-	}
-	for k := end - t.top; k < t.height; k++ {
-		if k > 0 || end > t.top {
-			b.WriteByte('\n')
-		}
-		b.WriteString(strings.Repeat(" ", t.width))
-	}
-	return b.String()
-}
+func (t *scrollText) view() string { return cells.Window(t.lines, t.top, t.width, t.height) }
 
 // scrollHint says where in a long text the view is.
-func (t *scrollText) scrollHint() string {
-	if len(t.lines) <= t.height {
-		return ""
-	}
-	return fmt.Sprintf("%d–%d of %d", t.top+1, min(len(t.lines), t.top+t.height), len(t.lines))
-}
+func (t *scrollText) scrollHint() string { return cells.WindowHint(len(t.lines), t.top, t.height) }
 
 // renderFolded describes a node of the drawing that stands for several
 // atoms: a summary of resolved history (z) or a collapsed decomposition.

@@ -155,31 +155,7 @@ type list struct {
 func (t *list) clamp() { t.top = min(max(0, t.top), max(0, len(t.lines)-t.height)) }
 
 // view is the lines in sight, each padded to the width, height lines.
-func (t list) view() string {
-	if t.height <= 0 {
-		return ""
-	}
-	end := min(len(t.lines), t.top+t.height)
-	var b strings.Builder
-	for k := t.top; k < end; k++ {
-		if k > t.top {
-			b.WriteByte('\n')
-		}
-		b.WriteString(cells.Pad(t.lines[k], t.width))
-	}
-	for k := end - t.top; k < t.height; k++ {
-		if k > 0 || end > t.top {
-			b.WriteByte('\n')
-		}
-		b.WriteString(strings.Repeat(" ", t.width))
-	}
-	return b.String()
-}
+func (t list) view() string { return cells.Window(t.lines, t.top, t.width, t.height) }
 
 // scrollHint says where in a long list the view is.
-func (t list) scrollHint() string {
-	if len(t.lines) <= t.height {
-		return ""
-	}
-	return fmt.Sprintf("%d–%d of %d", t.top+1, min(len(t.lines), t.top+t.height), len(t.lines))
-}
+func (t list) scrollHint() string { return cells.WindowHint(len(t.lines), t.top, t.height) }
