@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/ui/kit"
+	"github.com/aot-loop/aot-tui/ui/redirect"
 )
 
 // binding is one key action of the TUI: its declaration and its field of
@@ -150,13 +151,13 @@ func buildKeyTable() []binding {
 			Group: "drawing", In: inGraph | inDrawing, Run: runDrawing}),
 		f(func(k *KeyMap) *key.Binding { return &k.Redirect }, kb{Name: "redirect", Keys: []string{"r"}, Help: "redirect menu",
 			Group: "redirect", In: inLoop | inWaiting, Disabled: writeWhy, Run: func(h here, _ tea.KeyPressMsg) kit.Action { return kit.Run(h.m.openMenu(h.l)) }}),
-		f(func(k *KeyMap) *key.Binding { return &k.AddAtom }, writeKey("add_atom", "a", "add atom", formAddAtom, writeWhy)),
-		f(func(k *KeyMap) *key.Binding { return &k.DeleteAtom }, writeKey("delete_atom", "d", "delete atom", formDeleteAtom, selectedWhy)),
-		f(func(k *KeyMap) *key.Binding { return &k.ForceOR }, writeKey("force_or", "o", "force OR choice", formForceOR, writeWhy)),
-		f(func(k *KeyMap) *key.Binding { return &k.Constraints }, writeKey("constraints", "c", "constraints", formConstraints, writeWhy)),
-		f(func(k *KeyMap) *key.Binding { return &k.Objective }, writeKey("objective", "e", "objective", formObjective, writeWhy)),
-		f(func(k *KeyMap) *key.Binding { return &k.Binding }, writeKey("override_binding", "b", "override binding", formBinding, selectedWhy)),
-		f(func(k *KeyMap) *key.Binding { return &k.Stop }, writeKey("stop", "S", "stop loop", formStop, writeWhy)),
+		f(func(k *KeyMap) *key.Binding { return &k.AddAtom }, writeKey("add_atom", "a", "add atom", redirect.AddAtom, writeWhy)),
+		f(func(k *KeyMap) *key.Binding { return &k.DeleteAtom }, writeKey("delete_atom", "d", "delete atom", redirect.DeleteAtom, selectedWhy)),
+		f(func(k *KeyMap) *key.Binding { return &k.ForceOR }, writeKey("force_or", "o", "force OR choice", redirect.ForceOR, writeWhy)),
+		f(func(k *KeyMap) *key.Binding { return &k.Constraints }, writeKey("constraints", "c", "constraints", redirect.Constraints, writeWhy)),
+		f(func(k *KeyMap) *key.Binding { return &k.Objective }, writeKey("objective", "e", "objective", redirect.Objective, writeWhy)),
+		f(func(k *KeyMap) *key.Binding { return &k.Binding }, writeKey("override_binding", "b", "override binding", redirect.Binding, selectedWhy)),
+		f(func(k *KeyMap) *key.Binding { return &k.Stop }, writeKey("stop", "S", "stop loop", redirect.Stop, writeWhy)),
 		f(func(k *KeyMap) *key.Binding { return &k.Undo }, kb{Name: "undo", Keys: []string{"u"}, Help: "undo last correction",
 			Group: "redirect", In: inLoop | inWaiting, Disabled: writeWhy, Run: func(h here, _ tea.KeyPressMsg) kit.Action { return kit.Run(h.m.undo(h.l)) }}),
 		f(func(k *KeyMap) *key.Binding { return &k.Apply }, kb{Name: "apply", Keys: []string{"enter", "y", "a"}, Help: "apply",

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/aot-loop/aot-tui/ui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -87,20 +86,6 @@ func (m *Model) renderDialog(l *loop, h int) []string {
 	return boxed(lines, d.title(), w, h, m.styles)
 }
 
-// collapseBlankRuns keeps one blank line of each run: huh pads a form to
-// the height it is given (so that long pages scroll inside the body), which
-// left short pages floating in an empty box.
-func collapseBlankRuns(lines []string) []string {
-	out := lines[:0:0]
-	for i, l := range lines {
-		if strings.TrimSpace(ansi.Strip(l)) == "" && i > 0 && strings.TrimSpace(ansi.Strip(lines[i-1])) == "" {
-			continue
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
 // boxed frames lines in a rounded box of width w, at most h lines tall.
 func boxed(lines []string, title string, w, h int, s Styles) []string {
 	inner := w - 4
@@ -121,19 +106,4 @@ func boxed(lines []string, title string, w, h int, s Styles) []string {
 	}
 	out = append(out, s.Border.Render("╰"+strings.Repeat("─", max0(w-2))+"╯"))
 	return out
-}
-
-// dialogWidth is a dialog's width on this screen (kit.DialogWidth).
-func (m *Model) dialogWidth() int { return kit.DialogWidth(m.width) }
-
-// dialogHeight is what a form may use of the body: all but the dialog's
-// frame, its closing hint and, with extra, room for a warning or a
-// refusal, so that huh scrolls to the focused field rather than the box
-// cutting it off.
-func (m *Model) dialogHeight(extra bool) int {
-	h := m.bodyHeight() - 3
-	if extra {
-		h -= 2
-	}
-	return max(3, h)
 }

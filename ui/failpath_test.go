@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/redirect"
 )
 
 // Every way a redirect can fail ends in a closed dialog or in a form to
@@ -90,30 +90,6 @@ func TestApplyRefusedGoesBackToAnEditableForm(t *testing.T) {
 	f.waitFile("resumed the loop", flagIs("false"))
 }
 
-// The busy box answers esc at once; what was under way finishes, and its
-// result, arriving for a closed box, changes nothing on screen.
-func TestBusyBoxLeavesOnEsc(t *testing.T) {
-	m := loadedModel(t, "rich.md", 100, 32)
-	l := m.cur
-	busy := &busyDialog{kind: formConstraints, values: newFormValues(formConstraints, l.st, l.facts, ""), what: "planning…"}
-	m.push(l, busy)
-	if !strings.Contains(screen(m), "planning…") {
-		t.Fatal("the busy box is not shown")
-	}
-	press(m, "esc")
-	if l.topDialog() != nil || m.focus != focusView {
-		t.Fatalf("esc left the busy box open (%T)", l.topDialog())
-	}
-	m.Update(m.loops[0].envelope(sessionMsg{from: busy, res: correctionPreviewRefused()}))
-	if l.topDialog() != nil || strings.Contains(screen(m), "Change constraints") {
-		t.Fatal("a result for a closed box reopened it")
-	}
-}
-
-func correctionPreviewRefused() correction.PreviewResult {
-	return correction.PreviewResult{Err: &model.Refusal{Rule: model.RuleNoChange, Reason: "nothing to change"}}
-}
-
 // The TUI guards its corrections (for as long as a guard lives): a loop script
 // that read the file before the write and writes after it undoes the
 // correction; it is applied again, and the person is told.
@@ -167,4 +143,24 @@ func TestGuardReportsALostCorrection(t *testing.T) {
 	f.waitFor("lost: deleted A8", "esc dismisses")
 	f.keys("esc")
 	f.waitGone("lost: deleted A8", "esc did not dismiss the banner")
+}
+
+// The busy box answers esc at once; what was under way finishes, and its
+// result, arriving for a closed box, changes nothing on screen.
+func TestBusyBoxLeavesOnEsc(t *testing.T) {
+	m := loadedModel(t, "rich.md", 100, 32)
+	l := m.cur
+	n := 31
+	job := m.openFlow(l, redirect.Plan(m.flowLoop(l), redirect.Constraints, model.ChangeConstraints{MaxIterations: &n}, ""))
+	if !strings.Contains(screen(m), "planning the correction…") {
+		t.Fatal("the busy box is not shown")
+	}
+	press(m, "esc")
+	if l.topDialog() != nil || m.focus != focusView {
+		t.Fatalf("esc left the busy box open (%T)", l.topDialog())
+	}
+	m.Update(job()) // the plan, finished after the box closed
+	if l.topDialog() != nil || strings.Contains(screen(m), "preview:") {
+		t.Fatal("a result for a closed box reopened the redirect")
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+
+	"github.com/aot-loop/aot-tui/ui/redirect"
 )
 
 func TestDefaultKeysDoNotConflict(t *testing.T) {
@@ -85,12 +87,13 @@ func TestReboundKeysDriveTheTUI(t *testing.T) {
 	}
 	m := loadedModel(t, "rich.md", 120, 40)
 	m.keys = k
+	m.keysByName = keysByName(&m.keys) // as New does with Options.Keys
 	press(m, "a")
 	if m.cur.topDialog() != nil {
 		t.Fatal("the old key still opens the form")
 	}
 	press(m, "A")
-	if d, ok := m.cur.topDialog().(*formDialog); !ok || d.kind != formAddAtom {
+	if !formOpen(m, redirect.AddAtom) {
 		t.Fatalf("A did not open the add-atom form: %T", m.cur.topDialog())
 	}
 	press(m, "esc")
@@ -99,7 +102,7 @@ func TestReboundKeysDriveTheTUI(t *testing.T) {
 		t.Fatal("the menu does not show the rebound letter")
 	}
 	press(m, "A")
-	if d, ok := m.cur.topDialog().(*formDialog); !ok || d.kind != formAddAtom {
+	if !formOpen(m, redirect.AddAtom) {
 		t.Fatalf("A in the menu did not open the add-atom form: %T", m.cur.topDialog())
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/kit"
+	"github.com/aot-loop/aot-tui/ui/redirect"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -163,20 +164,17 @@ func walkPlaces() []walkPlace {
 		}
 	}
 	// A real preview of a change of constraints, planned on the copy.
-	preview := func(m *Model) {
+	planned := func(m *Model, kind string, req model.Request) {
 		l := m.cur
-		v := newFormValues(formConstraints, l.st, l.facts, "")
-		v.MaxIter = "31"
-		req, err := v.request(formConstraints)
-		if err != nil {
-			panic(err)
+		// The plan is the one command: run it to the end (it reads the file).
+		m.Update(m.openFlow(l, redirect.Plan(m.flowLoop(l), kind, req, ""))())
+		if b := flowTop(l); b == nil || b.Place() != redirect.InPreview {
+			panic(fmt.Sprintf("no preview: %T %v, status %q", l.topDialog(), flowTop(l).Place(), m.screenStatus().Text))
 		}
-		busy := &busyDialog{kind: formConstraints, values: v, what: "planning the correction…"}
-		m.push(l, busy)
-		m.Update(m.runJob(l, busy, l.session.Preview(req, ""))())
-		if _, ok := l.topDialog().(*previewDialog); !ok {
-			panic(fmt.Sprintf("no preview: %T, status %q", l.topDialog(), m.screenStatus().Text))
-		}
+	}
+	preview := func(m *Model) {
+		n := 31
+		planned(m, redirect.Constraints, model.ChangeConstraints{MaxIterations: &n})
 	}
 	// Small screens: what the move keys scroll is longer than its pane.
 	graph := at("rich.md", 100, 14, "j", "j")
@@ -210,8 +208,9 @@ func walkPlaces() []walkPlace {
 		{"help", at("rich.md", 100, 16, "?", "j")},
 		{"redirect menu", at("rich.md", 100, 30, "r")},
 		{"preview", then(at("rich.md", 100, 12, "j", "j"), preview)},
-		{"busy", then(graph, func(m *Model) {
-			m.push(m.cur, &busyDialog{kind: formConstraints, values: &formValues{}, what: "writing the correction…"})
+		{"busy", then(at("rich.md", 100, 12, "j", "j"), func(m *Model) {
+			preview(m)
+			press(m, "enter") // apply: the busy box stands while the write (not run here) is under way
 		})},
 		{"stale-flag question", func(t *testing.T) *Model { return staleModel(t) }},
 		{"verify confirmation", func(t *testing.T) *Model {
@@ -229,8 +228,11 @@ func walkPlaces() []walkPlace {
 			return m
 		}},
 		{"interrupt question", then(at("rich.md", 100, 16, "j", "j"), func(m *Model) {
-			preview(m)
-			m.cur.topDialog().(*previewDialog).asking = true
+			planned(m, redirect.DeleteAtom, model.DeleteAtom{ID: "A4"}) // A4 is in progress
+			press(m, "enter")
+			if flowTop(m.cur).Place() != redirect.InAsk {
+				panic("apply on a correction that interrupts a worker did not ask first")
+			}
 		})},
 		// The run's command is not run here: the progress box waits.
 		{"verify progress", at("rich.md", 100, 16, "5", "V", "enter")},
@@ -519,20 +521,20 @@ func TestKeysActOnlyOnWhatIsOnScreen(t *testing.T) {
 	if !strings.Contains(m.screenStatus().Text, "selected in the graph") {
 		t.Fatalf("d in the trail: status %q", m.screenStatus().Text)
 	}
+	if sel := m.flowLoop(m.cur).Selected; sel != "" {
+		t.Fatalf("from the trail the redirect is given the graph's hidden selection %s", sel)
+	}
 	pressDrawn(m, "a")
-	f, ok := m.cur.topDialog().(*formDialog)
-	if !ok {
+	if b := flowTop(m.cur); b == nil || b.Place() != redirect.InForm {
 		t.Fatalf("a in the trail opened %T", m.cur.topDialog())
 	}
-	if len(f.values.DependsOn) > 0 {
-		t.Fatalf("a in the trail started from the graph's hidden selection: depends on %v", f.values.DependsOn)
-	}
 
-	// In the graph the selection is on screen: a starts from it.
+	// In the graph the selection is on screen: a starts from it (how the
+	// form starts from Selected: ui/redirect's tests).
 	m = walkModel(t, "rich.md", 100, 30, false)
-	pressDrawn(m, "j", "j", "a")
-	if f, ok := m.cur.topDialog().(*formDialog); !ok || len(f.values.DependsOn) != 1 || f.values.DependsOn[0] != m.cur.graph.sel {
-		t.Fatalf("a in the graph should start from the selected atom %s: %#v", m.cur.graph.sel, m.cur.topDialog())
+	pressDrawn(m, "j", "j")
+	if sel := m.flowLoop(m.cur).Selected; sel == "" || sel != m.cur.graph.sel {
+		t.Fatalf("the graph's selection %s is not given to the redirect: %q", m.cur.graph.sel, sel)
 	}
 }
 

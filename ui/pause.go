@@ -15,6 +15,7 @@ import (
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/kit"
+	"github.com/aot-loop/aot-tui/ui/redirect"
 )
 
 // The pause a redirect form holds (redirect_requested), as the TUI shows
@@ -108,7 +109,7 @@ func (m *Model) onIdle(l *loop) tea.Cmd {
 		return nil
 	}
 	idle := m.idleRelease()
-	if _, busy := top.(*busyDialog); busy || time.Since(l.keyAt) < idle {
+	if redirect.Busy(flowTop(l)) || time.Since(l.keyAt) < idle {
 		return m.armIdle(l) // a key came meanwhile, or a write is under way
 	}
 	l.letGo = idle
@@ -192,11 +193,15 @@ func (m *Model) onPauseLook(l *loop, r correction.PauseResult) {
 	if len(r.View.Gone) > 0 {
 		l.goneHolders = r.View.Gone
 	}
-	if _, asking := l.topDialog().(staleFlagDialog); asking && len(r.View.Others) > 0 {
-		l.dialogs = l.dialogs[:len(l.dialogs)-1]
-		l.staleOffered = false
-		m.refocus()
-		return
+	if b := flowTop(l); b != nil && b.Place() == redirect.InStaleFlag {
+		if len(r.View.Others) > 0 {
+			l.dialogs = l.dialogs[:len(l.dialogs)-1]
+			l.staleOffered = false
+			m.refocus()
+			return
+		}
+		// The question says who set the flag as this look knows it.
+		l.dialogs[len(l.dialogs)-1] = &flowBox{redirect.AskStaleFlag(m.flowLoop(l))}
 	}
 	if l.st != nil {
 		m.offerStaleFlag(l)

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/ui/kit"
+	"github.com/aot-loop/aot-tui/ui/redirect"
 	"github.com/aot-loop/aot-tui/ui/verifyview"
 )
 
@@ -143,22 +144,15 @@ func (m *Model) viewPlace() kit.Scope {
 	return p
 }
 
+// flowPlaces are the places of the redirect flow's boxes.
+var flowPlaces = map[redirect.Place]kit.Scope{redirect.InMenu: inMenu, redirect.InForm: inForm, redirect.InPreview: inPreview,
+	redirect.InAsk: inAsk, redirect.InBusy: inBusy, redirect.InStaleFlag: inStale}
+
 // dialogPlace is the place of an open dialog.
 func dialogPlace(d dialog) kit.Scope {
 	switch d := d.(type) {
-	case *menuDialog:
-		return inMenu
-	case *formDialog:
-		return inForm
-	case *previewDialog:
-		if d.asking {
-			return inAsk
-		}
-		return inPreview
-	case *busyDialog:
-		return inBusy
-	case staleFlagDialog:
-		return inStale
+	case *flowBox:
+		return flowPlaces[d.b.Place()]
 	case *kitDialog:
 		switch d.d.(type) {
 		case *verifyview.Confirm:
@@ -252,8 +246,10 @@ func (h here) scroller() scroller {
 		return &l.prompt
 	}
 	switch d := l.topDialog().(type) {
-	case *previewDialog:
-		return &d.diff
+	case *flowBox:
+		if p, ok := d.b.(pager); ok {
+			return pagerScroll{p}
+		}
 	case *kitDialog:
 		if p, ok := d.d.(pager); ok {
 			return pagerScroll{p}

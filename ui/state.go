@@ -12,6 +12,7 @@ import (
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/aot-loop/aot-tui/ui/redirect"
 )
 
 // onState applies a watch event to loop l: a new good state replaces the
@@ -79,7 +80,13 @@ func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
 		m.noteChange(l, ev.At)
 		if l.st != nil {
 			for _, d := range l.dialogs {
-				markMoved(d)
+				if f, ok := d.(*flowBox); ok {
+					var st *model.State
+					if ev.Doc != nil {
+						st = ev.Doc.State
+					}
+					redirect.Moved(f.b, st)
+				}
 			}
 		}
 	}
@@ -276,6 +283,6 @@ func (m *Model) offerStaleFlag(l *loop) {
 		}
 	}
 	l.staleOffered = true
-	l.dialogs = append(l.dialogs, staleFlagDialog{})
+	l.dialogs = append(l.dialogs, &flowBox{redirect.AskStaleFlag(m.flowLoop(l))})
 	m.refocus()
 }

@@ -13,6 +13,9 @@ import (
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/aot-loop/aot-tui/ui/kit"
+	"github.com/aot-loop/aot-tui/ui/redirect"
 )
 
 var fixedNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
@@ -327,7 +330,7 @@ func TestDialogOverTheView(t *testing.T) {
 		if !strings.Contains(out, "Change constraints") {
 			t.Fatalf("%dx%d: no dialog:\n%s", sz.w, sz.h, out)
 		}
-		left := (sz.w - m.dialogWidth()) / 2
+		left := (sz.w - kit.DialogWidth(sz.w)) / 2
 		seen := false
 		rows := strings.Split(out, "\n")
 		for _, l := range rows[4 : len(rows)-1] { // the body: below the tabs, above the footer
@@ -404,27 +407,6 @@ func TestBannerWrapsToTheHint(t *testing.T) {
 	}
 }
 
-// The objective form refuses a base_case position on its own page.
-func TestCheckPosition(t *testing.T) {
-	m := loadedModel(t, "rich.md", 100, 30)
-	for _, tt := range []struct {
-		op, pos string
-		ok      bool
-	}{
-		{"none", "9.9", true}, {"set", "1.1", true}, {"set", "1", false}, {"set", "", false},
-		{"add", "2", true}, {"add", "", true}, {"add", "3", false},
-		{"remove", "2.1", true}, {"remove", "9.9", false}, {"remove", "x", false},
-	} {
-		err := checkPosition(m.cur.st, tt.op, tt.pos)
-		if (err == nil) != tt.ok {
-			t.Errorf("%s %q: %v", tt.op, tt.pos, err)
-		}
-		if err != nil && strings.Contains(err.Error(), "rule:") {
-			t.Errorf("%s %q: the message should read as a sentence: %v", tt.op, tt.pos, err)
-		}
-	}
-}
-
 // Keys that cannot act say why instead of doing nothing.
 func TestKeysThatCannotActSaySo(t *testing.T) {
 	p := loadedModel(t, "seed-phase-loop.json", 100, 30)
@@ -443,29 +425,6 @@ func TestKeysThatCannotActSaySo(t *testing.T) {
 	press(m, "v", "m", "m")
 	if m.cur.graph.isLayered() && !strings.Contains(m.cur.status.Text, "at least 60×14") {
 		t.Errorf("m in a small drawing: status %q", m.cur.status.Text)
-	}
-}
-
-// The preview wraps long diff lines rather than cutting what gets written.
-func TestPreviewWrapsLongDiffLines(t *testing.T) {
-	m := loadedModel(t, "rich.md", 100, 30)
-	long := `+    reason: "added A9 \"Add rate limiting to the payment client so that retries do not hammer the provider\""`
-	out := m.colorDiff("--- a\n+++ b\n@@ -1 +1 @@\n"+long+"\n-x\n", 40)
-	var joined strings.Builder
-	for i, l := range out {
-		l = ansi.Strip(l)
-		if ansi.StringWidth(l) > 40 {
-			t.Fatalf("line %d is %d wide: %q", i, ansi.StringWidth(l), l)
-		}
-		if i > 3 && i < len(out)-1 && !strings.HasPrefix(l, "+↪") {
-			t.Fatalf("continuation %d lacks its mark: %q", i, l)
-		}
-		if i >= 3 && i < len(out)-1 {
-			joined.WriteString(strings.TrimPrefix(l, "+↪"))
-		}
-	}
-	if joined.String() != long {
-		t.Fatalf("wrapped text differs:\n%s\n%s", joined.String(), long)
 	}
 }
 
@@ -488,4 +447,14 @@ func TestQuitFromTheStaleFlagQuestion(t *testing.T) {
 	}
 }
 
-func isStale(d dialog) bool { _, ok := d.(staleFlagDialog); return ok }
+func isStale(d dialog) bool {
+	f, ok := d.(*flowBox)
+	return ok && f.b.Place() == redirect.InStaleFlag
+}
+
+// formOpen reports whether the top box of the loop on screen is the form
+// of kind.
+func formOpen(m *Model, kind string) bool {
+	f, ok := flowTop(m.cur).(interface{ Kind() string })
+	return ok && flowTop(m.cur).Place() == redirect.InForm && f.Kind() == kind
+}

@@ -1,4 +1,4 @@
-package ui
+package redirect
 
 import (
 	"errors"
@@ -14,25 +14,27 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Redirect kinds the forms build, as the menu lists them.
+// The kinds of correction the flow has a form for, as the menu lists them
+// (and as the session names them: correction.Session.BeginFor).
 const (
-	formAddAtom     = "add-atom"
-	formDeleteAtom  = "delete-atom"
-	formForceOR     = "force-or"
-	formConstraints = "constraints"
-	formObjective   = "objective"
-	formBinding     = "override-binding"
-	formStop        = "stop"
+	AddAtom     = "add-atom"
+	DeleteAtom  = "delete-atom"
+	ForceOR     = "force-or"
+	Constraints = "constraints"
+	Objective   = "objective"
+	Binding     = "override-binding"
+	Stop        = "stop"
 )
 
-var formTitles = map[string]string{
-	formAddAtom:     "Add an atom",
-	formDeleteAtom:  "Delete an atom",
-	formForceOR:     "Force an OR choice",
-	formConstraints: "Change constraints",
-	formObjective:   "Change the objective",
-	formBinding:     "Override a binding",
-	formStop:        "Stop the loop",
+// titles are the forms' titles.
+var titles = map[string]string{
+	AddAtom:     "Add an atom",
+	DeleteAtom:  "Delete an atom",
+	ForceOR:     "Force an OR choice",
+	Constraints: "Change constraints",
+	Objective:   "Change the objective",
+	Binding:     "Override a binding",
+	Stop:        "Stop the loop",
 }
 
 // formValues are the fields every redirect form binds to. One struct keeps
@@ -65,7 +67,7 @@ func newFormValues(kind string, st *model.State, f *model.Facts, sel string) *fo
 	v.Goal, v.Background, v.Deliverables, v.DoD = o.Goal, o.BackgroundIntent, o.Deliverables, o.DefinitionOfDone
 	if _, ok := f.Index[sel]; ok {
 		v.ID = sel
-		if kind == formAddAtom {
+		if kind == AddAtom {
 			v.ID = ""
 			v.DependsOn = []string{sel}
 		}
@@ -73,7 +75,7 @@ func newFormValues(kind string, st *model.State, f *model.Facts, sel string) *fo
 			v.Group = g
 		}
 	}
-	if kind == formBinding {
+	if kind == Binding {
 		if b, ok := st.Binding(sel); ok {
 			v.Summary, v.Artifacts = b.Summary, strings.Join(b.Artifacts, ", ")
 		}
@@ -95,19 +97,19 @@ func newFormValues(kind string, st *model.State, f *model.Facts, sel string) *fo
 // request turns the form values into a model request. Corrections that
 // can touch an in-progress atom are previewed with interrupting allowed
 // (correction.Session): the preview then names the workers' atoms, and
-// applying it asks a confirm that names them (previewDialog), rather than
+// applying it asks a confirm that names them (the preview box), rather than
 // the plan being refused.
 func (v *formValues) request(kind string) (model.Request, error) {
 	switch kind {
-	case formAddAtom:
+	case AddAtom:
 		return model.AddAtom{ID: strings.TrimSpace(v.ID), Description: v.Description, DependsOn: v.DependsOn,
 			ORGroup: v.ORGroup, RequiredBy: v.RequiredBy}, nil
-	case formDeleteAtom:
+	case DeleteAtom:
 		return model.DeleteAtom{ID: v.ID, Detach: v.Detach}, nil
-	case formForceOR:
+	case ForceOR:
 		g, c := splitChoice(v.Choice)
 		return model.ForceOR{Group: g, Choice: c, Reason: v.Reason}, nil
-	case formConstraints:
+	case Constraints:
 		var r model.ChangeConstraints
 		for _, x := range []struct {
 			text string
@@ -120,7 +122,7 @@ func (v *formValues) request(kind string) (model.Request, error) {
 			*x.dst = &n
 		}
 		return r, nil
-	case formObjective:
+	case Objective:
 		r := model.ChangeObjective{Goal: &v.Goal, BackgroundIntent: &v.Background, Deliverables: &v.Deliverables, DefinitionOfDone: &v.DoD}
 		if v.CheckOp != "none" && v.CheckOp != "" {
 			var pos model.ChecklistPath
@@ -134,7 +136,7 @@ func (v *formValues) request(kind string) (model.Request, error) {
 			r.Checks = []model.CheckEdit{{Op: v.CheckOp, Path: pos, Type: model.CheckType(v.CheckType), Value: v.CheckValue, Item: v.CheckItem}}
 		}
 		return r, nil
-	case formBinding:
+	case Binding:
 		r := model.OverrideBinding{ID: v.ID, Redo: v.Mode == "redo"}
 		if !r.Redo {
 			s := v.Summary
@@ -143,7 +145,7 @@ func (v *formValues) request(kind string) (model.Request, error) {
 			r.Artifacts = splitList(v.Artifacts)
 		}
 		return r, nil
-	case formStop:
+	case Stop:
 		return model.Stop{Reason: v.Reason}, nil
 	}
 	return nil, fmt.Errorf("unknown form %q", kind)
@@ -201,19 +203,19 @@ func buildForm(kind string, v *formValues, stateFn func() *model.State, width, h
 	}
 	var groups []*huh.Group
 	switch kind {
-	case formAddAtom:
+	case AddAtom:
 		groups = b.addAtom()
-	case formDeleteAtom:
+	case DeleteAtom:
 		groups = b.deleteAtom()
-	case formForceOR:
+	case ForceOR:
 		groups = b.forceOR()
-	case formConstraints:
+	case Constraints:
 		groups = b.constraints()
-	case formObjective:
+	case Objective:
 		groups = b.objective()
-	case formBinding:
+	case Binding:
 		groups = b.binding()
-	case formStop:
+	case Stop:
 		groups = b.stop()
 	}
 	return huh.NewForm(groups...).WithShowHelp(true).WithShowErrors(true)
@@ -298,7 +300,7 @@ func (b *formBuilder) deleteAtom() []*huh.Group {
 func (b *formBuilder) forceOR() []*huh.Group {
 	var groups []*huh.Group
 	// One list of every group's choices: no option list depends on
-	// another field (see formDeleteAtom).
+	// another field (see DeleteAtom).
 	choices := allChoiceOptions(b.st, b.optW)
 	groups = append(groups,
 		huh.NewGroup(
