@@ -36,6 +36,9 @@ type headerData struct {
 	Changed time.Time
 	Now     time.Time
 	Pace    paceLevel
+	// Resume says how a stopped loop resumes, after the outlook ("" for
+	// one that is not stopped).
+	Resume string
 	// Pause says who holds the loop paused, after the outlook ("" for
 	// nothing to add).
 	Pause string
@@ -253,6 +256,9 @@ func renderHeader(h headerData, width int, s Styles) []string {
 	text := "» " + o.Text
 	if h.Pause != "" && o.Decision == model.DecisionPause {
 		text += " " + h.Pause
+	}
+	if h.Resume != "" {
+		text += " — " + h.Resume
 	}
 	// The outlook carries ids and the stop reason from the file, the pause
 	// a lease file's facts: both are sanitised.

@@ -26,6 +26,8 @@ type loop struct {
 	phase *model.PhaseLoop
 	// outlook is the stop hook's next decision for st.
 	outlook model.Outlook
+	// resume says how a stopped loop resumes (loopword.Resume).
+	resume string
 	// gone are the atoms that were in progress in an earlier version of
 	// this iteration and are gone from the live one (model.KeepGone): the
 	// outlook says so while they are.

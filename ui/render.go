@@ -128,7 +128,7 @@ func (m *Model) renderFrame() string {
 	case l.st != nil:
 		m.noteChanged(l)
 		lines = append(lines, renderHeader(headerData{State: l.st, Facts: l.facts, Outlook: l.outlook,
-			LoopTools: len(l.loopTools), Changed: l.changed, Now: m.now, Pace: m.pace(l), Pause: m.pauseText(l)}, m.width, s)...)
+			LoopTools: len(l.loopTools), Changed: l.changed, Now: m.now, Pace: m.pace(l), Pause: m.pauseText(l), Resume: l.resume}, m.width, s)...)
 	default:
 		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(termtext.Line(l.target.Path), m.width)), "")
 	}
@@ -267,8 +267,10 @@ func (m *Model) renderBodyNow(h int) []string {
 	if l.topDialog() == nil {
 		return lines
 	}
-	// The dialog box, centred across the body, over the view dimmed (so
-	// the graph a form talks about stays in sight).
+	// The dialog box, centred across the body; below it the view stays,
+	// dimmed (so the graph a form talks about stays in sight). Beside the
+	// box there is nothing: the view's lines cut there left fragments of
+	// words and boxes at its edges.
 	box := m.renderDialog(l, h)
 	w := l.topDialog().width(m)
 	if len(box) > 0 {
@@ -276,15 +278,11 @@ func (m *Model) renderBodyNow(h int) []string {
 	}
 	x := max0((m.width - w) / 2)
 	for i, line := range lines {
-		under := padTo(ansi.Strip(line), m.width)
 		if i >= len(box) {
-			lines[i] = m.styles.Muted.Render(under)
+			lines[i] = m.styles.Muted.Render(padTo(ansi.Strip(line), m.width))
 			continue
 		}
-		// A blank column each side keeps the view's text off the border.
-		left, right := ansi.Cut(under, 0, max0(x-1)), ansi.Cut(under, x+w+1, m.width)
-		lines[i] = m.styles.Muted.Render(left) + strings.Repeat(" ", x-ansi.StringWidth(left)) + box[i] +
-			padTo("", min(1, max0(m.width-x-w))) + m.styles.Muted.Render(right)
+		lines[i] = strings.Repeat(" ", x) + box[i] + strings.Repeat(" ", max0(m.width-x-w))
 	}
 	return lines
 }

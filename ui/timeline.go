@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/aot-loop/aot-tui/internal/loopword"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -217,6 +218,7 @@ func (m *Model) setShown(l *loop, s shownState) tea.Cmd {
 		l.outlook = model.WithGone(l.outlook, l.gone)
 	}
 	l.loopTools = model.LoopToolsWarnings(l.st)
+	l.resume = loopword.Resume(l.st)
 	cmd := m.layoutCmd(l, l.graph.setState(l.st, l.facts))
 	l.bindings.setRows(len(l.st.Bindings))
 	l.trail.setRows(len(l.st.Trail))

@@ -91,3 +91,22 @@ func PhaseGlyph(done, current bool) string {
 func PhaseCount(done, total int) string {
 	return fmt.Sprintf("%d/%d phases", done, total)
 }
+
+// Resume says how a stopped loop resumes ("" for a loop that is not
+// stopped): with the loop's own /enter-recursion, which runs only when the
+// gate (check_gate.py; model.Gate) passes, and what the gate finds in the
+// way when it does not.
+func Resume(s *model.State) string {
+	if s == nil || s.Control.Status != model.LoopStopped {
+		return ""
+	}
+	g := model.Gate(s)
+	if g.Ready {
+		return "/enter-recursion resumes it (the gate passes)"
+	}
+	why := g.Missing[0]
+	if n := len(g.Missing) - 1; n > 0 {
+		why += fmt.Sprintf(" and %d more", n)
+	}
+	return "/enter-recursion resumes it once the gate passes (it fails: " + why + ")"
+}

@@ -1,9 +1,13 @@
 package loopword
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/statefile"
 )
 
 // The glyphs tell the statuses apart without colour: each status the
@@ -56,6 +60,35 @@ func TestWords(t *testing.T) {
 	} {
 		if full, compact := ProgressLabel(p); full != want[0] || compact != want[1] {
 			t.Errorf("ProgressLabel(%v) = %q, %q; want %q, %q", p, full, compact, want[0], want[1])
+		}
+	}
+}
+
+// A stopped loop says how it resumes, and what the gate finds in the way.
+func TestResume(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rich.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := func(old, new string) *model.State {
+		doc, err := statefile.Parse([]byte(strings.Replace(string(data), old, new, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc.State
+	}
+	stopped := state("status: running", "status: stopped")
+	if got := Resume(stopped); got != "/enter-recursion resumes it (the gate passes)" {
+		t.Errorf("a stopped loop ready to resume: %q", got)
+	}
+	noGoal := state("status: running", "status: stopped")
+	noGoal.Objective.Goal = " "
+	if got := Resume(noGoal); got != "/enter-recursion resumes it once the gate passes (it fails: objective.goal (empty))" {
+		t.Errorf("a stopped loop the gate refuses: %q", got)
+	}
+	for _, s := range []*model.State{state("", ""), nil} {
+		if got := Resume(s); got != "" {
+			t.Errorf("a loop that is not stopped: %q", got)
 		}
 	}
 }
