@@ -158,6 +158,11 @@ func buildKeyTable() []binding {
 		f(func(k *KeyMap) *key.Binding { return &k.Objective }, writeKey("objective", "e", "objective", redirect.Objective, writeWhy)),
 		f(func(k *KeyMap) *key.Binding { return &k.Binding }, writeKey("override_binding", "b", "override binding", redirect.Binding, selectedWhy)),
 		f(func(k *KeyMap) *key.Binding { return &k.Stop }, writeKey("stop", "S", "stop loop", redirect.Stop, writeWhy)),
+		f(func(k *KeyMap) *key.Binding { return &k.MoreIterations }, kb{Name: "more_iterations", Keys: []string{"I"},
+			Help: fmt.Sprintf("max_iterations +%d", iterationStep), Group: "redirect", In: inLoop | inWaiting, Disabled: writeWhy,
+			Run: func(h here, _ tea.KeyPressMsg) kit.Action {
+				return kit.Run(h.m.openFlow(h.l, redirect.MoreIterations(h.m.flowLoop(h.l), iterationStep)))
+			}}),
 		f(func(k *KeyMap) *key.Binding { return &k.Undo }, kb{Name: "undo", Keys: []string{"u"}, Help: "undo last correction",
 			Group: "redirect", In: inLoop | inWaiting, Disabled: writeWhy, Run: func(h here, _ tea.KeyPressMsg) kit.Action { return kit.Run(h.m.undo(h.l)) }}),
 		f(func(k *KeyMap) *key.Binding { return &k.Apply }, kb{Name: "apply", Keys: []string{"enter", "y", "a"}, Help: "apply",
@@ -221,6 +226,9 @@ func buildKeyTable() []binding {
 		Help: "open the loop", Group: "fleet", In: inFleet, Disabled: func(h here) string { return h.m.fleet.OpenWhy() },
 		Run: func(h here, msg tea.KeyPressMsg) kit.Action { return h.m.fleet.Update(h.m.context(), msg) }}))
 }
+
+// iterationStep is how many iterations more_iterations (I) adds.
+const iterationStep = 10
 
 // writeKey declares a key that opens a correction's form, from a view or
 // from the redirect menu.

@@ -151,7 +151,10 @@ func TestBusyBoxLeavesOnEsc(t *testing.T) {
 	m := loadedModel(t, "rich.md", 100, 32)
 	l := m.cur
 	n := 31
-	job := m.openFlow(l, redirect.Plan(m.flowLoop(l), redirect.Constraints, model.ChangeConstraints{MaxIterations: &n}, ""))
+	a := redirect.Plan(m.flowLoop(l), redirect.Constraints, model.ChangeConstraints{MaxIterations: &n}, "")
+	plan := a.Job
+	a.Job = nil
+	m.openFlow(l, a)
 	if !strings.Contains(screen(m), "planning the correction…") {
 		t.Fatal("the busy box is not shown")
 	}
@@ -159,7 +162,7 @@ func TestBusyBoxLeavesOnEsc(t *testing.T) {
 	if l.topDialog() != nil || m.focus != focusView {
 		t.Fatalf("esc left the busy box open (%T)", l.topDialog())
 	}
-	m.Update(job()) // the plan, finished after the box closed
+	m.Update(m.flowJob(l, plan)()) // the plan, finished after the box closed
 	if l.topDialog() != nil || strings.Contains(screen(m), "preview:") {
 		t.Fatal("a result for a closed box reopened the redirect")
 	}

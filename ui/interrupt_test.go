@@ -15,10 +15,10 @@ func TestInterruptNeedsItsOwnConfirm(t *testing.T) {
 	before := f.file()
 	f.jump("A4")
 	f.keys("d")
-	f.waitFor("Delete an atom", "┃ Note")
-	f.keys("enter")
-	f.waitFor("┃ Delete A4?")
+	f.waitFor("Delete an atom", "┃ Delete A4?")
 	f.keys("y")
+	f.waitFor("┃ Note")
+	f.keys("enter")
 	f.waitFor("preview:", "⚠ A4 is in progress (a worker is on it", "deletes it;", "'Atom A4 not found'", "enter apply")
 
 	f.keys("enter") // apply: the question, not the write

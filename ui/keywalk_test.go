@@ -166,8 +166,13 @@ func walkPlaces() []walkPlace {
 	// A real preview of a change of constraints, planned on the copy.
 	planned := func(m *Model, kind string, req model.Request) {
 		l := m.cur
-		// The plan is the one command: run it to the end (it reads the file).
-		m.Update(m.openFlow(l, redirect.Plan(m.flowLoop(l), kind, req, ""))())
+		// The plan's job runs to its end (it reads the file); the pause's
+		// timers do not run here.
+		a := redirect.Plan(m.flowLoop(l), kind, req, "")
+		job := a.Job
+		a.Job = nil
+		m.openFlow(l, a)
+		m.Update(m.flowJob(l, job)())
 		if b := flowTop(l); b == nil || b.Place() != redirect.InPreview {
 			panic(fmt.Sprintf("no preview: %T %v, status %q", l.topDialog(), flowTop(l).Place(), m.screenStatus().Text))
 		}

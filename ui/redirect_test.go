@@ -98,10 +98,10 @@ var formScripts = []struct {
 	{"delete-atom", func(f *flow) {
 		f.jump("A8")
 		f.keys("d")
-		f.waitFor("Delete an atom", "┃ Note")
-		f.keys("enter") // note
-		f.waitFor("┃ Delete A8?")
+		f.waitFor("Delete an atom", "┃ Delete A8?")
 		f.keys("y") // confirm (the default is No)
+		f.waitFor("┃ Note")
+		f.keys("enter") // the note about it
 	}},
 	{"force-or", func(f *flow) {
 		f.jump("A5")
@@ -124,7 +124,26 @@ var formScripts = []struct {
 		f.waitFor("Deliverables")
 		f.keys("enter", "enter")
 		f.waitFor("base_case")
-		f.keys("enter", "enter") // keep as is
+		f.keys("enter") // keep as is
+		f.waitFor("clears the trail")
+		f.keys("enter", "enter")
+	}},
+	{"objective-check", func(f *flow) {
+		f.keys("e")
+		f.waitFor("Change the objective", "┃ Goal")
+		f.keys("enter", "enter") // goal, background as they are
+		f.waitFor("Deliverables")
+		f.keys("enter", "enter")
+		f.waitFor("base_case")
+		f.keys("down", "enter") // set a check
+		// The checks to pick from, as the objective view shows them.
+		f.waitFor("┃ Set which check", "1.1  Unit tests pass · command: go test ./...", "1.2  No race")
+		f.keys("down", "enter") // 1.2
+		f.waitFor("Item name")
+		f.keys("enter", "enter") // the name and the type as they are
+		f.waitFor("┃ Value")
+		f.typeText("go test -race -count=1 ./billing/...")
+		f.keys("enter")
 		f.waitFor("clears the trail")
 		f.keys("enter", "enter")
 	}},
@@ -311,10 +330,10 @@ func TestConflictAtomResolvedUnderOpenForm(t *testing.T) {
 	f := startRedirectFlow(t)
 	f.jump("A8")
 	f.keys("d")
-	f.waitFor("┃ Note")
-	f.keys("enter")
 	f.waitFor("┃ Delete A8?")
 	f.keys("y")
+	f.waitFor("┃ Note")
+	f.keys("enter")
 	f.waitFor("preview:", "enter apply")
 	// The loop resolves A8 while the preview is open.
 	theirs := withA8Resolved(f.file())
@@ -445,4 +464,35 @@ func TestFormReopenedAfterCancelPausesTheLoop(t *testing.T) {
 	}
 	f.keys("esc")
 	f.waitFile("cleared redirect_requested", flagIs("false"))
+}
+
+// I raises max_iterations by a step: the preview at once, then the write,
+// the loop resumed.
+func TestMoreIterationsKey(t *testing.T) {
+	f := startRedirectFlow(t)
+	f.keys("I")
+	f.waitFor("preview: Change constraints", "max_iterations 20 → 30", "enter apply")
+	f.waitFile("set redirect_requested", flagIs("true"))
+	f.keys("enter")
+	got := f.waitFile("got the correction", func(b []byte) bool { return bytes.Contains(b, []byte("max_iterations: 30")) && flagIs("false")(b) })
+	if !bytes.Contains(got, []byte(`description: "max_iterations 20 → 30"`)) {
+		t.Fatalf("no corrections[] entry for the change:\n%s", got)
+	}
+}
+
+// A stopped loop's outlook says how it resumes, and whether the gate lets
+// it.
+func TestStoppedLoopSaysHowItResumes(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "rich.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "aot-loop-state.md")
+	if err := os.WriteFile(path, bytes.Replace(data, []byte("status: running"), []byte("status: stopped"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := modelOn(t, path, 120, 30, false)
+	if out := screen(m); !strings.Contains(out, "» stopped: no reason recorded — /enter-recursion resumes it (the gate passes)") {
+		t.Fatalf("the stopped loop does not say how it resumes:\n%s", out)
+	}
 }

@@ -26,6 +26,7 @@ var correctionCases = []struct {
 	{"force-or", []string{"redirect", "force-or", "audit_store", "A6", "--reason", "S3 has object lock now"}},
 	{"constraints", []string{"redirect", "constraints", "--max-iterations", "30"}},
 	{"objective", []string{"redirect", "objective", "--goal", "Ship billing with retries"}},
+	{"objective-check", []string{"redirect", "objective", "--check", "1.2", "--value", "go test -race -count=1 ./billing/..."}},
 	{"override-binding", []string{"redirect", "override-binding", "A3", "--summary", "Backoff 50ms doubling to 10s", "--artifacts", "internal/billing/retry.go"}},
 	{"stop", []string{"stop", "--reason", "enough for today"}},
 }

@@ -302,7 +302,7 @@ func TestOpening(t *testing.T) {
 		{"delete a resolved atom", OpenForm(ctx, sel("A1"), DeleteAtom), want{status: "A1 is resolved: resolved work is not deleted", level: kit.Info}},
 		{"override a pending atom's binding", OpenForm(ctx, sel("A5"), Binding), want{status: "A5 is pending: only a resolved atom's binding", level: kit.Info}},
 		{"stop a stopped loop", OpenForm(ctx, stopped, Stop), want{status: "the loop has already ended (stopped)", level: kit.Info}},
-		{"a planned request", Plan(rich, Constraints, model.ChangeConstraints{}, ""), want{kind: kit.Replace, place: InBusy, job: PreviewJob{}}},
+		{"a planned request (the loop pauses for it)", Plan(rich, Constraints, model.ChangeConstraints{}, ""), want{kind: kit.Replace, place: InBusy, job: PreviewJob{}, pause: true}},
 		{"a planned request, read-only", Plan(blocked, Constraints, model.ChangeConstraints{}, ""), want{status: "read-only", level: kit.Info}},
 	} {
 		check(t, tt.name, tt.a, tt.want)
@@ -421,5 +421,73 @@ func TestPreviewWrapsLongDiffLines(t *testing.T) {
 	}
 	if joined.String() != long {
 		t.Fatalf("wrapped text differs:\n%s\n%s", joined.String(), long)
+	}
+}
+
+// The base_case's places to pick from, for each edit: the checks to set,
+// the groups to add under, the items to remove.
+func TestPositionOptions(t *testing.T) {
+	lp := loopOf(t, "rich.md")
+	values := func(op string) []string {
+		var out []string
+		for _, o := range positionOptions(lp.State, op, 80) {
+			out = append(out, o.Value)
+		}
+		return out
+	}
+	for op, want := range map[string][]string{
+		"set":    {"1.1", "1.2", "2.1", "2.2", "3", "4"},
+		"add":    {"", "1", "2"},
+		"remove": {"1", "1.1", "1.2", "2", "2.1", "2.2", "3", "4"},
+	} {
+		if got := values(op); !slices.Equal(got, want) {
+			t.Errorf("%s: %q, want %q", op, got, want)
+		}
+	}
+	labels := positionOptions(lp.State, "set", 80)
+	if labels[0].Key != "  1.1  Unit tests pass · command: go test ./..." { // indented under its group
+		t.Errorf("a check reads %q", labels[0].Key)
+	}
+}
+
+// I raises max_iterations by a step, previewed at once; edit opens the
+// constraints form with the raised value.
+func TestMoreIterations(t *testing.T) {
+	ctx := testCtx()
+	lp := loopOf(t, "rich.md") // max_iterations: 20
+	a := MoreIterations(lp, 10)
+	check(t, "more iterations", a, want{kind: kit.Replace, place: InBusy, job: PreviewJob{}, pause: true})
+	j := a.Job.(PreviewJob)
+	if r, ok := j.Request.(model.ChangeConstraints); !ok || r.MaxIterations == nil || *r.MaxIterations != 30 ||
+		r.MaxParallelAgents != nil || r.MaxStallCount != nil {
+		t.Fatalf("the request is %#v, want max_iterations 30 alone", j.Request)
+	}
+	p := Result(ctx, lp, a.Next, a.Next, correction.PreviewResult{Preview: previewOf()}).Next
+	f, ok := p.Update(ctx, lp, press("e")).Next.(*form)
+	if !ok || f.values.MaxIter != "30" {
+		t.Fatalf("edit from the preview opened %#v", f)
+	}
+	blocked := lp
+	blocked.Blocked = "read-only (--read-only): corrections are disabled"
+	check(t, "more iterations, read-only", MoreIterations(blocked, 10), want{status: "read-only", level: kit.Info})
+}
+
+// Adding work to a loop that has ended says it will not run; the pickers
+// that do not show every atom say how many there are and that they scroll.
+func TestAddingToAnEndedLoopSaysSo(t *testing.T) {
+	ctx := testCtx()
+	stopped := loopOfBytes(t, []byte(strings.Replace(string(mustRead(t, "rich.md")), "status: running", "status: stopped", 1)))
+	d := OpenForm(ctx, stopped, AddAtom).Next
+	text := strings.Join(strings.Fields(ansi.Strip(strings.Join(d.Draw(ctx, 86, 24), "\n"))), " ")
+	if !strings.Contains(text, "the loop has stopped: it will not run the new atom until it is resumed") {
+		t.Fatalf("the add form does not say the loop will not run it:\n%s", text)
+	}
+	running := OpenForm(ctx, loopOf(t, "rich.md"), AddAtom).Next
+	if text := ansi.Strip(strings.Join(running.Draw(ctx, 86, 24), "\n")); strings.Contains(text, "will not run") {
+		t.Fatalf("a running loop's add form warns:\n%s", text)
+	}
+	b := &formBuilder{listH: 6}
+	if b.scrolls(4) != "" || b.scrolls(7) != " · 7 atoms, ↑↓ scroll" {
+		t.Fatalf("scrolls: %q %q", b.scrolls(4), b.scrolls(7))
 	}
 }

@@ -49,10 +49,13 @@ type formValues struct {
 	Goal, Background         string
 	Deliverables, DoD        string
 	CheckOp, CheckPos        string
-	CheckType, CheckValue    string
-	CheckItem                string
-	Mode, Summary, Artifacts string
-	Note                     string
+	// The position picked for each base_case edit (CheckPos is the one
+	// of CheckOp when the request is made).
+	CheckPosSet, CheckPosAdd, CheckPosRemove string
+	CheckType, CheckValue                    string
+	CheckItem                                string
+	Mode, Summary, Artifacts                 string
+	Note                                     string
 }
 
 // newFormValues fills defaults from the state and the selected atom: the
@@ -125,6 +128,14 @@ func (v *formValues) request(kind string) (model.Request, error) {
 	case Objective:
 		r := model.ChangeObjective{Goal: &v.Goal, BackgroundIntent: &v.Background, Deliverables: &v.Deliverables, DefinitionOfDone: &v.DoD}
 		if v.CheckOp != "none" && v.CheckOp != "" {
+			switch v.CheckOp {
+			case "set":
+				v.CheckPos = v.CheckPosSet
+			case "add":
+				v.CheckPos = v.CheckPosAdd
+			case "remove":
+				v.CheckPos = v.CheckPosRemove
+			}
 			var pos model.ChecklistPath
 			if strings.TrimSpace(v.CheckPos) != "" {
 				p, err := model.ParseChecklistPath(v.CheckPos)
@@ -235,7 +246,7 @@ func (b *formBuilder) addAtom() []*huh.Group {
 	var groups []*huh.Group
 	groups = append(groups,
 		huh.NewGroup(
-			huh.NewInput().Title("Description").Value(&b.v.Description).
+			huh.NewInput().Title("Description").Description(endedWord(b.st)).Value(&b.v.Description).
 				Validate(func(s string) error {
 					if strings.TrimSpace(s) == "" {
 						return errors.New("the new atom needs a description")
@@ -248,11 +259,11 @@ func (b *formBuilder) addAtom() []*huh.Group {
 				}),
 		),
 		huh.NewGroup(
-			huh.NewMultiSelect[string]().Title("Depends on").Description("x or space toggles · / filters").
+			huh.NewMultiSelect[string]().Title("Depends on").Description("x or space toggles · / filters"+b.scrolls(len(b.st.Atoms))).
 				Options(atomOptions(b.st, b.optW, nil)...).Value(&b.v.DependsOn).Filterable(true).Height(b.listH),
 		),
 		huh.NewGroup(
-			huh.NewMultiSelect[string]().Title("Required by").Description("unresolved atoms that will depend on the new one").
+			huh.NewMultiSelect[string]().Title("Required by").Description("unresolved atoms that will depend on the new one"+b.scrolls(unresolved(b.st))).
 				Options(atomOptions(b.st, b.optW, func(a model.Atom) bool { return a.Status.Unresolved() })...).
 				Value(&b.v.RequiredBy).Filterable(true).Height(b.listH).
 				Validate(func(ids []string) error {
@@ -283,8 +294,8 @@ func (b *formBuilder) deleteAtom() []*huh.Group {
 				Affirmative("Detach").Negative("No").Value(&b.v.Detach),
 		))
 	}
+	// The question first, then the note about it.
 	groups = append(groups, huh.NewGroup(
-		b.note,
 		huh.NewConfirm().Title("Delete "+termtext.Line(b.v.ID)+"?").Description(atomLabel(b.st, b.v.ID)).
 			Affirmative("Delete").Negative("No").Value(&b.v.Confirm).
 			Validate(func(ok bool) error {
@@ -293,6 +304,7 @@ func (b *formBuilder) deleteAtom() []*huh.Group {
 				}
 				return refusalFor(b.stateFn(), model.DeleteAtom{ID: b.v.ID, Detach: b.v.Detach})
 			}),
+		b.note,
 	))
 	return groups
 }
@@ -365,13 +377,32 @@ func (b *formBuilder) objective() []*huh.Group {
 			huh.NewInput().Title("Definition of done").Value(&b.v.DoD).Validate(nonEmpty),
 		),
 		huh.NewGroup(
-			huh.NewSelect[string]().Title("base_case").Description("positions as the objective view (5) shows them").
+			huh.NewSelect[string]().Title("base_case").Description("keep it, or pick the item on the next page").
 				Options(huh.NewOption("keep as is", "none"), huh.NewOption("set a check", "set"),
 					huh.NewOption("add an item", "add"), huh.NewOption("remove an item", "remove")).Value(&b.v.CheckOp),
-			huh.NewInput().Title("Item position").
-				Description("set/remove: the item (e.g. 1.2; empty: a legacy base_case) · add: the group to add under (empty: top level)").
-				Value(&b.v.CheckPos).Validate(func(s string) error { return checkPosition(b.stateFn(), b.v.CheckOp, s) }),
 		),
+	)
+	// The base_case's items to pick from, one page per edit (shown for its
+	// edit only): the tree as the objective view shows it, so that no
+	// position is typed from memory.
+	for _, x := range []struct {
+		op, title string
+		dst       *string
+	}{{"set", "Set which check", &b.v.CheckPosSet}, {"add", "Add under", &b.v.CheckPosAdd}, {"remove", "Remove which item", &b.v.CheckPosRemove}} {
+		opts := positionOptions(b.st, x.op, b.optW)
+		sel := huh.NewSelect[string]().Title(x.title).Options(opts...).Value(x.dst).Height(min(len(opts)+2, b.listH)).
+			Validate(func(s string) error { return checkPosition(b.stateFn(), x.op, s) })
+		if len(opts) > b.listH-2 {
+			sel.Description(fmt.Sprintf("%d places · ↑↓ scroll", len(opts)))
+		}
+		if len(opts) == 0 {
+			sel = huh.NewSelect[string]().Title(x.title).Options(huh.NewOption("(nothing here can be "+x.op+")", "")).Value(x.dst).
+				Validate(func(string) error { return checkPosition(b.stateFn(), x.op, "") })
+		}
+		op := x.op
+		groups = append(groups, huh.NewGroup(sel).WithHideFunc(func() bool { return b.v.CheckOp != op }))
+	}
+	groups = append(groups,
 		huh.NewGroup(
 			huh.NewInput().Title("Item name").Description("for a new item, or to rename the one set").Value(&b.v.CheckItem),
 			huh.NewSelect[string]().Title("Check type").Options(typeOpts...).Value(&b.v.CheckType),
@@ -525,4 +556,82 @@ func checkPosition(st *model.State, op, pos string) error {
 		return err
 	}
 	return nil
+}
+
+// positionOptions are the places of the base_case where op can act, as
+// "1.2  name · command: go test ./..." options whose value is the 1-based
+// path ("" for the top level or a legacy base_case).
+func positionOptions(st *model.State, op string, width int) []huh.Option[string] {
+	var opts []huh.Option[string]
+	try := func(pos model.ChecklistPath, label string) {
+		if model.CheckEditTarget(st, op, pos) == nil {
+			opts = append(opts, huh.NewOption(ansi.Truncate(termtext.Line(label), width, "…"), pos.String()))
+		}
+	}
+	bc := st.Objective.BaseCase
+	switch {
+	case bc.IsChecklist:
+		try(nil, "(the top level)")
+	case bc.Legacy != nil:
+		try(nil, "(the base_case) · "+checkLabel(bc.Legacy))
+	}
+	var walk func(items []model.ChecklistItem, at model.ChecklistPath, depth int)
+	walk = func(items []model.ChecklistItem, at model.ChecklistPath, depth int) {
+		for i, it := range items {
+			pos := append(slices.Clone(at), i)
+			label := strings.Repeat("  ", depth) + pos.String() + "  " + it.Item
+			switch {
+			case it.Check != nil:
+				label += " · " + checkLabel(it.Check)
+			case it.IsAnyOf:
+				label += " · any of"
+			case it.IsGroup:
+				label += " · group"
+			}
+			try(pos, label)
+			walk(it.Group, pos, depth+1)
+			walk(it.AnyOf, pos, depth+1)
+		}
+	}
+	walk(bc.Checklist, nil, 0)
+	return opts
+}
+
+// checkLabel is "command: go test ./...".
+func checkLabel(c *model.Check) string {
+	if c.Value == "" {
+		return string(c.Type)
+	}
+	return string(c.Type) + ": " + c.Value
+}
+
+// scrolls is what a picker of n entries adds to its description when they
+// do not all fit its height: how many there are and that it scrolls.
+func (b *formBuilder) scrolls(n int) string {
+	// The picker's height counts its title and description lines.
+	if n <= b.listH-2 {
+		return ""
+	}
+	return fmt.Sprintf(" · %d atoms, ↑↓ scroll", n)
+}
+
+// endedWord warns, on a form that adds work, that a loop that has ended
+// will not run it ("" while the loop runs).
+func endedWord(st *model.State) string {
+	switch st.Control.Status {
+	case model.LoopStopped, model.LoopCompleted:
+		return "⚠ the loop has " + string(st.Control.Status) + ": it will not run the new atom until it is resumed"
+	}
+	return ""
+}
+
+// unresolved counts st's unresolved atoms.
+func unresolved(st *model.State) int {
+	n := 0
+	for _, a := range st.Atoms {
+		if a.Status.Unresolved() {
+			n++
+		}
+	}
+	return n
 }

@@ -1,6 +1,7 @@
 package redirect
 
 import (
+	"strconv"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -59,13 +60,29 @@ func OpenForm(ctx kit.Context, lp Loop, kind string) Action {
 
 // Plan plans req, a correction of kind made without its form (values
 // are not kept: edit and a refusal open its form afresh), and shows its
-// preview when the plan comes back.
+// preview when the plan comes back; the loop pauses meanwhile, as for a
+// form.
 func Plan(lp Loop, kind string, req model.Request, note string) Action {
 	if lp.Blocked != "" {
 		return say(kit.Info, lp.Blocked)
 	}
 	b := &busy{kind: kind, what: "planning the correction…"}
-	return Action{Kind: kit.Replace, Next: b, Job: PreviewJob{Request: req, Note: note, For: b}}
+	return Action{Kind: kit.Replace, Next: b, Pause: kind, Job: PreviewJob{Request: req, Note: note, For: b}}
+}
+
+// MoreIterations raises max_iterations by step: a change of constraints
+// previewed at once (edit opens its form with the raised value), for a
+// loop that is about to run out of iterations, or has.
+func MoreIterations(lp Loop, step int) Action {
+	if lp.Blocked != "" {
+		return say(kit.Info, lp.Blocked)
+	}
+	n := lp.State.Objective.Constraints.EffectiveMaxIterations() + step
+	v := newFormValues(Constraints, lp.State, lp.Facts, "")
+	v.MaxIter = strconv.Itoa(n)
+	b := &busy{kind: Constraints, values: v, what: "planning the correction…"}
+	return Action{Kind: kit.Replace, Next: b, Pause: Constraints,
+		Job: PreviewJob{Request: model.ChangeConstraints{MaxIterations: &n}, For: b}}
 }
 
 // toForm is the step into the form of kind from another box: the form
