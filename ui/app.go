@@ -219,6 +219,8 @@ type Model struct {
 	// loops opened from it.
 	fleet      *fleettable.Table
 	fleetLoops *fleetLoops
+	// editorCmd is the editor E runs (editorFor; nil: none found).
+	editorCmd []string
 	// keysByName are keys by action name, for components (kit.Keys).
 	keysByName kit.Keys
 }
@@ -248,6 +250,7 @@ func New(opts Options) *Model {
 		m.keys = *opts.Keys
 	}
 	m.keysByName = keysByName(&m.keys)
+	m.editorCmd = editorFor(os.Getenv, exec.LookPath)
 	m.styles = NewStyles(m.isDark, opts.NoColor)
 	m.gstyler = graphStyler(m.styles)
 	paths := make([]string, len(targets))
@@ -450,6 +453,8 @@ func (m *Model) onLoopMsg(l *loop, msg tea.Msg) tea.Cmd {
 		return m.onIdle(l)
 	case verifyview.Msg:
 		return m.onVerifyMsg(l, msg)
+	case editorDoneMsg:
+		return m.onEditorDone(l, msg)
 	case playMsg:
 		return m.onPlay(l, msg)
 	case recordMsg:

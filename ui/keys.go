@@ -24,7 +24,7 @@ type KeyMap struct {
 	Orientation, Collapse, CollapseResolved, Jump, ToggleLayout, Minimap key.Binding
 
 	// Write keys: disabled (greyed in help) when read-only.
-	Redirect, AddAtom, DeleteAtom, ForceOR, Constraints, Objective, Binding, Stop, MoreIterations, Undo key.Binding
+	Redirect, AddAtom, DeleteAtom, ForceOR, Constraints, Objective, Binding, Stop, MoreIterations, Undo, Editor key.Binding
 
 	// Dialog keys: the preview's apply, edit and cancel; the stale-flag
 	// question's yes and no. Interrupt answers the preview's question
