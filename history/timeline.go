@@ -20,8 +20,9 @@ import (
 
 // Version is one distinct version of a state file.
 type Version struct {
-	// At is when the version was seen (the watcher's time, the journal's
-	// record time, or a commit's time).
+	// At is the version's time: the file's modification time when it was
+	// read (else when it was seen), as the journal recorded it, or a
+	// commit's time.
 	At time.Time
 	// Data is the file's bytes.
 	Data []byte

@@ -139,7 +139,7 @@ func (m *Model) recordQueued(l *loop) {
 // journal, and notes the corrections it added in the message log.
 func (m *Model) recordVersion(l *loop, h *timeline, ev statefile.Event) {
 	changes := history.Compare(h.last, ev.Doc.State)
-	v := history.Version{At: ev.At, Data: ev.Data, Marks: history.MarksOf(changes)}
+	v := history.Version{At: versionAt(ev), Data: ev.Data, Marks: history.MarksOf(changes)}
 	if v.At.IsZero() {
 		v.At = m.opts.Now()
 	}
@@ -175,7 +175,7 @@ func (m *Model) onLoadedInPast(l *loop, ev statefile.Event) tea.Cmd {
 	h := l.hist
 	l.banner, l.bannerBad = "", false
 	if ev.Data == nil || !l.session.IsOurs(ev.Data) {
-		m.noteChange(l, ev.At)
+		m.noteChange(l, versionAt(ev))
 	}
 	var cmds []tea.Cmd
 	if ev.Doc != nil {
@@ -306,6 +306,15 @@ func (m *Model) toLive(l *loop) tea.Cmd {
 	h.saved = shownState{}
 	m.report(l, kit.Info, "live")
 	return m.show(l, s)
+}
+
+// changedShown is when the version on screen was written: the live file's
+// last change, or in the past (and in a replay) that version's own time.
+func changedShown(l *loop) time.Time {
+	if h := l.hist; h != nil && (h.inPast() || h.replay != nil) && h.tl.Len() > 0 {
+		return h.tl.Time(h.current())
+	}
+	return l.changed
 }
 
 // current is the index of the version on screen.
