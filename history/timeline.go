@@ -29,6 +29,9 @@ type Version struct {
 	// Marks say what kind of step the version is (MarksOf of Compare with
 	// the version before); zero when not known.
 	Marks Mark
+	// File is the state file the version is of, when its journal names
+	// it (read back only: JournalOptions.StateFile names it on write).
+	File string
 }
 
 // TimelineOptions tune a Timeline. The zero value is sensible.

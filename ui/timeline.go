@@ -91,16 +91,17 @@ func (m *Model) hist(l *loop) *timeline {
 	return m.timelineOf(l)
 }
 
-// timelineOf is loop l's timeline, made on first use: with a journal
-// beside the state file when Options.Journal is set (the recorder opens it
-// on its own goroutine, so no I/O happens here).
+// timelineOf is loop l's timeline, made on first use: with the journal
+// Options.Journal names, when set (the recorder names and opens it on its
+// own goroutine, so no I/O happens here).
 func (m *Model) timelineOf(l *loop) *timeline {
 	if l.hist != nil {
 		return l.hist
 	}
 	h := &timeline{tl: history.NewTimeline(history.TimelineOptions{}), idx: -1, parsed: map[int]shownState{}, speed: 1}
-	if m.opts.Journal && l.target.Kind == statefile.KindAoT && m.opts.Replay == nil {
-		h.rec = history.NewLazyRecorder(history.JournalPath(l.target.Path), history.JournalOptions{MaxSize: m.opts.JournalMax})
+	if journal := m.opts.Journal; journal != nil && l.target.Kind == statefile.KindAoT && m.opts.Replay == nil {
+		path := l.target.Path
+		h.rec = history.NewLazyRecorder(func() (string, error) { return journal(path) }, history.JournalOptions{MaxSize: m.opts.JournalMax, StateFile: path})
 	}
 	l.hist = h
 	return h
