@@ -133,18 +133,19 @@ func newReplayCmd(g *globalFlags) *cobra.Command {
 		Use:   "replay [JOURNAL|PATH] [--journal-dir DIR] [--git PATH] [--speed X] [--play]",
 		Short: "Browse a recorded run: the timeline of a journal, or of a state file's git history",
 		Long: `Opens the TUI on the versions of a loop recorded in its journal (the one the
-TUI writes while it watches, in the journal directory: --journal-dir, by default
-` + journalDirDefault + `),
-at the first version, read-only. , and . step through the versions, { and } jump
-to changes of atoms, status, corrections or OR choices, w says what changed,
-p plays the run (+ and - change the speed), M shows the notes about the
-recording, esc shows the last version.
+TUI writes while it watches), at the first version, read-only. , and . step
+through the versions, { and } jump to changes of atoms, status, corrections or
+OR choices, w says what changed, p plays the run (+ and - change the speed), M
+shows the notes about the recording, esc shows the last version.
 
 JOURNAL defaults to the journal of the state file in the current directory; a
-project directory or a state file means its journal, read together with the one
-an older aot-tui kept beside the state file (.claude/aot-loop-state.history.jsonl). With --git PATH the
-versions are the commits that touched the state file (git log), each at its
-commit time; commits whose version does not parse are skipped with a note.`,
+project directory or a state file means its journal, in the journal directory
+(--journal-dir; by default
+` + journalDirDefault + `),
+read together with the one an older aot-tui kept beside the state file
+(.claude/aot-loop-state.history.jsonl). With --git PATH the versions are the
+commits that touched the state file (git log), each at its commit time; commits
+whose version does not parse are skipped with a note.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if speed <= 0 {
@@ -210,11 +211,13 @@ cleared); every correction with its time and type; what each iteration did
 (atoms resolved, reset, added, backtracks, stall count); a drawing of the final
 graph; and the run over time (unresolved atoms and stall count).
 
-The history comes from the loop's journal when there is one (the TUI's, in the
-journal directory: --journal-dir, by default ` + journalDirDefault + `;
-and one an older aot-tui kept beside the state file), with the file as the final
-state (--no-journal: the file alone), from --journal FILE, or from the file's git
-commits (--git PATH). From the file alone there are no iterations to tell.
+The history comes from the loop's journal when there is one, with the file as
+the final state (--no-journal: the file alone), from --journal FILE, or from the
+file's git commits (--git PATH). The loop's journal is the TUI's, in the journal
+directory (--journal-dir; by default
+` + journalDirDefault + `),
+read together with one an older aot-tui kept beside the state file. From the file
+alone there are no iterations to tell.
 
 --format md (default) reads well pasted into a pull request; json is for
 scripts; html is one self-contained page (inline CSS and SVG, nothing fetched).`,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/aot-loop/aot-tui/history"
 	"github.com/spf13/cobra"
@@ -14,11 +15,12 @@ type journalDirFlag struct{ dir string }
 
 // journalDirDefault says where the journals go by default, the same on
 // every machine (history.DefaultJournalDir; the help names no path of the
-// machine it was made on).
-const journalDirDefault = `$XDG_STATE_HOME/aot-tui/journals, else ~/.local/state/aot-tui/journals; %LocalAppData%\aot-tui\journals on Windows`
+// machine it was made on), in two lines for the commands' long help.
+const journalDirDefault = `$XDG_STATE_HOME/aot-tui/journals, else ~/.local/state/aot-tui/journals;
+%LocalAppData%\aot-tui\journals on Windows`
 
 func (j *journalDirFlag) register(cmd *cobra.Command, what string) {
-	cmd.Flags().StringVar(&j.dir, "journal-dir", "", what+" (default "+journalDirDefault+")")
+	cmd.Flags().StringVar(&j.dir, "journal-dir", "", what+" (default "+strings.ReplaceAll(journalDirDefault, "\n", " ")+")")
 }
 
 // resolve is the journal directory: the one given, else the default.

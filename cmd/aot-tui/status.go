@@ -45,8 +45,9 @@ kind, file, status, goal, iteration, stall_count, attention, reason, changed,
 open_files_limit, loops, polled, poll_ms, rescan_ms (see the README).
 
 When the loop is running and has a journal (the TUI records one, in the journal
-directory: --journal-dir), the outlook also says which atoms were in progress earlier in the iteration
-and are gone now: their workers' scripts will fail (--json: gone_in_progress).
+directory: --journal-dir), the outlook also says which atoms were in progress
+earlier in the iteration and are gone now: their workers' scripts will fail
+(--json: gone_in_progress).
 
 Exit codes: 0 ok (a file that fails validation included: "checks" says so), 1 the
 file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
