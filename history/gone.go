@@ -11,18 +11,18 @@ import (
 // back: an iteration of a real loop is a few writes per worker.
 const goneLookBack = 8
 
-// GoneFromJournal reads the journal beside the state file at statePath
-// (when there is one) and returns the atoms that were in progress in a
+// GoneFromJournal reads the journal at journal (when there is one: see
+// NewestJournal) and returns the atoms that were in progress in a
 // version recorded during cur's iteration and are gone from cur, data's
 // state: what a TUI watching all along would note (model.KeepGone over
 // the last goneLookBack versions of the iteration). Only a running loop
 // has workers: for any other, and without a journal, nil. It reads only
 // the journal's tail: from the last full record before those versions.
-func GoneFromJournal(statePath string, cur *model.State, data []byte) []model.Gone {
+func GoneFromJournal(journal string, cur *model.State, data []byte) []model.Gone {
 	if cur.Control.Status != model.LoopRunning {
 		return nil
 	}
-	versions := tailVersions(JournalPath(statePath), goneLookBack+1)
+	versions := tailVersions(journal, goneLookBack+1)
 	iteration := cur.Control.Iteration
 	// The versions of this iteration, newest first, each parsed reusing
 	// the parts of the one after it (Reparse).

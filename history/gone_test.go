@@ -42,7 +42,7 @@ atoms:
 
 func recordAll(t *testing.T, path string, opts JournalOptions, versions ...[]byte) {
 	t.Helper()
-	j, err := OpenJournal(JournalPath(path), opts)
+	j, err := OpenJournal(JournalBeside(path), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func goneIDs(t *testing.T, path string, cur []byte) []string {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, g := range GoneFromJournal(path, doc.State, cur) {
+	for _, g := range GoneFromJournal(JournalBeside(path), doc.State, cur) {
 		ids = append(ids, fmt.Sprintf("%s@%d", g.ID, g.Iteration))
 	}
 	return ids
@@ -110,7 +110,7 @@ func TestTailVersions(t *testing.T) {
 		vs = append(vs, goneState(1, "pending", n))
 	}
 	recordAll(t, path, JournalOptions{FullEvery: 10}, vs...)
-	got := tailVersions(JournalPath(path), 4)
+	got := tailVersions(JournalBeside(path), 4)
 	if len(got) != 4 {
 		t.Fatalf("%d versions, want 4", len(got))
 	}
@@ -122,16 +122,16 @@ func TestTailVersions(t *testing.T) {
 	// A record damaged in the middle of the tail: the versions built on
 	// it fail their hash and are left out; those after the next full
 	// record are whole again.
-	data, err := os.ReadFile(JournalPath(path))
+	data, err := os.ReadFile(JournalBeside(path))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := bytes.Split(data, []byte("\n"))
 	lines[19] = bytes.Replace(lines[19], []byte(`"two 19`), []byte(`"twx 19`), 1)
-	if err := os.WriteFile(JournalPath(path), bytes.Join(lines, []byte("\n")), 0o644); err != nil {
+	if err := os.WriteFile(JournalBeside(path), bytes.Join(lines, []byte("\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got = tailVersions(JournalPath(path), 4)
+	got = tailVersions(JournalBeside(path), 4)
 	for _, v := range got {
 		if bytes.Contains(v, []byte("twx")) {
 			t.Fatalf("a damaged version came back:\n%s", v)
@@ -152,7 +152,7 @@ func TestTailVersions(t *testing.T) {
 		bigs = append(bigs, append(goneState(1, "pending", n), pad...))
 	}
 	recordAll(t, big, JournalOptions{}, bigs...)
-	if got := tailVersions(JournalPath(big), 2); got != nil {
+	if got := tailVersions(JournalBeside(big), 2); got != nil {
 		t.Fatalf("%d versions rebuilt past the budget", len(got))
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/aot-loop/aot-tui/internal/filelock"
@@ -25,14 +24,16 @@ import (
 
 // The journal is a file of JSON lines, one record per version:
 //
-//	{"v":1,"at":"2026-11-24T14:02:31.5Z","sha":"…","n":5120,"full":"<base64 of gzip>","pid":4242}
+//	{"v":1,"at":"2026-11-24T14:02:31.5Z","sha":"…","n":5120,"full":"<base64 of gzip>","file":"/home/u/shop/.claude/aot-loop-state.md","pid":4242}
 //	{"v":1,"at":"2026-11-24T14:02:36Z","sha":"…","n":5131,"base":"<sha of the record before>","ops":[[0,41],"    status: resolved\n",[42,180]],"pid":4242}
 //
 // A record is either the version in full (gzip, base64) or a line diff
 // against the version of the record just before it in the file: [a0,a1]
 // copies that version's lines a0..a1-1, a string inserts text. "sha" is
 // the SHA-256 of the version's bytes, "base" that of the version the diff
-// applies to. Every record is checked on read: a line that does not
+// applies to; "at" the version's time (the file's modification time); a
+// full record names the state file it is a version of ("file", absolute:
+// a journal in the state directory says whose it is). Every record is checked on read: a line that does not
 // decode, a diff whose base is not the version before it, or bytes whose
 // hash is not "sha" is skipped with a note (a torn last line — the
 // process died mid-write — is the expected case), and the reader picks up
@@ -64,26 +65,14 @@ type JournalOptions struct {
 	// FullEvery writes a full record at least every this many records
 	// (default 100), so a damaged record loses little.
 	FullEvery int
+	// StateFile is the state file the journal records: its full records
+	// name it (made absolute), so that the journal alone says whose it
+	// is. Empty: they name none.
+	StateFile string
 }
 
 // DefaultJournalMax is the default size cap of one journal file.
 const DefaultJournalMax = 32 << 20
-
-// JournalPath is where the journal of the state file at statePath lives:
-// beside it, named after it (.claude/aot-loop-state.md →
-// .claude/aot-loop-state.history.jsonl).
-func JournalPath(statePath string) string {
-	dir, base := filepath.Split(statePath)
-	base = strings.TrimSuffix(base, filepath.Ext(base))
-	return filepath.Join(dir, base+".history.jsonl")
-}
-
-// StatePath is JournalPath the other way: the state file a journal (or
-// the JOURNAL.1 it rotated out) was recorded beside.
-func StatePath(journal string) string {
-	journal = strings.TrimSuffix(journal, ".1")
-	return strings.TrimSuffix(journal, ".history.jsonl") + ".md"
-}
 
 // record is one line of a journal.
 type record struct {
@@ -94,6 +83,7 @@ type record struct {
 	Full string            `json:"full,omitempty"`
 	Base string            `json:"base,omitempty"`
 	Ops  []json.RawMessage `json:"ops,omitempty"`
+	File string            `json:"file,omitempty"`
 	PID  int               `json:"pid,omitempty"`
 }
 
@@ -126,14 +116,23 @@ type Journal struct {
 	ahead []string
 }
 
-// OpenJournal opens (creating when needed) the journal at path for
-// appending.
+// OpenJournal opens (creating when needed, with its directory) the
+// journal at path for appending. A directory it makes is the user's alone
+// (0700): a journal holds the loop's objective and prompt.
 func OpenJournal(path string, opts JournalOptions) (*Journal, error) {
 	if opts.MaxSize <= 0 {
 		opts.MaxSize = DefaultJournalMax
 	}
 	if opts.FullEvery <= 0 {
 		opts.FullEvery = 100
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	if opts.StateFile != "" {
+		if abs, err := filepath.Abs(opts.StateFile); err == nil {
+			opts.StateFile = abs
+		}
 	}
 	lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -358,6 +357,7 @@ func (j *Journal) encode(v Version, s string, cur *text, full bool) ([]byte, boo
 		}
 	}
 	if rec.Ops == nil {
+		rec.File = j.opts.StateFile
 		var z bytes.Buffer
 		zw := gzip.NewWriter(&z)
 		zw.Write(v.Data)
@@ -512,7 +512,7 @@ func ReadJournal(path string) ([]Version, []string, error) {
 	var out []Version
 	var notes []string
 	var head text
-	headSum := ""
+	headSum, file := "", ""
 	lineNo := 0
 	for len(data) > 0 {
 		lineNo++
@@ -539,10 +539,13 @@ func ReadJournal(path string) ([]Version, []string, error) {
 			continue
 		}
 		head, headSum = split(v), rec.Sum
+		if rec.File != "" {
+			file = rec.File
+		}
 		if len(out) > 0 && bytes.Equal(out[len(out)-1].Data, v) {
 			continue
 		}
-		out = append(out, Version{At: rec.At, Data: v})
+		out = append(out, Version{At: rec.At, Data: v, File: file})
 	}
 	return out, notes, nil
 }

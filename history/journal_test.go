@@ -260,9 +260,9 @@ func TestJournalConcurrentProcesses(t *testing.T) {
 	t.Logf("%d versions, the writer changed %d times", len(got), switches)
 }
 
-func TestStatePathUndoesJournalPath(t *testing.T) {
+func TestStatePathUndoesJournalBeside(t *testing.T) {
 	state := filepath.Join("p", ".claude", "aot-loop-state.md")
-	j := JournalPath(state)
+	j := JournalBeside(state)
 	for _, in := range []string{j, j + ".1"} {
 		if got := StatePath(in); got != state {
 			t.Errorf("StatePath(%q) = %q, want %q", in, got, state)

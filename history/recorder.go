@@ -9,9 +9,11 @@ import (
 // never waits for a write or an fsync.
 type Recorder struct {
 	j *Journal
-	// path and opts open the journal on the first record (NewLazyRecorder).
-	path string
-	opts JournalOptions
+	// where names the journal and opts open it on the first record
+	// (NewLazyRecorder); path is the journal's, once known.
+	where func() (string, error)
+	path  string
+	opts  JournalOptions
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -31,18 +33,24 @@ func NewRecorder(j *Journal) *Recorder {
 	return r
 }
 
-// NewLazyRecorder records to the journal at path, which it opens (and
-// creates) on its own goroutine when the first version comes, so that the
-// caller does no I/O at all; an error opening it is reported by Err.
-func NewLazyRecorder(path string, opts JournalOptions) *Recorder {
-	r := &Recorder{path: path, opts: opts, done: make(chan struct{})}
+// NewLazyRecorder records to the journal at the path where names, which
+// it asks for and opens (creating it and its directory) on its own
+// goroutine when the first version comes, so that the caller does no I/O
+// at all (where may look at the disk: JournalIn resolves links); an error
+// of either is reported by Err.
+func NewLazyRecorder(where func() (string, error), opts JournalOptions) *Recorder {
+	r := &Recorder{where: where, opts: opts, done: make(chan struct{})}
 	r.cond = sync.NewCond(&r.mu)
 	go r.run()
 	return r
 }
 
-// Path is the journal's file.
-func (r *Recorder) Path() string { return r.path }
+// Path is the journal's file ("" while a lazy recorder has not opened it).
+func (r *Recorder) Path() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.path
+}
 
 // Record queues v for the journal. After an error it records nothing more
 // (Err says why). v.Data is queued and kept as it is, not copied: the
@@ -119,7 +127,7 @@ func (r *Recorder) run() {
 		var wrote bool
 		var err error
 		if r.j == nil {
-			r.j, err = OpenJournal(r.path, r.opts)
+			r.j, err = r.open()
 		}
 		if err == nil {
 			wrote, err = r.j.Append(v)
@@ -135,4 +143,16 @@ func (r *Recorder) run() {
 		}
 		r.cond.Broadcast()
 	}
+}
+
+// open asks a lazy recorder's where for the journal's path and opens it.
+func (r *Recorder) open() (*Journal, error) {
+	path, err := r.where()
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.path = path
+	r.mu.Unlock()
+	return OpenJournal(path, r.opts)
 }

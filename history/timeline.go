@@ -20,14 +20,18 @@ import (
 
 // Version is one distinct version of a state file.
 type Version struct {
-	// At is when the version was seen (the watcher's time, the journal's
-	// record time, or a commit's time).
+	// At is the version's time: the file's modification time when it was
+	// read (else when it was seen), as the journal recorded it, or a
+	// commit's time.
 	At time.Time
 	// Data is the file's bytes.
 	Data []byte
 	// Marks say what kind of step the version is (MarksOf of Compare with
 	// the version before); zero when not known.
 	Marks Mark
+	// File is the state file the version is of, when its journal names
+	// it (read back only: JournalOptions.StateFile names it on write).
+	File string
 }
 
 // TimelineOptions tune a Timeline. The zero value is sensible.

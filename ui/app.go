@@ -70,10 +70,12 @@ type Options struct {
 	// VerifyTimeout bounds each command a verification (V) runs
 	// (verify.DefaultTimeout when zero).
 	VerifyTimeout time.Duration
-	// Journal records every new version of each AoT state file to a
-	// journal beside it (history.JournalPath), capped at JournalMax bytes
-	// a file (0: history.DefaultJournalMax).
-	Journal    bool
+	// Journal, when set, names the journal of each AoT state file (as
+	// history.JournalIn does), to which every new version is recorded,
+	// capped at JournalMax bytes a file (0: history.DefaultJournalMax).
+	// It is called on the recorder's goroutine; its error turns that
+	// loop's journal off, said in the footer.
+	Journal    func(statePath string) (string, error)
 	JournalMax int64
 	// Replay, when set, shows recorded versions instead of watching a
 	// file (aot-tui replay); Target names the loop.

@@ -128,7 +128,7 @@ func (m *Model) renderFrame() string {
 	case l.st != nil:
 		m.noteChanged(l)
 		lines = append(lines, renderHeader(headerData{State: l.st, Facts: l.facts, Outlook: l.outlook,
-			LoopTools: len(l.loopTools), Changed: l.changed, Now: m.now, Pace: m.pace(l), Pause: m.pauseText(l), Resume: l.resume}, m.width, s)...)
+			LoopTools: len(l.loopTools), Changed: changedShown(l), Now: m.now, Pace: m.pace(l), Pause: m.pauseText(l), Resume: l.resume}, m.width, s)...)
 	default:
 		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(termtext.Line(l.target.Path), m.width)), "")
 	}
@@ -248,8 +248,8 @@ func (m *Model) tabsAndFooter() (tabs, footer string) {
 // noteChanged notes when the header's "changed 12s ago" of l next reads
 // differently.
 func (m *Model) noteChanged(l *loop) {
-	if !l.changed.IsZero() {
-		m.noteClock(nextAgoChange(l.changed, m.now))
+	if at := changedShown(l); !at.IsZero() {
+		m.noteClock(nextAgoChange(at, m.now))
 	}
 }
 

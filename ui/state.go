@@ -77,7 +77,7 @@ func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
 	if !again && (ev.Data == nil || !l.session.IsOurs(ev.Data)) {
 		// Not our own write coming back through the watcher, nor the
 		// bytes on screen reported again (a second event for one write).
-		m.noteChange(l, ev.At)
+		m.noteChange(l, versionAt(ev))
 		if l.st != nil {
 			for _, d := range l.dialogs {
 				if f, ok := d.(*flowBox); ok {
@@ -125,7 +125,19 @@ func (m *Model) noteWritable(l *loop, ev statefile.Event) {
 	}
 }
 
-// noteChange records when the file's content changed, for the pace meter.
+// versionAt is when the version an event read was written: the file's
+// modification time (a loop dead for hours reads "changed 3h ago" from the
+// start; one whose clock is behind, or a touch -d, moves it back), else
+// when it was read.
+func versionAt(ev statefile.Event) time.Time {
+	if !ev.ModTime.IsZero() {
+		return ev.ModTime
+	}
+	return ev.At
+}
+
+// noteChange records when the file's content changed (the header's
+// "changed 12s ago"), for the pace meter too.
 func (m *Model) noteChange(l *loop, at time.Time) {
 	if at.IsZero() {
 		at = m.opts.Now()
@@ -142,8 +154,8 @@ func (m *Model) noteChange(l *loop, at time.Time) {
 // times (and at least 10 s / 30 s, so a fast loop is not flagged at once).
 // The frame being drawn notes when that changes (paceAt).
 func (m *Model) pace(l *loop) paceLevel {
-	if l.st == nil || l.st.Control.Status != model.LoopRunning {
-		return paceNormal
+	if l.st == nil || l.st.Control.Status != model.LoopRunning || l.hist.inPast() || (l.hist != nil && l.hist.replay != nil) {
+		return paceNormal // in the past, "changed" is the version's time
 	}
 	level, next := paceAt(l.changeTimes, l.changed, m.now)
 	m.noteClock(next)

@@ -92,16 +92,17 @@ func (m *Model) hist(l *loop) *timeline {
 	return m.timelineOf(l)
 }
 
-// timelineOf is loop l's timeline, made on first use: with a journal
-// beside the state file when Options.Journal is set (the recorder opens it
-// on its own goroutine, so no I/O happens here).
+// timelineOf is loop l's timeline, made on first use: with the journal
+// Options.Journal names, when set (the recorder names and opens it on its
+// own goroutine, so no I/O happens here).
 func (m *Model) timelineOf(l *loop) *timeline {
 	if l.hist != nil {
 		return l.hist
 	}
 	h := &timeline{tl: history.NewTimeline(history.TimelineOptions{}), idx: -1, parsed: map[int]shownState{}, speed: 1}
-	if m.opts.Journal && l.target.Kind == statefile.KindAoT && m.opts.Replay == nil {
-		h.rec = history.NewLazyRecorder(history.JournalPath(l.target.Path), history.JournalOptions{MaxSize: m.opts.JournalMax})
+	if journal := m.opts.Journal; journal != nil && l.target.Kind == statefile.KindAoT && m.opts.Replay == nil {
+		path := l.target.Path
+		h.rec = history.NewLazyRecorder(func() (string, error) { return journal(path) }, history.JournalOptions{MaxSize: m.opts.JournalMax, StateFile: path})
 	}
 	l.hist = h
 	return h
@@ -140,7 +141,7 @@ func (m *Model) recordQueued(l *loop) {
 // journal, and notes the corrections it added in the message log.
 func (m *Model) recordVersion(l *loop, h *timeline, ev statefile.Event) {
 	changes := history.Compare(h.last, ev.Doc.State)
-	v := history.Version{At: ev.At, Data: ev.Data, Marks: history.MarksOf(changes)}
+	v := history.Version{At: versionAt(ev), Data: ev.Data, Marks: history.MarksOf(changes)}
 	if v.At.IsZero() {
 		v.At = m.opts.Now()
 	}
@@ -176,7 +177,7 @@ func (m *Model) onLoadedInPast(l *loop, ev statefile.Event) tea.Cmd {
 	h := l.hist
 	l.banner, l.bannerBad = "", false
 	if ev.Data == nil || !l.session.IsOurs(ev.Data) {
-		m.noteChange(l, ev.At)
+		m.noteChange(l, versionAt(ev))
 	}
 	var cmds []tea.Cmd
 	if ev.Doc != nil {
@@ -308,6 +309,15 @@ func (m *Model) toLive(l *loop) tea.Cmd {
 	h.saved = shownState{}
 	m.report(l, kit.Info, "live")
 	return m.show(l, s)
+}
+
+// changedShown is when the version on screen was written: the live file's
+// last change, or in the past (and in a replay) that version's own time.
+func changedShown(l *loop) time.Time {
+	if h := l.hist; h != nil && (h.inPast() || h.replay != nil) && h.tl.Len() > 0 {
+		return h.tl.Time(h.current())
+	}
+	return l.changed
 }
 
 // current is the index of the version on screen.

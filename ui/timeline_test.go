@@ -50,6 +50,11 @@ func startTimelineFlow(t *testing.T, path string, w, h int, opts Options) *flow 
 	return &flow{t: t, tm: tm, path: path}
 }
 
+// inDir keeps the journals in dir, as the TUI's --journal-dir does.
+func inDir(dir string) func(string) (string, error) {
+	return func(path string) (string, error) { return history.JournalIn(dir, path), nil }
+}
+
 // on runs f on the program's goroutine and waits for it.
 func (f *flow) on(fn func(*Model)) {
 	f.t.Helper()
@@ -71,7 +76,8 @@ func TestTimelineRecordsASimulatedRunAndStepsBackThroughIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	initial, _ := os.ReadFile(path)
-	f := startTimelineFlow(t, path, 90, 30, Options{Journal: true})
+	journals := t.TempDir()
+	f := startTimelineFlow(t, path, 90, 30, Options{Journal: inDir(journals)})
 	f.waitFor("pending")
 
 	var mu sync.Mutex
@@ -103,7 +109,7 @@ func TestTimelineRecordsASimulatedRunAndStepsBackThroughIt(t *testing.T) {
 	if len(versions) < 10 {
 		t.Fatalf("only %d versions seen", len(versions))
 	}
-	recorded, notes, err := history.ReadJournal(history.JournalPath(path))
+	recorded, notes, err := history.ReadJournal(history.JournalIn(journals, path))
 	if err != nil || len(notes) > 0 {
 		t.Fatal(err, notes)
 	}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/sim"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -128,7 +129,7 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		Watch:       statefile.WatchOptions{MaxSize: g.maxSize},
 		LoopName:    "demo",
 		Keys:        keys,
-		Journal:     true,
+		Journal:     demoJournal,
 		AfterRecord: afterRecord,
 	})
 	runErr := runUntilEnd(m, out)
@@ -153,3 +154,8 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 	}
 	return nil
 }
+
+// demoJournal keeps the demo's journal beside its state file: the demo's
+// directory is aot-tui's own (a temporary one is removed with it), and
+// replay finds the journal there.
+func demoJournal(statePath string) (string, error) { return history.JournalBeside(statePath), nil }

@@ -14,12 +14,13 @@ import (
 
 // An in-progress atom deleted with --interrupt: the worker's script then
 // fails "Atom A9 not found", and status — reading the journal a TUI keeps
-// beside the file — says so until the iteration moves on.
+// (here one an older aot-tui kept beside the file) — says so until the
+// iteration moves on.
 func TestStatusNamesAGoneWorker(t *testing.T) {
 	py, bin := loopPython(t), binary(t)
 	path, script := workerProject(t)
 	// What a TUI watching the loop records: the version before.
-	j, err := history.OpenJournal(history.JournalPath(path), history.JournalOptions{})
+	j, err := history.OpenJournal(history.JournalBeside(path), history.JournalOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,21 +25,56 @@ type recorded struct {
 	target   statefile.Target
 	versions []history.Version
 	notes    []string
+	// journals are the journals read, if any.
+	journals []string
 }
 
-// fromJournal reads a journal (and the one it rotated out before it).
-func fromJournal(path string) (*recorded, error) {
-	versions, notes, err := history.ReadJournalAll(path)
+// fromJournal reads the journals at paths (each with the one it rotated
+// out before it) as one history: a loop's journal in the journal
+// directory and the one an older aot-tui kept beside its state file. The
+// loop is the state file the journals name (else the one a journal beside
+// it is named after).
+func fromJournal(paths []string) (*recorded, error) {
+	versions, notes, err := history.ReadJournals(paths)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fail(exitUsage, "no journal at %s — the TUI records one beside the state file while it watches (unless --no-journal)", path)
+			return nil, fail(exitUsage, "no journal at %s — the TUI records one while it watches (unless --no-journal); --journal-dir DIR looks in another directory", strings.Join(paths, " or "))
 		}
-		return nil, fail(exitUsage, "reading %s: %v", path, err)
+		return nil, fail(exitUsage, "reading %v", err)
+	}
+	var read []string
+	for _, p := range paths {
+		if exists(p) || exists(p+".1") {
+			read = append(read, p)
+		}
 	}
 	if len(versions) == 0 {
-		return nil, fail(exitInvalid, "%s holds no readable version", path)
+		return nil, fail(exitInvalid, "%s holds no readable version", strings.Join(read, " and "))
 	}
-	return &recorded{source: path, target: statefile.Target{Path: history.StatePath(path), Kind: statefile.KindAoT}, versions: versions, notes: notes}, nil
+	state := versions[len(versions)-1].File
+	if state == "" {
+		state = history.StatePath(read[len(read)-1])
+	}
+	return &recorded{source: strings.Join(read, " and "), target: statefile.Target{Path: state, Kind: statefile.KindAoT},
+		versions: versions, notes: notes, journals: read}, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// shortSource names where the versions came from in a line: the base
+// names of the journals read.
+func (r *recorded) shortSource() string {
+	if len(r.journals) == 0 {
+		return filepath.Base(r.source)
+	}
+	names := make([]string, len(r.journals))
+	for i, p := range r.journals {
+		names[i] = filepath.Base(p)
+	}
+	return strings.Join(names, " and ")
 }
 
 // fromGit reads the versions of a state file from its git commits.
@@ -73,37 +108,44 @@ func discoverAoT(path string) (statefile.Target, error) {
 	return t, nil
 }
 
-// journalOf is the journal a PATH names: a journal file itself, else the
-// journal beside the state file that PATH (a file or directory) names.
-func journalOf(path string) (string, error) {
+// journalOf are the journals a PATH names: a journal file itself, else
+// the journals of the state file that PATH (a file or directory) names.
+func journalOf(path string, jd *journalDirFlag) ([]string, error) {
 	if strings.HasSuffix(path, ".jsonl") || strings.HasSuffix(path, ".jsonl.1") {
-		return path, nil
+		if jd.dir != "" {
+			return nil, fail(exitUsage, "%s is a journal; --journal-dir finds the journals of a state file or project directory, not of a journal", path)
+		}
+		return []string{path}, nil
 	}
 	t, err := discoverAoT(path)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return history.JournalPath(t.Path), nil
+	return jd.journals(t.Path), nil
 }
 
 func newReplayCmd(g *globalFlags) *cobra.Command {
 	var gitPath, keys string
 	var speed float64
 	var play bool
+	var jd journalDirFlag
 	cmd := &cobra.Command{
-		Use:   "replay [JOURNAL|PATH] [--git PATH] [--speed X] [--play]",
+		Use:   "replay [JOURNAL|PATH] [--journal-dir DIR] [--git PATH] [--speed X] [--play]",
 		Short: "Browse a recorded run: the timeline of a journal, or of a state file's git history",
-		Long: `Opens the TUI on the versions of a loop recorded in a journal (the one beside
-the state file that the TUI writes while it watches, .claude/aot-loop-state.history.jsonl),
-at the first version, read-only. , and . step through the versions, { and } jump
-to changes of atoms, status, corrections or OR choices, w says what changed,
-p plays the run (+ and - change the speed), M shows the notes about the
-recording, esc shows the last version.
+		Long: `Opens the TUI on the versions of a loop recorded in its journal (the one the
+TUI writes while it watches), at the first version, read-only. , and . step
+through the versions, { and } jump to changes of atoms, status, corrections or
+OR choices, w says what changed, p plays the run (+ and - change the speed), M
+shows the notes about the recording, esc shows the last version.
 
 JOURNAL defaults to the journal of the state file in the current directory; a
-project directory or a state file means its journal. With --git PATH the
-versions are the commits that touched the state file (git log), each at its
-commit time; commits whose version does not parse are skipped with a note.`,
+project directory or a state file means its journal, in the journal directory
+(--journal-dir; by default
+` + journalDirDefault + `),
+read together with the one an older aot-tui kept beside the state file
+(.claude/aot-loop-state.history.jsonl). With --git PATH the versions are the
+commits that touched the state file (git log), each at its commit time; commits
+whose version does not parse are skipped with a note.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if speed <= 0 {
@@ -114,6 +156,8 @@ commit time; commits whose version does not parse are skipped with a note.`,
 			switch {
 			case gitPath != "" && len(args) > 0:
 				return fail(exitUsage, "give either JOURNAL or --git PATH, not both")
+			case gitPath != "" && jd.dir != "":
+				return fail(exitUsage, "--git PATH reads git, not journals; it does not go with --journal-dir")
 			case gitPath != "":
 				rec, err = fromGit(gitPath)
 			default:
@@ -121,9 +165,9 @@ commit time; commits whose version does not parse are skipped with a note.`,
 				if len(args) == 1 {
 					path = args[0]
 				}
-				var j string
-				if j, err = journalOf(path); err == nil {
-					rec, err = fromJournal(j)
+				var js []string
+				if js, err = journalOf(path, &jd); err == nil {
+					rec, err = fromJournal(js)
 				}
 			}
 			if err != nil {
@@ -138,7 +182,7 @@ commit time; commits whose version does not parse are skipped with a note.`,
 				Target:   rec.target,
 				ReadOnly: true,
 				Keys:     km,
-				Replay:   &ui.Replay{Timeline: tl, Speed: speed, Play: play, Notes: rec.notes, Source: filepath.Base(rec.source)},
+				Replay:   &ui.Replay{Timeline: tl, Speed: speed, Play: play, Notes: rec.notes, Source: rec.shortSource()},
 			})
 			return runModel(cmd, m)
 		},
@@ -147,6 +191,7 @@ commit time; commits whose version does not parse are skipped with a note.`,
 	f.StringVar(&gitPath, "git", "", "replay the git history of this state file (or project directory)")
 	f.Float64Var(&speed, "speed", 1, "play speed: 1 is the recorded pace, 8 eight times faster")
 	f.BoolVar(&play, "play", false, "start playing at once")
+	jd.register(cmd, "look for the journal in this directory")
 	registerKeys(cmd, &keys)
 	return cmd
 }
@@ -155,8 +200,9 @@ func newReportCmd(g *globalFlags) *cobra.Command {
 	var ff fileFlag
 	var journal, gitPath, format, output string
 	var noJournal bool
+	var jd journalDirFlag
 	cmd := &cobra.Command{
-		Use:   "report [PATH] [-f PATH | --journal FILE | --git PATH] [--format md|json|html] [-o FILE]",
+		Use:   "report [PATH] [-f PATH | --journal FILE | --git PATH] [--journal-dir DIR] [--format md|json|html] [-o FILE]",
 		Short: "A post-mortem of a loop: outcome, atoms, OR decisions, corrections, iterations, graph",
 		Long: `Writes a post-mortem of a loop: objective and base_case; outcome (status,
 stop_reason, iterations used of the maximum); resolved atoms with their bindings;
@@ -165,9 +211,13 @@ cleared); every correction with its time and type; what each iteration did
 (atoms resolved, reset, added, backtracks, stall count); a drawing of the final
 graph; and the run over time (unresolved atoms and stall count).
 
-The history comes from the journal beside the state file when there is one
-(--no-journal: the file alone), from --journal FILE, or from the file's git
-commits (--git PATH). From the file alone there are no iterations to tell.
+The history comes from the loop's journal when there is one, with the file as
+the final state (--no-journal: the file alone), from --journal FILE, or from the
+file's git commits (--git PATH). The loop's journal is the TUI's, in the journal
+directory (--journal-dir; by default
+` + journalDirDefault + `),
+read together with one an older aot-tui kept beside the state file. From the file
+alone there are no iterations to tell.
 
 --format md (default) reads well pasted into a pull request; json is for
 scripts; html is one self-contained page (inline CSS and SVG, nothing fetched).`,
@@ -200,7 +250,10 @@ scripts; html is one self-contained page (inline CSS and SVG, nothing fetched).`
 			if noJournal && (journal != "" || gitPath != "") {
 				return fail(exitUsage, "--no-journal reads the state file alone; it does not go with --journal or --git")
 			}
-			rec, err := reportSource(path, journal, gitPath, noJournal, g)
+			if jd.dir != "" && (journal != "" || gitPath != "" || noJournal) {
+				return fail(exitUsage, "--journal-dir finds the journal of the state file; it does not go with --journal, --git or --no-journal")
+			}
+			rec, err := reportSource(path, journal, gitPath, noJournal, &jd, g)
 			if err != nil {
 				return err
 			}
@@ -228,17 +281,18 @@ scripts; html is one self-contained page (inline CSS and SVG, nothing fetched).`
 	f := cmd.Flags()
 	f.StringVar(&journal, "journal", "", "read the versions from this journal")
 	f.StringVar(&gitPath, "git", "", "read the versions from the git commits of this state file (or project directory)")
-	f.BoolVar(&noJournal, "no-journal", false, "read the state file alone, not the journal beside it")
+	f.BoolVar(&noJournal, "no-journal", false, "read the state file alone, not its journal")
+	jd.register(cmd, "look for the journal in this directory")
 	f.StringVar(&format, "format", "md", "md, json or html")
 	f.StringVarP(&output, "output", "o", "", "write to FILE instead of stdout")
 	return cmd
 }
 
 // reportSource reads the versions a report is made of.
-func reportSource(path, journal, gitPath string, noJournal bool, g *globalFlags) (*recorded, error) {
+func reportSource(path, journal, gitPath string, noJournal bool, jd *journalDirFlag, g *globalFlags) (*recorded, error) {
 	switch {
 	case journal != "":
-		return fromJournal(journal)
+		return fromJournal([]string{journal})
 	case gitPath != "":
 		return fromGit(gitPath)
 	}
@@ -256,13 +310,12 @@ func reportSource(path, journal, gitPath string, noJournal bool, g *globalFlags)
 	}
 	final := history.Version{At: at, Data: data}
 	if !noJournal {
-		j := history.JournalPath(t.Path)
-		if rec, err := fromJournal(j); err == nil {
+		if rec, err := fromJournal(jd.journals(t.Path)); err == nil {
 			if last := rec.versions[len(rec.versions)-1]; !bytes.Equal(last.Data, data) {
 				rec.versions = append(rec.versions, final)
 				rec.notes = append(rec.notes, "the state file has changed since the journal's last version: it is the final state here")
 			}
-			rec.source = fmt.Sprintf("%s with its journal %s", t.Path, filepath.Base(j))
+			rec.source = fmt.Sprintf("%s with its journal %s", t.Path, rec.shortSource())
 			rec.target = t
 			return rec, nil
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,44 +30,86 @@ func quitTmux(t *testing.T, s *tmuxSession) {
 	t.Fatal("q did not quit the TUI")
 }
 
-// The TUI records what it sees to the journal beside the state file, and
-// aot-tui replay plays it back from the first version.
+// The TUI records what it sees to the loop's journal in the journal
+// directory — nothing in the project: after the TUI watched the loop write,
+// opened a form and quit, the project holds the files it held before —
+// and aot-tui replay finds the journal there and plays it back from the
+// first version.
 func TestE2EJournalThenReplay(t *testing.T) {
 	bin := binary(t)
 	path := copyFixture(t, "seed-complete.md")
 	dir := filepath.Dir(filepath.Dir(path))
+	before := projectFiles(t, dir)
 	s := startTmux(t, 100, 30, []string{"NO_COLOR=1"}, bin, dir)
 	s.waitFor("iteration 5/20")
 	for i := 6; i <= 8; i++ {
 		replaceInFile(t, path, "iteration: "+itoa(i-1), "iteration: "+itoa(i), i%2 == 0)
 		s.waitFor("iteration " + itoa(i) + "/20")
 	}
+	s.send("c")
+	s.waitFor("Change constraints")
+	s.send("Escape")
+	s.waitGone("Change constraints")
 	quitTmux(t, s)
-	versions, notes, err := history.ReadJournal(history.JournalPath(path))
-	if err != nil || len(notes) > 0 || len(versions) != 4 {
+	if after := projectFiles(t, dir); after != before {
+		t.Fatalf("the TUI left files in the project:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	versions, notes, err := history.ReadJournal(history.JournalIn(testJournalDir(t), path))
+	// The loop's four versions, and the form's two writes of
+	// redirect_requested (set, cleared).
+	if err != nil || len(notes) > 0 || len(versions) != 6 {
 		t.Fatalf("the journal: %d versions, %v %v", len(versions), err, notes)
 	}
 	final, _ := os.ReadFile(path)
-	if string(versions[3].Data) != string(final) {
+	if string(versions[5].Data) != string(final) {
 		t.Fatal("the journal's last version is not the file")
 	}
 
 	r := startTmux(t, 100, 30, []string{"NO_COLOR=1"}, bin, "replay", dir)
-	r.waitFor("version 1 of 4", "replay of aot-loop-state.history.jsonl", "iteration 5/20")
+	r.waitFor("version 1 of 6", "replay of "+filepath.Base(history.JournalIn(testJournalDir(t), path)), "iteration 5/20")
 	r.send(".")
-	r.waitFor("version 2 of 4", "iteration 6/20")
+	r.waitFor("version 2 of 6", "iteration 6/20")
 	r.send("w")
-	r.waitFor("what changed — version 2 of 4", "iteration 5 → 6")
+	r.waitFor("what changed — version 2 of 6", "iteration 5 → 6")
 	r.send("Escape")
-	r.waitFor("◷ version 2 of 4") // before p: esc p at once would be alt+p
+	r.waitFor("◷ version 2 of 6") // before p: esc p at once would be alt+p
 	r.send("p")
-	r.waitFor("version 4 of 4", "iteration 8/20", "end of the recording")
+	r.waitFor("version 6 of 6", "iteration 8/20", "end of the recording")
 	r.send("a")
 	r.waitFor("a replay is read-only")
 	quitTmux(t, r)
 	if after, _ := os.ReadFile(path); string(after) != string(final) {
 		t.Fatal("the replay wrote to the state file")
 	}
+}
+
+// projectFiles lists the files under dir, one a line.
+func projectFiles(t *testing.T, dir string) string {
+	t.Helper()
+	var names []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		names = append(names, rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(names, "\n")
+}
+
+// testJournalDir is where the TUIs the tests start keep their journals
+// (TestMain's XDG_STATE_HOME).
+func testJournalDir(t *testing.T) string {
+	t.Helper()
+	dir, err := history.DefaultJournalDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func TestE2ENoJournal(t *testing.T) {
@@ -77,45 +120,55 @@ func TestE2ENoJournal(t *testing.T) {
 	replaceInFile(t, path, "iteration: 5", "iteration: 6", true)
 	s.waitFor("iteration 6/20")
 	quitTmux(t, s)
-	if _, err := os.Stat(history.JournalPath(path)); !os.IsNotExist(err) {
-		t.Fatalf("--no-journal wrote a journal: %v", err)
+	for _, j := range history.JournalsOf(testJournalDir(t), path) {
+		if _, err := os.Stat(j); !os.IsNotExist(err) {
+			t.Fatalf("--no-journal wrote a journal: %v", err)
+		}
 	}
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // journalOfRun records a demo run the way the TUI does and returns the
-// project directory.
-func journalOfRun(t *testing.T) (dir string, n int) {
+// project directory: version i (from 0) to the journal at where(path, i).
+func journalOfRun(t *testing.T, where func(path string, i int) string) (dir string, n int) {
 	t.Helper()
 	dir = t.TempDir()
 	path, err := sim.Setup(dir, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := history.OpenJournal(history.JournalPath(path), history.JournalOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	initial, _ := os.ReadFile(path)
-	j.Append(history.Version{At: time.Now(), Data: initial})
-	n = 1
-	_, err = sim.Run(t.Context(), sim.Config{Path: path, Seed: 1, Speed: 1000, Demo: true, OnWrite: func(_ string, data []byte) {
-		if ok, err := j.Append(history.Version{At: time.Now(), Data: data}); err != nil {
+	journals := map[string]*history.Journal{}
+	record := func(data []byte) {
+		j := where(path, n)
+		if journals[j] == nil {
+			if journals[j], err = history.OpenJournal(j, history.JournalOptions{StateFile: path}); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { journals[j].Close() })
+		}
+		if ok, err := journals[j].Append(history.Version{At: time.Now(), Data: data}); err != nil {
 			t.Error(err)
 		} else if ok {
 			n++
 		}
-	}})
+	}
+	initial, _ := os.ReadFile(path)
+	record(initial)
+	_, err = sim.Run(t.Context(), sim.Config{Path: path, Seed: 1, Speed: 1000, Demo: true, OnWrite: func(_ string, data []byte) { record(data) }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return dir, n
 }
 
+// beside keeps every version in the journal an older aot-tui kept beside
+// the state file.
+func beside(path string, _ int) string { return history.JournalBeside(path) }
+
+// report reads the journal an older aot-tui kept beside the state file.
 func TestReportCommand(t *testing.T) {
-	dir, n := journalOfRun(t)
+	dir, n := journalOfRun(t, beside)
 	code, md, stderr := cli(t, "report", dir)
 	if code != 0 {
 		t.Fatalf("report: %d %s", code, stderr)
@@ -164,6 +217,61 @@ func TestReportCommand(t *testing.T) {
 		{[]string{"report", "--no-journal", "--journal", journal}, "does not go with --journal or --git"},
 		{[]string{"report", "--no-journal", "--git", dir}, "does not go with --journal or --git"},
 		{[]string{"replay", "--git", dir, dir}, "not both"},
+	} {
+		code, _, stderr := cli(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// A loop watched by an older aot-tui (its journal beside the state file)
+// and then by this one (its journal in the journal directory): report and
+// replay read both as one history, and find the new one in the directory
+// --journal-dir names.
+func TestReportReadsTheOldAndTheNewJournal(t *testing.T) {
+	mine := t.TempDir()
+	split := 0
+	dir, n := journalOfRun(t, func(path string, i int) string {
+		if i < 6 {
+			return history.JournalBeside(path)
+		}
+		split = i
+		return history.JournalIn(mine, path)
+	})
+	if split == 0 {
+		t.Fatalf("the run wrote %d versions: too few to split", n)
+	}
+	versions := func(args ...string) int {
+		t.Helper()
+		code, out, stderr := cli(t, append([]string{"report", "--format", "json"}, args...)...)
+		var r struct{ Versions int }
+		if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+			t.Fatalf("report %v: %d %s %s", args, code, stderr, out)
+		}
+		return r.Versions
+	}
+	if got := versions("--journal-dir", mine, dir); got != n {
+		t.Fatalf("both journals: %d versions, want %d", got, n)
+	}
+	// Without --journal-dir, the default directory holds none of it:
+	// the old journal alone, and the file as its final state.
+	if got := versions(dir); got != 7 {
+		t.Fatalf("the old journal alone: %d versions, want 6 and the file", got)
+	}
+	code, md, _ := cli(t, "report", "--journal-dir", mine, dir)
+	if code != 0 || !strings.Contains(md, "with its journal "+filepath.Base(history.JournalIn(mine, filepath.Join(dir, ".claude", "aot-loop-state.md")))+" and aot-loop-state.history.jsonl") {
+		t.Fatalf("the report does not name both journals:\n%s", md)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", "--journal-dir", mine, "--no-journal", dir}, "does not go with --journal, --git or --no-journal"},
+		{[]string{"replay", "--journal-dir", mine, "--git", dir}, "does not go with --journal-dir"},
+		{[]string{"replay", "--journal-dir", mine, filepath.Join(mine, "x.history.jsonl")}, "is a journal; --journal-dir finds"},
+		{[]string{"--journal-dir", mine, "--no-journal", dir}, "does not go with --journal-dir"},
+		{[]string{"replay", "--journal-dir", mine, filepath.Dir(filepath.Dir(copyFixture(t, "seed-complete.md")))}, "no journal at " + mine},
 	} {
 		code, _, stderr := cli(t, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

@@ -9,11 +9,21 @@ import (
 
 // TestMain shortens the CLI's guard after a correction (1 s by default)
 // for the tests that do not test the guard itself: they run hundreds of
-// corrections. Tests of the guard pass --guard. It reports the tests
+// corrections. Tests of the guard pass --guard. It keeps the journals of
+// every TUI the tests start (and of the binary they run) in a directory of
+// its own, never the user's state directory (XDG_STATE_HOME, which every
+// system honours first: history.DefaultJournalDir). It reports the tests
 // skipped for want of tmux, python3 or git (testenv).
 func TestMain(m *testing.M) {
 	if os.Getenv("AOT_TUI_GUARD") == "" {
 		os.Setenv("AOT_TUI_GUARD", "20ms")
 	}
-	os.Exit(testenv.Main(m))
+	state, err := os.MkdirTemp("", "aot-tui-test-state-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_STATE_HOME", state)
+	code := testenv.Main(m)
+	os.RemoveAll(state)
+	os.Exit(code)
 }

@@ -40,22 +40,23 @@ type loaded struct {
 	Phase    *model.PhaseLoop
 	ParseErr error
 	// Gone are the atoms in progress in an earlier version (status reads
-	// the journal beside the file for them) and gone now; while goneCh is
+	// the loop's journal for them) and gone now; while goneCh is
 	// set they are still being read: read them through gone, which waits.
 	Gone   []model.Gone
 	goneCh chan []model.Gone
 }
 
-// readGone starts reading, on another core, the journal beside an AoT
-// state file for the atoms in progress before and gone now (see
-// history.GoneFromJournal): status writes the atoms meanwhile.
-func (l *loaded) readGone() {
+// readGone starts reading, on another core, the journal of an AoT state
+// file (the newest of its journals: in the journal directory, or one an
+// older aot-tui kept beside it) for the atoms in progress before and gone
+// now (see history.GoneFromJournal): status writes the atoms meanwhile.
+func (l *loaded) readGone(jd *journalDirFlag) {
 	if l.AoT == nil {
 		return
 	}
 	ch := make(chan []model.Gone, 1)
-	st, data, path := l.AoT.State, l.AoT.Data, l.Target.Path
-	go func() { ch <- history.GoneFromJournal(path, st, data) }()
+	st, data, journals := l.AoT.State, l.AoT.Data, jd.journals(l.Target.Path)
+	go func() { ch <- history.GoneFromJournal(history.NewestJournal(journals), st, data) }()
 	l.goneCh = ch
 }
 

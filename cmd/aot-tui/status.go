@@ -22,8 +22,9 @@ func newStatusCmd(g *globalFlags) *cobra.Command {
 	var ff fileFlag
 	var asJSON bool
 	var sf scanFlags
+	var jd journalDirFlag
 	cmd := &cobra.Command{
-		Use:   "status [PATH] [-f PATH] [--json] | status --scan [DIR ...] [--depth N] [--watch MODE] [--json]",
+		Use:   "status [PATH] [-f PATH] [--journal-dir DIR] [--json] | status --scan [DIR ...] [--depth N] [--watch MODE] [--json]",
 		Short: "One-shot summary of a loop: status, goal, iteration, stall, progress, next batch",
 		Long: `Prints a one-shot summary of the loop's state file.
 
@@ -43,9 +44,10 @@ kind, file, status, goal, iteration, stall_count, attention, reason, changed,
 ...) and watch's mode, backend, dirs, claude_dirs, descriptors, budget,
 open_files_limit, loops, polled, poll_ms, rescan_ms (see the README).
 
-When the loop is running and a journal lies beside the file (the TUI records
-one), the outlook also says which atoms were in progress earlier in the iteration
-and are gone now: their workers' scripts will fail (--json: gone_in_progress).
+When the loop is running and has a journal (the TUI records one, in the journal
+directory: --journal-dir), the outlook also says which atoms were in progress
+earlier in the iteration and are gone now: their workers' scripts will fail
+(--json: gone_in_progress).
 
 Exit codes: 0 ok (a file that fails validation included: "checks" says so), 1 the
 file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
@@ -71,7 +73,7 @@ file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 			if err != nil {
 				return err
 			}
-			l.readGone()
+			l.readGone(&jd)
 			out := cmd.OutOrStdout()
 			if l.ParseErr != nil {
 				if asJSON {
@@ -95,6 +97,7 @@ file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 	}
 	ff.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	jd.register(cmd, "look for the loop's journal in this directory")
 	sf.register(cmd)
 	return cmd
 }

@@ -22,8 +22,10 @@ type tuiFlags struct {
 	quiet    bool
 	keys     string
 	scan     scanFlags
-	// noJournal turns off the journal of versions beside each state file.
-	noJournal bool
+	// noJournal turns off the journal of versions of each state file;
+	// journalDir is where they are kept.
+	noJournal  bool
+	journalDir journalDirFlag
 	// idleRelease is how long a redirect form may go without a key before
 	// it lets the loop go (0: never).
 	idleRelease time.Duration
@@ -33,7 +35,8 @@ func (t *tuiFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&t.file, "file", "f", "", "state file or project directory (default: current directory)")
 	cmd.Flags().BoolVar(&t.readOnly, "read-only", false, "never write to the file: every write key is disabled")
 	cmd.Flags().BoolVar(&t.quiet, "quiet", false, "no bell and no desktop notifications")
-	cmd.Flags().BoolVar(&t.noJournal, "no-journal", false, "do not record the versions seen to the journal beside the state file (see aot-tui replay)")
+	cmd.Flags().BoolVar(&t.noJournal, "no-journal", false, "do not record the versions seen to the loop's journal (see aot-tui replay)")
+	t.journalDir.register(cmd, "keep the journals of the versions seen in this directory, not in the project")
 	cmd.Flags().DurationVar(&t.idleRelease, "idle-release", envDuration("AOT_TUI_IDLE_RELEASE", ui.DefaultIdleRelease),
 		"let the loop go when a redirect form has had no key for this long; the form stays open and the next key pauses the loop again (0: never; AOT_TUI_IDLE_RELEASE sets the default)")
 	registerKeys(cmd, &t.keys)
@@ -99,6 +102,9 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 	if err := t.checkIdleRelease(cmd); err != nil {
 		return err
 	}
+	if t.noJournal && t.journalDir.dir != "" {
+		return fail(exitUsage, "--no-journal records nothing; it does not go with --journal-dir")
+	}
 	if t.scan.on {
 		return runFleetTUI(cmd, args, t, g)
 	}
@@ -140,10 +146,19 @@ func (t *tuiFlags) uiOptions(g *globalFlags, keys *ui.KeyMap) ui.Options {
 		Quiet:       t.quiet,
 		Watch:       statefile.WatchOptions{MaxSize: g.maxSize},
 		Keys:        keys,
-		Journal:     !t.noJournal,
+		Journal:     t.journal(),
 		IdleRelease: t.uiIdleRelease(),
 		AfterRecord: oneProc(),
 	}
+}
+
+// journal is ui.Options.Journal: in the journal directory, unless
+// --no-journal.
+func (t *tuiFlags) journal() func(string) (string, error) {
+	if t.noJournal {
+		return nil
+	}
+	return t.journalDir.recordTo()
 }
 
 // checkIdleRelease refuses a negative --idle-release and an

@@ -124,8 +124,12 @@ func writeLoop(path string, atoms int) {
 	}
 }
 
+// start runs bin on the loop at path, its journal on as a user's is but
+// kept in the run's own directory (XDG_STATE_HOME: binaries from before
+// --journal-dir take it too), which is removed with the run.
 func start(bin, path string) *session {
-	return &session{tmuxrun.Start("perf", 160, 50, "NO_COLOR=1 exec "+bin+" --quiet -f "+path)}
+	state := filepath.Join(filepath.Dir(filepath.Dir(path)), "state")
+	return &session{tmuxrun.Start("perf", 160, 50, "NO_COLOR=1 XDG_STATE_HOME="+state+" exec "+bin+" --quiet -f "+path)}
 }
 
 // session is the tmux server aot-tui runs in (see control for a faster
