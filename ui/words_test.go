@@ -1,0 +1,57 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Tests of words on screen that misled a new user (issue 23, items 6 and
+// 14): each builds the screen on a variant of testdata/rich.md.
+
+// richVariant is testdata/rich.md with its redirect flag clear and each
+// old text replaced (once) by the new one.
+func richVariant(t *testing.T, pairs ...string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "rich.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), "redirect_requested: true", "redirect_requested: false", 1)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if !strings.Contains(text, pairs[i]) {
+			t.Fatalf("rich.md has no %q", pairs[i])
+		}
+		text = strings.Replace(text, pairs[i], pairs[i+1], 1)
+	}
+	return text
+}
+
+// modelOnText is the TUI, sized w×h, on a state file holding text.
+func modelOnText(t *testing.T, text string, w, h int) *Model {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "aot-loop-state.md")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return modelOn(t, path, w, h, false)
+}
+
+// screenLines is the screen's lines, without colours.
+func screenLines(m *Model) []string { return strings.Split(screen(m), "\n") }
+
+// The header's stall_count beside the outlook's prediction read as an
+// off-by-one: the outlook says its count is the one after this iteration,
+// whole at 60 columns.
+func TestOutlookStallSaysAfterThisIteration(t *testing.T) {
+	// Six unresolved, as at the last iteration: this one stalls.
+	m := modelOnText(t, richVariant(t, "stall_count: 2", "stall_count: 1"), 60, 20)
+	lines := screenLines(m)
+	if !strings.Contains(lines[0], "stall 1/3") {
+		t.Fatalf("header line 1 %q, want stall 1/3", lines[0])
+	}
+	if got := strings.TrimRight(lines[2], " "); got != "» stall 2/3 after this iteration; at 3/3 the loop stops" {
+		t.Fatalf("outlook %q", got)
+	}
+}
