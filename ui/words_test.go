@@ -55,3 +55,19 @@ func TestOutlookStallSaysAfterThisIteration(t *testing.T) {
 		t.Fatalf("outlook %q", got)
 	}
 }
+
+// A stopped loop runs nothing next: the header names no next batch (nor
+// atoms being worked on) beside its stop reason.
+func TestStoppedLoopHasNoNext(t *testing.T) {
+	running := screenLines(modelOnText(t, richVariant(t), 100, 30))
+	if !strings.Contains(running[1], "next ▶ A5") {
+		t.Fatalf("a running loop's header line 2 %q names no next batch", running[1])
+	}
+	for _, status := range []string{"stopped", "completed"} {
+		m := modelOnText(t, richVariant(t, "  status: running", "  status: "+status, "stop_reason: null", `stop_reason: "out of budget"`), 100, 30)
+		line := screenLines(m)[1]
+		if strings.Contains(line, "next") || strings.Contains(line, "working on") {
+			t.Errorf("a %s loop's header line 2 %q", status, line)
+		}
+	}
+}

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// Tests of words the CLI says that misled a new user (issue 23, items 6
+// and 14).
+
+// A stopped loop runs nothing next: status says so instead of listing
+// the executable atoms as next.
+func TestStatusOfAStoppedLoopHasNoNext(t *testing.T) {
+	data, err := os.ReadFile(testdata("rich.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	running := writeFile(t, dir, "running.md", string(data))
+	stopped := writeFile(t, dir, "stopped.md", strings.Replace(string(data), "  status: running", "  status: stopped", 1))
+	if _, out, _ := cli(t, "status", running); !strings.Contains(out, "next      ▶ A5") {
+		t.Fatalf("a running loop's status names no next atom:\n%s", out)
+	}
+	_, out, _ := cli(t, "status", stopped)
+	if !strings.Contains(out, "next      none: the loop is stopped\n") || strings.Contains(out, "▶ A5") {
+		t.Fatalf("a stopped loop's status:\n%s", out)
+	}
+}
