@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aot-loop/aot-tui/fleet"
+	"github.com/aot-loop/aot-tui/statefile"
 )
 
 // Tests of words on screen that misled a new user (issue 23, items 6 and
@@ -69,5 +72,33 @@ func TestStoppedLoopHasNoNext(t *testing.T) {
 		if strings.Contains(line, "next") || strings.Contains(line, "working on") {
 			t.Errorf("a %s loop's header line 2 %q", status, line)
 		}
+	}
+}
+
+// A loop whose file is broken, opened from the fleet table, is labelled
+// invalid in the bar above it (as its row says), not "… waiting".
+func TestBrokenLoopFromTheFleetIsInvalid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".claude", "aot-loop-state.md")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("---\nobjective: [\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := statefile.Load(path, 0)
+	if err == nil {
+		t.Fatal("the broken file parses")
+	}
+	row := fleet.Row{Path: path, Project: filepath.Dir(filepath.Dir(path)), Name: "broken", Kind: "aot-loop",
+		File: fleet.FileInvalid, Error: err.Error(), Attention: fleet.AttentionInvalid, Reason: err.Error(), Changed: fixedNow}
+	m := fleetModel(t, 100, 30, []fleet.Row{row})
+	press(m, "enter")
+	if m.fleetShown() || m.cur.target.Path != path {
+		t.Fatal("enter did not open the broken loop")
+	}
+	m.Update(m.cur.envelope(stateMsg{ev: statefile.Event{Kind: statefile.EventInvalid, Target: m.cur.target, Err: err, At: fixedNow}}))
+	bar := lineOfScreen(screen(m), "◂ fleet")
+	if !strings.Contains(bar, "broken ✗ invalid") || strings.Contains(bar, "waiting") {
+		t.Fatalf("the fleet bar of a broken loop: %q", bar)
 	}
 }
