@@ -102,3 +102,28 @@ func TestBrokenLoopFromTheFleetIsInvalid(t *testing.T) {
 		t.Fatalf("the fleet bar of a broken loop: %q", bar)
 	}
 }
+
+// After a jump that found nothing, a jump that lands clears the footer's
+// "no atom A99": it no longer says what happened last.
+func TestJumpThatLandsClearsTheMiss(t *testing.T) {
+	m := loadedModel(t, "rich.md", 100, 30)
+	jump := func(q string) {
+		press(m, ":")
+		for _, r := range q {
+			press(m, string(r))
+		}
+		press(m, "enter")
+	}
+	jump("A99")
+	if foot := lineOfScreen(screen(m), "no atom"); !strings.Contains(foot, "no atom A99") {
+		t.Fatalf("a jump to A99 says nothing:\n%s", screen(m))
+	}
+	jump("a5")
+	out := screen(m)
+	if strings.Contains(out, "no atom A99") {
+		t.Fatalf("after :a5 the footer still says no atom A99:\n%s", out)
+	}
+	if a := m.cur.graph.selected(); a == nil || a.ID != "A5" {
+		t.Fatalf(":a5 selected %+v", a)
+	}
+}
