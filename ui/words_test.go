@@ -127,3 +127,53 @@ func TestJumpThatLandsClearsTheMiss(t *testing.T) {
 		t.Fatalf(":a5 selected %+v", a)
 	}
 }
+
+// A prompt hard-wrapped for a wider screen is not re-wrapped line by line
+// into a long line and a stub by turns: at 60 columns its paragraph reads
+// as evenly filled lines. A paragraph whose lines fit keeps its breaks.
+func TestPromptHardWrappedWiderThanThePane(t *testing.T) {
+	para := []string{ // hard-wrapped at 72 columns
+		"Build the billing service. Payments fail silently today, and finance",
+		"needs an audit trail of every attempt, with retries that back off and a",
+		"log they can query. Keep the public API as it is: the mobile clients",
+		"cannot be updated this quarter.",
+	}
+	address := []string{"Finance team", "Building 4, room 12", "Sign-off by Friday"}
+	body := "Build the **billing service**."
+	m := modelOnText(t, richVariant(t, body, strings.Join(para, "\n")+"\n\n"+strings.Join(address, "\n")), 60, 30)
+	press(m, "6")
+	lines := screenLines(m)
+	first, last := -1, -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Build the billing") {
+			first = i
+		}
+		if first >= 0 && last < 0 && strings.TrimSpace(l) == "" {
+			last = i
+		}
+	}
+	if first < 0 || last < 0 {
+		t.Fatalf("no paragraph on the prompt view:\n%s", strings.Join(lines, "\n"))
+	}
+	shown := lines[first:last]
+	var words []string
+	for i, l := range shown {
+		l = strings.TrimRight(l, " ")
+		words = append(words, strings.Fields(l)...)
+		if i < len(shown)-1 {
+			// Greedy filling: the next line's first word would not have fit.
+			next := strings.Fields(shown[i+1])[0]
+			if len([]rune(l))+1+len([]rune(next)) <= 60 {
+				t.Errorf("line %q ends short: %q would have fit after it", l, next)
+			}
+		}
+	}
+	if got, want := strings.Join(words, " "), strings.Join(strings.Fields(strings.Join(para, " ")), " "); got != want {
+		t.Fatalf("the paragraph reads\n%s\nwant the words of\n%s", got, want)
+	}
+	for k, a := range address {
+		if got := strings.TrimRight(lines[last+1+k], " "); got != a {
+			t.Fatalf("line %d of the short paragraph %q, want %q (its own break)", k+1, got, a)
+		}
+	}
+}
