@@ -67,6 +67,11 @@ type Plan struct {
 	// AnyFile: the plan is written even on a file that fails validation
 	// (see WritePolicy). A stop and the /redirect handshake flag have it.
 	AnyFile bool `json:"-"`
+	// Warnings say what the person should know before applying the plan,
+	// each one line for a preview to show as a warning: a limit the loop
+	// is already at, so that the stop hook ends it ("iteration is already
+	// 6: the stop hook will end the loop").
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Interrupt is an in-progress atom a correction touches. The seed's
@@ -989,7 +994,9 @@ func (r ChangeConstraints) plan(p *planner) error {
 	}
 	desc := strings.Join(parts, ", ")
 	if r.MaxIterations != nil && *r.MaxIterations <= p.s.Control.Iteration {
-		desc += fmt.Sprintf(" (iteration is already %d: the stop hook will end the loop)", p.s.Control.Iteration)
+		warning := fmt.Sprintf("iteration is already %d: the stop hook will end the loop", p.s.Control.Iteration)
+		desc += " (" + warning + ")"
+		p.plan.Warnings = append(p.plan.Warnings, warning)
 	}
 	p.record(CorrectionConstraint, desc, false)
 	p.plan.Summary = desc

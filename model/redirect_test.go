@@ -863,6 +863,13 @@ func TestChangeConstraints(t *testing.T) {
 		if !strings.Contains(p.Correction.Description, "iteration is already 6: the stop hook will end the loop") {
 			t.Fatalf("description %q", p.Correction.Description)
 		}
+		// A preview shows it as a warning, not as plain text.
+		if len(p.Warnings) != 1 || p.Warnings[0] != "iteration is already 6: the stop hook will end the loop" {
+			t.Fatalf("warnings %q", p.Warnings)
+		}
+		if p := planOK(t, doc, model.ChangeConstraints{MaxIterations: ptr(7)}, ctx); len(p.Warnings) != 0 {
+			t.Fatalf("a limit above the iteration warns %q", p.Warnings)
+		}
 	})
 	t.Run("no constraints yet", func(t *testing.T) {
 		doc := parse(t, variant(t, "  constraints:\n    max_iterations: 20\n    max_parallel_agents: 3\n    max_stall_count: 3\n", ""))
