@@ -124,7 +124,9 @@ const (
 	// redirect handshake are written on any file).
 	RuleFileProblems = "corrections are applied to valid files, unless they remove an error"
 	RuleChecklist    = "base_case items are addressed by existing positions"
-	RuleLastAtom     = "a loop has at least one atom"
+	// RuleCheckType: a check's type is one of the schema's (CheckTypes).
+	RuleCheckType = "check types are the schema's"
+	RuleLastAtom  = "a loop has at least one atom"
 	// RuleInProgress: a correction that touches an in-progress atom is
 	// made only with PlanContext.Interrupt.
 	RuleInProgress = "an in-progress atom is changed only when its worker is interrupted"
@@ -1171,7 +1173,7 @@ func checkEditTarget(s *State, op string, pos ChecklistPath) (*ChecklistItem, Pa
 func (p *planner) checkEdit(ce CheckEdit) (string, error) {
 	bc := p.s.Objective.BaseCase
 	if ce.Type != "" && !ce.Type.Known() {
-		return "", refuse(RuleChecklist, "check type %q is not one of %s", ce.Type, joinTypes())
+		return "", refuse(RuleCheckType, "check type %q is not one of %s", ce.Type, joinTypes())
 	}
 	base := P("objective", "base_case")
 	switch ce.Op {
@@ -1196,7 +1198,7 @@ func (p *planner) checkEdit(ce CheckEdit) (string, error) {
 			return "", refuse(RuleEmpty, "a new base_case item needs a name (--item)")
 		}
 		if ce.Type == "" {
-			return "", refuse(RuleChecklist, "a new base_case item needs a check type")
+			return "", refuse(RuleCheckType, "a new base_case item needs a check type: one of %s", joinTypes())
 		}
 		if ce.Type != CheckQuality && strings.TrimSpace(ce.Value) == "" {
 			return "", refuse(RuleEmpty, "a %s check needs a value", ce.Type)

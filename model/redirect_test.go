@@ -438,7 +438,7 @@ func TestRefusals(t *testing.T) {
 		{"redirect flag unchanged", "", model.SetRedirect{Requested: false}, model.RuleNoChange, "redirect_requested already is false"},
 		// Checklist addressing.
 		{"check out of range", "", model.ChangeObjective{Checks: []model.CheckEdit{{Op: "set", Path: model.ChecklistPath{5}, Value: "x"}}}, model.RuleChecklist, "no checklist item 6"},
-		{"check type unknown", "", model.ChangeObjective{Checks: []model.CheckEdit{{Op: "set", Path: model.ChecklistPath{0}, Type: "shell", Value: "x"}}}, model.RuleChecklist, `check type "shell" is not one of`},
+		{"check type unknown", "", model.ChangeObjective{Checks: []model.CheckEdit{{Op: "set", Path: model.ChecklistPath{0}, Type: "shell", Value: "x"}}}, model.RuleCheckType, `check type "shell" is not one of command, file, not_command, not_file, assertion, quality`},
 		{"remove the last item", variant(t, "      - item: \"Docs or runbook\"\n        any_of:\n          - item: \"Docs\"\n            check:\n              type: file\n              value: \"docs/README.md\"\n", ""),
 			model.ChangeObjective{Checks: []model.CheckEdit{{Op: "remove", Path: model.ChecklistPath{0}}}}, model.RuleChecklist, "is the last one"},
 		{"remove the only choice of an any_of", "", model.ChangeObjective{Checks: []model.CheckEdit{{Op: "remove", Path: model.ChecklistPath{1, 0}}}},

@@ -282,6 +282,13 @@ func checkEditFromFlags(cmd *cobra.Command, check, typ, value, item, addItem, un
 	if n > 1 {
 		return nil, fail(exitUsage, "give one of --check, --add-item and --remove-item per command")
 	}
+	if ch("type") && !model.CheckType(typ).Known() {
+		types := make([]string, len(model.CheckTypes))
+		for i, t := range model.CheckTypes {
+			types[i] = string(t)
+		}
+		return nil, fail(exitUsage, "redirect objective: --type %q is not a check type: give one of %s", typ, strings.Join(types, ", "))
+	}
 	pos := func(s string) (model.ChecklistPath, error) {
 		if s == "" {
 			return nil, nil

@@ -27,3 +27,18 @@ func TestStatusOfAStoppedLoopHasNoNext(t *testing.T) {
 		t.Fatalf("a stopped loop's status:\n%s", out)
 	}
 }
+
+// An unknown check type is a bad flag value: exit 2, naming the types
+// there are, not a rule about checklist positions.
+func TestObjectiveTypeNamesTheTypes(t *testing.T) {
+	path := loopFixture(t)
+	before := mustRead(t, path)
+	code, _, stderr := cli(t, "redirect", "objective", "--type", "bogus", "--value", "x", "-f", path)
+	if code != exitUsage || !strings.Contains(stderr, `--type "bogus" is not a check type: give one of command, file, not_command, not_file, assertion, quality`) ||
+		strings.Contains(stderr, "positions") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if mustRead(t, path) != before {
+		t.Fatal("the file changed")
+	}
+}
