@@ -951,6 +951,9 @@ func (r ChangeConstraints) plan(p *planner) error {
 		{"max_parallel_agents", r.MaxParallelAgents, c.MaxParallelAgents, c.Lines.Has("max_parallel_agents"), DefaultMaxParallelAgents},
 		{"max_stall_count", r.MaxStallCount, c.MaxStallCount, c.Lines.Has("max_stall_count"), DefaultMaxStallCount},
 	}
+	if r.MaxIterations == nil && r.MaxParallelAgents == nil && r.MaxStallCount == nil {
+		return refuse(RuleNoChange, "nothing to change: give at least one of --max-iterations, --max-parallel-agents, --max-stall-count")
+	}
 	var parts []string
 	if !p.s.Lines.Has("objective") {
 		return refuse(RuleNoChange, "the file has no objective section to hold constraints")
@@ -967,9 +970,6 @@ func (r ChangeConstraints) plan(p *planner) error {
 				parts = append(parts, fmt.Sprintf("%s (default %d) → %d", ch.key, ch.fallback, v))
 			}
 			m = append(m, KV{Key: ch.key, Value: v})
-		}
-		if len(parts) == 0 {
-			return refuse(RuleNoChange, "give at least one of --max-iterations, --max-parallel-agents, --max-stall-count")
 		}
 		p.edit(AddKey(P("objective"), "constraints", m))
 	} else {
@@ -1341,7 +1341,7 @@ func (r OverrideBinding) plan(p *planner) error {
 		return r.planRedo(p, a)
 	}
 	if r.Summary == nil && !r.SetArtifacts {
-		return refuse(RuleNoChange, "give a new --summary or --artifacts, or --redo")
+		return refuse(RuleNoChange, "nothing to change: give a new --summary or --artifacts, or --redo")
 	}
 	b, has := s.Binding(a.ID)
 	var parts []string

@@ -417,11 +417,11 @@ func TestRefusals(t *testing.T) {
 		{"zero limit, no constraints yet", variant(t, "  constraints:\n    max_iterations: 20\n    max_parallel_agents: 3\n    max_stall_count: 3\n", ""),
 			model.ChangeConstraints{MaxParallelAgents: ptr(0)}, model.RulePositiveLimit, "max_parallel_agents must be a positive integer"},
 		{"same limits", "", model.ChangeConstraints{MaxIterations: ptr(20), MaxParallelAgents: ptr(3)}, model.RuleNoChange, "already have those values"},
-		{"no limits given", "", model.ChangeConstraints{}, model.RuleNoChange, "already have those values"},
+		{"no limits given", "", model.ChangeConstraints{}, model.RuleNoChange, "nothing to change: give at least one of --max-iterations"},
 		// Bindings.
 		{"override in-progress atom", "", model.OverrideBinding{ID: "A2", Summary: str("x")}, model.RuleOverrideResolved, "A2 is in_progress; only a resolved atom's binding can be overridden"},
 		{"redo pending atom", "", model.OverrideBinding{ID: "A4", Redo: true}, model.RuleOverrideResolved, "A4 is pending"},
-		{"amend nothing", "", model.OverrideBinding{ID: "A1"}, model.RuleNoChange, "give a new --summary or --artifacts, or --redo"},
+		{"amend nothing", "", model.OverrideBinding{ID: "A1"}, model.RuleNoChange, "nothing to change: give a new --summary or --artifacts, or --redo"},
 		{"amend same summary", "", model.OverrideBinding{ID: "A1", Summary: str(" Schema in db/ ")}, model.RuleNoChange, "the binding of A1 already says that"},
 		{"amend same artifacts", "", model.OverrideBinding{ID: "A3", Artifacts: []string{"store/pg.go"}, SetArtifacts: true}, model.RuleNoChange, "already says that"},
 		{"new binding without summary", "", model.OverrideBinding{ID: "A8", Artifacts: []string{"docs/api.md"}, SetArtifacts: true}, model.RuleEmpty, "A8 has no binding yet; give a --summary"},

@@ -95,7 +95,7 @@ func TestJSONErrors(t *testing.T) {
 		{"gate on a phase loop", []string{"gate", "--json", phase}, 2, "usage", "is a phase loop"},
 		{"validate -f and another path", []string{"validate", "--json", "-f", valid, phase}, 2, "usage", "not both"},
 		{"redirect without a description", []string{"redirect", "add-atom", "--json", "-f", loop}, 2, "usage", "redirect add-atom: requires at least 1 arg"},
-		{"redirect constraints without a limit", []string{"redirect", "constraints", "--json", "-f", loop}, 2, "usage", "give at least one of"},
+		{"redirect constraints without a limit", []string{"redirect", "constraints", "--json", "-f", loop}, 1, "invalid", "nothing to change: give at least one of"},
 		{"redirect bad number", []string{"redirect", "constraints", "--json", "--max-iterations", "abc", "-f", loop}, 2, "usage", `--max-iterations takes a whole number, not "abc"`},
 		{"status bad --max-size before --json", []string{"status", "--max-size", "big", "--json", valid}, 2, "usage", `--max-size takes a whole number, not "big"`},
 		{"validate over --max-size", []string{"validate", "--json", "--max-size", "100", valid}, 2, "usage", valid},

@@ -61,13 +61,15 @@ names the first error and its line. A correction that touches an atom in
 progress needs --interrupt (see each command's help).
 
 Exit codes: 0 written, 1 refused (the one-line reason names the rule it would
-break; the file is untouched) or the file cannot be parsed, 2 usage or I/O
-error (a file over --max-size included), 3 the file kept changing, or a loop
-write undid the correction and it could not be applied again, or the loop's next
-write undid what it meant (an atom it reset came back resolved) (lost: …), or the
-file was replaced while guarded and the correction is not in it (… was not
-carried over; --json adds not_carried_over), or a loop write that could not be
-merged was kept beside the file (the message names it).`,
+break: "a correction changes something" when there is nothing to change, no
+value given or the values it already has; the file is untouched) or the file
+cannot be parsed, 2 usage or I/O error (a file over --max-size included), 3 the
+file kept changing, or a loop write undid the correction and it could not be
+applied again, or the loop's next write undid what it meant (an atom it reset
+came back resolved) (lost: …), or the file was replaced while guarded and the
+correction is not in it (… was not carried over; --json adds not_carried_over),
+or a loop write that could not be merged was kept beside the file (the message
+names it).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
@@ -201,9 +203,6 @@ func newConstraintsCmd(g *globalFlags) *cobra.Command {
 			}
 			if cmd.Flags().Changed("max-stall-count") {
 				req.MaxStallCount = &stalls
-			}
-			if req.MaxIterations == nil && req.MaxParallelAgents == nil && req.MaxStallCount == nil {
-				return fail(exitUsage, "redirect constraints: give at least one of --max-iterations, --max-parallel-agents, --max-stall-count")
 			}
 			return runCorrection(cmd, g, &w, req)
 		},

@@ -42,3 +42,30 @@ func TestObjectiveTypeNamesTheTypes(t *testing.T) {
 		t.Fatal("the file changed")
 	}
 }
+
+// "Nothing to change" is one cause with one exit code whichever redirect
+// command meets it: 1, a correction refused under the rule "a correction
+// changes something", the file untouched — whether no value was given or
+// the values are those the file has.
+func TestNothingToChangeIsOneExitCode(t *testing.T) {
+	for _, args := range [][]string{
+		{"redirect", "constraints"},
+		{"redirect", "constraints", "--max-iterations", "20"},
+		{"redirect", "objective"},
+		{"redirect", "objective", "--goal", "Ship the billing service with retries and an audit log"},
+		{"redirect", "override-binding", "A1"},
+		{"redirect", "force-or", "audit_store", "A5"},
+	} {
+		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
+			path := loopFixture(t)
+			before := mustRead(t, path)
+			code, _, stderr := cli(t, append(args, "-f", path, "--guard", "0")...)
+			if code != exitInvalid || !strings.Contains(stderr, "(rule: a correction changes something)") {
+				t.Fatalf("exit %d, want %d; stderr %q", code, exitInvalid, stderr)
+			}
+			if mustRead(t, path) != before {
+				t.Fatal("the file changed")
+			}
+		})
+	}
+}
