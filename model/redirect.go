@@ -293,12 +293,46 @@ func (p *planner) setKey(path Path, lines Lines, key string, value any) {
 	}
 }
 
+// atomIndex finds the atom a request names by id as a person typed it:
+// the atom of that id, else the one whose id differs from it only in case
+// ("a5" for A5, as the TUI's ':' jump takes it); the caller writes the
+// file's spelling, s.Atoms[i].ID. Refused as "no atom X (atoms: …)" when
+// there is none, or when several differ from it only in case.
 func (p *planner) atomIndex(id string) (int, error) {
-	i, ok := p.f.Index[id]
-	if !ok {
-		return 0, refuse(RuleUnknownAtom, "atom %s does not exist", id)
+	if i, ok := p.f.Index[id]; ok {
+		return i, nil
 	}
-	return i, nil
+	found, n := 0, 0
+	for i, a := range p.s.Atoms {
+		if strings.EqualFold(a.ID, id) && p.f.Index[a.ID] == i {
+			found, n = i, n+1
+		}
+	}
+	switch {
+	case n == 1:
+		return found, nil
+	case n > 1:
+		return 0, refuse(RuleUnknownAtom, "no atom %s: the ids of several differ from it only in case; give one exactly (atoms: %s)", id, atomList(p.s))
+	}
+	return 0, refuse(RuleUnknownAtom, "no atom %s (atoms: %s)", id, atomList(p.s))
+}
+
+// atomList names a state's atoms for a refusal: the first ten ids, and
+// how many more there are.
+func atomList(s *State) string {
+	const shown = 10
+	var ids []string
+	for _, a := range s.Atoms[:min(shown, len(s.Atoms))] {
+		ids = append(ids, a.ID)
+	}
+	if len(ids) == 0 {
+		return "none"
+	}
+	list := strings.Join(ids, ", ")
+	if more := len(s.Atoms) - shown; more > 0 {
+		list += fmt.Sprintf(", … and %d more", more)
+	}
+	return list
 }
 
 // removeOnce plans the removal of path unless it is already planned.
@@ -499,28 +533,40 @@ func (r AddAtom) plan(p *planner) error {
 	if !validID(id) {
 		return refuse(RuleBadID, "%q is not a usable atom id", id)
 	}
-	if _, dup := p.f.Index[id]; dup {
-		return refuse(RuleDuplicateID, "atom %s already exists", id)
+	for _, a := range s.Atoms {
+		// An id that differs from an existing one only in case would read
+		// as the same atom.
+		if strings.EqualFold(a.ID, id) {
+			return refuse(RuleDuplicateID, "atom %s already exists", a.ID)
+		}
 	}
 	desc := strings.TrimSpace(r.Description)
 	if desc == "" {
 		return refuse(RuleEmpty, "the new atom needs a description")
 	}
-	deps := dedupe(r.DependsOn)
-	for _, d := range deps {
-		if d == id {
+	var deps []string
+	for _, d := range dedupe(r.DependsOn) {
+		if strings.EqualFold(d, id) {
 			return refuse(RuleCycle, "atom %s cannot depend on itself", id)
 		}
-		if _, err := p.atomIndex(d); err != nil {
-			return refuse(RuleUnknownAtom, "dependency %s does not exist", d)
+		i, err := p.atomIndex(d)
+		if err != nil {
+			return err
 		}
+		deps = append(deps, s.Atoms[i].ID)
 	}
-	reqBy := dedupe(r.RequiredBy)
-	for _, rb := range reqBy {
+	deps = dedupe(deps)
+	var reqBy []string
+	for _, rb := range dedupe(r.RequiredBy) {
 		i, err := p.atomIndex(rb)
 		if err != nil {
-			return refuse(RuleUnknownAtom, "required-by atom %s does not exist", rb)
+			return err
 		}
+		reqBy = append(reqBy, s.Atoms[i].ID)
+	}
+	reqBy = dedupe(reqBy)
+	for _, rb := range reqBy {
+		i := p.f.Index[rb]
 		if s.Atoms[i].Status == StatusResolved {
 			return refuse(RuleResolved, "%s is resolved; a resolved atom cannot gain a dependency (redo its binding first)", rb)
 		}
@@ -805,6 +851,16 @@ func (r ForceOR) plan(p *planner) error {
 	g, ok := s.ORGroup(r.Group)
 	if !ok {
 		return refuse(RuleORMember, "OR group %s does not exist", r.Group)
+	}
+	if !slices.Contains(g.Choices, r.Choice) {
+		// A choice typed in another case ("a6") is the one the group
+		// lists ("A6"), as atom ids are everywhere a person types them.
+		for _, c := range g.Choices {
+			if strings.EqualFold(c, r.Choice) {
+				r.Choice = c
+				break
+			}
+		}
 	}
 	if !slices.Contains(g.Choices, r.Choice) {
 		return refuse(RuleORMember, "%s is not one of OR group %s's choices (%s)", r.Choice, g.Name, strings.Join(g.Choices, ", "))

@@ -6,6 +6,7 @@ package model_test
 // they hold whatever edits a plan chooses to reach the same file.
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -376,10 +377,10 @@ func TestRefusals(t *testing.T) {
 		says  string
 	}{
 		// Unknown ids.
-		{"delete unknown", "", model.DeleteAtom{ID: "A99"}, model.RuleUnknownAtom, "atom A99 does not exist"},
-		{"dependency unknown", "", model.AddAtom{Description: "x", DependsOn: []string{"A1", "A99"}}, model.RuleUnknownAtom, "dependency A99 does not exist"},
-		{"required-by unknown", "", model.AddAtom{Description: "x", RequiredBy: []string{"A98"}}, model.RuleUnknownAtom, "required-by atom A98 does not exist"},
-		{"override unknown", "", model.OverrideBinding{ID: "Z1", Redo: true}, model.RuleUnknownAtom, "atom Z1 does not exist"},
+		{"delete unknown", "", model.DeleteAtom{ID: "A99"}, model.RuleUnknownAtom, "no atom A99 (atoms: A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, … and 3 more)"},
+		{"dependency unknown", "", model.AddAtom{Description: "x", DependsOn: []string{"A1", "A99"}}, model.RuleUnknownAtom, "no atom A99 (atoms: A1, A2,"},
+		{"required-by unknown", "", model.AddAtom{Description: "x", RequiredBy: []string{"A98"}}, model.RuleUnknownAtom, "no atom A98 (atoms: A1, A2,"},
+		{"override unknown", "", model.OverrideBinding{ID: "Z1", Redo: true}, model.RuleUnknownAtom, "no atom Z1 (atoms: A1, A2,"},
 		{"add to unknown OR group", "", model.AddAtom{Description: "x", ORGroup: "nope"}, model.RuleORMember, "OR group nope does not exist"},
 		{"force unknown OR group", "", model.ForceOR{Group: "nope", Choice: "A1"}, model.RuleORMember, "OR group nope does not exist"},
 		// Ids.
@@ -888,6 +889,57 @@ func TestChangeConstraints(t *testing.T) {
 			t.Fatalf("constraints %+v; writing the default explicitly is a change", c)
 		}
 	})
+}
+
+// Atom ids are taken in any case, as the TUI's ':' jump takes them, and
+// written in the file's spelling; one that names no atom is refused with
+// the atoms there are.
+func TestIDsInAnyCase(t *testing.T) {
+	doc := parse(t, baseState)
+	in := model.PlanContext{Now: ctx.Now, Interrupt: true}
+	s := apply(t, doc, planOK(t, doc, model.AddAtom{ID: "N1", Description: "x", DependsOn: []string{"a1", "A1", "a6"}, RequiredBy: []string{"a13"}}, in))
+	if a := atom(t, s, "N1"); strings.Join(a.DependsOn, ",") != "A1,A6" {
+		t.Fatalf("depends_on %v, want the file's spelling once each", a.DependsOn)
+	}
+	if a := atom(t, s, "A13"); !slices.Contains(a.DependsOn, "N1") {
+		t.Fatalf("A13 depends on %v", a.DependsOn)
+	}
+	s = apply(t, doc, planOK(t, doc, model.DeleteAtom{ID: "a13"}, in))
+	if _, ok := s.Atom("A13"); ok {
+		t.Fatal("delete a13 kept A13")
+	}
+	s = apply(t, doc, planOK(t, doc, model.ForceOR{Group: "fmt", Choice: "a11"}, in))
+	if g := group(t, s, "fmt"); g.Selected != "A11" {
+		t.Fatalf("fmt selects %q", g.Selected)
+	}
+	p := planOK(t, doc, model.OverrideBinding{ID: "a1", Redo: true}, in)
+	if !strings.HasPrefix(p.Correction.Description, "redo A1:") {
+		t.Fatalf("description %q", p.Correction.Description)
+	}
+	for _, c := range []struct {
+		req  model.Request
+		rule string
+		says string
+	}{
+		{model.AddAtom{ID: "a1", Description: "x"}, model.RuleDuplicateID, "atom A1 already exists"},
+		{model.AddAtom{Description: "x", DependsOn: []string{"a99"}}, model.RuleUnknownAtom, "no atom a99 (atoms: A1, A2,"},
+		{model.DeleteAtom{ID: "b4"}, model.RuleUnknownAtom, "no atom b4 (atoms: A1, A2,"},
+	} {
+		_, err := model.PlanCorrection(doc.State, c.req, in)
+		var ref *model.Refusal
+		if !errors.As(err, &ref) || ref.Rule != c.rule || !strings.Contains(ref.Reason, c.says) {
+			t.Errorf("%s %+v: %v; want rule %q saying %q", c.req.Kind(), c.req, err, c.rule, c.says)
+		}
+	}
+	// Two atoms whose ids differ only in case: each is found by its own
+	// spelling, a third spelling names neither.
+	two := parse(t, variant(t, "  - id: A12\n", "  - id: ab\n", "  - id: A13\n", "  - id: AB\n"))
+	if _, err := model.PlanCorrection(two.State, model.DeleteAtom{ID: "AB"}, in); err != nil {
+		t.Fatalf("delete AB: %v", err)
+	}
+	if _, err := model.PlanCorrection(two.State, model.DeleteAtom{ID: "Ab"}, in); err == nil || !strings.Contains(err.Error(), "no atom Ab: the ids of several differ from it only in case") {
+		t.Fatalf("delete Ab: %v", err)
+	}
 }
 
 func TestChangeObjective(t *testing.T) {

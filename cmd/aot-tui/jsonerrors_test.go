@@ -80,7 +80,7 @@ func TestJSONErrors(t *testing.T) {
 		{"redirect dir without a state file", []string{"redirect", "constraints", "--max-iterations", "5", "--json", "-f", empty}, 2, "usage", empty},
 		{"stop dir without a state file", []string{"stop", empty, "--json"}, 2, "usage", empty},
 
-		{"redirect refused", []string{"redirect", "add-atom", "x", "--depends-on", "A99", "--json", "-f", loop}, 1, "invalid", "A99 does not exist"},
+		{"redirect refused", []string{"redirect", "add-atom", "x", "--depends-on", "A99", "--json", "-f", loop}, 1, "invalid", "no atom A99 (atoms: "},
 		{"redirect refused, --json=true", []string{"redirect", "delete-atom", "A1", "--json=true", "-f", loop}, 1, "invalid", "resolved"},
 		{"stop refused", []string{"stop", "--json", "-f", stopped}, 1, "invalid", "already requested"},
 

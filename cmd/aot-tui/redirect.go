@@ -55,6 +55,9 @@ not carried over).
 
 ` + statefile.ExchangeNote() + `
 
+Atom ids are taken in any case (a5 for A5) and written as the file spells them;
+an id that names no atom is refused with the ids there are.
+
 A correction is refused on a file that fails validation unless it removes an
 error (the errors after it are a strict subset of those before); the message
 names the first error and its line. A correction that touches an atom in

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -67,5 +68,45 @@ func TestNothingToChangeIsOneExitCode(t *testing.T) {
 				t.Fatal("the file changed")
 			}
 		})
+	}
+}
+
+// Atom ids are taken in any case wherever the CLI takes them, as the TUI's
+// ':' jump takes them, and written as the file spells them; an id that
+// names no atom is refused with the atoms there are.
+func TestAtomIDsInAnyCase(t *testing.T) {
+	t.Setenv("AOT_TUI_NOW", "2026-01-01T12:00:00Z")
+	for _, c := range correctionCases {
+		var args []string
+		switch c.name {
+		case "add-atom": // --depends-on A2
+			args = []string{"redirect", "add-atom", "Write the runbook", "--depends-on", "a2"}
+		case "delete-atom": // A8
+			args = []string{"redirect", "delete-atom", "a8"}
+		case "force-or": // audit_store A6
+			args = []string{"redirect", "force-or", "audit_store", "a6", "--reason", "S3 has object lock now"}
+		case "override-binding": // A3
+			args = []string{"redirect", "override-binding", "a3", "--summary", "Backoff 50ms doubling to 10s", "--artifacts", "internal/billing/retry.go"}
+		default:
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			path := loopFixture(t)
+			if code, out, errs := cli(t, append(args, "-f", path, "--guard", "0")...); code != 0 {
+				t.Fatalf("exit %d: %s%s", code, out, errs)
+			}
+			want, err := os.ReadFile(testdata(filepath.Join("corrections", c.name+".golden")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := mustRead(t, path); got != string(want) {
+				t.Fatalf("%v wrote other bytes than %v (the golden)", args, c.args)
+			}
+		})
+	}
+	path := loopFixture(t)
+	code, _, stderr := cli(t, "redirect", "delete-atom", "b8", "-f", path)
+	if code != exitInvalid || !strings.Contains(stderr, "no atom b8 (atoms: A1, A2, A3, A4, A5, A6, A7, A8)") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
