@@ -1,10 +1,13 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // Tests of words the CLI says that misled a new user (issue 23, items 6
@@ -108,5 +111,33 @@ func TestAtomIDsInAnyCase(t *testing.T) {
 	code, _, stderr := cli(t, "redirect", "delete-atom", "b8", "-f", path)
 	if code != exitInvalid || !strings.Contains(stderr, "no atom b8 (atoms: A1, A2, A3, A4, A5, A6, A7, A8)") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// Every command says what it is in a line (Short, for the command list)
+// and at length (Long, for its --help and man page); every redirect
+// command's help says what it writes: the corrections[] entry.
+func TestEveryCommandHasShortAndLong(t *testing.T) {
+	root := newRootCmd(io.Discard, io.Discard)
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	n := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		n++
+		if strings.TrimSpace(c.Short) == "" || strings.TrimSpace(c.Long) == "" {
+			t.Errorf("%s has no Short or no Long (--help says nothing of it)", c.CommandPath())
+		}
+		redirect := c.Parent() != nil && c.Parent().Name() == "redirect"
+		if redirect && (!strings.Contains(c.Long, "Writes ") || !strings.Contains(c.Long, "corrections[] entry")) {
+			t.Errorf("%s --help does not say what it writes", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	if n < 20 {
+		t.Fatalf("walked %d commands: the tree is not all there", n)
 	}
 }
