@@ -141,3 +141,35 @@ func TestEveryCommandHasShortAndLong(t *testing.T) {
 		t.Fatalf("walked %d commands: the tree is not all there", n)
 	}
 }
+
+// The diff --dry-run prints (and the TUI's preview shows, from the same
+// statefile.UnifiedDiff) for each correction of correctionCases, against
+// testdata/corrections/NAME.diff (-update-corrections rewrites them). The
+// force-OR's added corrections[] entry shows whole: not the previous
+// entry's last line and the new one but its last.
+func TestCorrectionDiffGoldens(t *testing.T) {
+	t.Setenv("AOT_TUI_NOW", "2026-01-01T12:00:00Z")
+	for _, c := range correctionCases {
+		t.Run(c.name, func(t *testing.T) {
+			path := loopFixture(t)
+			code, out, errs := cli(t, append(c.args, "--dry-run", "-f", path)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s%s", code, out, errs)
+			}
+			out = strings.ReplaceAll(out, path, "aot-loop-state.md")
+			golden := testdata(filepath.Join("corrections", c.name+".diff"))
+			if *updateCorrections {
+				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update-corrections to create it)", err)
+			}
+			if out != string(want) {
+				t.Fatalf("the diff:\n%s\nwant (%s):\n%s", out, golden, want)
+			}
+		})
+	}
+}
