@@ -173,3 +173,17 @@ func TestCorrectionDiffGoldens(t *testing.T) {
 		})
 	}
 }
+
+// demo --help and the README say how long the demo lasts as the
+// simulator's script paces it (sim's TestDemoLastsAboutAMinute measures
+// it: 55–67 s at speed 1), not "about two minutes".
+func TestDemoHelpSaysHowLongItLasts(t *testing.T) {
+	_, out, _ := cli(t, "demo", "--help")
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "lasts about a minute (67 s with the default --seed") || strings.Contains(out, "minutes") {
+		t.Fatalf("demo --help:\n%s", out)
+	}
+	readme := mustRead(t, filepath.Join("..", "..", "README.md"))
+	if !strings.Contains(readme, "demo loop (about a minute; q quits)") || strings.Contains(readme, "about two minutes") {
+		t.Fatal("README.md does not say the demo lasts about a minute")
+	}
+}
