@@ -234,11 +234,40 @@ type Preview struct {
 	// the file since the last one.
 	Replanned bool
 	// ClearsFlag: the write also sets redirect_requested back to false
-	// (this session set it); the loop resumes.
+	// (this session set it); FlagNote says what that means for the loop.
 	ClearsFlag bool
 
 	pl  *planner
 	res *statefile.UpdateResult
+}
+
+// FlagNote says, for a preview to show under the correction, what setting
+// redirect_requested back to false with the write means for the loop: a
+// running loop resumes; a stop lets the stop hook end it; a loop that is
+// not running stays as it is. "" when the write leaves the flag alone or
+// changes nothing.
+func (p *Preview) FlagNote() string {
+	if !p.ClearsFlag || bytes.Equal(p.Base, p.After) {
+		return ""
+	}
+	const cleared = "and redirect_requested back to false"
+	var status model.LoopStatus
+	if p.res != nil && p.res.Doc != nil {
+		status = p.res.Doc.State.Control.Status
+	}
+	switch {
+	case p.Plan != nil && p.Plan.Kind == (model.Stop{}).Kind():
+		return cleared + ": the stop hook then ends the loop at its next decision"
+	case status == model.LoopRunning:
+		return cleared + ": the loop resumes"
+	case status == model.LoopPending:
+		return cleared + "; the loop has not started: nothing runs until /enter-recursion"
+	case status == model.LoopStopped:
+		return cleared + "; the loop is stopped: nothing runs until /enter-recursion starts it again"
+	case status == model.LoopCompleted:
+		return cleared + "; the loop has completed: nothing runs"
+	}
+	return cleared
 }
 
 // Pending is how many jobs are made and not finished (tests wait for 0).

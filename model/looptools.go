@@ -678,7 +678,7 @@ func followHook(s *State, f *Facts, o Outlook) Outlook {
 		out.Text = fmt.Sprintf("stops: max iterations reached (%d/%d) — %s", got.iter, got.max, cause)
 	case stepStall:
 		out.NextStall = int(got.stall)
-		out.Text = fmt.Sprintf("stops: no progress, stall %d/%d — %s", got.stall, maxStall, cause)
+		out.Text = fmt.Sprintf("stops: no progress, %s — %s", stallAfter(int(got.stall), maxStall), cause)
 	case stepNoAtoms:
 		out.Text = "stops: no atoms in the work graph — " + cause
 	case stepContinue:
@@ -688,7 +688,7 @@ func followHook(s *State, f *Facts, o Outlook) Outlook {
 			out.Text = "continues, not counting the stall — " + cause
 		case got.stall > 0:
 			out.NextStall = int(got.stall)
-			out.Text = fmt.Sprintf("continues, stalled (stall %d/%d) — %s", got.stall, maxStall, cause)
+			out.Text = fmt.Sprintf("continues, %s — %s", stallAfter(int(got.stall), maxStall), cause)
 		default:
 			out.NextStall = 0
 			out.Warning = false

@@ -65,12 +65,12 @@ func TestOutlookFollowsTheHooksReading(t *testing.T) {
 			"the stop hook reads control.status as 'running   # …' (inline comment, line 10): the loop will end"},
 		{"status with a blank after it", HookStatus, "running ", DecisionStop, 1, "(trailing blanks, line 10): the loop will end"},
 		{"prev_pending_count with a comment", HookPrevPendingCount, "2  # previous", DecisionContinue, 2,
-			"continues, stalled (stall 2/3) — the stop hook reads control.prev_pending_count as '2  # …' (inline comment, line 13), which bash cannot read as a number"},
+			"continues, stall 2/3 after this iteration — the stop hook reads control.prev_pending_count as '2  # …' (inline comment, line 13), which bash cannot read as a number"},
 		{"iteration null", HookIteration, "null", DecisionStop, 1, "the stop hook fails on control.iteration 'null' (line 11; bash: null: unbound variable): the loop will end"},
 		{"iteration with a comment", HookIteration, "4 # n", DecisionStop, 1, "bash cannot add 1 to control.iteration '4 # …' (inline comment, line 11) and then stops on the unset NEXT_ITERATION"},
 		{"stall_count with a comment", HookStallCount, "1  # s", DecisionContinue, 1, "continues, not counting the stall"},
-		{"stop_requested True", HookStopRequested, "True", DecisionContinue, 2, "continues, stalled (stall 2/3) — the stop hook reads control.stop_requested as 'True' (line 14; only 'true' counts)"},
-		{"max_stall_count with a comment", HookMaxStallCount, "3  # x", DecisionContinue, 3, "continues, stalled (stall 3/3) — the stop hook reads constraints.max_stall_count as '3  # …'"},
+		{"stop_requested True", HookStopRequested, "True", DecisionContinue, 2, "continues, stall 2/3 after this iteration — the stop hook reads control.stop_requested as 'True' (line 14; only 'true' counts)"},
+		{"max_stall_count with a comment", HookMaxStallCount, "3  # x", DecisionContinue, 3, "continues, stall 3/3 after this iteration — the stop hook reads constraints.max_stall_count as '3  # …'"},
 		{"an expression", HookIteration, "4 + 1", DecisionStop, 1, "aot-tui cannot tell what the stop hook decides"},
 	}
 	for _, c := range cases {

@@ -92,7 +92,7 @@ func predictParsed(s *State, f *Facts) Outlook {
 	}
 	if next >= maxStall {
 		return Outlook{Decision: DecisionStop, Warning: true, NextStall: next,
-			Text: fmt.Sprintf("stops: no progress, stall %d/%d (unresolved %d, was %d)", next, maxStall, unresolved, c.PrevPendingCount)}
+			Text: fmt.Sprintf("stops: no progress, %s (unresolved %d, was %d)", stallAfter(next, maxStall), unresolved, c.PrevPendingCount)}
 	}
 	if unresolved == 0 && f.Counts.Resolved == 0 {
 		return Outlook{Decision: DecisionStop, Text: "stops: no atoms in the work graph", Warning: true, NextStall: next}
@@ -106,17 +106,17 @@ func predictParsed(s *State, f *Facts) Outlook {
 		// the loop.
 		o.Warning = true
 		more := min(maxStall-next, maxIter-c.Iteration)
-		o.Text = fmt.Sprintf("stalls: nothing can run — %s; unless corrected, the loop stops after %s (stall %d/%d)",
-			deadlockCause(s, f), iterations(more), next, maxStall)
+		o.Text = fmt.Sprintf("stalls: nothing can run — %s; unless corrected, the loop stops after %s (%s)",
+			deadlockCause(s, f), iterations(more), stallAfter(next, maxStall))
 	case c.PrevPendingCount < 0:
 		o.Text = fmt.Sprintf("continues: first iteration, unresolved %d", unresolved)
 	case next == 0:
 		o.Text = fmt.Sprintf("continues: unresolved %d → %d", c.PrevPendingCount, unresolved)
 	case next == maxStall-1:
-		o.Text = fmt.Sprintf("one more stalled iteration stops the loop (stall %d/%d)", next, maxStall)
+		o.Text = fmt.Sprintf("%s; at %d/%d the loop stops", stallAfter(next, maxStall), maxStall, maxStall)
 		o.Warning = true
 	default:
-		o.Text = fmt.Sprintf("continues, stalled: unresolved %d, was %d (stall %d/%d)", unresolved, c.PrevPendingCount, next, maxStall)
+		o.Text = fmt.Sprintf("continues, %s (unresolved %d, was %d)", stallAfter(next, maxStall), unresolved, c.PrevPendingCount)
 		o.Warning = true
 	}
 	if c.Iteration+1 >= maxIter {
@@ -124,6 +124,14 @@ func predictParsed(s *State, f *Facts) Outlook {
 		o.Warning = true
 	}
 	return o
+}
+
+// stallAfter is the stall count the hook would write, said as what it is:
+// the count after this iteration, one more than the header's count when
+// the iteration stalls ("stall 2/3 after this iteration" beside the
+// header's "stall 1/3").
+func stallAfter(n, maxStall int) string {
+	return fmt.Sprintf("stall %d/%d after this iteration", n, maxStall)
 }
 
 func iterations(n int) string {

@@ -41,9 +41,9 @@ func TestOutlookFollowsTheStopHook(t *testing.T) {
 		{"iteration limit", 2, 0, run(Control{Iteration: 10, PrevPendingCount: 5}), DecisionStop, "stops: max iterations reached (10/10)", true, 0},
 		{"first iteration", 5, 0, run(Control{PrevPendingCount: -1}), DecisionContinue, "continues: first iteration, unresolved 5", false, 0},
 		{"shrinking", 3, 2, run(Control{Iteration: 2, PrevPendingCount: 5, StallCount: 2}), DecisionContinue, "continues: unresolved 5 → 3", false, 0},
-		{"stalled once", 5, 0, run(Control{Iteration: 2, PrevPendingCount: 5}), DecisionContinue, "continues, stalled: unresolved 5, was 5 (stall 1/3)", true, 1},
-		{"one more stalls", 5, 0, run(Control{Iteration: 2, PrevPendingCount: 5, StallCount: 1}), DecisionContinue, "one more stalled iteration stops the loop (stall 2/3)", true, 2},
-		{"expanding counts as stall", 6, 0, run(Control{Iteration: 2, PrevPendingCount: 5, StallCount: 2}), DecisionStop, "stops: no progress, stall 3/3", true, 3},
+		{"stalled once", 5, 0, run(Control{Iteration: 2, PrevPendingCount: 5}), DecisionContinue, "continues, stall 1/3 after this iteration (unresolved 5, was 5)", true, 1},
+		{"one more stalls", 5, 0, run(Control{Iteration: 2, PrevPendingCount: 5, StallCount: 1}), DecisionContinue, "stall 2/3 after this iteration; at 3/3 the loop stops", true, 2},
+		{"expanding counts as stall", 6, 0, run(Control{Iteration: 2, PrevPendingCount: 5, StallCount: 2}), DecisionStop, "stops: no progress, stall 3/3 after this iteration", true, 3},
 		{"empty graph", 0, 0, run(Control{Iteration: 2, PrevPendingCount: -1}), DecisionStop, "stops: no atoms in the work graph", true, 0},
 		{"last iteration next", 3, 2, run(Control{Iteration: 9, PrevPendingCount: 5}), DecisionContinue, "the next iteration is the last (10/10)", true, 0},
 	}
@@ -102,13 +102,13 @@ func TestOutlookDeadlock(t *testing.T) {
 		stall int
 	}{
 		{"progress this iteration", Control{Iteration: 5, PrevPendingCount: 4}, nil,
-			"stalls: nothing can run — A6 waits on A4, which OR group session_strategy does not select; unless corrected, the loop stops after 3 more iterations (stall 0/3)", 0},
+			"stalls: nothing can run — A6 waits on A4, which OR group session_strategy does not select; unless corrected, the loop stops after 3 more iterations (stall 0/3 after this iteration)", 0},
 		{"already stalled", Control{Iteration: 6, PrevPendingCount: 3, StallCount: 1}, nil,
-			"stalls: nothing can run — A6 waits on A4, which OR group session_strategy does not select; unless corrected, the loop stops after one more iteration (stall 2/3)", 2},
+			"stalls: nothing can run — A6 waits on A4, which OR group session_strategy does not select; unless corrected, the loop stops after one more iteration (stall 2/3 after this iteration)", 2},
 		{"first iteration", Control{PrevPendingCount: -1}, nil,
-			"unless corrected, the loop stops after 3 more iterations (stall 0/3)", 0},
+			"unless corrected, the loop stops after 3 more iterations (stall 0/3 after this iteration)", 0},
 		{"the iteration limit comes first", Control{Iteration: 11, PrevPendingCount: 4}, nil,
-			"the loop stops after one more iteration (stall 0/3); the next iteration is the last (12/12)", 0},
+			"the loop stops after one more iteration (stall 0/3 after this iteration); the next iteration is the last (12/12)", 0},
 		{"a failed choice", Control{Iteration: 5, PrevPendingCount: 4}, func(s *State) { s.ORGroups[0].Failed = []string{"A4"} },
 			"A6 waits on A4, which OR group session_strategy does not select", 0},
 		{"a group without selection", Control{Iteration: 5, PrevPendingCount: 5}, func(s *State) {

@@ -67,6 +67,11 @@ type Plan struct {
 	// AnyFile: the plan is written even on a file that fails validation
 	// (see WritePolicy). A stop and the /redirect handshake flag have it.
 	AnyFile bool `json:"-"`
+	// Warnings say what the person should know before applying the plan,
+	// each one line for a preview to show as a warning: a limit the loop
+	// is already at, so that the stop hook ends it ("iteration is already
+	// 6: the stop hook will end the loop").
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Interrupt is an in-progress atom a correction touches. The seed's
@@ -119,7 +124,9 @@ const (
 	// redirect handshake are written on any file).
 	RuleFileProblems = "corrections are applied to valid files, unless they remove an error"
 	RuleChecklist    = "base_case items are addressed by existing positions"
-	RuleLastAtom     = "a loop has at least one atom"
+	// RuleCheckType: a check's type is one of the schema's (CheckTypes).
+	RuleCheckType = "check types are the schema's"
+	RuleLastAtom  = "a loop has at least one atom"
 	// RuleInProgress: a correction that touches an in-progress atom is
 	// made only with PlanContext.Interrupt.
 	RuleInProgress = "an in-progress atom is changed only when its worker is interrupted"
@@ -286,12 +293,46 @@ func (p *planner) setKey(path Path, lines Lines, key string, value any) {
 	}
 }
 
+// atomIndex finds the atom a request names by id as a person typed it:
+// the atom of that id, else the one whose id differs from it only in case
+// ("a5" for A5, as the TUI's ':' jump takes it); the caller writes the
+// file's spelling, s.Atoms[i].ID. Refused as "no atom X (atoms: …)" when
+// there is none, or when several differ from it only in case.
 func (p *planner) atomIndex(id string) (int, error) {
-	i, ok := p.f.Index[id]
-	if !ok {
-		return 0, refuse(RuleUnknownAtom, "atom %s does not exist", id)
+	if i, ok := p.f.Index[id]; ok {
+		return i, nil
 	}
-	return i, nil
+	found, n := 0, 0
+	for i, a := range p.s.Atoms {
+		if strings.EqualFold(a.ID, id) && p.f.Index[a.ID] == i {
+			found, n = i, n+1
+		}
+	}
+	switch {
+	case n == 1:
+		return found, nil
+	case n > 1:
+		return 0, refuse(RuleUnknownAtom, "no atom %s: the ids of several differ from it only in case; give one exactly (atoms: %s)", id, atomList(p.s))
+	}
+	return 0, refuse(RuleUnknownAtom, "no atom %s (atoms: %s)", id, atomList(p.s))
+}
+
+// atomList names a state's atoms for a refusal: the first ten ids, and
+// how many more there are.
+func atomList(s *State) string {
+	const shown = 10
+	var ids []string
+	for _, a := range s.Atoms[:min(shown, len(s.Atoms))] {
+		ids = append(ids, a.ID)
+	}
+	if len(ids) == 0 {
+		return "none"
+	}
+	list := strings.Join(ids, ", ")
+	if more := len(s.Atoms) - shown; more > 0 {
+		list += fmt.Sprintf(", … and %d more", more)
+	}
+	return list
 }
 
 // removeOnce plans the removal of path unless it is already planned.
@@ -492,28 +533,40 @@ func (r AddAtom) plan(p *planner) error {
 	if !validID(id) {
 		return refuse(RuleBadID, "%q is not a usable atom id", id)
 	}
-	if _, dup := p.f.Index[id]; dup {
-		return refuse(RuleDuplicateID, "atom %s already exists", id)
+	for _, a := range s.Atoms {
+		// An id that differs from an existing one only in case would read
+		// as the same atom.
+		if strings.EqualFold(a.ID, id) {
+			return refuse(RuleDuplicateID, "atom %s already exists", a.ID)
+		}
 	}
 	desc := strings.TrimSpace(r.Description)
 	if desc == "" {
 		return refuse(RuleEmpty, "the new atom needs a description")
 	}
-	deps := dedupe(r.DependsOn)
-	for _, d := range deps {
-		if d == id {
+	var deps []string
+	for _, d := range dedupe(r.DependsOn) {
+		if strings.EqualFold(d, id) {
 			return refuse(RuleCycle, "atom %s cannot depend on itself", id)
 		}
-		if _, err := p.atomIndex(d); err != nil {
-			return refuse(RuleUnknownAtom, "dependency %s does not exist", d)
+		i, err := p.atomIndex(d)
+		if err != nil {
+			return err
 		}
+		deps = append(deps, s.Atoms[i].ID)
 	}
-	reqBy := dedupe(r.RequiredBy)
-	for _, rb := range reqBy {
+	deps = dedupe(deps)
+	var reqBy []string
+	for _, rb := range dedupe(r.RequiredBy) {
 		i, err := p.atomIndex(rb)
 		if err != nil {
-			return refuse(RuleUnknownAtom, "required-by atom %s does not exist", rb)
+			return err
 		}
+		reqBy = append(reqBy, s.Atoms[i].ID)
+	}
+	reqBy = dedupe(reqBy)
+	for _, rb := range reqBy {
+		i := p.f.Index[rb]
 		if s.Atoms[i].Status == StatusResolved {
 			return refuse(RuleResolved, "%s is resolved; a resolved atom cannot gain a dependency (redo its binding first)", rb)
 		}
@@ -800,6 +853,16 @@ func (r ForceOR) plan(p *planner) error {
 		return refuse(RuleORMember, "OR group %s does not exist", r.Group)
 	}
 	if !slices.Contains(g.Choices, r.Choice) {
+		// A choice typed in another case ("a6") is the one the group
+		// lists ("A6"), as atom ids are everywhere a person types them.
+		for _, c := range g.Choices {
+			if strings.EqualFold(c, r.Choice) {
+				r.Choice = c
+				break
+			}
+		}
+	}
+	if !slices.Contains(g.Choices, r.Choice) {
 		return refuse(RuleORMember, "%s is not one of OR group %s's choices (%s)", r.Choice, g.Name, strings.Join(g.Choices, ", "))
 	}
 	if _, ok := p.f.Index[r.Choice]; !ok {
@@ -944,6 +1007,9 @@ func (r ChangeConstraints) plan(p *planner) error {
 		{"max_parallel_agents", r.MaxParallelAgents, c.MaxParallelAgents, c.Lines.Has("max_parallel_agents"), DefaultMaxParallelAgents},
 		{"max_stall_count", r.MaxStallCount, c.MaxStallCount, c.Lines.Has("max_stall_count"), DefaultMaxStallCount},
 	}
+	if r.MaxIterations == nil && r.MaxParallelAgents == nil && r.MaxStallCount == nil {
+		return refuse(RuleNoChange, "nothing to change: give at least one of --max-iterations, --max-parallel-agents, --max-stall-count")
+	}
 	var parts []string
 	if !p.s.Lines.Has("objective") {
 		return refuse(RuleNoChange, "the file has no objective section to hold constraints")
@@ -960,9 +1026,6 @@ func (r ChangeConstraints) plan(p *planner) error {
 				parts = append(parts, fmt.Sprintf("%s (default %d) → %d", ch.key, ch.fallback, v))
 			}
 			m = append(m, KV{Key: ch.key, Value: v})
-		}
-		if len(parts) == 0 {
-			return refuse(RuleNoChange, "give at least one of --max-iterations, --max-parallel-agents, --max-stall-count")
 		}
 		p.edit(AddKey(P("objective"), "constraints", m))
 	} else {
@@ -989,7 +1052,9 @@ func (r ChangeConstraints) plan(p *planner) error {
 	}
 	desc := strings.Join(parts, ", ")
 	if r.MaxIterations != nil && *r.MaxIterations <= p.s.Control.Iteration {
-		desc += fmt.Sprintf(" (iteration is already %d: the stop hook will end the loop)", p.s.Control.Iteration)
+		warning := fmt.Sprintf("iteration is already %d: the stop hook will end the loop", p.s.Control.Iteration)
+		desc += " (" + warning + ")"
+		p.plan.Warnings = append(p.plan.Warnings, warning)
 	}
 	p.record(CorrectionConstraint, desc, false)
 	p.plan.Summary = desc
@@ -1164,7 +1229,7 @@ func checkEditTarget(s *State, op string, pos ChecklistPath) (*ChecklistItem, Pa
 func (p *planner) checkEdit(ce CheckEdit) (string, error) {
 	bc := p.s.Objective.BaseCase
 	if ce.Type != "" && !ce.Type.Known() {
-		return "", refuse(RuleChecklist, "check type %q is not one of %s", ce.Type, joinTypes())
+		return "", refuse(RuleCheckType, "check type %q is not one of %s", ce.Type, joinTypes())
 	}
 	base := P("objective", "base_case")
 	switch ce.Op {
@@ -1189,7 +1254,7 @@ func (p *planner) checkEdit(ce CheckEdit) (string, error) {
 			return "", refuse(RuleEmpty, "a new base_case item needs a name (--item)")
 		}
 		if ce.Type == "" {
-			return "", refuse(RuleChecklist, "a new base_case item needs a check type")
+			return "", refuse(RuleCheckType, "a new base_case item needs a check type: one of %s", joinTypes())
 		}
 		if ce.Type != CheckQuality && strings.TrimSpace(ce.Value) == "" {
 			return "", refuse(RuleEmpty, "a %s check needs a value", ce.Type)
@@ -1332,7 +1397,7 @@ func (r OverrideBinding) plan(p *planner) error {
 		return r.planRedo(p, a)
 	}
 	if r.Summary == nil && !r.SetArtifacts {
-		return refuse(RuleNoChange, "give a new --summary or --artifacts, or --redo")
+		return refuse(RuleNoChange, "nothing to change: give a new --summary or --artifacts, or --redo")
 	}
 	b, has := s.Binding(a.ID)
 	var parts []string

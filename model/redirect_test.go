@@ -6,6 +6,7 @@ package model_test
 // they hold whatever edits a plan chooses to reach the same file.
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -376,10 +377,10 @@ func TestRefusals(t *testing.T) {
 		says  string
 	}{
 		// Unknown ids.
-		{"delete unknown", "", model.DeleteAtom{ID: "A99"}, model.RuleUnknownAtom, "atom A99 does not exist"},
-		{"dependency unknown", "", model.AddAtom{Description: "x", DependsOn: []string{"A1", "A99"}}, model.RuleUnknownAtom, "dependency A99 does not exist"},
-		{"required-by unknown", "", model.AddAtom{Description: "x", RequiredBy: []string{"A98"}}, model.RuleUnknownAtom, "required-by atom A98 does not exist"},
-		{"override unknown", "", model.OverrideBinding{ID: "Z1", Redo: true}, model.RuleUnknownAtom, "atom Z1 does not exist"},
+		{"delete unknown", "", model.DeleteAtom{ID: "A99"}, model.RuleUnknownAtom, "no atom A99 (atoms: A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, … and 3 more)"},
+		{"dependency unknown", "", model.AddAtom{Description: "x", DependsOn: []string{"A1", "A99"}}, model.RuleUnknownAtom, "no atom A99 (atoms: A1, A2,"},
+		{"required-by unknown", "", model.AddAtom{Description: "x", RequiredBy: []string{"A98"}}, model.RuleUnknownAtom, "no atom A98 (atoms: A1, A2,"},
+		{"override unknown", "", model.OverrideBinding{ID: "Z1", Redo: true}, model.RuleUnknownAtom, "no atom Z1 (atoms: A1, A2,"},
 		{"add to unknown OR group", "", model.AddAtom{Description: "x", ORGroup: "nope"}, model.RuleORMember, "OR group nope does not exist"},
 		{"force unknown OR group", "", model.ForceOR{Group: "nope", Choice: "A1"}, model.RuleORMember, "OR group nope does not exist"},
 		// Ids.
@@ -417,11 +418,11 @@ func TestRefusals(t *testing.T) {
 		{"zero limit, no constraints yet", variant(t, "  constraints:\n    max_iterations: 20\n    max_parallel_agents: 3\n    max_stall_count: 3\n", ""),
 			model.ChangeConstraints{MaxParallelAgents: ptr(0)}, model.RulePositiveLimit, "max_parallel_agents must be a positive integer"},
 		{"same limits", "", model.ChangeConstraints{MaxIterations: ptr(20), MaxParallelAgents: ptr(3)}, model.RuleNoChange, "already have those values"},
-		{"no limits given", "", model.ChangeConstraints{}, model.RuleNoChange, "already have those values"},
+		{"no limits given", "", model.ChangeConstraints{}, model.RuleNoChange, "nothing to change: give at least one of --max-iterations"},
 		// Bindings.
 		{"override in-progress atom", "", model.OverrideBinding{ID: "A2", Summary: str("x")}, model.RuleOverrideResolved, "A2 is in_progress; only a resolved atom's binding can be overridden"},
 		{"redo pending atom", "", model.OverrideBinding{ID: "A4", Redo: true}, model.RuleOverrideResolved, "A4 is pending"},
-		{"amend nothing", "", model.OverrideBinding{ID: "A1"}, model.RuleNoChange, "give a new --summary or --artifacts, or --redo"},
+		{"amend nothing", "", model.OverrideBinding{ID: "A1"}, model.RuleNoChange, "nothing to change: give a new --summary or --artifacts, or --redo"},
 		{"amend same summary", "", model.OverrideBinding{ID: "A1", Summary: str(" Schema in db/ ")}, model.RuleNoChange, "the binding of A1 already says that"},
 		{"amend same artifacts", "", model.OverrideBinding{ID: "A3", Artifacts: []string{"store/pg.go"}, SetArtifacts: true}, model.RuleNoChange, "already says that"},
 		{"new binding without summary", "", model.OverrideBinding{ID: "A8", Artifacts: []string{"docs/api.md"}, SetArtifacts: true}, model.RuleEmpty, "A8 has no binding yet; give a --summary"},
@@ -438,7 +439,7 @@ func TestRefusals(t *testing.T) {
 		{"redirect flag unchanged", "", model.SetRedirect{Requested: false}, model.RuleNoChange, "redirect_requested already is false"},
 		// Checklist addressing.
 		{"check out of range", "", model.ChangeObjective{Checks: []model.CheckEdit{{Op: "set", Path: model.ChecklistPath{5}, Value: "x"}}}, model.RuleChecklist, "no checklist item 6"},
-		{"check type unknown", "", model.ChangeObjective{Checks: []model.CheckEdit{{Op: "set", Path: model.ChecklistPath{0}, Type: "shell", Value: "x"}}}, model.RuleChecklist, `check type "shell" is not one of`},
+		{"check type unknown", "", model.ChangeObjective{Checks: []model.CheckEdit{{Op: "set", Path: model.ChecklistPath{0}, Type: "shell", Value: "x"}}}, model.RuleCheckType, `check type "shell" is not one of command, file, not_command, not_file, assertion, quality`},
 		{"remove the last item", variant(t, "      - item: \"Docs or runbook\"\n        any_of:\n          - item: \"Docs\"\n            check:\n              type: file\n              value: \"docs/README.md\"\n", ""),
 			model.ChangeObjective{Checks: []model.CheckEdit{{Op: "remove", Path: model.ChecklistPath{0}}}}, model.RuleChecklist, "is the last one"},
 		{"remove the only choice of an any_of", "", model.ChangeObjective{Checks: []model.CheckEdit{{Op: "remove", Path: model.ChecklistPath{1, 0}}}},
@@ -863,6 +864,13 @@ func TestChangeConstraints(t *testing.T) {
 		if !strings.Contains(p.Correction.Description, "iteration is already 6: the stop hook will end the loop") {
 			t.Fatalf("description %q", p.Correction.Description)
 		}
+		// A preview shows it as a warning, not as plain text.
+		if len(p.Warnings) != 1 || p.Warnings[0] != "iteration is already 6: the stop hook will end the loop" {
+			t.Fatalf("warnings %q", p.Warnings)
+		}
+		if p := planOK(t, doc, model.ChangeConstraints{MaxIterations: ptr(7)}, ctx); len(p.Warnings) != 0 {
+			t.Fatalf("a limit above the iteration warns %q", p.Warnings)
+		}
 	})
 	t.Run("no constraints yet", func(t *testing.T) {
 		doc := parse(t, variant(t, "  constraints:\n    max_iterations: 20\n    max_parallel_agents: 3\n    max_stall_count: 3\n", ""))
@@ -881,6 +889,57 @@ func TestChangeConstraints(t *testing.T) {
 			t.Fatalf("constraints %+v; writing the default explicitly is a change", c)
 		}
 	})
+}
+
+// Atom ids are taken in any case, as the TUI's ':' jump takes them, and
+// written in the file's spelling; one that names no atom is refused with
+// the atoms there are.
+func TestIDsInAnyCase(t *testing.T) {
+	doc := parse(t, baseState)
+	in := model.PlanContext{Now: ctx.Now, Interrupt: true}
+	s := apply(t, doc, planOK(t, doc, model.AddAtom{ID: "N1", Description: "x", DependsOn: []string{"a1", "A1", "a6"}, RequiredBy: []string{"a13"}}, in))
+	if a := atom(t, s, "N1"); strings.Join(a.DependsOn, ",") != "A1,A6" {
+		t.Fatalf("depends_on %v, want the file's spelling once each", a.DependsOn)
+	}
+	if a := atom(t, s, "A13"); !slices.Contains(a.DependsOn, "N1") {
+		t.Fatalf("A13 depends on %v", a.DependsOn)
+	}
+	s = apply(t, doc, planOK(t, doc, model.DeleteAtom{ID: "a13"}, in))
+	if _, ok := s.Atom("A13"); ok {
+		t.Fatal("delete a13 kept A13")
+	}
+	s = apply(t, doc, planOK(t, doc, model.ForceOR{Group: "fmt", Choice: "a11"}, in))
+	if g := group(t, s, "fmt"); g.Selected != "A11" {
+		t.Fatalf("fmt selects %q", g.Selected)
+	}
+	p := planOK(t, doc, model.OverrideBinding{ID: "a1", Redo: true}, in)
+	if !strings.HasPrefix(p.Correction.Description, "redo A1:") {
+		t.Fatalf("description %q", p.Correction.Description)
+	}
+	for _, c := range []struct {
+		req  model.Request
+		rule string
+		says string
+	}{
+		{model.AddAtom{ID: "a1", Description: "x"}, model.RuleDuplicateID, "atom A1 already exists"},
+		{model.AddAtom{Description: "x", DependsOn: []string{"a99"}}, model.RuleUnknownAtom, "no atom a99 (atoms: A1, A2,"},
+		{model.DeleteAtom{ID: "b4"}, model.RuleUnknownAtom, "no atom b4 (atoms: A1, A2,"},
+	} {
+		_, err := model.PlanCorrection(doc.State, c.req, in)
+		var ref *model.Refusal
+		if !errors.As(err, &ref) || ref.Rule != c.rule || !strings.Contains(ref.Reason, c.says) {
+			t.Errorf("%s %+v: %v; want rule %q saying %q", c.req.Kind(), c.req, err, c.rule, c.says)
+		}
+	}
+	// Two atoms whose ids differ only in case: each is found by its own
+	// spelling, a third spelling names neither.
+	two := parse(t, variant(t, "  - id: A12\n", "  - id: ab\n", "  - id: A13\n", "  - id: AB\n"))
+	if _, err := model.PlanCorrection(two.State, model.DeleteAtom{ID: "AB"}, in); err != nil {
+		t.Fatalf("delete AB: %v", err)
+	}
+	if _, err := model.PlanCorrection(two.State, model.DeleteAtom{ID: "Ab"}, in); err == nil || !strings.Contains(err.Error(), "no atom Ab: the ids of several differ from it only in case") {
+		t.Fatalf("delete Ab: %v", err)
+	}
 }
 
 func TestChangeObjective(t *testing.T) {

@@ -31,7 +31,7 @@ type Config struct {
 	// Seed makes the run reproducible (outcomes and timings).
 	Seed uint64
 	// Speed scales time: 1 is the demo's pace (a full demo run lasts about
-	// two minutes), 10 is ten times faster.
+	// a minute: Result.Paced), 10 is ten times faster.
 	Speed float64
 	// Demo plays the scripted demo (DemoState) instead of random outcomes.
 	Demo bool
@@ -47,6 +47,10 @@ type Result struct {
 	StopReason string
 	Iterations int
 	Writes     int
+	// Paced is how long the run waited at Speed 1, as its script paces
+	// the workers: its length at Speed 1 but for the moments its reads
+	// and writes take (and any wait for a redirect).
+	Paced time.Duration
 }
 
 // Outcome probabilities of a random run.
@@ -60,6 +64,8 @@ type simulator struct {
 	cfg    Config
 	rng    *rand.Rand
 	writes int
+	// paced sums the waits of sleep, unscaled (Result.Paced).
+	paced time.Duration
 	// decomposed remembers atoms already split, so they are not split twice.
 	decomposed map[string]bool
 }
@@ -107,7 +113,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 }
 
 func (s *simulator) result() Result {
-	r := Result{Writes: s.writes}
+	r := Result{Writes: s.writes, Paced: s.paced}
 	if st, err := s.read(); err == nil {
 		r.Status, r.StopReason, r.Iterations = st.Control.Status, st.Control.StopReason, st.Control.Iteration
 	}
@@ -198,6 +204,7 @@ func writeAsTheLoop(path string, data []byte, inPlace bool) error {
 
 // sleep waits d scaled by the speed, returning early when ctx ends.
 func (s *simulator) sleep(ctx context.Context, d time.Duration) error {
+	s.paced += d
 	t := time.NewTimer(time.Duration(float64(d) / s.cfg.Speed))
 	defer t.Stop()
 	select {

@@ -274,3 +274,29 @@ func TestForceORAtStartCompletes(t *testing.T) {
 		}
 	}
 }
+
+// The scripted demo lasts about a minute at speed 1, as demo --help and
+// the README say (TestDemoHelpSaysHowLongItLasts): its script's waits sum
+// to 50–80 s whatever the seed. (Speed 500 keeps the test short; the
+// sum is of the script's own waits, whatever the clock did.)
+func TestDemoLastsAboutAMinute(t *testing.T) {
+	shortest, longest := time.Duration(1<<62), time.Duration(0)
+	for seed := uint64(1); seed <= 12; seed++ {
+		path, err := Setup(t.TempDir(), 0, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _ := runChecked(t, Config{Path: path, Seed: seed, Speed: 500, Demo: true})
+		if res.Status != model.LoopCompleted {
+			t.Fatalf("seed %d: %s", seed, res.Status)
+		}
+		shortest, longest = min(shortest, res.Paced), max(longest, res.Paced)
+		if seed == 1 {
+			t.Logf("the default demo (seed 1) waits %v", res.Paced)
+		}
+	}
+	t.Logf("seeds 1–12: %v to %v", shortest, longest)
+	if shortest < 50*time.Second || longest > 80*time.Second {
+		t.Fatalf("the demo lasts %v to %v at speed 1: not about a minute; say what it lasts in demo --help and the README", shortest, longest)
+	}
+}

@@ -38,6 +38,22 @@ func BenchmarkUnified(b *testing.B) {
 	}
 }
 
+// BenchmarkUnifiedAligned is BenchmarkUnified with the runs aligned, as
+// the correction previews and --dry-run print it.
+func BenchmarkUnifiedAligned(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		a := atomsFile(n)
+		c := correctAtoms(a, n)
+		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(a) + len(c)))
+			for b.Loop() {
+				UnifiedAligned("state.md", "state.md (corrected)", a, c, 3)
+			}
+		})
+	}
+}
+
 func BenchmarkMerge3(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		base := atomsFile(n)

@@ -26,9 +26,25 @@ func Unified(aName, bName string, a, b []byte, context int) string {
 	if string(a) == string(b) {
 		return ""
 	}
-	context = max(context, 0)
 	al, bl := SplitLines(string(a)), SplitLines(string(b))
-	ops := Diff(al, bl)
+	return unified(aName, bName, al, bl, Diff(al, bl), context)
+}
+
+// UnifiedAligned is [Unified] with the changes placed for a person to read
+// ([Align]): a hunk that adds an entry to a list shows the whole entry as
+// added, not the previous entry's last line and all of the new one but its
+// last. The diff is as small; only where its runs sit may differ.
+func UnifiedAligned(aName, bName string, a, b []byte, context int) string {
+	if string(a) == string(b) {
+		return ""
+	}
+	al, bl := SplitLines(string(a)), SplitLines(string(b))
+	return unified(aName, bName, al, bl, Align(al, bl, Diff(al, bl)), context)
+}
+
+// unified prints ops, a diff of the lines al and bl, as Unified does.
+func unified(aName, bName string, al, bl []string, ops []Op, context int) string {
+	context = max(context, 0)
 	var out strings.Builder
 	out.WriteString("--- ")
 	out.WriteString(aName)

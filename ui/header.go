@@ -210,6 +210,7 @@ func renderHeader(h headerData, width int, s Styles) []string {
 	}
 	next := ""
 	switch {
+	case c.Status == model.LoopStopped || c.Status == model.LoopCompleted: // an ended loop runs nothing next
 	case len(f.NextBatch) > 0:
 		next = s.Executable.Render("next ▶ " + termtext.Line(strings.Join(f.NextBatch, " ")))
 	case f.Counts.InProgress > 0:

@@ -239,6 +239,9 @@ func (m *Model) jumpTo(l *loop, q string) {
 		m.setStatus("no atom "+q, statusShort)
 		return
 	}
+	if l.status.Level == kit.Info {
+		l.status = statusLine{} // a hint (the last jump's "no atom A99") is stale once a jump lands
+	}
 	m.setView(l, viewGraph)
 	g := &l.graph
 	g.follow = false

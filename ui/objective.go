@@ -192,11 +192,14 @@ func checkLines(c *model.Check, indent string, w int, s Styles) []string {
 }
 
 // renderPrompt renders the Markdown body readably: headings, lists, quotes
-// and code blocks styled, paragraphs wrapped to the pane.
+// and code blocks styled, paragraphs fitted to the pane. A paragraph (a
+// list item with its continuation lines, a quote) whose lines all fit is
+// shown with its own line breaks; one with a line wider than the pane was
+// hard-wrapped for a wider screen, and wrapping each of its lines alone
+// would leave a short stub after each: it is joined and wrapped as one.
 func renderPrompt(body string, width int, s Styles) []string {
 	w := max(width, 20)
 	var out []string
-	inCode := false
 	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
 	// Drop leading and trailing blank lines.
 	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
@@ -208,9 +211,28 @@ func renderPrompt(body string, width int, s Styles) []string {
 	if len(lines) == 0 {
 		return []string{s.Muted.Render("(the state file has no prompt body)")}
 	}
-	for _, raw := range lines {
-		line := termtext.Block(strings.ReplaceAll(raw, "\t", "    "))
+	for i := range lines {
+		lines[i] = termtext.Block(strings.ReplaceAll(lines[i], "\t", "    "))
+	}
+	inCode := false
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
 		trim := strings.TrimSpace(line)
+		// more gathers the lines after line i that go on its paragraph:
+		// not blank, not the start of another block, and (for a list
+		// item) indented.
+		more := func(indented bool) []string {
+			var cont []string
+			for i+1 < len(lines) {
+				next := lines[i+1]
+				if t := strings.TrimSpace(next); t == "" || blockStart(t) || indented && !strings.HasPrefix(next, " ") {
+					break
+				}
+				cont = append(cont, next)
+				i++
+			}
+			return cont
+		}
 		switch {
 		case strings.HasPrefix(trim, "```"):
 			inCode = !inCode
@@ -233,31 +255,96 @@ func renderPrompt(body string, width int, s Styles) []string {
 			} else {
 				out = append(out, s.Title.Render(text))
 			}
-		case strings.HasPrefix(trim, "- "), strings.HasPrefix(trim, "* "), strings.HasPrefix(trim, "+ "):
+		case listMarker(trim) != "":
+			marker := listMarker(trim)
 			indent := strings.Repeat(" ", len(line)-len(strings.TrimLeft(line, " ")))
-			for k, l := range wrap(inlineMarkdown(trim[2:]), w-len(indent)-2) {
+			bullet := marker
+			if marker == "- " || marker == "* " || marker == "+ " {
+				bullet = "• "
+			}
+			hang := strings.Repeat(" ", ansi.StringWidth(bullet))
+			text := append([]string{trim[len(marker):]}, trimAll(more(true))...)
+			for k, l := range fitParagraph(text, w-len(indent)-ansi.StringWidth(bullet)) {
 				if k == 0 {
-					out = append(out, indent+"• "+l)
+					out = append(out, indent+bullet+l)
 				} else {
-					out = append(out, indent+"  "+l)
+					out = append(out, indent+hang+l)
 				}
 			}
 		case strings.HasPrefix(trim, ">"):
-			for _, l := range wrap(strings.TrimSpace(strings.TrimPrefix(trim, ">")), w-2) {
+			text := []string{trim}
+			for i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), ">") {
+				i++
+				text = append(text, strings.TrimSpace(lines[i]))
+			}
+			for k := range text {
+				text[k] = strings.TrimSpace(strings.TrimPrefix(text[k], ">"))
+			}
+			for _, l := range fitParagraph(text, w-2) {
 				out = append(out, s.Muted.Render("▌ "+l))
 			}
 		case trim == "---" || trim == "***":
 			out = append(out, s.Border.Render(strings.Repeat("─", min(w, 40))))
 		case trim == "":
 			out = append(out, "")
-		default:
+		case strings.HasPrefix(trim, "|"): // a table row: one line each
 			out = append(out, wrap(inlineMarkdown(line), w)...)
+		default:
+			out = append(out, fitParagraph(append([]string{line}, more(false)...), w)...)
 		}
 	}
 	for i := range out {
 		out[i] = ansi.Truncate(out[i], w, "…")
 	}
 	return out
+}
+
+// blockStart reports whether a trimmed line begins a block of its own
+// rather than going on a paragraph: a heading, a fence, a list item, a
+// quote, a rule, a table row.
+func blockStart(trim string) bool {
+	return strings.HasPrefix(trim, "#") || strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, ">") ||
+		strings.HasPrefix(trim, "|") || trim == "---" || trim == "***" || listMarker(trim) != ""
+}
+
+// listMarker is the marker a trimmed line starts a list item with ("- ",
+// "* ", "+ ", "1. ", "2) "), or "".
+func listMarker(trim string) string {
+	if len(trim) >= 2 && strings.ContainsRune("-*+", rune(trim[0])) && trim[1] == ' ' {
+		return trim[:2]
+	}
+	n := 0
+	for n < len(trim) && n < 9 && trim[n] >= '0' && trim[n] <= '9' {
+		n++
+	}
+	if n > 0 && n+1 < len(trim) && (trim[n] == '.' || trim[n] == ')') && trim[n+1] == ' ' {
+		return trim[:n+2]
+	}
+	return ""
+}
+
+// fitParagraph fits the lines of one paragraph into width cells: as they
+// are when each fits (the writer's line breaks are kept), else joined and
+// wrapped as one text, so that a paragraph hard-wrapped wider than the pane
+// reads as evenly filled lines instead of a long line and a stub by turns.
+func fitParagraph(lines []string, width int) []string {
+	fits := true
+	for i, l := range lines {
+		lines[i] = inlineMarkdown(strings.TrimRight(l, " "))
+		fits = fits && ansi.StringWidth(lines[i]) <= width
+	}
+	if fits {
+		return lines
+	}
+	return wrap(strings.Join(trimAll(lines), " "), width)
+}
+
+// trimAll trims the spaces around each line.
+func trimAll(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return lines
 }
 
 // inlineMarkdown drops emphasis markers that only add noise in a terminal.

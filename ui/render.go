@@ -384,14 +384,17 @@ func (m *Model) renderFooter() string {
 	return left + " " + r
 }
 
-// loopStatus is loop l's status for the loop bars, with its glyph:
-// waiting until the file is read, a phase loop's phase.
+// loopStatus is loop l's status for the loop bars, with its glyph: a
+// phase loop's phase; before a state was read, invalid when the file is
+// there and cannot be read as one (as the fleet table says), else waiting.
 func loopStatus(l *loop) (status, glyph string) {
 	switch {
 	case l.st != nil:
 		return string(l.st.Control.Status), loopword.LoopGlyph(l.st.Control.Status)
 	case l.phase != nil:
 		return l.phase.Phase, "▶"
+	case l.bannerBad:
+		return "invalid", "✗"
 	}
 	return "waiting", "…"
 }

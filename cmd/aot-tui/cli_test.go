@@ -490,7 +490,6 @@ func TestUsageErrorsNameTheCommand(t *testing.T) {
 		{[]string{"redirect"}, []string{"redirect needs a command", "override-binding"}},
 		{[]string{"validate", "--bogus"}, []string{"aot-tui: validate: unknown flag: --bogus (see aot-tui validate --help)"}},
 		{[]string{"redirect", "add-atom", "-f", path}, []string{"redirect add-atom: requires at least 1 arg", "usage: aot-tui redirect add-atom DESCRIPTION", "see aot-tui redirect add-atom --help"}},
-		{[]string{"redirect", "constraints", "-f", path}, []string{"give at least one of --max-iterations"}},
 		{[]string{"status", "a", "b"}, []string{"status: accepts at most 1 arg", "usage: aot-tui status [PATH]"}},
 		{[]string{"redirect", "constraints", path}, []string{"redirect constraints: takes no arguments", "give the state file with -f PATH"}},
 	} {

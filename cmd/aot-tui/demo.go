@@ -36,9 +36,10 @@ func newDemoCmd(g *globalFlags) *cobra.Command {
 		Short: "A simulated loop in a temp directory, with the TUI on it",
 		Long: `Creates a temp project directory, starts a simulated AoT loop on its
 .claude/aot-loop-state.md and opens the TUI on it. The scripted demo (the
-default) lasts about two minutes and shows progress, a decomposition, an OR
+default) lasts about a minute (67 s with the default --seed, 55–67 s with
+others; --speed 2 halves it) and shows progress, a decomposition, an OR
 backtrack, a stall and completion; redirect it with r, a, d, o, c, e, b or S
-and watch the simulated loop obey. On exit the directory is removed unless
+and watch the simulated loop obey (it waits while a form is open). On exit the directory is removed unless
 --keep is given.
 
 --headless runs only the simulator (in --dir, which it creates), for tests and

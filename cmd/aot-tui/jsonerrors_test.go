@@ -80,7 +80,7 @@ func TestJSONErrors(t *testing.T) {
 		{"redirect dir without a state file", []string{"redirect", "constraints", "--max-iterations", "5", "--json", "-f", empty}, 2, "usage", empty},
 		{"stop dir without a state file", []string{"stop", empty, "--json"}, 2, "usage", empty},
 
-		{"redirect refused", []string{"redirect", "add-atom", "x", "--depends-on", "A99", "--json", "-f", loop}, 1, "invalid", "A99 does not exist"},
+		{"redirect refused", []string{"redirect", "add-atom", "x", "--depends-on", "A99", "--json", "-f", loop}, 1, "invalid", "no atom A99 (atoms: "},
 		{"redirect refused, --json=true", []string{"redirect", "delete-atom", "A1", "--json=true", "-f", loop}, 1, "invalid", "resolved"},
 		{"stop refused", []string{"stop", "--json", "-f", stopped}, 1, "invalid", "already requested"},
 
@@ -95,7 +95,7 @@ func TestJSONErrors(t *testing.T) {
 		{"gate on a phase loop", []string{"gate", "--json", phase}, 2, "usage", "is a phase loop"},
 		{"validate -f and another path", []string{"validate", "--json", "-f", valid, phase}, 2, "usage", "not both"},
 		{"redirect without a description", []string{"redirect", "add-atom", "--json", "-f", loop}, 2, "usage", "redirect add-atom: requires at least 1 arg"},
-		{"redirect constraints without a limit", []string{"redirect", "constraints", "--json", "-f", loop}, 2, "usage", "give at least one of"},
+		{"redirect constraints without a limit", []string{"redirect", "constraints", "--json", "-f", loop}, 1, "invalid", "nothing to change: give at least one of"},
 		{"redirect bad number", []string{"redirect", "constraints", "--json", "--max-iterations", "abc", "-f", loop}, 2, "usage", `--max-iterations takes a whole number, not "abc"`},
 		{"status bad --max-size before --json", []string{"status", "--max-size", "big", "--json", valid}, 2, "usage", `--max-size takes a whole number, not "big"`},
 		{"validate over --max-size", []string{"validate", "--json", "--max-size", "100", valid}, 2, "usage", valid},

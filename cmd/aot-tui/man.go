@@ -19,8 +19,12 @@ import (
 func newManCmd() *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
-		Use:    "man [--dir DIR]",
-		Short:  "Write the man pages: aot-tui(1) on stdout, or one page per command into DIR",
+		Use:   "man [--dir DIR]",
+		Short: "Write the man pages: aot-tui(1) on stdout, or one page per command into DIR",
+		Long: `Writes the man pages made from the commands' help: aot-tui(1) on stdout, or
+with --dir DIR one page per command into DIR (aot-tui.1, aot-tui-status.1,
+aot-tui-redirect-add-atom.1, …), for a package or ~/.local/share/man/man1.
+Not listed by --help.`,
 		Hidden: true,
 		Args:   noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

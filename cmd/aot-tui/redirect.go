@@ -55,19 +55,24 @@ not carried over).
 
 ` + statefile.ExchangeNote() + `
 
+Atom ids are taken in any case (a5 for A5) and written as the file spells them;
+an id that names no atom is refused with the ids there are.
+
 A correction is refused on a file that fails validation unless it removes an
 error (the errors after it are a strict subset of those before); the message
 names the first error and its line. A correction that touches an atom in
 progress needs --interrupt (see each command's help).
 
 Exit codes: 0 written, 1 refused (the one-line reason names the rule it would
-break; the file is untouched) or the file cannot be parsed, 2 usage or I/O
-error (a file over --max-size included), 3 the file kept changing, or a loop
-write undid the correction and it could not be applied again, or the loop's next
-write undid what it meant (an atom it reset came back resolved) (lost: …), or the
-file was replaced while guarded and the correction is not in it (… was not
-carried over; --json adds not_carried_over), or a loop write that could not be
-merged was kept beside the file (the message names it).`,
+break: "a correction changes something" when there is nothing to change, no
+value given or the values it already has; the file is untouched) or the file
+cannot be parsed, 2 usage or I/O error (a file over --max-size included), 3 the
+file kept changing, or a loop write undid the correction and it could not be
+applied again, or the loop's next write undid what it meant (an atom it reset
+came back resolved) (lost: …), or the file was replaced while guarded and the
+correction is not in it (… was not carried over; --json adds not_carried_over),
+or a loop write that could not be merged was kept beside the file (the message
+names it).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
@@ -125,7 +130,12 @@ func newAddAtomCmd(g *globalFlags) *cobra.Command {
 		Long: `Adds a pending atom. Its id is the next free A<n> unless --id is given.
 --depends-on lists existing atoms it depends on; --or-group adds it as a choice of
 an existing OR group; --required-by makes existing unresolved atoms depend on it
-(an in-progress one goes back to pending). Refused if that would make a cycle.` + interruptHelp,
+(an in-progress one goes back to pending). Refused if that would make a cycle.
+
+Writes the atom at the end of atoms (id, description, status: pending,
+depends_on in flow style, or_group), the id into the OR group's choices and the
+required-by atoms' depends_on, and a corrections[] entry of type dag_adjustment.
+The trail is left as it is.` + interruptHelp,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req := model.AddAtom{ID: id, Description: strings.Join(args, " "), DependsOn: splitIDs(deps),
@@ -152,7 +162,10 @@ func newDeleteAtomCmd(g *globalFlags) *cobra.Command {
 decomposition children, a stale binding). An atom that others depend on, or the
 selected choice of an OR group, is deleted only with --detach, which drops it from
 its dependents' depends_on — or, for a selected choice, selects the group's next
-choice and moves the dependents onto it, as the loop's own backtrack does.` + interruptHelp,
+choice and moves the dependents onto it, as the loop's own backtrack does.
+
+Writes the atom's removal and every reference's, and a corrections[] entry of
+type dag_adjustment; a trail entry only when an OR group's selection changes.` + interruptHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCorrection(cmd, g, &w, model.DeleteAtom{ID: args[0], Detach: detach})
@@ -172,7 +185,12 @@ func newForceORCmd(g *globalFlags) *cobra.Command {
 		Short: "Force the choice of an OR group (dag_adjustment)",
 		Long: `Selects CHOICE in OR group GROUP and records it in the trail. The previous
 selection goes back to pending if it was in progress; if it was resolved it is
-redone: its binding is dropped and it and its dependents go back to pending.` + interruptHelp,
+redone: its binding is dropped and it and its dependents go back to pending.
+The dependents of the previous selection depend on CHOICE instead.
+
+Writes or_groups.GROUP.selected (and drops CHOICE from its failed list), the
+statuses, bindings and depends_on that change, a trail entry {or_group, selected,
+reason, timestamp} and a corrections[] entry of type dag_adjustment.` + interruptHelp,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCorrection(cmd, g, &w, model.ForceOR{Group: args[0], Choice: args[1], Reason: reason})
@@ -190,7 +208,17 @@ func newConstraintsCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "constraints [--max-iterations N] [--max-parallel-agents N] [--max-stall-count N]",
 		Short: "Change the loop's limits (constraint_change)",
-		Args:  noArgs,
+		Long: `Changes the limits the stop hook holds the loop to: --max-iterations (it ends
+the loop when control.iteration reaches it), --max-stall-count (it ends the loop
+after that many iterations in a row without progress) and --max-parallel-agents
+(how many atoms the coordinator starts at once). Each is a positive integer;
+give at least one. A max_iterations at or below the iteration the loop is at
+makes the stop hook end the loop at its next decision: the correction says so.
+
+Writes the values given under objective.constraints (the section is added, with
+the defaults for the others, when the file has none) and a corrections[] entry
+of type constraint_change. The trail is left as it is.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var req model.ChangeConstraints
 			if cmd.Flags().Changed("max-iterations") {
@@ -201,9 +229,6 @@ func newConstraintsCmd(g *globalFlags) *cobra.Command {
 			}
 			if cmd.Flags().Changed("max-stall-count") {
 				req.MaxStallCount = &stalls
-			}
-			if req.MaxIterations == nil && req.MaxParallelAgents == nil && req.MaxStallCount == nil {
-				return fail(exitUsage, "redirect constraints: give at least one of --max-iterations, --max-parallel-agents, --max-stall-count")
 			}
 			return runCorrection(cmd, g, &w, req)
 		},
@@ -231,7 +256,10 @@ shows them: 2 is the second item, 1.2 the second child of the first item's group
   --add-item NAME [--under POS] --type T --value V   add an item with a check
   --remove-item POS                              remove an item
 
-An objective change is essentially a restart: the trail is cleared.`,
+An objective change is essentially a restart: the trail is cleared.
+
+Writes the changed objective fields and base_case item, trail: [] and a
+corrections[] entry of type objective_change with trail_cleared: true.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var req model.ChangeObjective
@@ -282,6 +310,13 @@ func checkEditFromFlags(cmd *cobra.Command, check, typ, value, item, addItem, un
 	if n > 1 {
 		return nil, fail(exitUsage, "give one of --check, --add-item and --remove-item per command")
 	}
+	if ch("type") && !model.CheckType(typ).Known() {
+		types := make([]string, len(model.CheckTypes))
+		for i, t := range model.CheckTypes {
+			types[i] = string(t)
+		}
+		return nil, fail(exitUsage, "redirect objective: --type %q is not a check type: give one of %s", typ, strings.Join(types, ", "))
+	}
 	pos := func(s string) (model.ChecklistPath, error) {
 		if s == "" {
 			return nil, nil
@@ -326,7 +361,12 @@ func newOverrideBindingCmd(g *globalFlags) *cobra.Command {
 		Short: "Amend or redo a resolved atom's binding (bindings_override)",
 		Long: `Amends the binding of a resolved atom (--summary and/or --artifacts), or with
 --redo deletes it and sends the atom and its transitive dependents back to
-pending (dropping their bindings and the trail entries of that scope).` + interruptHelp,
+pending (dropping their bindings and the trail entries of that scope).
+
+Writes bindings.ID (with --redo: removes it and the dependents' bindings, sets
+their statuses to pending and drops the trail entries of that scope) and a
+corrections[] entry of type bindings_override, trail_cleared when trail entries
+went.` + interruptHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req := model.OverrideBinding{ID: args[0], Redo: redo}

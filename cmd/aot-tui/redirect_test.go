@@ -97,7 +97,7 @@ func TestCorrectionRefusalsLeaveBytes(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"redirect", "add-atom", "x", "--depends-on", "A99"}, "A99 does not exist"},
+		{[]string{"redirect", "add-atom", "x", "--depends-on", "A99"}, "no atom A99 (atoms: A1, A2, A3, A4, A5, A6, A7, A8)"},
 		{[]string{"redirect", "add-atom", "x", "--id", "A1"}, "already exists"},
 		{[]string{"redirect", "add-atom", "x", "--depends-on", "A7", "--required-by", "A2"}, "cycle"},
 		{[]string{"redirect", "delete-atom", "A1"}, "resolved"},

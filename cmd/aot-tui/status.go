@@ -453,9 +453,13 @@ func printAoTStatus(w io.Writer, l *loaded) {
 		counts += fmt.Sprintf(" · %d with an unknown status", f.Counts.Other)
 	}
 	fmt.Fprintf(w, "atoms     %s\n", counts)
-	if len(f.NextBatch) == 0 {
+	switch {
+	case c.Status == model.LoopStopped || c.Status == model.LoopCompleted:
+		// An ended loop runs nothing next, whatever is executable.
+		fmt.Fprintf(w, "next      none: the loop is %s\n", c.Status)
+	case len(f.NextBatch) == 0:
 		fmt.Fprintf(w, "next      none executable\n")
-	} else {
+	default:
 		for i, id := range f.NextBatch {
 			label := "next     "
 			if i > 0 {
