@@ -647,6 +647,11 @@ func (r AddAtom) plan(p *planner) error {
 	}
 	p.record(CorrectionDAG, desc0, false)
 	p.plan.Summary = "added " + id
+	switch s.Control.Status {
+	case LoopStopped, LoopCompleted:
+		// The atom is recorded, but nothing will work on it.
+		p.plan.Warnings = append(p.plan.Warnings, fmt.Sprintf("the loop has %s: it will not run %s until /enter-recursion starts it again", s.Control.Status, id))
+	}
 	return nil
 }
 

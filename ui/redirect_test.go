@@ -496,3 +496,19 @@ func TestStoppedLoopSaysHowItResumes(t *testing.T) {
 		t.Fatalf("the stopped loop does not say how it resumes:\n%s", out)
 	}
 }
+
+// The stop's preview does not say the loop resumes: clearing the flag
+// lets the stop hook end it.
+func TestStopPreviewSaysTheLoopEnds(t *testing.T) {
+	f := startRedirectFlow(t)
+	f.keys("S")
+	f.waitFor("Stop the loop", "┃ Reason")
+	f.typeText("enough for today")
+	f.keys("enter")
+	f.waitFor("┃ Stop the loop?")
+	f.keys("y")
+	out := f.waitFor("preview:", "the stop hook then ends the loop")
+	if strings.Contains(out, "the loop resumes") {
+		t.Fatalf("the stop preview says the loop resumes:\n%s", out)
+	}
+}

@@ -491,3 +491,16 @@ func TestAddingToAnEndedLoopSaysSo(t *testing.T) {
 		t.Fatalf("scrolls: %q %q", b.scrolls(4), b.scrolls(7))
 	}
 }
+
+// The preview shows the plan's warnings as warnings, and says what
+// clearing the flag means for the loop (a stop does not resume it).
+func TestPreviewWarnsAndSaysWhatTheFlagMeans(t *testing.T) {
+	ctx := testCtx()
+	lp := loopOf(t, "rich.md")
+	p := previewOf()
+	p.Plan.Warnings = []string{"iteration is already 7: the stop hook will end the loop"}
+	text := strings.Join(strings.Fields(ansi.Strip(strings.Join(newPreview(ctx, lp, Constraints, nil, p).Draw(ctx, 86, 24), "\n"))), " ")
+	if !strings.Contains(text, "⚠ iteration is already 7: the stop hook will end the loop") {
+		t.Fatalf("the warning is not shown as one:\n%s", text)
+	}
+}

@@ -1,7 +1,6 @@
 package redirect
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -91,8 +90,15 @@ func (d *preview) Draw(ctx kit.Context, w, h int) []string {
 	} else {
 		lines = append(lines, s.Bold.Render(termtext.Line(p.Plan.Summary))+s.Muted.Render(" (no corrections[] entry)"))
 	}
-	if p.ClearsFlag && !bytes.Equal(p.Base, p.After) {
-		lines = append(lines, s.Muted.Render("  and redirect_requested back to false: the loop resumes"))
+	for _, warn := range p.Plan.Warnings {
+		for _, l := range cells.Wrap("⚠ "+termtext.Line(warn), w) {
+			lines = append(lines, s.Warn.Render(l))
+		}
+	}
+	if note := p.FlagNote(); note != "" {
+		for _, l := range cells.Wrap(note, w-2) {
+			lines = append(lines, s.Muted.Render("  "+l))
+		}
 	}
 	for _, in := range p.Plan.Interrupts {
 		text := fmt.Sprintf("⚠ %s is in progress (a worker is on it, which aot-tui cannot stop): this correction %s; %s",
