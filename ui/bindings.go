@@ -159,7 +159,7 @@ func buildKeyTable() []binding {
 		f(func(k *KeyMap) *key.Binding { return &k.Binding }, writeKey("override_binding", "b", "override binding", redirect.Binding, selectedWhy)),
 		f(func(k *KeyMap) *key.Binding { return &k.Stop }, writeKey("stop", "S", "stop loop", redirect.Stop, writeWhy)),
 		f(func(k *KeyMap) *key.Binding { return &k.Editor }, kb{Name: "open_editor", Keys: []string{"E"},
-			Help: "edit the file in $EDITOR at the atom", Group: "redirect", In: inLoop, Disabled: editorWhy,
+			Help: "edit in $EDITOR", Group: "redirect", In: inLoop, Disabled: editorWhy,
 			Run: func(h here, _ tea.KeyPressMsg) kit.Action { return kit.Run(h.m.openEditor(h.l)) }}),
 		f(func(k *KeyMap) *key.Binding { return &k.MoreIterations }, kb{Name: "more_iterations", Keys: []string{"I"},
 			Help: fmt.Sprintf("max_iterations +%d", iterationStep), Group: "redirect", In: inLoop | inWaiting, Disabled: writeWhy,

@@ -304,6 +304,6 @@ func TestFlowSeveralLoops(t *testing.T) {
 	f.waitFor("Implement authentication feature")
 	f.keys("<") // wraps around
 	f.waitFor("Ship the billing service")
-	f.keys("?")
+	f.keys("?", "G") // the help is longer than the pane: the loops' keys are further down
 	f.waitFor("next loop", "previous loop")
 }
