@@ -9,7 +9,8 @@ type LegendEntry struct {
 	Sample string
 	// Class is the class Sample is drawn in.
 	Class Class
-	// Meaning says what it stands for.
+	// Meaning says what it stands for, in at most 23 cells (a legend
+	// line fits a column of the TUI's help).
 	Meaning string
 
 	// classes are the classes it explains (Class first) and runes the
@@ -48,32 +49,32 @@ func buildLegend() []LegendEntry {
 		out = append(out, e)
 	}
 	statuses := map[Status]string{Pending: "pending", InProgress: "in progress", Resolved: "resolved",
-		Unknown: "a status the loop does not know, or an id no atom has"}
+		Unknown: "unknown or not defined"}
 	for _, st := range []Status{Pending, InProgress, Resolved, Unknown} {
 		add(LegendEntry{Class: statusClass(st), runes: string(st.Glyph()), Meaning: statuses[st]})
 	}
 	add(LegendEntry{Class: ClassReady, runes: string(readyMark), Meaning: "ready to run now"})
 	add(LegendEntry{Class: ClassFailedMark, runes: string(failedMark), Meaning: "a failed OR choice"})
-	add(LegendEntry{Class: ClassFlagError, runes: string(FlagError.Glyph()), Meaning: "an error about this atom"})
-	add(LegendEntry{Class: ClassFlagWarning, runes: string(FlagWarning.Glyph()), Meaning: "a warning about this atom"})
-	add(LegendEntry{Class: ClassFolded, Sample: "[+N]", text: true, Meaning: "a collapsed decomposition: N parts inside"})
+	add(LegendEntry{Class: ClassFlagError, runes: string(FlagError.Glyph()), Meaning: "an error about it"})
+	add(LegendEntry{Class: ClassFlagWarning, runes: string(FlagWarning.Glyph()), Meaning: "a warning about it"})
+	add(LegendEntry{Class: ClassFolded, Sample: "[+N]", text: true, Meaning: "N parts folded inside"})
 
 	box := func(bs borderSet) string { return string(bs[:]) }
 	top := func(bs borderSet) string { return string([]rune{bs[0], bs[1], bs[2]}) }
 	add(LegendEntry{Class: ClassBorder, Sample: top(borderRound), runes: box(borderRound), Meaning: "an atom"})
 	add(LegendEntry{Class: ClassBorderSelected, Sample: top(borderHeavy), runes: box(borderHeavy), Meaning: "the selected atom"})
-	add(LegendEntry{Class: ClassBorderChosen, Sample: top(borderDouble), runes: box(borderDouble), Meaning: "the choice its OR group selects"})
-	add(LegendEntry{Class: ClassBorderFailed, Sample: top(borderRound), runes: box(borderRound), Meaning: "a failed OR choice (dimmed)"})
-	add(LegendEntry{Class: ClassBorderSummary, Sample: top(borderDouble), runes: box(borderDouble), Meaning: "resolved atoms folded into one (+id)"})
-	add(LegendEntry{Class: ClassBorderMissing, Sample: top(borderDashed), runes: box(borderDashed), Meaning: "an id named but not defined"})
-	add(LegendEntry{Class: ClassFrame, Sample: top(borderFrame), runes: box(borderFrame), Meaning: "a decomposed atom around its parts"})
-	add(LegendEntry{Class: ClassFrameOR, Sample: top(borderFrameO), runes: box(borderFrameO), Meaning: "an OR group around its choices"})
+	add(LegendEntry{Class: ClassBorderChosen, Sample: top(borderDouble), runes: box(borderDouble), Meaning: "its OR group's choice"})
+	add(LegendEntry{Class: ClassBorderFailed, Sample: top(borderRound), runes: box(borderRound), Meaning: "a failed choice (dim)"})
+	add(LegendEntry{Class: ClassBorderSummary, Sample: top(borderDouble), runes: box(borderDouble), Meaning: "resolved history (+id)"})
+	add(LegendEntry{Class: ClassBorderMissing, Sample: top(borderDashed), runes: box(borderDashed), Meaning: "id named, not defined"})
+	add(LegendEntry{Class: ClassFrame, Sample: top(borderFrame), runes: box(borderFrame), Meaning: "an atom and its parts"})
+	add(LegendEntry{Class: ClassFrameOR, Sample: top(borderFrameO), runes: box(borderFrameO), Meaning: "an OR group's choices"})
 
 	lines := strings.TrimSpace(string(lineGlyph[:]))
 	add(LegendEntry{Class: ClassEdge, Sample: "─│", runes: lines, Meaning: "a dependency"})
-	add(LegendEntry{Class: ClassEdgeActive, Sample: "─│", runes: lines + "┄┆", Meaning: "a dependency of the selected atom (highlighted)"})
-	add(LegendEntry{Class: ClassEdgePartOf, Sample: "┄┆", runes: lines + "┄┆", Meaning: "a part's link to its decomposed atom"})
-	add(LegendEntry{Class: ClassEdgeCross, Sample: "┼", runes: lines, Meaning: "lines that cross without joining"})
+	add(LegendEntry{Class: ClassEdgeActive, Sample: "─│", runes: lines + "┄┆", Meaning: "the selection's edges"})
+	add(LegendEntry{Class: ClassEdgePartOf, Sample: "┄┆", runes: lines + "┄┆", Meaning: "a part to its atom"})
+	add(LegendEntry{Class: ClassEdgeCross, Sample: "┼", runes: lines, Meaning: "lines crossing"})
 	var heads, tees, hollow []rune
 	for _, o := range []Orientation{TopDown, LeftRight} {
 		for _, up := range []bool{true, false} {
@@ -83,13 +84,13 @@ func buildLegend() []LegendEntry {
 		}
 	}
 	arrows := []Class{ClassArrow, ClassArrowActive}
-	add(LegendEntry{Class: ClassArrow, classes: arrows, runes: string(heads), found: true, Meaning: "points at the atom that waits on the other"})
-	add(LegendEntry{Class: ClassArrow, classes: arrows, runes: string(tees), found: true, Meaning: "where a line leaves the atom waited on"})
-	add(LegendEntry{Class: ClassArrow, classes: arrows, runes: string(hollow), found: true, Meaning: "points at a part's decomposed atom"})
+	add(LegendEntry{Class: ClassArrow, classes: arrows, runes: string(heads), found: true, Meaning: "to the atom that waits"})
+	add(LegendEntry{Class: ClassArrow, classes: arrows, runes: string(tees), found: true, Meaning: "from the atom waited on"})
+	add(LegendEntry{Class: ClassArrow, classes: arrows, runes: string(hollow), found: true, Meaning: "to a part's atom"})
 
-	add(LegendEntry{Class: ClassMinimapView, runes: string(minimapSeen), Meaning: "minimap: the part on screen"})
-	add(LegendEntry{Class: ClassMinimapView, runes: string(minimapNode), Meaning: "minimap: an atom on screen"})
-	add(LegendEntry{Class: ClassMinimap, runes: string(minimapOff), Meaning: "minimap: an atom off screen"})
+	add(LegendEntry{Class: ClassMinimapView, runes: string(minimapSeen), Meaning: "minimap: on screen"})
+	add(LegendEntry{Class: ClassMinimapView, runes: string(minimapNode), Meaning: "minimap: atom on screen"})
+	add(LegendEntry{Class: ClassMinimap, runes: string(minimapOff), Meaning: "minimap: atom elsewhere"})
 	return out
 }
 

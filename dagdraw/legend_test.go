@@ -90,6 +90,15 @@ func TestLegendExplainsEveryGlyph(t *testing.T) {
 	}
 }
 
+// TestLegendLinesAreShort: a meaning fits a column of the TUI's help.
+func TestLegendLinesAreShort(t *testing.T) {
+	for _, e := range legend {
+		if n := len([]rune(e.Meaning)); n > 23 || len([]rune(e.Sample)) > 4 {
+			t.Errorf("%q %q: %d cells", e.Sample, e.Meaning, n)
+		}
+	}
+}
+
 // TestLegendOfShowsWhatIsDrawn: the legend of a canvas lists what it
 // shows and nothing else.
 func TestLegendOfShowsWhatIsDrawn(t *testing.T) {
@@ -104,7 +113,7 @@ func TestLegendOfShowsWhatIsDrawn(t *testing.T) {
 	l := NewLayout(g, Options{})
 	got := meanings(LegendOf(l.Paint(l.Decorate(g), l.Bounds(), "")))
 	for _, want := range []string{"○ pending", "◐ in progress", "● resolved", "╭─╮ an atom", "─│ a dependency",
-		"▼ points at the atom that waits on the other", "┬ where a line leaves the atom waited on"} {
+		"▼ to the atom that waits", "┬ from the atom waited on"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("legend of a chain lacks %q:\n%s", want, got)
 		}
@@ -118,7 +127,7 @@ func TestLegendOfShowsWhatIsDrawn(t *testing.T) {
 	g.Nodes[3].Flag = FlagError
 	l = NewLayout(g, Options{Orientation: LeftRight})
 	got = meanings(LegendOf(l.Paint(l.Decorate(g), l.Bounds(), "A2")))
-	for _, want := range []string{"! an error about this atom", "┏━┓ the selected atom", "▶ points at", "├ where a line leaves"} {
+	for _, want := range []string{"! an error about it", "┏━┓ the selected atom", "▶ to the atom that waits", "├ from the atom waited on"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("legend lacks %q:\n%s", want, got)
 		}
