@@ -62,29 +62,35 @@ func invalidDemos(t *testing.T) map[string]string {
 }
 
 // TestValidationProblemsShowInTheLoopScreen: a loop whose file validate
-// calls invalid says so where the person looks, at 80×24: the header
-// counts the errors and warnings, the outlook says the loop cannot finish
-// and why (not that it continues), the drawing and the list flag the
-// atoms with ! and ! lists the problems with their lines.
+// calls invalid says so where the person looks, at 80×24 (and in the
+// list of a 60×20 pane): the header counts the errors and warnings, the
+// outlook says the loop cannot finish and why (not that it continues),
+// the drawing and the list flag the atoms with ! and ! lists the
+// problems with their lines.
 func TestValidationProblemsShowInTheLoopScreen(t *testing.T) {
 	for name, path := range invalidDemos(t) {
 		for _, v := range []struct {
 			name string
+			w, h int
 			keys []string
-		}{{"drawing", nil}, {"list", []string{"v"}}, {"problems", []string{"!"}}} {
+		}{{"drawing", 80, 24, nil}, {"list", 80, 24, []string{"v"}}, {"problems", 80, 24, []string{"!"}}, {"list-60x20", 60, 20, nil}} {
 			t.Run(name+"/"+v.name, func(t *testing.T) {
-				m := modelOn(t, path, 80, 24, false)
-				if !m.cur.graph.isLayered() {
-					t.Fatal("80 columns should show the drawing")
+				m := modelOn(t, path, v.w, v.h, false)
+				if m.cur.graph.isLayered() != (v.w == 80) {
+					t.Fatalf("%d columns: drawing %v", v.w, m.cur.graph.isLayered())
 				}
 				pressDrawn(m, v.keys...)
 				out := screen(m)
-				checkFits(t, out, 80, 24)
+				checkFits(t, out, v.w, v.h)
 				golden.RequireEqual(t, out)
+				badge := "✗ 1 error"
+				if v.w < 80 {
+					badge = "✗1"
+				}
 				switch v.name {
-				case "drawing", "list":
+				case "drawing", "list", "list-60x20":
 					header := strings.Join(strings.Split(out, "\n")[:3], "\n")
-					if !strings.Contains(header, "✗ 1 error") || strings.Contains(header, "continues") || !strings.Contains(header, "cannot finish") {
+					if !strings.Contains(header, badge) || strings.Contains(header, "continues") || !strings.Contains(header, "cannot finish") {
 						t.Errorf("the header should count the error and say the loop cannot finish:\n%s", header)
 					}
 					if !strings.Contains(out, "!○") && !strings.Contains(out, "! ") {
