@@ -76,9 +76,16 @@ func (sf *stuckFinder) finishable() {
 	can := make([]bool, n)
 	sf.can = can
 	need := make([]int32, n)
-	// waiters[j] are the atoms that wait on atom j (as a dependency or a
-	// decomposed parent on its child), once each.
-	waiters := make([][]int32, n)
+	// waits are the pairs (j, i) of atom i waiting on atom j, as a
+	// dependency or a decomposed parent on its child, once each: last[j]
+	// is i+1 once i waits on j (i's pairs are made one after the other).
+	type wait struct{ on, by int32 }
+	total := 0
+	for _, a := range s.Atoms {
+		total += len(a.DependsOn)
+	}
+	waits := make([]wait, 0, total+len(f.ParentOf))
+	last := make([]int32, n)
 	queue := make([]int32, 0, n)
 	for i, a := range s.Atoms {
 		if f.Index[a.ID] != i {
@@ -96,14 +103,13 @@ func (sf *stuckFinder) finishable() {
 		if sf.deselectedBy(a.ID) != "" {
 			continue
 		}
-		// wait makes i wait on j once: i's entries are appended one after
-		// the other, so a repeat is the last one.
-		wait := func(j int) {
-			if w := waiters[j]; len(w) > 0 && w[len(w)-1] == int32(i) {
-				return
+		by := int32(i)
+		on := func(j int) {
+			if last[j] != by+1 {
+				last[j] = by + 1
+				waits = append(waits, wait{int32(j), by})
+				need[i]++
 			}
-			waiters[j] = append(waiters[j], int32(i))
-			need[i]++
 		}
 		blocked := false
 		for _, d := range a.DependsOn {
@@ -112,11 +118,11 @@ func (sf *stuckFinder) finishable() {
 				blocked = true
 				break
 			}
-			wait(j)
+			on(j)
 		}
 		for _, c := range f.ChildrenOf[a.ID] {
 			if j, ok := f.Index[c]; ok {
-				wait(j)
+				on(j)
 			}
 		}
 		switch {
@@ -124,11 +130,27 @@ func (sf *stuckFinder) finishable() {
 			need[i] = -1 // never: it waits on an atom that does not exist
 		case need[i] == 0:
 			can[i] = true
-			queue = append(queue, int32(i))
+			queue = append(queue, by)
 		}
 	}
+	// The waiters of atom j are waiters[off[j]:off[j+1]].
+	off := make([]int32, n+1)
+	for _, w := range waits {
+		off[w.on+1]++
+	}
+	for j := 0; j < n; j++ {
+		off[j+1] += off[j]
+	}
+	waiters := make([]int32, len(waits))
+	fill := last // no longer needed: where atom j's next waiter goes
+	copy(fill, off[:n])
+	for _, w := range waits {
+		waiters[fill[w.on]] = w.by
+		fill[w.on]++
+	}
 	for q := 0; q < len(queue); q++ {
-		for _, w := range waiters[queue[q]] {
+		x := queue[q]
+		for _, w := range waiters[off[x]:off[x+1]] {
 			if need[w] <= 0 {
 				continue
 			}

@@ -167,3 +167,30 @@ func cloneAtoms(s *State) *State {
 	c.Atoms = append([]Atom(nil), s.Atoms...)
 	return &c
 }
+
+// BenchmarkStuckAtoms10k finds the stuck atoms of 10,000 atoms, a third
+// resolved, each depending on up to three recent ones, one of them on an
+// atom that does not exist: what the outlook adds to each loop write.
+func BenchmarkStuckAtoms10k(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	s := state(-1, 0, 1)
+	for i := 0; i < 10000; i++ {
+		a := Atom{ID: "A" + strconv.Itoa(i), Status: StatusPending}
+		if i < 3333 {
+			a.Status = StatusResolved
+		}
+		for k := r.Intn(4); k > 0 && i > 0; k-- {
+			a.DependsOn = append(a.DependsOn, "A"+strconv.Itoa(max(0, i-1-r.Intn(16))))
+		}
+		s.Atoms = append(s.Atoms, a)
+	}
+	s.Atoms[5000].DependsOn = append(s.Atoms[5000].DependsOn, "A99999")
+	f := Derive(s)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if st := StuckAtoms(s, f); len(st.IDs) == 0 {
+			b.Fatal("nothing stuck")
+		}
+	}
+}
