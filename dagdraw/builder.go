@@ -51,6 +51,17 @@ func (b *Builder) Ready(ids ...string) *Builder {
 	return b
 }
 
+// Flag flags nodes (FlagError: !, FlagWarning: ⚠); a node keeps the most
+// serious flag given it. Ids not added (yet) are ignored.
+func (b *Builder) Flag(f Flag, ids ...string) *Builder {
+	for _, id := range ids {
+		if i, ok := b.index[id]; ok && b.g.Nodes[i].Flag < f {
+			b.g.Nodes[i].Flag = f
+		}
+	}
+	return b
+}
+
 // Edge adds an edge: to depends on from. from is drawn above to (left of
 // it, left to right) and the arrowhead is at to. An edge added before is
 // not added twice.

@@ -40,6 +40,29 @@ func (s Status) String() string {
 	return "unknown"
 }
 
+// Flag says that something needs a look at a node (an AoT loop's
+// validation finds an error or a warning about an atom): it is drawn
+// before the status glyph, in place of the ready and failed marks.
+type Flag uint8
+
+// Flags, from none to the most serious.
+const (
+	FlagNone Flag = iota
+	FlagWarning
+	FlagError
+)
+
+// Glyph is the flag's mark: ⚠ a warning, ! an error (0 for none).
+func (f Flag) Glyph() rune {
+	switch f {
+	case FlagWarning:
+		return '⚠'
+	case FlagError:
+		return '!'
+	}
+	return 0
+}
+
 // Node is one node of the graph (an atom of an AoT loop). Only ID is
 // structure; the rest is decoration.
 type Node struct {
@@ -52,6 +75,8 @@ type Node struct {
 	Status Status
 	// Executable marks a node ready to run now (▸).
 	Executable bool
+	// Flag marks a node that needs a look (! or ⚠, before ▸ and ✗).
+	Flag Flag
 }
 
 // Edge is a dependency: To depends on From. From is drawn above (top-down)

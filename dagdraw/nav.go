@@ -271,6 +271,14 @@ func (l *Layout) Indicator(v Viewport) string {
 	return part("x", v.X, v.W, b.X, b.W) + " " + part("y", v.Y, v.H, b.Y, b.H)
 }
 
+// The minimap's glyphs: the part of the layout the viewport shows, a node
+// in it and a node outside it.
+const (
+	minimapSeen = '░'
+	minimapNode = '█'
+	minimapOff  = '·'
+)
+
 // Minimap paints the whole layout scaled into w×h cells: · where nodes
 // are, and inside the part the viewport v shows, █ for nodes and ░ for the
 // rest (class ClassMinimapView), so the view reads without colour too.
@@ -288,7 +296,7 @@ func (l *Layout) Minimap(w, h int, v Viewport) *Canvas {
 	in := func(x, y int) bool { return x >= vx0 && x <= vx1 && y >= vy0 && y <= vy1 }
 	for y := vy0; y <= vy1; y++ {
 		for x := vx0; x <= vx1; x++ {
-			c.Cells[y*w+x] = Cell{Rune: '░', Class: ClassMinimapView, Width: 1}
+			c.Cells[y*w+x] = Cell{Rune: minimapSeen, Class: ClassMinimapView, Width: 1}
 		}
 	}
 	for i := range l.nodes {
@@ -298,9 +306,9 @@ func (l *Layout) Minimap(w, h int, v Viewport) *Canvas {
 		}
 		x, y := cellOf(r.X+r.W/2, r.Y+r.H/2)
 		if in(x, y) {
-			c.Cells[y*w+x] = Cell{Rune: '█', Class: ClassMinimapView, Width: 1}
+			c.Cells[y*w+x] = Cell{Rune: minimapNode, Class: ClassMinimapView, Width: 1}
 		} else {
-			c.Cells[y*w+x] = Cell{Rune: '·', Class: ClassMinimap, Width: 1}
+			c.Cells[y*w+x] = Cell{Rune: minimapOff, Class: ClassMinimap, Width: 1}
 		}
 	}
 	return c

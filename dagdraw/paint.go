@@ -32,6 +32,9 @@ const (
 	ClassUnknown              // status glyph ?
 	ClassReady                // ▸ executable now
 	ClassFailedMark           // ✗ a failed OR choice
+	ClassFlagError            // ! an error about the node
+	ClassFlagWarning          // ⚠ a warning about the node
+	ClassFolded               // [+N]: a collapsed decomposition's hidden parts
 	ClassID                   // the atom id
 	ClassLabel                // the description
 	ClassLabelFailed          // a failed choice's description (dim, struck)
@@ -49,7 +52,7 @@ const (
 var classNames = [numClasses]string{
 	"blank", "edge", "edge-active", "edge-part-of", "edge-cross", "arrow", "arrow-active",
 	"border", "border-selected", "border-missing", "border-chosen", "border-failed", "border-summary",
-	"pending", "in-progress", "resolved", "unknown", "ready", "failed-mark", "id", "label",
+	"pending", "in-progress", "resolved", "unknown", "ready", "failed-mark", "flag-error", "flag-warning", "folded", "id", "label",
 	"label-failed", "label-resolved", "frame", "frame-or", "frame-label", "frame-or-label",
 	"minimap", "minimap-view", "indicator",
 }
@@ -101,6 +104,7 @@ type Decoration struct {
 	exec   []bool
 	chosen []bool // the selected choice of its OR group
 	failed []bool
+	flag   []Flag
 	orSel  map[int]string // Graph.ORGroups index → selected id
 }
 
@@ -109,7 +113,7 @@ type Decoration struct {
 func (l *Layout) Decorate(g Graph) *Decoration {
 	n := len(l.nodes)
 	d := &Decoration{status: make([]Status, n), label: make([]string, n), exec: make([]bool, n),
-		chosen: make([]bool, n), failed: make([]bool, n), orSel: map[int]string{}}
+		chosen: make([]bool, n), failed: make([]bool, n), flag: make([]Flag, n), orSel: map[int]string{}}
 	byID := make(map[string]int, len(g.Nodes))
 	for i := range g.Nodes {
 		if _, dup := byID[g.Nodes[i].ID]; !dup {
@@ -123,6 +127,7 @@ func (l *Layout) Decorate(g Graph) *Decoration {
 				d.status[i] = g.Nodes[j].Status
 				d.label[i] = g.Nodes[j].Label
 				d.exec[i] = g.Nodes[j].Executable
+				d.flag[i] = g.Nodes[j].Flag
 			} else {
 				d.status[i] = Unknown
 			}
@@ -434,15 +439,27 @@ func (p *painter) frameLabel(fi int, clip Rect) {
 	w.put(" ", ClassFrameLabel)
 }
 
+// The marks drawn before a node's status glyph (with Flag.Glyph).
+const (
+	readyMark  = '▸'
+	failedMark = '✗'
+)
+
 // nodeTitle writes marker, status glyph, id and label.
 func (p *painter) nodeTitle(w *textWriter, n int, labelClass Class) {
 	pn := &p.l.nodes[n]
 	st := p.d.status0(n)
 	switch {
+	case p.d != nil && p.d.flag[n] != FlagNone:
+		cl := ClassFlagWarning
+		if p.d.flag[n] == FlagError {
+			cl = ClassFlagError
+		}
+		w.putRune(p.d.flag[n].Glyph(), cl)
 	case p.d != nil && p.d.exec[n]:
-		w.put("▸", ClassReady)
+		w.putRune(readyMark, ClassReady)
 	case p.d != nil && p.d.failed[n]:
-		w.put("✗", ClassFailedMark)
+		w.putRune(failedMark, ClassFailedMark)
 	default:
 		w.put(" ", labelClass)
 	}
@@ -451,7 +468,7 @@ func (p *painter) nodeTitle(w *textWriter, n int, labelClass Class) {
 	w.markWrap()
 	w.put(pn.id, ClassID)
 	if pn.kind == kindAtom && len(pn.folded) > 0 {
-		w.put(" [+"+itoa(len(pn.folded))+"]", ClassID)
+		w.put(" [+"+itoa(len(pn.folded))+"]", ClassFolded)
 	}
 	if p.d == nil {
 		return

@@ -683,16 +683,23 @@ func followHook(s *State, f *Facts, o Outlook) Outlook {
 		out.Text = "stops: no atoms in the work graph — " + cause
 	case stepContinue:
 		out.Decision = DecisionContinue
+		how := ""
 		switch {
 		case got.stallText != "":
-			out.Text = "continues, not counting the stall — " + cause
+			how = ", not counting the stall"
 		case got.stall > 0:
 			out.NextStall = int(got.stall)
-			out.Text = fmt.Sprintf("continues, %s — %s", stallAfter(int(got.stall), maxStall), cause)
+			how = ", " + stallAfter(int(got.stall), maxStall)
 		default:
 			out.NextStall = 0
 			out.Warning = false
-			out.Text = "continues — " + cause
+		}
+		out.Text = "continues" + how + " — " + cause
+		if st := StuckAtoms(s, f); len(st.IDs) > 0 {
+			// The hook goes on, but the loop can never complete: say that,
+			// not that it continues.
+			out.Warning = true
+			out.Text = cannotFinish(st) + "; the stop hook goes on" + how + " — " + cause
 		}
 	case stepAbort:
 		out.Text = cause + ": the loop will end"

@@ -98,6 +98,7 @@ func predictParsed(s *State, f *Facts) Outlook {
 		return Outlook{Decision: DecisionStop, Text: "stops: no atoms in the work graph", Warning: true, NextStall: next}
 	}
 	o := Outlook{Decision: DecisionContinue, NextStall: next}
+	stuck := StuckAtoms(s, f)
 	switch {
 	case f.Outstanding > 0 && f.Counts.InProgress == 0 && len(f.Executable) == 0:
 		// Deadlocked: the hook continues, but no worker can start, the
@@ -107,14 +108,20 @@ func predictParsed(s *State, f *Facts) Outlook {
 		o.Warning = true
 		more := min(maxStall-next, maxIter-c.Iteration)
 		o.Text = fmt.Sprintf("stalls: nothing can run — %s; unless corrected, the loop stops after %s (%s)",
-			deadlockCause(s, f), iterations(more), stallAfter(next, maxStall))
+			stuck.Cause, iterations(more), stallAfter(next, maxStall))
+	case next == maxStall-1 && next > 0:
+		o.Text = fmt.Sprintf("%s; at %d/%d the loop stops", stallAfter(next, maxStall), maxStall, maxStall)
+		o.Warning = true
+	case len(stuck.IDs) > 0:
+		// The hook continues and the other work runs, but the loop can
+		// never complete: the coordinator completes only when every atom
+		// is resolved.
+		o.Warning = true
+		o.Text = cannotFinish(stuck)
 	case c.PrevPendingCount < 0:
 		o.Text = fmt.Sprintf("continues: first iteration, unresolved %d", unresolved)
 	case next == 0:
 		o.Text = fmt.Sprintf("continues: unresolved %d → %d", c.PrevPendingCount, unresolved)
-	case next == maxStall-1:
-		o.Text = fmt.Sprintf("%s; at %d/%d the loop stops", stallAfter(next, maxStall), maxStall, maxStall)
-		o.Warning = true
 	default:
 		o.Text = fmt.Sprintf("continues, %s (unresolved %d, was %d)", stallAfter(next, maxStall), unresolved, c.PrevPendingCount)
 		o.Warning = true
@@ -141,71 +148,17 @@ func iterations(n int) string {
 	return fmt.Sprintf("%d more iterations", n)
 }
 
-// deadlockCause says why nothing can run, for a state with outstanding
-// work, none of it executable and none in progress. It follows the first
-// outstanding pending atom down its unresolved dependencies (and a
-// decomposed parent's unresolved children) to what it waits on for good:
-// an OR choice its group does not select, an atom that does not exist or
-// has a status the loop does not know, or a dependency cycle.
-func deadlockCause(s *State, f *Facts) string {
-	groups := orGroupsByName(s)
-	// deselected returns the group of an OR choice it does not select.
-	deselected := func(id string) string {
-		if name, ok := f.ORGroupOf[id]; ok && groups[name] != nil && groups[name].Selected != id {
-			return name
-		}
-		return ""
+// cannotFinish is the outlook of a loop with stuck atoms: it names why the
+// first can never run and how many cannot, and never says the loop
+// continues, though its hook does: only the rest of the work runs.
+func cannotFinish(st Stuck) string {
+	return fmt.Sprintf("cannot finish: %s (%s never run); the rest runs, then the loop stalls — correct the graph",
+		st.Cause, atomsCan(len(st.IDs)))
+}
+
+func atomsCan(n int) string {
+	if n == 1 {
+		return "1 atom can"
 	}
-	x := ""
-	for i, a := range s.Atoms {
-		if a.Status == StatusPending && f.Index[a.ID] == i && deselected(a.ID) == "" {
-			x = a.ID
-			break
-		}
-	}
-	seen := map[string]bool{}
-	for x != "" {
-		seen[x] = true
-		a := s.Atoms[f.Index[x]]
-		next := ""
-		for _, d := range a.DependsOn {
-			j, ok := f.Index[d]
-			switch {
-			case !ok:
-				return fmt.Sprintf("%s waits on %s, which does not exist", x, d)
-			case s.Atoms[j].Status == StatusResolved:
-				continue
-			case !s.Atoms[j].Status.Known():
-				return fmt.Sprintf("%s waits on %s, whose status %q the loop does not know", x, d, s.Atoms[j].Status)
-			}
-			if g := deselected(d); g != "" {
-				return fmt.Sprintf("%s waits on %s, which OR group %s does not select", x, d, g)
-			}
-			if next == "" {
-				next = d
-			}
-		}
-		if next == "" {
-			// A decomposed parent waits on its children.
-			for _, c := range f.ChildrenOf[x] {
-				j, ok := f.Index[c]
-				if !ok || s.Atoms[j].Status == StatusResolved {
-					continue
-				}
-				if !s.Atoms[j].Status.Known() {
-					return fmt.Sprintf("%s waits on its child %s, whose status %q the loop does not know", x, c, s.Atoms[j].Status)
-				}
-				if g := deselected(c); g != "" {
-					return fmt.Sprintf("%s waits on its child %s, which OR group %s does not select", x, c, g)
-				}
-				next = c
-				break
-			}
-		}
-		if next != "" && seen[next] {
-			return fmt.Sprintf("%s waits on %s, on a dependency cycle", x, next)
-		}
-		x = next
-	}
-	return "every pending atom waits on another"
+	return fmt.Sprintf("%d atoms can", n)
 }

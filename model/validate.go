@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -27,6 +28,10 @@ type ReportProblem struct {
 	Line    int    `json:"line,omitempty"`
 	Path    string `json:"path,omitempty"`
 	Message string `json:"message"`
+	// Atoms are the ids of the atoms it is about: the one its Path is in
+	// (atoms[i]…), or every atom of a dependency cycle. The TUI marks them
+	// in the graph.
+	Atoms []string `json:"-"`
 }
 
 func (r *Report) add(isErr bool, p Problem) {
@@ -112,7 +117,30 @@ func ValidateWith(s *State, f *Facts) Report {
 	v.trailAndCorrections()
 	v.loopTools()
 	v.r.finish()
+	v.atomsOf()
 	return v.r
+}
+
+// atomsOf names the atom of each finding whose path is in one
+// ("atoms[3].depends_on") and that names none yet.
+func (v *validator) atomsOf() {
+	for i := range v.r.Problems {
+		p := &v.r.Problems[i]
+		if p.Atoms != nil {
+			continue
+		}
+		rest, ok := strings.CutPrefix(p.Path, "atoms[")
+		if !ok {
+			continue
+		}
+		n, _, ok := strings.Cut(rest, "]")
+		if !ok {
+			continue
+		}
+		if k, err := strconv.Atoi(n); err == nil && k >= 0 && k < len(v.s.Atoms) && v.s.Atoms[k].ID != "" {
+			p.Atoms = []string{v.s.Atoms[k].ID}
+		}
+	}
 }
 
 func (v *validator) sections() {
@@ -452,8 +480,11 @@ func (v *validator) cycles() {
 				key := canonicalCycle(ids)
 				if !reported[key] && len(reported) < 20 {
 					reported[key] = true
-					ids = append(ids, atoms[j].ID)
-					v.errf(atoms[j].Line, fmt.Sprintf("atoms[%d].depends_on", j), "circular dependency: %s", strings.Join(ids, " -> "))
+					n := len(v.r.Problems)
+					v.errf(atoms[j].Line, fmt.Sprintf("atoms[%d].depends_on", j), "circular dependency: %s", strings.Join(append(ids, atoms[j].ID), " -> "))
+					if len(v.r.Problems) > n {
+						v.r.Problems[n].Atoms = ids
+					}
 				}
 			}
 		}

@@ -213,6 +213,16 @@ func buildKeyTable() []binding {
 				return kit.Action{}
 			}}),
 	}
+	t = append(t, f(func(k *KeyMap) *key.Binding { return &k.Problems }, kb{Name: "problems", Keys: []string{"!"}, Help: "problems",
+		Group: "views", In: inViews | inProblems, Uses: []kit.Use{{In: inProblems, Help: "close"}},
+		Run: func(h here, _ tea.KeyPressMsg) kit.Action {
+			if h.p.Has(inProblems) {
+				h.m.closePanel()
+			} else {
+				h.m.openProblems()
+			}
+			return kit.Action{}
+		}}))
 	for i, name := range []string{"graph", "bindings", "trail", "corrections", "objective", "prompt"} {
 		d := string(rune('1' + i))
 		t = append(t, f(func(k *KeyMap) *key.Binding { return &k.Views[i] }, kb{Name: fmt.Sprintf("view_%d", i+1), Keys: []string{d},

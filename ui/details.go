@@ -27,8 +27,9 @@ func atomRef(st *model.State, f *model.Facts, id string, s Styles, width int) st
 	return ansi.Truncate(line, width, "…")
 }
 
-// renderDetails lays out everything known about one atom.
-func renderDetails(st *model.State, f *model.Facts, id string, width int, s Styles) []string {
+// renderDetails lays out everything known about one atom, what validate
+// reports about it (r) first.
+func renderDetails(st *model.State, f *model.Facts, r *model.Report, id string, width int, s Styles) []string {
 	i, ok := f.Index[id]
 	if !ok {
 		return []string{s.Muted.Render("no atom selected")}
@@ -51,6 +52,7 @@ func renderDetails(st *model.State, f *model.Facts, id string, width int, s Styl
 	for _, l := range wrap(a.Description, w) {
 		add(l)
 	}
+	add(atomProblems(r, a.ID, w, s)...)
 	if len(a.DependsOn) > 0 {
 		section(fmt.Sprintf("depends on (%d)", len(a.DependsOn)))
 		for _, d := range a.DependsOn {

@@ -34,21 +34,25 @@ type graphView struct {
 	// settle asks the next scroll to put it a third of the way down, so
 	// the work ahead of it shows too.
 	placed, settle bool
-	// exec is the set of executable atom ids.
-	exec map[string]bool
+	// exec is the set of executable atom ids; flags the atoms validation
+	// findings are about (! an error, ⚠ only warnings).
+	exec  map[string]bool
+	flags map[string]dagdraw.Flag
 	// lay is the layered drawing, shown when it fits (else this list).
 	lay layered
 }
 
-// setState gives the view a new state; layouts are rebuilt only when the
-// graph's structure changed (the layered one in the background: the job it
-// returns, if any).
-func (g *graphView) setState(st *model.State, f *model.Facts) *layoutJob {
+// setState gives the view a new state and what validate reports on it
+// (the atoms its findings name are flagged); layouts are rebuilt only
+// when the graph's structure changed (the layered one in the background:
+// the job it returns, if any).
+func (g *graphView) setState(st *model.State, f *model.Facts, r *model.Report) *layoutJob {
 	g.st, g.facts = st, f
 	g.exec = make(map[string]bool, len(f.Executable))
 	for _, id := range f.Executable {
 		g.exec[id] = true
 	}
+	g.flags = atomFlags(r)
 	if g.layout == nil || g.layout.key != structureKey(st) {
 		g.layout = buildCompact(st, f)
 	}
@@ -70,7 +74,7 @@ func (g *graphView) setState(st *model.State, f *model.Facts) *layoutJob {
 		}
 	}
 	g.scrollToSel()
-	job := g.lay.refresh(st, f, g.nodeWidth())
+	job := g.lay.refresh(st, f, r, g.nodeWidth())
 	if g.lay.gv.Layout() != nil && g.sel != "" {
 		g.lay.selectNode(g.sel)
 	}
@@ -371,17 +375,22 @@ func (g *graphView) row(i int, s Styles) string {
 	selected := a.ID == g.sel
 	cursor := " "
 	if selected {
-		cursor = "›"
+		cursor = markCursor.String()
 	}
 	exec := " "
-	if g.exec[a.ID] {
-		exec = s.Executable.Render("▶")
+	switch {
+	case g.flags[a.ID] == dagdraw.FlagError:
+		exec = s.Danger.Bold(true).Render(string(dagdraw.FlagError.Glyph()))
+	case g.flags[a.ID] == dagdraw.FlagWarning:
+		exec = s.Warn.Render(string(dagdraw.FlagWarning.Glyph()))
+	case g.exec[a.ID]:
+		exec = s.Executable.Render(markReady.String())
 	}
 	depth := g.layout.depth[i]
 	maxIndent := max0(g.width/3) / 2
 	indent := strings.Repeat("  ", min(depth, maxIndent))
 	if depth > maxIndent {
-		indent = indent[:max0(len(indent)-2)] + "┄ "
+		indent = indent[:max0(len(indent)-2)] + markDeep.String() + " "
 	}
 	glyph := s.Atom(a.Status).Render(loopword.AtomGlyph(a.Status))
 	id := s.Bold.Render(termtext.Line(a.ID))
@@ -422,25 +431,25 @@ func (g *graphView) hints(a *model.Atom, s Styles) string {
 		if len(deps) > 3 {
 			txt = strings.Join(deps[:3], " ") + fmt.Sprintf(" +%d", len(deps)-3)
 		}
-		parts = append(parts, "← "+termtext.Line(txt))
+		parts = append(parts, markDeps.String()+" "+termtext.Line(txt))
 	}
 	if grp := f.ORGroupOf[a.ID]; grp != "" {
 		mark := ""
 		if g2, ok := g.st.ORGroup(grp); ok {
 			switch {
 			case g2.Selected == a.ID:
-				mark = "★"
+				mark = markChosen.String()
 			case contains(g2.Failed, a.ID):
-				mark = "✗"
+				mark = markFailed.String()
 			}
 		}
-		parts = append(parts, "⎇ "+termtext.Line(grp)+mark)
+		parts = append(parts, markOR.String()+" "+termtext.Line(grp)+mark)
 	}
 	if kids := f.ChildrenOf[a.ID]; len(kids) > 0 {
-		parts = append(parts, fmt.Sprintf("⊃ %d parts", len(kids)))
+		parts = append(parts, fmt.Sprintf("%s %d parts", markParts, len(kids)))
 	}
 	if p, ok := f.ParentOf[a.ID]; ok {
-		parts = append(parts, "⊂ "+termtext.Line(p))
+		parts = append(parts, markPartOf.String()+" "+termtext.Line(p))
 	}
 	if len(parts) == 0 {
 		return ""

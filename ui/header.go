@@ -30,8 +30,9 @@ type headerData struct {
 	State   *model.State
 	Facts   *model.Facts
 	Outlook model.Outlook
-	// LoopTools counts the loop-tools warnings (model.LoopToolsWarnings).
-	LoopTools int
+	// Problems is validate's report on State, loop-tools warnings
+	// included: the header counts its errors and warnings (nil: none).
+	Problems *model.Report
 	// Changed is when the file's content last changed (zero: unknown).
 	Changed time.Time
 	Now     time.Time
@@ -199,10 +200,10 @@ func renderHeader(h headerData, width int, s Styles) []string {
 	if c.StopRequested {
 		flags = append(flags, s.Flag.Render(" STOP "))
 	}
-	if h.LoopTools > 0 {
-		// The loop's own tools read some values otherwise: the objective
-		// view lists them.
-		flags = append(flags, s.Warn.Render(fmt.Sprintf("⚠ loop tools %d", h.LoopTools)))
+	if badge := problemBadge(h.Problems, width, s); badge != "" {
+		// What validate finds, the loop-tools warnings among them: !
+		// lists them.
+		flags = append(flags, badge)
 	}
 	left := strings.Join(flags, " ")
 	if left != "" {

@@ -27,8 +27,12 @@ func (m *Model) shortHelp(room int) string {
 	s := m.styles
 	p := m.viewPlace()
 	h := here{m: m, l: m.cur, p: p}
+	names := footerKeys(p)
+	if p.Has(inViews) && len(m.cur.report.Problems) > 0 {
+		names = append([]string{"problems"}, names...) // the header's badge says there are some
+	}
 	var parts []string
-	for _, name := range footerKeys(p) {
+	for _, name := range names {
 		b := bindingNamed(name)
 		if !b.Applies(p) {
 			continue
@@ -113,7 +117,9 @@ func (m *Model) helpScreenHint() string {
 }
 
 // renderHelp draws the help screen of the place it was opened on;
-// disabled keys are greyed, with why below.
+// disabled keys are greyed, with why below, then the legend of what the
+// place shows (legend.go). When it does not fit, its last line says so
+// and how to scroll.
 func (m *Model) renderHelp() string {
 	s := m.styles
 	p := m.helpOf
@@ -135,6 +141,9 @@ func (m *Model) renderHelp() string {
 			block = append(block, "  "+ks.Render(padTo(r.key, 10))+" "+ds.Render(r.desc))
 		}
 		blocks = append(blocks, block)
+	}
+	if legend := m.legendBlock(p); legend != nil {
+		blocks = append(blocks, legend)
 	}
 	const colW = 36
 	ncols := max(1, min(len(blocks), m.width/colW))
@@ -183,9 +192,15 @@ func (m *Model) renderHelp() string {
 			lines = append(lines, s.Muted.Render(line))
 		}
 	}
-	lines = append(lines, s.Muted.Render(m.helpScreenHint()))
+	for _, line := range wrap(m.helpScreenHint(), max(20, m.width-1)) {
+		lines = append(lines, s.Muted.Render(line))
+	}
 	m.helpText.set(lines)
+	m.helpText.clamp()
 	out := strings.Split(m.helpText.view(), "\n")
+	if more := m.moreHint(&m.helpText); more != "" {
+		out = append(out, s.Muted.Render(more))
+	}
 	for len(out) < m.height {
 		out = append(out, "")
 	}

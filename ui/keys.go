@@ -39,6 +39,8 @@ type KeyMap struct {
 	// Timeline keys (timeline.go): step through the versions seen, jump
 	// between changes of structure, what changed, play; the message log.
 	OlderVersion, NewerVersion, PrevChange, NextChange, WhatChanged, Play, Faster, Slower, Messages key.Binding
+	// Problems lists validate's findings on the version on screen.
+	Problems key.Binding
 }
 
 // DefaultKeyMap returns the key bindings keyTable declares.

@@ -211,6 +211,15 @@ func walkPlaces() []walkPlace {
 			press(m, "M")
 		})},
 		{"help", at("rich.md", 100, 16, "?", "j")},
+		{"problems", func(t *testing.T) *Model {
+			m := modelOn(t, manyProblems(t), 100, 16, false)
+			pressDrawn(m, "!", "j")
+			if m.panel.kind != panelProblems {
+				t.Fatal("! should open the problems")
+			}
+			clearStatus(m)
+			return m
+		}},
 		{"redirect menu", at("rich.md", 100, 30, "r")},
 		{"preview", then(at("rich.md", 100, 12, "j", "j"), preview)},
 		{"busy", then(at("rich.md", 100, 12, "j", "j"), func(m *Model) {
@@ -404,7 +413,8 @@ func helpLabels(m *Model) map[string]bool {
 	if m.focus == focusHelp {
 		screen(m)
 		lines := m.helpText.lines
-		for _, f := range strings.Fields(ansi.Strip(lines[len(lines)-1])) {
+		n := len(wrap(m.helpScreenHint(), max(20, m.width-1))) // the closing lines
+		for _, f := range strings.Fields(ansi.Strip(strings.Join(lines[len(lines)-n:], " "))) {
 			out[f] = true
 		}
 		return out

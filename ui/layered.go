@@ -52,6 +52,9 @@ type layered struct {
 	// sizedFor is the pane width the node width was chosen for; shrinks
 	// counts the narrower relayouts tried for it.
 	sizedFor, shrinks int
+	// minimap is the minimap drawn last (nil when none was), for the
+	// legend.
+	minimap *dagdraw.Canvas
 }
 
 // layoutJob is a layout to compute in the background.
@@ -101,11 +104,12 @@ func layoutKey(st *model.State, opt dagdraw.Options) uint64 {
 // refresh gives the drawing a new state: a decoration-only change is
 // applied at once; a structure change returns a job to lay out in the
 // background (the previous layout stays on screen meanwhile).
-func (l *layered) refresh(st *model.State, f *model.Facts, nodeWidth int) *layoutJob {
+func (l *layered) refresh(st *model.State, f *model.Facts, r *model.Report, nodeWidth int) *layoutJob {
 	if l.gv == nil {
 		l.gv = dagdraw.NewView(1, 1)
 	}
 	l.g = loopgraph.FromState(st, f)
+	loopgraph.Flags(&l.g, r)
 	if l.opt.NodeWidth == 0 {
 		l.opt.NodeWidth = nodeWidth
 	}
@@ -180,6 +184,9 @@ func graphStyler(s Styles) dagdraw.Styler {
 	set(dagdraw.ClassUnknown, s.Danger)
 	set(dagdraw.ClassReady, s.Executable)
 	set(dagdraw.ClassFailedMark, s.Danger)
+	set(dagdraw.ClassFlagError, s.Danger.Bold(true))
+	set(dagdraw.ClassFlagWarning, s.Warn)
+	set(dagdraw.ClassFolded, s.Bold)
 	set(dagdraw.ClassID, s.Bold)
 	set(dagdraw.ClassLabel, s.Base)
 	set(dagdraw.ClassLabelFailed, s.Muted.Strikethrough(true))
@@ -220,8 +227,9 @@ func (l *layered) view(w, h int, st dagdraw.Styler, s Styles) string {
 	if len(opts) > 0 {
 		ind += " · " + strings.Join(opts, ", ")
 	}
+	l.minimap = nil
 	if lay := l.gv.Layout(); lay != nil && !l.hideMinimap {
-		lines = overlayMinimap(lines, lay, l.gv.Viewport(), l.gv.Selected(), w, st, s)
+		lines, l.minimap = overlayMinimap(lines, lay, l.gv.Viewport(), l.gv.Selected(), w, st, s)
 	}
 	lines = append(lines, s.Muted.Render(padTo(truncate(termtext.Line(ind), w), w)))
 	for i := range lines {
@@ -237,15 +245,17 @@ func (l *layered) view(w, h int, st dagdraw.Styler, s Styles) string {
 // bottom-right corner of the drawing when the layout is bigger than the
 // view (and the pane has room for it) — bottom-left or top-right when the
 // selected node is under that corner, and not at all when it is under
-// every one of them.
-func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, sel string, w int, st dagdraw.Styler, s Styles) []string {
+// every one of them. It returns the minimap's canvas too (nil when it
+// drew none).
+func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, sel string, w int, st dagdraw.Styler, s Styles) ([]string, *dagdraw.Canvas) {
 	b := lay.Bounds()
 	h := len(lines)
 	if (b.W <= vp.W && b.H <= vp.H) || w < 60 || h < 14 {
-		return lines
+		return lines, nil
 	}
 	mw, mh := min(28, w/4), min(7, h/3)
-	inner := lay.Minimap(mw-2, mh-2, vp).Lines(st)
+	mini := lay.Minimap(mw-2, mh-2, vp)
+	inner := mini.Lines(st)
 	box := make([]string, 0, mh)
 	box = append(box, s.Border.Render("┌"+strings.Repeat("─", mw-2)+"┐"))
 	for _, l := range inner {
@@ -254,7 +264,7 @@ func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, se
 	box = append(box, s.Border.Render("└"+strings.Repeat("─", mw-2)+"┘"))
 	x, y0, ok := minimapCorner(lay, vp, sel, w, h, mw, len(box))
 	if !ok {
-		return lines
+		return lines, nil
 	}
 	for i, bl := range box {
 		y := y0 + i
@@ -264,7 +274,7 @@ func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, se
 		line := padTo(lines[y], w)
 		lines[y] = ansi.Cut(line, 0, x) + bl + ansi.Cut(line, x+mw, w)
 	}
-	return lines
+	return lines, mini
 }
 
 // minimapCorner picks where a mw×mh minimap goes in a w×h drawing: the

@@ -36,6 +36,10 @@ type loop struct {
 	// otherwise than aot-tui in st (the header counts them, the objective
 	// view lists them).
 	loopTools []model.Problem
+	// report is validate's report on st, loop-tools warnings included
+	// (model.ValidateWith): the header's badge counts its findings, !
+	// lists them (problems.go) and the graph flags their atoms.
+	report model.Report
 
 	// banner explains a file problem (invalid, removed, waiting, error).
 	banner    string

@@ -17,6 +17,7 @@ const (
 	panelNone     panelKind = iota
 	panelChanges            // what changed in the version on screen
 	panelMessages           // the message log
+	panelProblems           // validation problems of the version on screen (problems.go)
 )
 
 // panelView is a full-screen, scrollable text over the views, like the
@@ -25,8 +26,10 @@ type panelView struct {
 	kind  panelKind
 	title string
 	text  scrollText
-	// builtFor is the width the lines were wrapped for.
+	// builtFor is the width the lines were wrapped for; from what they
+	// were built from (the problems: the document on screen).
 	builtFor int
+	from     any
 }
 
 // logEntry is one line of the message log.
@@ -212,12 +215,14 @@ func (m *Model) panelHeight() int { return max0(m.height - 3) }
 func (m *Model) renderPanel() string {
 	s := m.styles
 	p := &m.panel
-	if p.builtFor != m.width || p.text.height != m.panelHeight() {
+	if p.builtFor != m.width || p.text.height != m.panelHeight() || p.kind == panelProblems && p.from != any(m.cur.doc) {
 		switch p.kind {
 		case panelMessages:
 			m.buildMessages(false)
 		case panelChanges:
 			m.buildChanges(m.cur)
+		case panelProblems:
+			m.buildProblems(m.cur)
 		}
 	}
 	k := m.keys
@@ -226,8 +231,8 @@ func (m *Model) renderPanel() string {
 		hint += fmt.Sprintf(" · %s/%s other versions · %s/%s changes", k.OlderVersion.Help().Key, k.NewerVersion.Help().Key,
 			k.PrevChange.Help().Key, k.NextChange.Help().Key)
 	}
-	if h := p.text.scrollHint(); h != "" {
-		hint += " · " + h
+	if h := m.moreHint(&p.text); h != "" {
+		hint = h + " · " + hint
 	}
 	lines := []string{s.Title.Render(truncate(p.title, m.width)), ""}
 	lines = append(lines, strings.Split(p.text.view(), "\n")...)

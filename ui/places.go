@@ -26,6 +26,7 @@ const (
 	inHelp                              // the help screen
 	inMessages                          // the message log
 	inChanges                           // what changed in a version
+	inProblems                          // the validation problems
 	inMenu                              // the redirect menu
 	inForm                              // a correction's form (huh takes the other keys)
 	inPreview                           // a correction's preview
@@ -50,7 +51,7 @@ const (
 	inTables = inBindings | inTrail | inCorrections
 	inViews  = inGraphs | inTables | inObjective | inPrompt
 	inLoop   = inViews | inPhase
-	inPanels = inMessages | inChanges
+	inPanels = inMessages | inChanges | inProblems
 	// inRedirect are the steps of a redirect: the loop is paused while one
 	// is open.
 	inRedirect = inMenu | inForm | inPreview | inAsk | inBusy
@@ -67,7 +68,7 @@ var placeNames = map[kit.Scope]string{
 	inBindings: "the bindings view", inTrail: "the trail view", inCorrections: "the corrections view",
 	inObjective: "the objective view", inPrompt: "the prompt view", inPhase: "a phase loop",
 	inWaiting: "a loop not read yet", inFleet: "the fleet table", inHelp: "the help screen",
-	inMessages: "the message log", inChanges: "what changed", inMenu: "the redirect menu",
+	inMessages: "the message log", inChanges: "what changed", inProblems: "the problems", inMenu: "the redirect menu",
 	inForm: "a correction's form", inPreview: "the preview", inAsk: "the interrupt question",
 	inBusy: "the working box", inStale: "the stale-flag question", inVerify: "verify's confirmation",
 	inVerifying: "verify's progress", inInput: "the / and : prompts",
@@ -100,8 +101,11 @@ func (m *Model) place() kit.Scope {
 	case focusFilter, focusJump:
 		return inInput
 	case focusPanel:
-		if m.panel.kind == panelChanges {
+		switch m.panel.kind {
+		case panelChanges:
 			return inChanges
+		case panelProblems:
+			return inProblems
 		}
 		return inMessages
 	case focusDialog:

@@ -220,7 +220,8 @@ func (m *Model) setShown(l *loop, s shownState) tea.Cmd {
 	}
 	l.loopTools = model.LoopToolsWarnings(l.st)
 	l.resume = loopword.Resume(l.st)
-	cmd := m.layoutCmd(l, l.graph.setState(l.st, l.facts))
+	l.report = model.ValidateWith(l.st, l.facts)
+	cmd := m.layoutCmd(l, l.graph.setState(l.st, l.facts, &l.report))
 	l.bindings.setRows(len(l.st.Bindings))
 	l.trail.setRows(len(l.st.Trail))
 	l.corrections.setRows(len(l.st.Corrections))

@@ -94,3 +94,24 @@ func TestFromStateMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagsMarkTheAtomsOfFindings: the atoms an error names get !, those
+// only warnings name ⚠, the others nothing.
+func TestFlagsMarkTheAtomsOfFindings(t *testing.T) {
+	s := &model.State{Atoms: []model.Atom{{ID: "A1"}, {ID: "A2"}, {ID: "A3"}, {ID: "A4"}}}
+	r := &model.Report{Problems: []model.ReportProblem{
+		{Severity: "warning", Atoms: []string{"A1", "A2"}},
+		{Severity: "error", Atoms: []string{"A2", "A3"}},
+		{Severity: "error", Path: "objective"},
+	}}
+	g := FromState(s, nil)
+	Flags(&g, r)
+	got := map[string]dagdraw.Flag{}
+	for _, n := range g.Nodes {
+		got[n.ID] = n.Flag
+	}
+	want := map[string]dagdraw.Flag{"A1": dagdraw.FlagWarning, "A2": dagdraw.FlagError, "A3": dagdraw.FlagError, "A4": dagdraw.FlagNone}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("flags %v, want %v", got, want)
+	}
+}

@@ -112,3 +112,39 @@ func statusOf(s model.AtomStatus) dagdraw.Status {
 	}
 	return dagdraw.Unknown
 }
+
+// FlagsOf are the atoms validation findings are about, with their flag:
+// ! (dagdraw.FlagError) for an atom an error names, ⚠
+// (dagdraw.FlagWarning) for one only warnings name. Nil for none.
+func FlagsOf(r *model.Report) map[string]dagdraw.Flag {
+	if r == nil {
+		return nil
+	}
+	var level map[string]dagdraw.Flag
+	for _, p := range r.Problems {
+		f := dagdraw.FlagWarning
+		if p.Severity == "error" {
+			f = dagdraw.FlagError
+		}
+		for _, id := range p.Atoms {
+			if level == nil {
+				level = map[string]dagdraw.Flag{}
+			}
+			level[id] = max(level[id], f)
+		}
+	}
+	return level
+}
+
+// Flags flags the nodes of g that validation findings are about (FlagsOf).
+func Flags(g *dagdraw.Graph, r *model.Report) {
+	level := FlagsOf(r)
+	if len(level) == 0 {
+		return
+	}
+	for i := range g.Nodes {
+		if f, ok := level[g.Nodes[i].ID]; ok {
+			g.Nodes[i].Flag = f
+		}
+	}
+}

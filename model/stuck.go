@@ -1,0 +1,217 @@
+package model
+
+import "fmt"
+
+// Stuck are the atoms a loop can never finish as its work graph stands:
+// outstanding atoms (unresolved, not an OR choice its group leaves
+// unselected) that no order of work will ever make executable, because
+// what they wait on, directly or through other atoms, does not exist, has
+// a status the loop does not know, is an OR choice its group does not
+// select, or waits on them in turn (a dependency cycle). The loop's
+// coordinator completes only when every atom is resolved, so a loop with
+// stuck atoms runs what it can and then stalls until its stall limit ends
+// it, unless someone corrects the graph.
+type Stuck struct {
+	// IDs are the stuck atoms, in file order.
+	IDs []string
+	// Cause says why the first of them can never run, following what it
+	// waits on to the root ("A6 waits on A9, which does not exist"); ""
+	// when none is stuck.
+	Cause string
+}
+
+// StuckAtoms finds the atoms of s that can never run (see Stuck), in
+// time linear in the size of the graph: starting from the atoms that are
+// resolved or under way, it marks every atom whose dependencies and
+// decomposition children can all finish, as the loop would run them; the
+// outstanding atoms never marked are stuck.
+func StuckAtoms(s *State, f *Facts) Stuck {
+	if f.Outstanding == 0 {
+		return Stuck{}
+	}
+	sf := stuckFinder{s: s, f: f, groups: orGroupsByName(s)}
+	sf.finishable()
+	var out Stuck
+	for i, a := range s.Atoms {
+		if f.Index[a.ID] == i && !sf.can[i] && a.Status.Unresolved() && sf.deselectedBy(a.ID) == "" {
+			out.IDs = append(out.IDs, a.ID)
+		}
+	}
+	if len(out.IDs) > 0 {
+		out.Cause = sf.cause(out.IDs[0])
+	}
+	return out
+}
+
+// stuckFinder finds the stuck atoms of s.
+type stuckFinder struct {
+	s      *State
+	f      *Facts
+	groups map[string]*ORGroup
+	// can marks, by atom index (first of each id), the atoms that are
+	// resolved or will be.
+	can []bool
+}
+
+// deselectedBy is the OR group that lists id as a choice and selects
+// another ("" when none does).
+func (sf *stuckFinder) deselectedBy(id string) string {
+	name, ok := sf.f.ORGroupOf[id]
+	if !ok {
+		return ""
+	}
+	if g := sf.groups[name]; g != nil && g.Selected != id {
+		return name
+	}
+	return ""
+}
+
+// finishable marks the atoms that are resolved or will be (sf.can):
+// resolved and in-progress atoms (a worker is on them), then every
+// pending atom, not an unselected OR choice, whose dependencies all exist
+// and whose dependencies and decomposition children are all finishable.
+func (sf *stuckFinder) finishable() {
+	s, f := sf.s, sf.f
+	n := len(s.Atoms)
+	can := make([]bool, n)
+	sf.can = can
+	need := make([]int32, n)
+	// waits are the pairs (j, i) of atom i waiting on atom j, as a
+	// dependency or a decomposed parent on its child, once each: last[j]
+	// is i+1 once i waits on j (i's pairs are made one after the other).
+	type wait struct{ on, by int32 }
+	total := 0
+	for _, a := range s.Atoms {
+		total += len(a.DependsOn)
+	}
+	waits := make([]wait, 0, total+len(f.ParentOf))
+	last := make([]int32, n)
+	queue := make([]int32, 0, n)
+	for i, a := range s.Atoms {
+		if f.Index[a.ID] != i {
+			continue
+		}
+		switch a.Status {
+		case StatusResolved, StatusInProgress:
+			can[i] = true
+			queue = append(queue, int32(i))
+			continue
+		case StatusPending:
+		default:
+			continue // a status the loop does not know: it never runs
+		}
+		if sf.deselectedBy(a.ID) != "" {
+			continue
+		}
+		by := int32(i)
+		on := func(j int) {
+			if last[j] != by+1 {
+				last[j] = by + 1
+				waits = append(waits, wait{int32(j), by})
+				need[i]++
+			}
+		}
+		blocked := false
+		for _, d := range a.DependsOn {
+			j, ok := f.Index[d]
+			if !ok {
+				blocked = true
+				break
+			}
+			on(j)
+		}
+		for _, c := range f.ChildrenOf[a.ID] {
+			if j, ok := f.Index[c]; ok {
+				on(j)
+			}
+		}
+		switch {
+		case blocked:
+			need[i] = -1 // never: it waits on an atom that does not exist
+		case need[i] == 0:
+			can[i] = true
+			queue = append(queue, by)
+		}
+	}
+	// The waiters of atom j are waiters[off[j]:off[j+1]].
+	off := make([]int32, n+1)
+	for _, w := range waits {
+		off[w.on+1]++
+	}
+	for j := 0; j < n; j++ {
+		off[j+1] += off[j]
+	}
+	waiters := make([]int32, len(waits))
+	fill := last // no longer needed: where atom j's next waiter goes
+	copy(fill, off[:n])
+	for _, w := range waits {
+		waiters[fill[w.on]] = w.by
+		fill[w.on]++
+	}
+	for q := 0; q < len(queue); q++ {
+		x := queue[q]
+		for _, w := range waiters[off[x]:off[x+1]] {
+			if need[w] <= 0 {
+				continue
+			}
+			need[w]--
+			if need[w] == 0 {
+				can[w] = true
+				queue = append(queue, w)
+			}
+		}
+	}
+}
+
+// cause says why atom x can never run: it follows the first of its
+// dependencies (then of a decomposed parent's children) that cannot
+// finish, down to what it waits on for good: an atom that does not exist
+// or has a status the loop does not know, an OR choice its group does not
+// select, or an atom already passed (a dependency cycle).
+func (sf *stuckFinder) cause(x string) string {
+	s, f, can := sf.s, sf.f, sf.can
+	seen := map[string]bool{}
+	for x != "" {
+		seen[x] = true
+		next := ""
+		for _, d := range s.Atoms[f.Index[x]].DependsOn {
+			j, ok := f.Index[d]
+			switch {
+			case !ok:
+				return fmt.Sprintf("%s waits on %s, which does not exist", x, d)
+			case can[j]:
+				continue
+			case !s.Atoms[j].Status.Known():
+				return fmt.Sprintf("%s waits on %s, whose status %q the loop does not know", x, d, s.Atoms[j].Status)
+			}
+			if g := sf.deselectedBy(d); g != "" {
+				return fmt.Sprintf("%s waits on %s, which OR group %s does not select", x, d, g)
+			}
+			if next == "" {
+				next = d
+			}
+		}
+		if next == "" {
+			// A decomposed parent waits on its children.
+			for _, c := range f.ChildrenOf[x] {
+				j, ok := f.Index[c]
+				if !ok || can[j] {
+					continue
+				}
+				if !s.Atoms[j].Status.Known() {
+					return fmt.Sprintf("%s waits on its child %s, whose status %q the loop does not know", x, c, s.Atoms[j].Status)
+				}
+				if g := sf.deselectedBy(c); g != "" {
+					return fmt.Sprintf("%s waits on its child %s, which OR group %s does not select", x, c, g)
+				}
+				next = c
+				break
+			}
+		}
+		if next != "" && seen[next] {
+			return fmt.Sprintf("%s waits on %s, on a dependency cycle", x, next)
+		}
+		x = next
+	}
+	return "every pending atom waits on another"
+}
