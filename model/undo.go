@@ -70,8 +70,9 @@ func (u *Undo) What() string {
 	return shortDescription(u.Of.Description)
 }
 
-// Atoms lists the atoms the undo would change, OR groups excluded, in
-// the order it plans them.
+// Atoms lists the atoms whose entry or binding the undo would change, in
+// the order it plans them (not those whose place in an OR group's
+// choices or a decomposition alone changes).
 func (u *Undo) Atoms() []string {
 	var out []string
 	add := func(id string) {
@@ -85,18 +86,16 @@ func (u *Undo) Atoms() []string {
 	for _, b := range u.bindings {
 		add(b.id)
 	}
-	for _, d := range u.decomps {
-		add(d.parent)
-	}
 	return out
 }
 
-// Groups lists the OR groups whose selection, choices or failed list the
-// undo would change.
+// Groups lists the OR groups whose selection the undo would change.
 func (u *Undo) Groups() []string {
-	out := make([]string, 0, len(u.groups))
+	var out []string
 	for _, g := range u.groups {
-		out = append(out, g.name)
+		if g.sel != nil {
+			out = append(out, g.name)
+		}
 	}
 	return out
 }

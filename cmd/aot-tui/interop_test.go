@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -106,18 +107,30 @@ func loopToolsReadCorrections(t *testing.T, data []byte) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A journal beside it, as the TUI leaves one: the corrections record
+	// their versions in it, and redirect undo reads them.
+	if err := os.WriteFile(history.JournalPath(path), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// Each correction type, one after the other on the same file, with
-	// text that line-based readers could trip on.
+	// text that line-based readers could trip on, and undos of them (an
+	// undo of an undo puts the correction back).
+	undo := []string{"redirect", "undo", "--interrupt", "--note", "status: pending is not a line either"}
 	steps := [][]string{
 		{"redirect", "add-atom", "Review: the \"retry\" path # twice", "--depends-on", p.resolvedWithDeps + "," + p.pendingWithDeps, "--required-by", p.inProgress, "--interrupt"},
 		{"redirect", "add-atom", "A choice: the third way", "--or-group", p.group, "--depends-on", "A1"},
 		{"redirect", "add-atom", "No dependencies at all", "--id", "extra-1"},
 		{"redirect", "delete-atom", p.pendingWithDeps, "--detach", "--interrupt", "--note", "status: pending is not a line"},
+		undo,
 		{"redirect", "force-or", p.group, p.choice, "--interrupt", "--reason", "the selected choice: wrong"},
+		undo,
+		undo,
 		{"redirect", "constraints", "--max-iterations", "45", "--max-stall-count", "4"},
 		{"redirect", "override-binding", "A1", "--summary", "Amended: \"quoted\" summary", "--artifacts", "a.go,b.go"},
 		{"redirect", "override-binding", "A1", "--redo", "--interrupt"},
+		undo,
 		{"redirect", "objective", "--goal", "New goal: ship it", "--add-item", "Lint", "--type", "command", "--value", "make lint"},
+		undo,
 		{"redirect", "objective", "--definition-of-done", "All green"},
 		{"stop", "--reason", "time's up: 5pm"},
 	}
