@@ -425,10 +425,21 @@ func decompIndex(s *State, parent string) int {
 	return -1
 }
 
+func bindingsByID(s *State) map[string]*Binding {
+	m := make(map[string]*Binding, len(s.Bindings))
+	for i := range s.Bindings {
+		if b := &s.Bindings[i]; m[b.AtomID] == nil {
+			m[b.AtomID] = b // the first, as State.Binding
+		}
+	}
+	return m
+}
+
 func (u *Undo) diffBindings(before, after *State) {
+	was, now := bindingsByID(before), bindingsByID(after)
 	for i := range before.Bindings {
 		b := &before.Bindings[i]
-		a, ok := after.Binding(b.AtomID)
+		a, ok := now[b.AtomID]
 		switch {
 		case !ok:
 			u.bindings = append(u.bindings, bindingUndo{id: b.AtomID, before: b})
@@ -438,7 +449,7 @@ func (u *Undo) diffBindings(before, after *State) {
 	}
 	for i := range after.Bindings {
 		a := &after.Bindings[i]
-		if _, ok := before.Binding(a.AtomID); !ok {
+		if _, ok := was[a.AtomID]; !ok {
 			u.bindings = append(u.bindings, bindingUndo{id: a.AtomID, after: a})
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/sim/gen"
 )
 
 var undoSeed = flag.Uint64("undo-seed", 0, "replay one state of TestUndoProperty (the seed it logs on failure)")
@@ -318,4 +319,61 @@ func plainValue(b *strings.Builder, v reflect.Value, keysOnly bool) {
 	default:
 		fmt.Fprintf(b, "%#v", v.Interface())
 	}
+}
+
+// BenchmarkUndo measures what an undo adds at 10,000 atoms: model.Inverse
+// of the versions around a correction (the session makes it after each
+// write) and planning the undo on the version after it.
+//
+//	go test ./statefile -run '^$' -bench Undo -benchtime 20x
+func BenchmarkUndo(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		data := gen.Generate(gen.Options{Atoms: n, Seed: 1, Resolved: 0.5, ORGroups: n / 50, Decompositions: n / 100})
+		doc, err := Parse(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := model.PlanContext{Now: time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)}
+		for _, req := range []model.Request{
+			model.AddAtom{Description: "benchmark", DependsOn: []string{doc.State.Atoms[0].ID}},
+			model.OverrideBinding{ID: firstResolved(doc.State), Redo: true},
+		} {
+			p, err := model.PlanCorrection(doc.State, req, c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out, err := ApplyEdits(doc, p.Edits)
+			if err != nil {
+				b.Fatal(err)
+			}
+			after, err := Parse(out)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/%d/inverse", req.Kind(), n), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := model.Inverse(doc.State, after.State); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			inv, _ := model.Inverse(doc.State, after.State)
+			b.Run(fmt.Sprintf("%s/%d/plan", req.Kind(), n), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := model.PlanCorrection(after.State, inv, c); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func firstResolved(s *model.State) string {
+	for _, a := range s.Atoms {
+		if a.Status == model.StatusResolved {
+			return a.ID
+		}
+	}
+	return ""
 }
