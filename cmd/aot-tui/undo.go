@@ -19,9 +19,9 @@ import (
 // Undo from the command line. A correction is undone by a correction of
 // its own (model.Inverse), which needs the versions of the file just
 // before and just after the correction: without a TUI session they come
-// from the journal beside the state file, where every correction the CLI
-// writes records them (recordVersions) and the TUI records every version
-// it sees.
+// from the journal beside the state file, where the TUI records every
+// version it sees and a correction the CLI writes records its two
+// (recordVersions, when the journal exists).
 
 func newUndoCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
@@ -51,9 +51,10 @@ Undo needs the versions of the file just before and just after the correction.
 They are read from the journal beside the state file
 (.claude/aot-loop-state.history.jsonl), which the TUI writes while it watches
 (every version it sees); a correction written from the command line records its
-two versions there too, when the journal exists (unless --no-journal). A
-correction the journal does not hold (made by hand, by the loop's own /redirect,
-or while no journal was kept) is refused, saying so, as is one whose versions
+two versions there too, when the journal exists (unless --no-journal). Any
+entry whose versions the journal holds can be undone, whoever wrote it. One it
+does not hold (made while no journal was kept, or by hand or by the loop's own
+/redirect while no TUI watched) is refused, saying so, as is one whose versions
 in the journal hold the loop's writes as well (the journal missed the version
 it was planned on). A stop, which records no corrections[] entry, is taken back
 in the TUI.` + interruptHelp,
