@@ -303,6 +303,17 @@ func (s *Session) CanUndo() bool {
 	return s.lastUndoable() != nil
 }
 
+// LastUndoable is the ID of the correction Undo would undo (0: none),
+// for a UI that previews it first (PreviewUndo).
+func (s *Session) LastUndoable() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a := s.lastUndoable(); a != nil {
+		return a.ID
+	}
+	return 0
+}
+
 // lastUndoable (s.mu held) is the correction Undo undoes: the last one
 // written that is not an undo, not undone since and still in effect.
 func (s *Session) lastUndoable() *applied {

@@ -582,7 +582,7 @@ func TestPreviewUndoOfAnEarlierCorrection(t *testing.T) {
 		t.Fatalf("the undo's entry is %+v", last)
 	}
 	// u now undoes the runbook, the last correction not undone.
-	if a := s.Applied(); a[0].UndoneBy != 3 || a[1].UndoneBy != 0 || !s.CanUndo() {
+	if a := s.Applied(); a[0].UndoneBy != 3 || a[1].UndoneBy != 0 || !s.CanUndo() || s.LastUndoable() != 2 {
 		t.Fatalf("%+v", a)
 	}
 	// Undoing the undo puts max_iterations 30 back.
