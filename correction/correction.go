@@ -192,6 +192,9 @@ type planner struct {
 	req       model.Request
 	ctx       model.PlanContext
 	clearFlag bool
+	// undoes is the Session's number of the correction req undoes (0:
+	// req is not an undo of the session's).
+	undoes int
 
 	plan *model.Plan
 	// agreed are the in-progress atoms of the first plan: the only ones

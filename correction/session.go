@@ -3,6 +3,7 @@ package correction
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -62,15 +63,42 @@ type Session struct {
 	// ours are the last contents this session wrote, to tell its own
 	// writes from the loop's when the watcher reports them.
 	ours    [][]byte
-	undo    *undoEntry
+	applied []*applied
 	guarded []*guarded
 	closed  bool
 }
 
-// undoEntry is the last correction, as undo restores it.
-type undoEntry struct {
-	g              *guarded
-	wrote, restore []byte
+// Applied is a correction this session wrote, as its message log lists
+// it and undo finds it (Session.Applied, Session.PreviewUndo).
+type Applied struct {
+	// ID numbers the session's corrections from 1, in the order they
+	// were written.
+	ID int
+	// Summary names it ("added A9"); Correction is its corrections[]
+	// entry as last written (nil for a stop, which records none).
+	Summary    string
+	Correction *model.Correction
+	// Undoes is the ID of the correction it undoes (0: it is not an
+	// undo); UndoneBy the ID of the last undo of it written since (0:
+	// none).
+	Undoes, UndoneBy int
+	// Gone says why it is no longer in effect ("" while it is): the
+	// guard reported it lost, or not carried over to the file at the
+	// path.
+	Gone string
+}
+
+// applied is an Applied with what undoing it needs.
+type applied struct {
+	Applied
+	g *guarded
+	// inv undoes it, as last written (model.Inverse of the versions
+	// before and after that write); invErr when it could not be made.
+	inv    *model.Undo
+	invErr error
+	// elsewhere: it was not carried over (the file at the path is not
+	// the loop it was written on): it is not undone on that file.
+	elsewhere bool
 }
 
 // guarded is a correction this session applied, watched until its guard
@@ -169,8 +197,10 @@ type PreviewResult struct {
 
 // ApplyResult is an apply.
 type ApplyResult struct {
-	// Plan is the correction written (nil when not written).
+	// Plan is the correction written (nil when not written); ID is its
+	// number among this session's corrections (Session.Applied).
 	Plan *model.Plan
+	ID   int
 	// Replanned is set when the loop wrote the file since the preview:
 	// nothing was written, and this is the correction planned again on
 	// what the loop wrote, to show instead.
@@ -184,9 +214,14 @@ type ApplyResult struct {
 	Follow Job
 }
 
-// UndoResult is an undo.
+// UndoResult is an undo made by Session.Undo.
 type UndoResult struct {
+	// Summary names the correction undone ("added A9").
 	Summary string
+	// Plan is the undo written (nil when not written); ID its number
+	// among this session's corrections.
+	Plan *model.Plan
+	ID   int
 	// Restored is what the file holds now.
 	Restored []byte
 	Err      error
@@ -289,11 +324,104 @@ func (s *Session) FlagTouched() bool {
 	return s.flagTouched
 }
 
-// CanUndo reports whether there is a correction of this session to undo.
+// CanUndo reports whether there is a correction of this session for Undo
+// to undo.
 func (s *Session) CanUndo() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.undo != nil
+	return s.lastUndoable() != nil
+}
+
+// LastUndoable is the ID of the correction Undo would undo (0: none),
+// for a UI that previews it first (PreviewUndo).
+func (s *Session) LastUndoable() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a := s.lastUndoable(); a != nil {
+		return a.ID
+	}
+	return 0
+}
+
+// lastUndoable (s.mu held) is the correction Undo undoes: the last one
+// written that is not an undo, not undone since and still in effect.
+func (s *Session) lastUndoable() *applied {
+	for i := len(s.applied) - 1; i >= 0; i-- {
+		if a := s.applied[i]; a.Undoes == 0 && a.UndoneBy == 0 && a.Gone == "" {
+			return a
+		}
+	}
+	return nil
+}
+
+// Applied lists this session's corrections, oldest first: what the
+// message log offers to undo (PreviewUndo).
+func (s *Session) Applied() []Applied {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Applied, len(s.applied))
+	for i, a := range s.applied {
+		out[i] = a.Applied
+		if c := a.Correction; c != nil {
+			cc := *c
+			out[i].Correction = &cc
+		}
+	}
+	return out
+}
+
+// find (s.mu held) is the correction numbered id.
+func (s *Session) find(id int) *applied {
+	if id < 1 || id > len(s.applied) {
+		return nil
+	}
+	return s.applied[id-1]
+}
+
+// inverseOf is the undo of the correction numbered id, as it was last
+// written.
+func (s *Session) inverseOf(id int) (*model.Undo, string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.find(id)
+	switch {
+	case a == nil:
+		return nil, "", fmt.Errorf("no correction %d in this session", id)
+	case a.elsewhere:
+		return nil, a.Summary, &model.Refusal{Rule: model.RuleUndo, Reason: fmt.Sprintf("%s was not carried over to the file at the path (%s): it is not undone there", a.Summary, a.Gone)}
+	case a.invErr != nil:
+		return nil, a.Summary, a.invErr
+	}
+	return a.inv, a.Summary, nil
+}
+
+// PreviewUndo plans the undo of this session's correction numbered id
+// (Applied) on the file as it is now, as a correction of its own
+// (model.Inverse): a loop that wrote the file since is no obstacle, only
+// what its later work makes impossible to put back (a *model.Refusal
+// says what). Apply writes it like any preview, with its own
+// corrections[] entry, and guards it; the correction undone is no longer
+// guarded (its UndoneBy names the undo). Any correction of the session
+// can be undone, not just the last, and an undo too (which puts the
+// correction back).
+func (s *Session) PreviewUndo(id int, note string) Job {
+	now := s.opts.now()
+	return s.q.add(func() Result {
+		inv, _, err := s.inverseOf(id)
+		if err != nil {
+			return PreviewResult{Err: err}
+		}
+		p, err := s.previewUndo(inv, id, note, now, false)
+		return PreviewResult{Preview: p, Err: err}
+	})
+}
+
+func (s *Session) previewUndo(inv *model.Undo, id int, note string, now time.Time, replanned bool) (*Preview, error) {
+	p, err := s.preview(inv, note, now, replanned)
+	if p != nil {
+		p.pl.undoes = id
+	}
+	return p, err
 }
 
 // IsOurs reports whether data is what one of this session's writes left.
@@ -501,6 +629,7 @@ func (s *Session) apply(p *Preview) ApplyResult {
 		if err != nil {
 			return ApplyResult{Err: err}
 		}
+		again.pl.undoes = p.pl.undoes
 		return ApplyResult{Replanned: again}
 	}
 	if err != nil {
@@ -510,26 +639,25 @@ func (s *Session) apply(p *Preview) ApplyResult {
 	p.pl.wrote(res)
 	g := &guarded{pl: p.pl, first: p.Plan, summary: p.Plan.Summary, installed: res.After}
 	g.noteWrite(res.NewDoc.State)
-	// Undo restores the file as it was before the form opened: the bytes
-	// the correction was planned on, with our flag cleared again.
-	restore := res.Before
 	cleared := p.pl.flagCleared // as written (with shared pauses, decided at the write)
 	pause.written(cleared)
-	if cleared && res.Doc != nil {
-		if f, ferr := flagPlan(res.Doc.State, false); ferr == nil && f != nil {
-			if out, aerr := statefile.ApplyEdits(res.Doc, f.Edits); aerr == nil {
-				restore = out
-			}
-		}
-	}
+	a := &applied{Applied: Applied{Summary: p.pl.plan.Summary, Correction: p.pl.plan.Correction, Undoes: p.pl.undoes}, g: g}
+	a.inv, a.invErr = inverseOfWrite(res)
 	s.mu.Lock()
 	if cleared {
 		s.flagOurs, s.flagWant, s.flagWritten, s.flagClearedAt = false, false, false, time.Now()
 	}
-	s.undo = &undoEntry{g: g, wrote: res.After, restore: restore}
+	a.ID = len(s.applied) + 1
+	s.applied = append(s.applied, a)
+	if undone := s.find(p.pl.undoes); undone != nil {
+		// Undone: its guard would take the undo for a loop write that
+		// undid it.
+		undone.UndoneBy = a.ID
+		s.unguard(undone.g)
+	}
 	s.guarded = append(s.guarded, g)
 	s.mu.Unlock()
-	out := ApplyResult{Plan: p.pl.plan, Merged: res.Merged}
+	out := ApplyResult{Plan: p.pl.plan, ID: a.ID, Merged: res.Merged}
 	if res.Displaced != nil {
 		out.Follow = s.watchDisplaced(res.Displaced, g)
 	}
@@ -588,37 +716,66 @@ func (s *Session) isClosed() bool {
 	return s.closed
 }
 
-// Undo restores the file as it was before the last correction of this
-// session, only while the file is still exactly what that correction
-// wrote (statefile.ErrStale otherwise). nil when there is nothing to undo.
+// Undo undoes the last correction of this session that is not an undo,
+// not undone and still in effect, as a correction of its own planned on
+// the file as it is now and written at once (PreviewUndo, then Apply,
+// without showing the preview; planned again when the loop writes
+// meanwhile). nil when there is nothing to undo. A refusal
+// (*model.Refusal) says what the loop's later work makes impossible to
+// put back. The TUI's undo with a preview is PreviewUndo.
 func (s *Session) Undo() Job {
 	s.mu.Lock()
-	u := s.undo
+	a := s.lastUndoable()
 	s.mu.Unlock()
-	if u == nil {
+	if a == nil {
 		return nil
 	}
+	id := a.ID
+	now := s.opts.now()
 	return s.q.add(func() Result {
-		s.mu.Lock()
-		cur := s.undo
-		s.mu.Unlock()
-		if cur != u {
-			u = cur // re-applied meanwhile: undo what is there now
-		}
-		if u == nil {
-			return UndoResult{Err: statefile.ErrStale}
-		}
-		err := statefile.Restore(s.path, u.wrote, u.restore, s.opts.MaxSize)
+		inv, summary, err := s.inverseOf(id)
 		if err != nil {
-			return UndoResult{Summary: u.g.summary, Err: err}
+			return UndoResult{Summary: summary, Err: err}
 		}
-		s.remember(u.restore)
-		s.mu.Lock()
-		s.undo = nil
-		s.unguard(u.g)
-		s.mu.Unlock()
-		return UndoResult{Summary: u.g.summary, Restored: u.restore}
+		p, err := s.previewUndo(inv, id, "", now, false)
+		for tries := 0; err == nil; tries++ {
+			r := s.apply(p)
+			if r.Follow != nil {
+				go r.Follow() // its merges are its own report
+			}
+			switch {
+			case r.Replanned != nil && tries < maxReapply:
+				p = r.Replanned
+				continue
+			case r.Replanned != nil:
+				err = statefile.ErrConflict
+			case r.Err != nil:
+				err = r.Err
+			default:
+				return UndoResult{Summary: summary, Plan: r.Plan, ID: r.ID, Restored: p.After}
+			}
+		}
+		return UndoResult{Summary: summary, Err: err}
 	})
+}
+
+// inverseOfWrite is the undo of the correction res wrote: the inverse of
+// the version it was planned on and the version it made. (A loop write
+// merged into that version line by line is not the correction's: the
+// version is made again from the plan's own edits.)
+func inverseOfWrite(res *statefile.UpdateResult) (*model.Undo, error) {
+	if res == nil || res.Doc == nil || res.NewDoc == nil {
+		return nil, errors.New("the correction's versions are not known")
+	}
+	after := res.NewDoc
+	if res.Merged > 0 {
+		if out, err := statefile.ApplyEdits(res.Doc, res.Edits); err == nil {
+			if d, err := statefile.Parse(out); err == nil {
+				after = d
+			}
+		}
+	}
+	return model.Inverse(res.Doc.State, after.State)
 }
 
 // Check is called with each new state of the file the UI sees. It
@@ -742,11 +899,14 @@ func (s *Session) reapply(g *guarded) Result {
 	g.reapplied++
 	s.remember(res.After)
 	g.pl.wrote(res)
+	inv, invErr := inverseOfWrite(res)
 	s.mu.Lock()
 	g.noteWrite(res.NewDoc.State)
 	g.installed = res.After
-	if s.undo != nil && s.undo.g == g {
-		s.undo.wrote, s.undo.restore = res.After, res.Before
+	for _, a := range s.applied {
+		if a.g == g {
+			a.inv, a.invErr, a.Correction = inv, invErr, g.pl.plan.Correction
+		}
 	}
 	s.mu.Unlock()
 	return GuardResult{Summary: g.summary, Plan: g.pl.plan, Was: g.first, Reapplied: true, Merged: res.Merged}
@@ -801,8 +961,10 @@ func (s *Session) unguard(g *guarded) {
 // reports it.
 func (s *Session) lose(g *guarded, err error) GuardResult {
 	s.mu.Lock()
-	if s.undo != nil && s.undo.g == g {
-		s.undo = nil
+	for _, a := range s.applied {
+		if a.g == g {
+			a.Gone, a.elsewhere = err.Error(), errors.Is(err, ErrStoodDown)
+		}
 	}
 	s.unguard(g)
 	s.mu.Unlock()

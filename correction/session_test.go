@@ -340,7 +340,7 @@ func TestGuardReappliesAfterALoopWriteUndoesTheCorrection(t *testing.T) {
 	}
 	// Undo now undoes the re-applied correction.
 	u := run(t, s.Undo()).(UndoResult)
-	if u.Err != nil || hasEntry(load(t, path).State, "Write the runbook") {
+	if st := load(t, path).State; u.Err != nil || hasAtom(st, "Write the runbook") || !hasEntry(st, "undo of the dag_adjustment") {
 		t.Fatalf("undo after a re-apply: %+v", u)
 	}
 	if jobs := s.Check(load(t, path)); len(jobs) != 0 {
@@ -466,22 +466,181 @@ func TestFlagGuardIgnoresOurOwnVersionSeenLate(t *testing.T) {
 	}
 }
 
-func TestUndoRefusedAfterTheLoopMovedOn(t *testing.T) {
+// hasAtom reports whether st has an atom described desc.
+func hasAtom(st *model.State, desc string) bool {
+	for _, a := range st.Atoms {
+		if a.Description == desc {
+			return true
+		}
+	}
+	return false
+}
+
+// On a running loop the loop rewrites the file within a second of a
+// correction: its stop hook counts the iteration on, a worker's
+// update_atom.py resolves an atom. Undo is a correction of its own,
+// planned on what the loop wrote: the atom added is removed, the loop's
+// writes stay, and the undo has its own corrections[] entry. (Undo used
+// to restore the bytes from before the correction only while the file
+// was still exactly ours, and said "cannot undo: the file changed".)
+func TestUndoAfterTheLoopMovedOn(t *testing.T) {
 	path := fixture(t, false)
 	s := newSession(path)
-	if s.Undo() != nil {
+	if s.Undo() != nil || s.CanUndo() {
 		t.Fatal("undo with nothing to undo")
 	}
 	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
+	ar := run(t, s.Apply(pr.Preview)).(ApplyResult)
+	if ar.Err != nil || ar.ID != 1 {
+		t.Fatalf("apply: %+v", ar)
+	}
+	data, _ := os.ReadFile(path)
+	text, ok := updateAtom(hookContinue(string(data)), "A2", "in_progress")
+	if !ok {
+		t.Fatal("no A2")
+	}
+	loopWrite(t, path, []byte(text))
+	if jobs := s.Check(load(t, path)); len(jobs) != 0 {
+		t.Fatal("the guard acts on a loop write that carries the correction")
+	}
+	u := run(t, s.Undo()).(UndoResult)
+	if u.Err != nil || u.Plan == nil || u.Summary != "added A9" || u.ID != 2 {
+		t.Fatalf("%+v: want the undo written", u)
+	}
+	st := load(t, path).State
+	if hasAtom(st, "Write the runbook") {
+		t.Fatal("the atom added is still there")
+	}
+	if a, _ := st.Atom("A2"); st.Control.Iteration != 8 || a.Status != model.StatusInProgress {
+		t.Fatalf("the loop's writes are lost: iteration %d, A2 %s", st.Control.Iteration, a.Status)
+	}
+	last := st.Corrections[len(st.Corrections)-1]
+	if last.Type != model.CorrectionDAG || last.Description != `undo of the dag_adjustment of 2026-01-01T12:00:00Z ("added A9 \"Write the runbook\" depending on A2"): A9 removed` {
+		t.Fatalf("the undo's entry is %+v", last)
+	}
+	if s.CanUndo() || s.Undo() != nil {
+		t.Fatal("the correction undone can be undone again by u")
+	}
+	got := s.Applied()
+	if len(got) != 2 || got[0].UndoneBy != 2 || got[1].Undoes != 1 || got[1].Correction == nil || got[1].Correction.Description != last.Description {
+		t.Fatalf("Applied: %+v", got)
+	}
+}
+
+// The undo is refused, with the file untouched, where the loop's later
+// work makes it impossible: the atom the correction added is in progress
+// now (a worker is on it).
+func TestUndoRefusedWhenTheLoopStartedTheAtom(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	pr := run(t, s.Preview(model.AddAtom{Description: "Write the runbook"}, "")).(PreviewResult)
 	run(t, s.Apply(pr.Preview))
 	data, _ := os.ReadFile(path)
-	loopWrite(t, path, withBinding(data, "W3"))
+	text, _ := updateAtom(string(data), "A9", "in_progress")
+	loopWrite(t, path, []byte(text))
 	u := run(t, s.Undo()).(UndoResult)
-	if !errors.Is(u.Err, statefile.ErrStale) {
-		t.Fatalf("%+v: want ErrStale", u)
+	var ref *model.Refusal
+	if !errors.As(u.Err, &ref) || ref.Rule != model.RuleUndo || ref.Reason != "A9, which the correction added, is in progress now: the loop started it (a worker is on it)" {
+		t.Fatalf("%+v: want the refusal", u)
 	}
-	if now, _ := os.ReadFile(path); !bytes.Equal(now, withBinding(data, "W3")) {
-		t.Fatal("undo wrote over the loop's write")
+	if now, _ := os.ReadFile(path); string(now) != text {
+		t.Fatal("a refused undo wrote the file")
+	}
+	if !s.CanUndo() {
+		t.Fatal("a refused undo used up the correction")
+	}
+}
+
+// Any earlier correction of the session can be undone, not just the
+// last, with a preview like any other; and the undo can be undone, which
+// puts the correction back.
+func TestPreviewUndoOfAnEarlierCorrection(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	iters := 30
+	for _, req := range []model.Request{model.ChangeConstraints{MaxIterations: &iters}, addRunbook} {
+		pr := run(t, s.Preview(req, "")).(PreviewResult)
+		if ar := run(t, s.Apply(pr.Preview)).(ApplyResult); ar.Err != nil {
+			t.Fatal(ar.Err)
+		}
+	}
+	pr := run(t, s.PreviewUndo(1, "too many")).(PreviewResult)
+	if pr.Err != nil || pr.Preview.Plan.Kind != "undo" || !strings.Contains(pr.Preview.Diff, "-    max_iterations: 30") ||
+		!strings.Contains(pr.Preview.Diff, "+    max_iterations: 20") {
+		t.Fatalf("%+v", pr)
+	}
+	ar := run(t, s.Apply(pr.Preview)).(ApplyResult)
+	if ar.Err != nil || ar.ID != 3 {
+		t.Fatalf("apply: %+v", ar)
+	}
+	st := load(t, path).State
+	if st.Objective.Constraints.MaxIterations != 20 || !hasAtom(st, "Write the runbook") {
+		t.Fatal("the undo did not undo the first correction alone")
+	}
+	last := st.Corrections[len(st.Corrections)-1]
+	if last.Type != model.CorrectionConstraint || !strings.HasSuffix(last.Description, "max_iterations 30 → 20; note: too many") {
+		t.Fatalf("the undo's entry is %+v", last)
+	}
+	// u now undoes the runbook, the last correction not undone.
+	if a := s.Applied(); a[0].UndoneBy != 3 || a[1].UndoneBy != 0 || !s.CanUndo() || s.LastUndoable() != 2 {
+		t.Fatalf("%+v", a)
+	}
+	// Undoing the undo puts max_iterations 30 back.
+	pr = run(t, s.PreviewUndo(3, "")).(PreviewResult)
+	if pr.Err != nil {
+		t.Fatal(pr.Err)
+	}
+	run(t, s.Apply(pr.Preview))
+	if st := load(t, path).State; st.Objective.Constraints.MaxIterations != 30 {
+		t.Fatalf("max_iterations %d after the undo of the undo", st.Objective.Constraints.MaxIterations)
+	}
+	// Nothing left to undo of the first: the file already is as before it.
+	pr = run(t, s.PreviewUndo(3, "")).(PreviewResult)
+	var ref *model.Refusal
+	if !errors.As(pr.Err, &ref) || ref.Rule != model.RuleNoChange {
+		t.Fatalf("%+v: want nothing to undo", pr)
+	}
+	if pr := run(t, s.PreviewUndo(9, "")).(PreviewResult); pr.Err == nil {
+		t.Fatal("an undo of a correction the session did not make")
+	}
+}
+
+// The undo is guarded like any correction: a loop script that read the
+// file before it and writes after it puts the undone correction back,
+// and the undo is applied again on what it wrote; the correction undone
+// is no longer guarded (its guard would take the undo for a loop write).
+func TestUndoIsGuarded(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	pr := run(t, s.Preview(model.DeleteAtom{ID: "A8"}, "")).(PreviewResult)
+	run(t, s.Apply(pr.Preview))
+	stale, _ := os.ReadFile(path)
+	if r := run(t, s.Undo()).(UndoResult); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if st := load(t, path).State; !hasAtom(st, "文档：计费服务的运行手册 and docs") {
+		t.Fatal("A8 is not back")
+	}
+	a8, _ := load(t, path).State.Atom("A8")
+	if v, ok := a8.Extra.Get("owner"); !ok || v != "sam" {
+		t.Fatalf("A8 came back without its unknown field: %+v", a8)
+	}
+	// The loop's write from before the undo.
+	text, _ := updateAtom(string(stale), "A2", "in_progress")
+	loopWrite(t, path, []byte(text))
+	jobs := s.Check(load(t, path))
+	if len(jobs) != 1 {
+		t.Fatalf("%d jobs; want the undo re-applied (and nothing of the delete's guard)", len(jobs))
+	}
+	if r := run(t, jobs[0]).(GuardResult); r.Err != nil || !r.Reapplied {
+		t.Fatalf("%+v", r)
+	}
+	st := load(t, path).State
+	if a, _ := st.Atom("A2"); !hasAtom(st, "文档：计费服务的运行手册 and docs") || a.Status != model.StatusInProgress {
+		t.Fatal("the undo or the loop's write is missing")
+	}
+	if jobs := s.Check(load(t, path)); len(jobs) != 0 {
+		t.Fatalf("%d jobs on a file that carries the undo", len(jobs))
 	}
 }
 
@@ -496,8 +655,14 @@ func TestUndoRestoresTheFileWithTheFlagCleared(t *testing.T) {
 	if u.Err != nil {
 		t.Fatal(u.Err)
 	}
-	if now, _ := os.ReadFile(path); !bytes.Equal(now, before) || !bytes.Equal(u.Restored, before) {
-		t.Fatal("undo did not restore the file as it was before the form opened")
+	// The file is as before the form opened but for the two entries.
+	now, _ := os.ReadFile(path)
+	if !bytes.Equal(u.Restored, now) || flagOf(t, path) {
+		t.Fatal("the undo's result is not what the file holds, or the flag is set")
+	}
+	entries := strings.Index(string(now), "  - timestamp: \"2026-01-01T12:00:00Z\"")
+	if entries < 0 || !bytes.HasPrefix(before, now[:entries]) {
+		t.Fatalf("undo did not restore the file as it was before the form opened:\n%s", now)
 	}
 }
 

@@ -13,6 +13,8 @@ type Mark struct {
 	// (no entry), and the value it sets.
 	stop bool
 	flag *bool
+	// unstop: an undo of a stop (no entry).
+	unstop bool
 }
 
 // MarkOf is the mark of p, planned for req on st.
@@ -24,6 +26,10 @@ func MarkOf(st *State, req Request, p *Plan) Mark {
 	case SetRedirect:
 		v := r.Requested
 		m.flag = &v
+	case *Undo:
+		if r.Of == nil && r.stop != nil {
+			m.stop, m.unstop = r.stop.before.StopRequested, !r.stop.before.StopRequested
+		}
 	}
 	if p != nil && p.Correction != nil {
 		c := *p.Correction
@@ -35,7 +41,8 @@ func MarkOf(st *State, req Request, p *Plan) Mark {
 
 // In reports whether st carries the correction: more entries equal to its
 // corrections[] entry than the state it was planned on had; for a stop,
-// stop_requested set or the loop ended; for the handshake, the value set.
+// stop_requested set or the loop ended; for the handshake, the value set;
+// for a stop withdrawn, stop_requested clear.
 func (m Mark) In(st *State) bool {
 	switch {
 	case m.entry != nil:
@@ -44,12 +51,14 @@ func (m Mark) In(st *State) bool {
 		return st.Control.StopRequested || st.Control.Status == LoopStopped || st.Control.Status == LoopCompleted
 	case m.flag != nil:
 		return st.Control.RedirectRequested == *m.flag
+	case m.unstop:
+		return !st.Control.StopRequested
 	}
 	return false
 }
 
 // Zero reports whether the mark recognises nothing (no plan).
-func (m Mark) Zero() bool { return m.entry == nil && !m.stop && m.flag == nil }
+func (m Mark) Zero() bool { return m.entry == nil && !m.stop && m.flag == nil && !m.unstop }
 
 // CountCorrection counts st's corrections[] entries equal to c (time,
 // type, description and trail_cleared).

@@ -144,7 +144,7 @@ const (
 //
 // A plan that touches an in-progress atom (see Interrupt) is refused
 // with RuleInProgress, naming the atom, unless ctx.Interrupt allows it
-// (only AddAtom, DeleteAtom, ForceOR and OverrideBinding can touch one);
+// (only AddAtom, DeleteAtom, ForceOR, OverrideBinding and Undo can touch one);
 // the plan made lists them in Interrupts and its corrections[] entry says
 // so.
 func PlanCorrection(s *State, req Request, ctx PlanContext) (*Plan, error) {
@@ -191,6 +191,9 @@ type planner struct {
 	// rec is the corrections[] entry recorded, written once the plan is
 	// complete (writeCorrection).
 	rec *recorded
+	// trailBase, when set, is the whole trail the plan writes, before the
+	// entries it appends (an undo that puts cleared entries back).
+	trailBase []any
 }
 
 // recorded is a corrections[] entry a plan records: its type, the
@@ -252,10 +255,9 @@ func (p *planner) appendTrail(group, selected, reason string) {
 // writeTrail plans the edits appending the recorded trail entries, adding
 // the section (once, with all of them) when the file lacks it.
 func (p *planner) writeTrail() {
-	if len(p.plan.Trails) == 0 {
+	if len(p.plan.Trails) == 0 && p.trailBase == nil {
 		return
 	}
-	p.plan.Trail = &p.plan.Trails[0]
 	items := make([]any, len(p.plan.Trails))
 	for i, t := range p.plan.Trails {
 		items[i] = Map{
@@ -263,6 +265,16 @@ func (p *planner) writeTrail() {
 			{Key: "selected", Value: t.Selected},
 			{Key: "reason", Value: t.Reason},
 			{Key: "timestamp", Value: t.Timestamp},
+		}
+	}
+	if len(p.plan.Trails) > 0 {
+		p.plan.Trail = &p.plan.Trails[0]
+	}
+	if p.trailBase != nil {
+		items = append(slices.Clone(p.trailBase), items...)
+		if p.s.Lines.Has("trail") {
+			p.edit(Replace(P("trail"), items))
+			return
 		}
 	}
 	if !p.s.Lines.Has("trail") {
@@ -1576,7 +1588,7 @@ func (p *planner) interrupts() []Interrupt {
 				note(i, "changes its "+field)
 			}
 		case len(path) >= 2 && path[0].Key == "or_groups" && !path[1].IsIndex:
-			selected := len(path) == 3 && path[2].Key == "selected" && e.Op == OpReplace ||
+			selected := len(path) == 3 && path[2].Key == "selected" && (e.Op == OpReplace || e.Op == OpRemove) ||
 				len(path) == 2 && e.Op == OpAdd && e.Key == "selected"
 			if !selected {
 				continue

@@ -9,7 +9,7 @@
 // (ApplyEdits), atomically — an exchange where the system has one, else a
 // rename that puts back a loop write it replaced — keeping the file's
 // owner, group and mode, and re-planning when another writer got there
-// first (Update, Restore, Merge); holds the leases by which aot-tui
+// first (Update, Merge); holds the leases by which aot-tui
 // processes share the redirect_requested pause (LockPauses); and shows
 // what changed (UnifiedDiff).
 //

@@ -641,43 +641,6 @@ func syncDir(dir string) {
 	}
 }
 
-// Restore writes data over path only if path still holds expect (undo of
-// the last correction). It uses the same temp file + re-read + exchange
-// steps as Update; ErrStale means the file moved on and nothing was
-// written — also when a loop write lands in the instant before the
-// exchange (it is put back, see install).
-func Restore(path string, expect, data []byte, limit int64) error {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return err
-	}
-	if _, err := Parse(data); err != nil {
-		return fmt.Errorf("internal error: the bytes to restore do not parse (%v); nothing was written", err)
-	}
-	if r := writeRefusal(path, real); r != nil {
-		return r
-	}
-	cur, err := ReadFile(real, limit)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(cur, expect) {
-		return ErrStale
-	}
-	ir, err := install(real, expect, data, limit)
-	if err != nil {
-		return err
-	}
-	ir.displaced.Close()
-	if ir.kept != "" {
-		return keptThirdError(path, ir.kept)
-	}
-	if !ir.swapped {
-		return ErrStale
-	}
-	return nil
-}
-
 // MergeOptions tune Merge.
 type MergeOptions struct {
 	// MaxSize is the size limit (default DefaultMaxSize).

@@ -430,24 +430,6 @@ func TestFileCaughtEmptyIsReadAgain(t *testing.T) {
 	})
 }
 
-func TestRestoreMeetsALoopWriteJustBeforeTheExchange(t *testing.T) {
-	bothWays(t, func(t *testing.T) {
-		needHeld(t)
-		// Undo restores only what it wrote: a loop write landing in the
-		// instant before the exchange is put back and undo refused.
-		path, before, res := corrected(t)
-		theirs := withBinding(res.After, "W6")
-		withHook(t, "checked", func() { loopWrites[1].write(t, path, theirs) })
-		if err := Restore(path, res.After, before, 0); !errors.Is(err, ErrStale) {
-			t.Fatalf("err %v; want ErrStale", err)
-		}
-		if final, _ := os.ReadFile(path); !bytes.Equal(final, theirs) {
-			t.Fatal("undo lost the loop's write")
-		}
-		onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
-	})
-}
-
 func TestThreeWritesInTheInstantOfTheExchange(t *testing.T) {
 	bothWays(t, func(t *testing.T) {
 		needHeld(t)

@@ -472,39 +472,6 @@ func TestUpdateExpect(t *testing.T) {
 	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
 }
 
-func TestRestore(t *testing.T) {
-	path, before := stateFile(t, 0o600)
-	res, err := Update(path, UpdateOptions{}, planOf(addAtom))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The file moved on: undo is refused and writes nothing.
-	changed := bumpIteration(t, path)
-	if err := Restore(path, res.After, before, 0); !errors.Is(err, ErrStale) {
-		t.Fatalf("err %v; want ErrStale", err)
-	}
-	if got, _ := os.ReadFile(path); !bytes.Equal(got, changed) {
-		t.Fatal("Restore wrote over a file that moved on")
-	}
-	// Bytes that do not parse are never written.
-	if err := Restore(path, changed, []byte("no frontmatter"), 0); err == nil {
-		t.Fatal("Restore wrote bytes that do not parse")
-	}
-	if got, _ := os.ReadFile(path); !bytes.Equal(got, changed) {
-		t.Fatal("the file changed")
-	}
-	// The file is what we expect: it is restored, through a rename, with
-	// its mode.
-	was := statOf(t, path)
-	if err := Restore(path, changed, before, 0); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := os.ReadFile(path); !bytes.Equal(got, before) || os.SameFile(statOf(t, path), was) || fileMode(t, path) != 0o600 {
-		t.Fatal("Restore did not replace the file with the old bytes and mode")
-	}
-	onlyFiles(t, filepath.Dir(path), "aot-loop-state.md")
-}
-
 // Installing hears the bytes of a write before the file holds them, and
 // they are the bytes the file then holds: a watcher that reports them an
 // instant later can tell they are the caller's own.

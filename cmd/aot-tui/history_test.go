@@ -47,9 +47,12 @@ func TestE2EJournalThenReplay(t *testing.T) {
 		s.waitFor("iteration " + itoa(i) + "/20")
 	}
 	s.send("c")
-	s.waitFor("Change constraints")
+	// The form's flag read back (so journaled) before it is cleared:
+	// under load both writes could otherwise come in one read.
+	s.waitFor("Change constraints", "REDIRECT")
 	s.send("Escape")
 	s.waitGone("Change constraints")
+	s.waitGone("REDIRECT")
 	quitTmux(t, s)
 	if after := projectFiles(t, dir); after != before {
 		t.Fatalf("the TUI left files in the project:\nbefore:\n%s\nafter:\n%s", before, after)

@@ -106,18 +106,27 @@ func loopToolsReadCorrections(t *testing.T, data []byte) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The corrections record their versions in the state file's journal
+	// (in the tests' journal directory), and redirect undo reads them.
 	// Each correction type, one after the other on the same file, with
-	// text that line-based readers could trip on.
+	// text that line-based readers could trip on, and undos of them (an
+	// undo of an undo puts the correction back).
+	undo := []string{"redirect", "undo", "--interrupt", "--note", "status: pending is not a line either"}
 	steps := [][]string{
 		{"redirect", "add-atom", "Review: the \"retry\" path # twice", "--depends-on", p.resolvedWithDeps + "," + p.pendingWithDeps, "--required-by", p.inProgress, "--interrupt"},
 		{"redirect", "add-atom", "A choice: the third way", "--or-group", p.group, "--depends-on", "A1"},
 		{"redirect", "add-atom", "No dependencies at all", "--id", "extra-1"},
 		{"redirect", "delete-atom", p.pendingWithDeps, "--detach", "--interrupt", "--note", "status: pending is not a line"},
+		undo,
 		{"redirect", "force-or", p.group, p.choice, "--interrupt", "--reason", "the selected choice: wrong"},
+		undo,
+		undo,
 		{"redirect", "constraints", "--max-iterations", "45", "--max-stall-count", "4"},
 		{"redirect", "override-binding", "A1", "--summary", "Amended: \"quoted\" summary", "--artifacts", "a.go,b.go"},
 		{"redirect", "override-binding", "A1", "--redo", "--interrupt"},
+		undo,
 		{"redirect", "objective", "--goal", "New goal: ship it", "--add-item", "Lint", "--type", "command", "--value", "make lint"},
+		undo,
 		{"redirect", "objective", "--definition-of-done", "All green"},
 		{"stop", "--reason", "time's up: 5pm"},
 	}

@@ -24,6 +24,8 @@ type writeFlags struct {
 	guard  time.Duration
 	// interrupt: --interrupt (interruptFlag), on the commands that have it.
 	interrupt bool
+	// noJournal: --no-journal, the versions are not recorded for undo.
+	noJournal bool
 }
 
 func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
@@ -35,12 +37,14 @@ func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
 	cmd.Flags().BoolVar(&w.json, "json", false, "print the correction and the resulting summary as JSON")
 	cmd.Flags().DurationVar(&w.guard, "guard", envDuration("AOT_TUI_GUARD", correction.DefaultGuard),
 		"after writing (and after each re-apply), watch the file this long and apply the correction again if a loop write undoes it (0: do not wait; AOT_TUI_GUARD sets the default)")
+	cmd.Flags().BoolVar(&w.noJournal, "no-journal", false,
+		"do not record the versions before and after the write in the journal beside the state file (aot-tui redirect undo needs them)")
 }
 
 func newRedirectCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "redirect COMMAND",
-		Short: "Correct a running loop: add or delete an atom, force an OR choice, change constraints, objective or a binding",
+		Short: "Correct a running loop: add or delete an atom, force an OR choice, change constraints, objective or a binding; undo",
 		Long: `Writes a correction into the state file, as the loop's /redirect flow would:
 the change itself plus a corrections[] entry (and a trail entry where the flow
 appends one). The file is changed only where the correction needs it; comments,
@@ -91,7 +95,7 @@ names it).`,
 		},
 	}
 	cmd.AddCommand(newAddAtomCmd(g), newDeleteAtomCmd(g), newForceORCmd(g), newConstraintsCmd(g),
-		newObjectiveCmd(g), newOverrideBindingCmd(g))
+		newObjectiveCmd(g), newOverrideBindingCmd(g), newUndoCmd(g))
 	return cmd
 }
 
@@ -455,6 +459,9 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 	})
 	if err != nil {
 		return correctionFailed(cmd, w, target, out, err)
+	}
+	if !w.dryRun && !w.noJournal {
+		recordVersions(cmd, target.Path, out.Result)
 	}
 	res := out.Result
 	stdout := cmd.OutOrStdout()

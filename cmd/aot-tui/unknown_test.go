@@ -132,7 +132,7 @@ func TestRedirectUnknownCommand(t *testing.T) {
 		{[]string{"redirect", "ad-atom"}, `redirect: unknown command "ad-atom" (did you mean add-atom?)`},
 		{[]string{"redirect", "Objectiv"}, `redirect: unknown command "Objectiv" (did you mean objective?)`},
 		{[]string{"redirect", "override"}, `redirect: unknown command "override" (did you mean override-binding?)`},
-		{[]string{"redirect", "bogus"}, `redirect: unknown command "bogus" — one of add-atom, constraints, delete-atom, force-or, objective, override-binding (see aot-tui redirect --help)`},
+		{[]string{"redirect", "bogus"}, `redirect: unknown command "bogus" — one of add-atom, constraints, delete-atom, force-or, objective, override-binding, undo (see aot-tui redirect --help)`},
 	} {
 		code, stdout, stderr := cli(t, c.args...)
 		if code != exitUsage || stdout != "" || stderr != "aot-tui: "+c.want+"\n" {
@@ -142,7 +142,7 @@ func TestRedirectUnknownCommand(t *testing.T) {
 }
 
 // TestRedirectUsageShowsInterrupt: the redirect commands that take
-// --interrupt (add-atom, delete-atom, force-or, override-binding) say so
+// --interrupt (add-atom, delete-atom, force-or, override-binding, undo) say so
 // on the usage line of their --help, as the README's synopsis does; the
 // others do not.
 func TestRedirectUsageShowsInterrupt(t *testing.T) {
@@ -166,7 +166,7 @@ func TestRedirectUsageShowsInterrupt(t *testing.T) {
 			t.Errorf("redirect %s --help: exit %d, stderr %q, usage line %q; want [--interrupt] in it: %v", c.Name(), code, stderr, usage, has)
 		}
 	}
-	if takes != 4 {
-		t.Errorf("%d redirect commands take --interrupt, want 4", takes)
+	if takes != 5 {
+		t.Errorf("%d redirect commands take --interrupt, want 5", takes)
 	}
 }
