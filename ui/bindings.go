@@ -167,7 +167,8 @@ func buildKeyTable() []binding {
 				return kit.Run(h.m.openFlow(h.l, redirect.MoreIterations(h.m.flowLoop(h.l), iterationStep)))
 			}}),
 		f(func(k *KeyMap) *key.Binding { return &k.Undo }, kb{Name: "undo", Keys: []string{"u"}, Help: "undo last correction",
-			Group: "redirect", In: inLoop | inWaiting, Disabled: writeWhy, Run: func(h here, _ tea.KeyPressMsg) kit.Action { return kit.Run(h.m.undo(h.l)) }}),
+			Group: "redirect", In: inLoop | inWaiting | inMessages, Disabled: writeWhy,
+			Uses: []kit.Use{{In: inMessages, Help: "undo a correction of this session"}}, Run: func(h here, _ tea.KeyPressMsg) kit.Action { return kit.Run(h.m.undo(h.l)) }}),
 		f(func(k *KeyMap) *key.Binding { return &k.Apply }, kb{Name: "apply", Keys: []string{"enter", "y", "a"}, Help: "apply",
 			Group: "this box", In: inPreview | inVerify, Uses: []kit.Use{{In: inVerify, Help: "run the checks"}}, Run: runDialog}),
 		f(func(k *KeyMap) *key.Binding { return &k.Edit }, kb{Name: "edit", Keys: []string{"e"}, Help: "edit", Group: "this box",

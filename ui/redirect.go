@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/internal/termtext"
-	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/kit"
 	"github.com/aot-loop/aot-tui/ui/redirect"
 )
@@ -58,6 +57,13 @@ func (m *Model) flowLoop(l *loop) redirect.Loop {
 	// another view a form starts from nothing selected.
 	if l.view == viewGraph {
 		lp.Selected = l.graph.sel
+	}
+	lp.LastUndo = l.session.LastUndoable()
+	applied := l.session.Applied()
+	for i := len(applied) - 1; i >= 0; i-- {
+		if a := applied[i]; a.UndoneBy == 0 && a.Gone == "" {
+			lp.Undoable = append(lp.Undoable, redirect.Undoable{ID: a.ID, Summary: a.Summary, Redo: a.Undoes != 0})
+		}
 	}
 	for _, kind := range redirect.Kinds() {
 		if bindingNamed(redirect.KeyName(kind)).Why(here{m: m, l: l, p: inMenu}) == "" {
@@ -116,6 +122,8 @@ func (m *Model) flowJob(l *loop, j redirect.Job) tea.Cmd {
 		return m.runJob(l, nil, l.session.ClearForeignFlag())
 	case redirect.FollowJob:
 		return m.runJob(l, nil, j.Job)
+	case redirect.UndoPreviewJob:
+		return m.runJob(l, j.For, l.session.PreviewUndo(j.ID, ""))
 	}
 	return nil
 }
@@ -155,19 +163,14 @@ func isRedirectDialog(d dialog) bool {
 	return ok && redirect.Redirecting(f.b)
 }
 
-// undo restores the bytes from before the last correction of this
-// session, only while the file is still exactly what it wrote.
+// undo is u: the undo of the last correction of this session, previewed;
+// in the message log, the choice of any earlier one.
 func (m *Model) undo(l *loop) tea.Cmd {
-	if l.readOnly {
-		m.report(l, kit.Info, "read-only ("+l.readOnlyWhy+"): corrections are disabled")
-		return nil
+	if m.focus == focusPanel && m.panel.kind == panelMessages {
+		m.closePanel()
+		return m.openFlow(l, redirect.PickUndo(m.context(), m.flowLoop(l)))
 	}
-	job := l.session.Undo()
-	if job == nil {
-		m.report(l, kit.Info, "nothing to undo: no correction was applied from this session")
-		return nil
-	}
-	return m.runJob(l, nil, job)
+	return m.openFlow(l, redirect.Undo(m.flowLoop(l), 0))
 }
 
 // onSessionMsg turns a session job's result for l into what the person
@@ -196,14 +199,12 @@ func (m *Model) onSessionMsg(l *loop, msg sessionMsg) tea.Cmd {
 			return s.cmd // only the flow's own box on top moves on
 		}
 		return m.apply(l, l.topDialog(), s)
-	case correction.UndoResult:
+	case correction.UndoResult: // an undo written without a preview (Session.Undo)
 		switch {
-		case errors.Is(r.Err, statefile.ErrStale):
-			m.report(l, kit.Error, "cannot undo: the file changed since aot-tui wrote it (the loop picked it up); correct it again instead")
 		case r.Err != nil:
 			m.report(l, kit.Error, "undo failed: "+r.Err.Error())
 		default:
-			m.report(l, kit.Success, "undone: "+r.Summary+" — the file is back as it was")
+			m.report(l, kit.Success, "undone: "+r.Summary)
 		}
 	case correction.GuardResult:
 		m.onGuard(l, r)

@@ -383,7 +383,10 @@ func TestUndo(t *testing.T) {
 	f.waitFor("recorded in corrections")
 	f.waitFile("got the atom", func(b []byte) bool { return bytes.Contains(b, []byte("id: A9")) })
 	f.keys("u")
-	f.waitFor("undone")
+	// The undo is a correction of its own: previewed, then written.
+	f.waitFor("preview: Undo a correction", "A9 removed", "enter apply · esc cancel")
+	f.keys("enter")
+	f.waitFor("recorded in corrections")
 	// The file is as before but for the correction's entry and the
 	// undo's own.
 	got := f.waitFile("was undone", func(b []byte) bool { return !bytes.Contains(b, []byte("id: A9")) })
@@ -406,10 +409,35 @@ func TestUndoAfterALoopWrite(t *testing.T) {
 	f.rewrite("iteration: 7", "iteration: 8", true)
 	f.waitFor("iteration 8/30")
 	f.keys("u")
-	f.waitFor("undone")
+	f.waitFor("preview: Undo a correction", "max_iterations 30 → 20")
+	f.keys("enter")
 	got := string(f.waitFile("max_iterations back", func(b []byte) bool { return bytes.Contains(b, []byte("max_iterations: 20")) }))
 	if !strings.Contains(got, "iteration: 8") || !strings.Contains(got, "undo of the constraint_change") {
 		t.Fatalf("the loop's write or the undo's entry is missing:\n%s", got)
+	}
+}
+
+// The message log offers undo for any earlier correction of this
+// session, not just the last.
+func TestUndoAnEarlierCorrectionFromTheLog(t *testing.T) {
+	f := startRedirectFlow(t)
+	formScripts[3].run(f) // constraints: max_iterations 30
+	f.waitFor("preview:")
+	f.keys("enter")
+	f.waitFor("recorded in corrections")
+	f.waitFile("got the constraint", func(b []byte) bool { return bytes.Contains(b, []byte("max_iterations: 30")) })
+	formScripts[0].run(f) // add A9
+	f.waitFor("preview:")
+	f.keys("enter")
+	f.waitFile("got the atom", func(b []byte) bool { return bytes.Contains(b, []byte("id: A9")) })
+	f.keys("M", "u")
+	f.waitFor("Undo a correction of this session", "#2 undo: added A9", "#1 undo: max_iterations 20 → 30")
+	f.keys("down", "enter") // the earlier one
+	f.waitFor("preview: Undo a correction", "max_iterations 30 → 20")
+	f.keys("enter")
+	got := string(f.waitFile("max_iterations back", func(b []byte) bool { return bytes.Contains(b, []byte("max_iterations: 20")) }))
+	if !strings.Contains(got, "id: A9") {
+		t.Fatalf("undoing the earlier correction took the later one too:\n%s", got)
 	}
 }
 

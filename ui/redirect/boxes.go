@@ -35,6 +35,9 @@ func newMenu(ctx kit.Context, lp Loop) *menu {
 			opts = append(opts, huh.NewOption(cells.Pad(ctx.Keys.Key(k.action).Help().Key, 3)+k.label, k.kind))
 		}
 	}
+	if len(lp.Undoable) > 0 {
+		opts = append(opts, huh.NewOption(cells.Pad(ctx.Keys.Key("undo").Help().Key, 3)+"undo a correction…", UndoKind))
+	}
 	opts = append(opts, huh.NewOption("   cancel", menuCancel))
 	d.form = huh.NewForm(huh.NewGroup(huh.NewSelect[string]().Title("Redirect the loop").
 		Description("the loop pauses while a form is open").
@@ -52,7 +55,7 @@ func (d *menu) Resize(_ kit.Context, paneW, bodyH int) {
 }
 
 func (d *menu) Draw(ctx kit.Context, _, _ int) []string {
-	lines := collapseBlankRuns(strings.Split(d.form.View(), "\n"))
+	lines := collapseBlankRuns(splitLines(d.form.View()))
 	return append(lines, "", ctx.Styles.Muted.Render("enter choose · esc close"))
 }
 
@@ -66,13 +69,19 @@ func (d *menu) Update(ctx kit.Context, lp Loop, msg tea.Msg) Action {
 		if kind := KindOfKey(ctx, k); kind != "" {
 			return toForm(ctx, lp, kind, nil, "")
 		}
+		if key.Matches(k, ctx.Keys.Key("undo")) && len(lp.Undoable) > 0 {
+			return PickUndo(ctx, lp)
+		}
 	}
 	fm, cmd := d.form.Update(msg)
 	d.form = fm.(*huh.Form)
 	switch d.form.State {
 	case huh.StateCompleted:
-		if d.choice == "" || d.choice == menuCancel {
+		switch d.choice {
+		case "", menuCancel:
 			return Action{Kind: kit.Close, Cmd: cmd}
+		case UndoKind:
+			return PickUndo(ctx, lp).with(cmd)
 		}
 		return toForm(ctx, lp, d.choice, nil, "").with(cmd)
 	case huh.StateAborted:
@@ -234,3 +243,5 @@ func interruptQuestion(ins []model.Interrupt, key string) string {
 	}
 	return strings.Join(ids, ", ") + " are in progress: interrupt their workers? (" + key + ": yes)"
 }
+
+func splitLines(s string) []string { return strings.Split(s, "\n") }

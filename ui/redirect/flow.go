@@ -42,6 +42,10 @@ type Loop struct {
 	// set by an aot-tui that is no longer running; FlagOwner names it.
 	FlagOwnerGone bool
 	FlagOwner     string
+	// Undoable are this session's corrections that can be undone, the
+	// last written first; LastUndo is the one u undoes (0: none).
+	Undoable []Undoable
+	LastUndo int
 	// Editor is set when the text fields can open $EDITOR.
 	Editor bool
 	// PaneW and BodyH are the pane's width and the height of its body,

@@ -27,7 +27,7 @@ func testCtx() kit.Context {
 		"back": {"esc"}, "quit": {"q"}, "apply": {"enter", "y", "a"}, "edit": {"e"}, "cancel": {"n", "esc"},
 		"interrupt": {"i"}, "yes": {"y"}, "no": {"n", "esc"},
 		"add_atom": {"a"}, "delete_atom": {"d"}, "force_or": {"o"}, "constraints": {"c"}, "objective": {"e"},
-		"override_binding": {"b"}, "stop": {"S"},
+		"override_binding": {"b"}, "stop": {"S"}, "undo": {"u"},
 	} {
 		keys[name] = key.NewBinding(key.WithKeys(ks...), key.WithHelp(ks[0], name))
 	}
@@ -503,4 +503,43 @@ func TestPreviewWarnsAndSaysWhatTheFlagMeans(t *testing.T) {
 	if !strings.Contains(text, "⚠ iteration is already 7: the stop hook will end the loop") {
 		t.Fatalf("the warning is not shown as one:\n%s", text)
 	}
+}
+
+// Undo: the last correction, or one picked, planned and previewed; a
+// refusal closes with its reason (an undo has no form to go back to).
+func TestUndoFlow(t *testing.T) {
+	ctx := testCtx()
+	lp := loopOf(t, "rich.md")
+	check(t, "nothing to undo", Undo(lp, 0), want{status: "nothing to undo", level: kit.Info})
+	check(t, "nothing to pick", PickUndo(ctx, lp), want{status: "nothing to undo", level: kit.Info})
+	lp.Undoable = []Undoable{{ID: 3, Summary: "added A9"}, {ID: 1, Summary: "undid max_iterations", Redo: true}}
+	lp.LastUndo = 3
+	a := Undo(lp, 0)
+	check(t, "u", a, want{kind: kit.Replace, place: InBusy, job: UndoPreviewJob{}, pause: true})
+	if j := a.Job.(UndoPreviewJob); j.ID != 3 || j.For != a.Next {
+		t.Fatalf("u plans %#v", j)
+	}
+	refused := &model.Refusal{Rule: model.RuleUndo, Reason: "A9 is in progress now: the loop started it"}
+	check(t, "undo refused", Result(ctx, lp, a.Next, a.Next, correction.PreviewResult{Err: refused}),
+		want{kind: kit.Close, status: "cannot undo: A9 is in progress now", level: kit.Error, job: EndJob{}})
+	check(t, "undo refused at the write", Result(ctx, lp, a.Next, a.Next, correction.ApplyResult{Err: refused}),
+		want{kind: kit.Close, status: "not written: cannot undo: A9 is in progress", level: kit.Error, job: EndJob{}})
+	p := Result(ctx, lp, a.Next, a.Next, correction.PreviewResult{Preview: previewOf()}).Next
+	check(t, "edit in an undo's preview", p.Update(ctx, lp, press("e")), want{})
+	if text := strings.Join(p.Draw(ctx, 86, 24), "\n"); strings.Contains(text, "e edit") {
+		t.Errorf("an undo's preview offers edit:\n%s", text)
+	}
+	pick := PickUndo(ctx, lp)
+	check(t, "pick", pick, want{kind: kit.Replace, place: InMenu})
+	text := ansi.Strip(strings.Join(pick.Next.Draw(ctx, 86, 24), "\n"))
+	for _, w := range []string{"#3 undo: added A9", "#1 redo: undid max_iterations"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the picker lacks %q:\n%s", w, text)
+		}
+	}
+	menu := Open(ctx, lp).Next
+	if text := ansi.Strip(strings.Join(menu.Draw(ctx, 44, 24), "\n")); !strings.Contains(text, "u  undo a correction…") {
+		t.Errorf("the menu does not offer undo:\n%s", text)
+	}
+	check(t, "u in the menu", menu.Update(ctx, lp, press("u")), want{kind: kit.Replace, place: InMenu})
 }

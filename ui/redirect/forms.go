@@ -35,6 +35,7 @@ var titles = map[string]string{
 	Objective:   "Change the objective",
 	Binding:     "Override a binding",
 	Stop:        "Stop the loop",
+	UndoKind:    "Undo a correction",
 }
 
 // formValues are the fields every redirect form binds to. One struct keeps

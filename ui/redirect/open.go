@@ -109,7 +109,7 @@ func toForm(ctx kit.Context, lp Loop, kind string, values *formValues, refusal s
 func newForm(ctx kit.Context, lp Loop, kind string, values *formValues, refusal string) (*form, string) {
 	st, f := lp.State, lp.Facts
 	switch {
-	case titles[kind] == "":
+	case titles[kind] == "" || kind == UndoKind:
 		return nil, "no form for " + kind
 	case kind == ForceOR && len(st.ORGroups) == 0:
 		return nil, "this loop has no OR groups"

@@ -121,6 +121,9 @@ func (d *preview) Draw(ctx kit.Context, w, h int) []string {
 	top := min(max(0, d.top), max(0, len(d.diff)-height))
 	lines = append(lines, strings.Split(cells.Window(d.diff, top, d.width, height), "\n")...)
 	hint := k.Key("apply").Help().Key + " apply · " + k.Key("edit").Help().Key + " edit · " + k.Key("cancel").Help().Key + " cancel"
+	if d.kind == UndoKind {
+		hint = k.Key("apply").Help().Key + " apply · " + k.Key("cancel").Help().Key + " cancel"
+	}
 	if sh := cells.WindowHint(len(d.diff), top, height); sh != "" {
 		hint += " · j/k scroll (" + sh + ")"
 	}
@@ -149,7 +152,7 @@ func (d *preview) Update(ctx kit.Context, lp Loop, msg tea.Msg) Action {
 		d.asking = true
 	case key.Matches(k, keys.Key("apply")):
 		return d.apply()
-	case key.Matches(k, keys.Key("edit")):
+	case key.Matches(k, keys.Key("edit")) && d.kind != UndoKind: // an undo has no form
 		return toForm(ctx, lp, d.kind, d.values, "")
 	case key.Matches(k, keys.Key("cancel")):
 		return cancel()

@@ -26,6 +26,8 @@ func Result(ctx kit.Context, lp Loop, top, from Box, res correction.Result) Acti
 		switch {
 		case waiting == nil:
 			return Action{} // the person left meanwhile
+		case r.Err != nil && waiting.kind == UndoKind:
+			return closing(kit.Error, undoRefusal(r.Err)) // no form to go back to
 		case r.Err != nil:
 			return toForm(ctx, lp, waiting.kind, waiting.values, refusalText(r.Err, ""))
 		}
@@ -64,6 +66,8 @@ func applied(ctx kit.Context, lp Loop, waiting *busy, r correction.ApplyResult) 
 		return Action{Kind: kit.Replace, Next: newPreview(ctx, lp, waiting.kind, waiting.values, r.Replanned)}
 	case r.Replanned != nil:
 		return say(kit.Error, "not written: the loop wrote the file meanwhile")
+	case waiting != nil && waiting.kind == UndoKind:
+		return closing(kit.Error, "not written: "+undoRefusal(r.Err))
 	case waiting != nil:
 		return toForm(ctx, lp, waiting.kind, waiting.values, refusalText(r.Err, "not written: "))
 	}
