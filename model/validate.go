@@ -355,6 +355,17 @@ func (v *validator) atoms() {
 	if v.s.Lines.Has("atoms") && len(v.s.Atoms) == 0 {
 		v.errf(v.s.Lines["atoms"], "atoms", "no atoms defined (must have at least 1)")
 	}
+	// An atom's OR group and whether it lists the atom, looked up, not
+	// scanned for: with one group per few atoms a scan per atom made
+	// validate quadratic (issue 26).
+	groups := orGroupsByName(v.s)
+	type choice struct{ group, atom string }
+	listed := map[choice]bool{}
+	for _, g := range v.s.ORGroups {
+		for _, c := range g.Choices {
+			listed[choice{g.Name, c}] = true
+		}
+	}
 	for i, a := range v.s.Atoms {
 		p := fmt.Sprintf("atoms[%d]", i)
 		name := a.ID
@@ -387,11 +398,11 @@ func (v *validator) atoms() {
 			}
 		}
 		if a.ORGroup != "" {
-			g, ok := v.s.ORGroup(a.ORGroup)
+			g, ok := groups[a.ORGroup]
 			switch {
 			case !ok:
 				v.warnf(a.Lines["or_group"], p+".or_group", "atom %s names OR group %s, which is not defined in or_groups", name, a.ORGroup)
-			case !contains(g.Choices, a.ID):
+			case !listed[choice{g.Name, a.ID}]:
 				v.warnf(a.Lines["or_group"], p+".or_group", "atom %s names OR group %s, whose choices do not list it", name, a.ORGroup)
 			}
 		}
@@ -636,6 +647,7 @@ func (v *validator) bindings() {
 func (v *validator) trailAndCorrections() {
 	// A trail entry records an OR selection: or_group, selected, reason and
 	// timestamp are all required (seed 000 §4.7).
+	var groups map[string]*ORGroup // made on the first entry that names a group
 	for i, t := range v.s.Trail {
 		p := fmt.Sprintf("trail[%d]", i)
 		switch {
@@ -656,7 +668,10 @@ func (v *validator) trailAndCorrections() {
 			v.warnf(t.Line, p+".timestamp", "trail entry %d has no timestamp", i+1)
 		}
 		if t.ORGroup != "" {
-			if _, ok := v.s.ORGroup(t.ORGroup); !ok && t.Type != "user_correction" {
+			if groups == nil {
+				groups = orGroupsByName(v.s)
+			}
+			if _, ok := groups[t.ORGroup]; !ok && t.Type != "user_correction" {
 				v.warnf(t.Line, p+".or_group", "trail entry %d names OR group %s, which is not defined", i+1, t.ORGroup)
 			}
 		}

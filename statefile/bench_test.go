@@ -63,6 +63,20 @@ func BenchmarkValidate(b *testing.B) {
 	}
 }
 
+// BenchmarkValidateScale is validate from 10,000 to 100,000 atoms: the
+// goal is linear, the 100,000-atom time at most 10x the 10,000-atom one
+// (issue 26; it was x21 while each atom's OR group was scanned for).
+func BenchmarkValidateScale(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		s := benchState(b, n)
+		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				model.Validate(s)
+			}
+		})
+	}
+}
+
 func BenchmarkParsePhaseLoop(b *testing.B) {
 	data := []byte(`{"version": 2, "feature": "x", "phase": "work", "phase_iteration": 2, "global_iteration": 9,
 "phases_completed": ["brainstorm", "plan"], "receipts": [{"phase": "plan", "artifact": "a", "git_sha": "b", "timestamp": "c"}]}`)
