@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"encoding/base64"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -8,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
 // cellOf is the screen cell where text is first drawn below the tab bar
@@ -234,6 +237,81 @@ func TestClickAFleetRowSelectsThenOpens(t *testing.T) {
 	}
 }
 
+// y copies the selected atom's id, Y its description, through OSC 52,
+// and the footer says so; a description is copied with its escape
+// sequences shown escaped, as on screen.
+func TestCopyTheSelectedAtom(t *testing.T) {
+	m := walkModel(t, "rich.md", 160, 40, false)
+	x, y := cellOf(t, screen(m), "A7 Wire", m.cur.graph.width)
+	click(m, x, y)
+	for _, c := range []struct {
+		key, clip, footer string
+	}{
+		{"y", "A7", "copied A7"},
+		{"Y", m.cur.graph.selected().Description, "copied A7's description"},
+	} {
+		_, cmd := m.Update(keyMsg(c.key))
+		if clip := clipboardOf(cmd); clip != c.clip {
+			t.Fatalf("%s put %q on the clipboard, want %q", c.key, clip, c.clip)
+		}
+		if out := screen(m); !strings.Contains(lastLine(out), c.footer) {
+			t.Fatalf("after %s the footer should say %q:\n%s", c.key, c.footer, lastLine(out))
+		}
+	}
+	m.cur.graph.selected().Description = "evil \x1b]52;c;cHduZWQ=\x07 text\nsecond line"
+	_, cmd := m.Update(keyMsg("Y"))
+	if clip := clipboardOf(cmd); clip != `evil \x1b]52;c;cHduZWQ=\x07 text`+"\nsecond line" {
+		t.Fatalf("Y copied %q: escape sequences from the file must be escaped", clip)
+	}
+}
+
+// clipboardOf is the text cmd puts on the clipboard (tea.SetClipboard's
+// message; "" when it sets none).
+func clipboardOf(cmd tea.Cmd) string {
+	if cmd == nil {
+		return ""
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range b {
+			if c != nil {
+				if s := clipboardOf(c); s != "" {
+					return s
+				}
+			}
+		}
+		return ""
+	}
+	if fmt.Sprintf("%T", msg) != "tea.setClipboardMsg" {
+		return ""
+	}
+	return fmt.Sprint(msg)
+}
+
+func lastLine(out string) string { return out[strings.LastIndex(out, "\n")+1:] }
+
+// End to end: in the running program a click selects A7 and y writes the
+// OSC 52 sequence with A7 to the terminal.
+func TestFlowClickAndCopy(t *testing.T) {
+	f := startFlow(t, "rich.md", 160, 40, Options{})
+	out := f.waitFor("1 Graph", "A7 Wire")
+	x, y := cellOf(t, out, "A7 Wire", 100)
+	f.tm.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
+	f.waitFor("│A7  ○ pending")
+	f.keys("y")
+	f.waitFor("copied A7")
+	osc := regexp.MustCompile(`\x1b\]52;c;([A-Za-z0-9+/=]*)(\x07|\x1b\\)`)
+	var got string
+	teatest.WaitFor(t, f.tm.Output(), func(b []byte) bool {
+		for _, mm := range osc.FindAllSubmatch(b, -1) {
+			if d, err := base64.StdEncoding.DecodeString(string(mm[1])); err == nil {
+				got = string(d)
+			}
+		}
+		return got == "A7"
+	})
+}
+
 // The minimap hides the boxes under it: a click on it selects none of
 // them.
 func TestClickOnTheMinimapSelectsNothingBeneath(t *testing.T) {
@@ -268,13 +346,4 @@ func TestClickOnTheMinimapSelectsNothingBeneath(t *testing.T) {
 	if hidden == 0 {
 		t.Fatal("no box under the minimap: the test checks nothing")
 	}
-}
-
-// End to end: in the running program a click selects A7.
-func TestFlowClickSelects(t *testing.T) {
-	f := startFlow(t, "rich.md", 160, 40, Options{})
-	out := f.waitFor("1 Graph", "A7 Wire")
-	x, y := cellOf(t, out, "A7 Wire", 100)
-	f.tm.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
-	f.waitFor("│A7  ○ pending")
 }

@@ -87,3 +87,21 @@ func TestClickSelectsTheRowDrawnAndOpensTheSelected(t *testing.T) {
 		t.Fatalf("selected %s, typing %v, filter %q", r.Name, tb.Filtering(), tb.cur.filter)
 	}
 }
+
+// Y copies the selected loop's path to the clipboard and says so.
+func TestCopyThePath(t *testing.T) {
+	calm := row("auth", fleet.AttentionNone, time.Minute)
+	tb := table(calm)
+	ctx := testContext()
+	a := tb.Update(ctx, tea.KeyPressMsg{Code: 'Y', Text: "Y"})
+	if a.Kind != kit.ShowStatus || a.Status.Text != "copied the path of auth" || a.Cmd == nil {
+		t.Fatalf("Y answered %v %q", a.Kind, a.Status.Text)
+	}
+	if msg := a.Cmd(); fmt.Sprintf("%T", msg) != "tea.setClipboardMsg" || fmt.Sprint(msg) != calm.Path {
+		t.Fatalf("Y's command gives %T %q, want tea.SetClipboard's message with %q", msg, msg, calm.Path)
+	}
+	a = table().Update(ctx, tea.KeyPressMsg{Code: 'Y', Text: "Y"})
+	if a.Kind != kit.ShowStatus || a.Status.Text != "no loop to copy the path of: the scan found none" || a.Cmd != nil {
+		t.Fatalf("Y on an empty table answered %v %q", a.Kind, a.Status.Text)
+	}
+}

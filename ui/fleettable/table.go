@@ -189,8 +189,8 @@ func (t *Table) SetSize(w, h int) {
 
 // Update takes a message: the watcher's, the mouse (wheel and clicks),
 // the terminal's focus and background, and the keys of the table's
-// bindings (open_loop, filter, back; while the filter is typed, every
-// key).
+// bindings (open_loop, filter, back, copy_text; while the filter is typed,
+// every key).
 func (t *Table) Update(ctx kit.Context, msg tea.Msg) kit.Action {
 	switch msg := msg.(type) {
 	case Started:
@@ -279,6 +279,12 @@ func (t *Table) onKey(ctx kit.Context, msg tea.KeyPressMsg) kit.Action {
 		}
 		t.picked = true
 		return kit.Action{Kind: kit.OpenLoop, Loop: r.Path}
+	case is("copy_text"):
+		r, ok := t.Selected()
+		if !ok {
+			return kit.Say(strings.Replace(t.OpenWhy(), "no loop to open", "no loop to copy the path of", 1), kit.Info)
+		}
+		return kit.Copy(termtext.Line(r.Path), "the path of "+r.Name)
 	case is("filter"):
 		t.filtering = true
 		t.input.SetValue(t.cur.filter)
