@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -290,11 +291,34 @@ func clipboardOf(cmd tea.Cmd) string {
 
 func lastLine(out string) string { return out[strings.LastIndex(out, "\n")+1:] }
 
+// settledDrawing waits until the screen shows want in a drawing that has
+// stopped moving: no layout under way (the first one, the narrower boxes
+// tried after it) and the same body on two reads. A click aimed at a
+// screen read while the drawing was still being laid out could land on
+// another box. A liveness bound, not a timing assertion.
+func (f *flow) settledDrawing(want string) string {
+	f.t.Helper()
+	body := func(s string) string { return s[strings.Index(s, "1 Graph"):] }
+	prev := ""
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		s := f.waitFor("1 Graph", want)
+		if strings.Contains(s, "laying out") {
+			continue
+		}
+		if prev != "" && body(s) == body(prev) {
+			return s
+		}
+		prev = s
+	}
+	f.t.Fatalf("the drawing never settled; last screen:\n%s", prev)
+	return ""
+}
+
 // End to end: in the running program a click selects A7 and y writes the
 // OSC 52 sequence with A7 to the terminal.
 func TestFlowClickAndCopy(t *testing.T) {
 	f := startFlow(t, "rich.md", 160, 40, Options{})
-	out := f.waitFor("1 Graph", "A7 Wire")
+	out := f.settledDrawing("A7 Wire")
 	x, y := cellOf(t, out, "A7 Wire", 100)
 	f.tm.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
 	f.waitFor("│A7  ○ pending")
