@@ -333,7 +333,7 @@ func TestFlowClickAndCopy(t *testing.T) {
 			}
 		}
 		return got == "A7"
-	})
+	}, teatest.WithDuration(10*time.Second))
 }
 
 // The minimap hides the boxes under it: a click on it selects none of
