@@ -83,3 +83,26 @@ func BenchmarkLayoutSim10000(b *testing.B)  { benchFamily(b, simGraph(b, 1, 1000
 func BenchmarkLayoutLong1000(b *testing.B)  { benchFamily(b, longEdgeGraph(1, 1000)) }
 func BenchmarkLayoutLong3000(b *testing.B)  { benchFamily(b, longEdgeGraph(1, 3000)) }
 func BenchmarkLayoutLong10000(b *testing.B) { benchFamily(b, longEdgeGraph(1, 10000)) }
+
+// BenchmarkNodeAt100 and BenchmarkNodeAt10000 time a click: the node under
+// a cell, at cells spread over the whole layout (boxes, edges, empty
+// ground), at 100 and 10,000 nodes.
+func BenchmarkNodeAt100(b *testing.B)   { benchNodeAt(b, simGraph(b, 1, 100)) }
+func BenchmarkNodeAt10000(b *testing.B) { benchNodeAt(b, simGraph(b, 1, 10000)) }
+
+func benchNodeAt(b *testing.B, g Graph) {
+	l := NewLayout(g, Options{NodeWidth: 24})
+	r := &rng{s: 1}
+	bd := l.Bounds()
+	cells := make([][2]int, 1024)
+	for i := range cells {
+		cells[i] = [2]int{bd.X + r.intn(bd.W), bd.Y + r.intn(bd.H)}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		c := cells[i%len(cells)]
+		l.NodeAt(c[0], c[1])
+		i++
+	}
+}

@@ -225,6 +225,9 @@ type Model struct {
 	editorCmd []string
 	// keysByName are keys by action name, for components (kit.Keys).
 	keysByName kit.Keys
+	// shown is where the last frame drew its tabs and body: what a
+	// click lands on (mouse.go).
+	shown shownFrame
 }
 
 // New builds the root model; Init starts watching the file(s).
@@ -415,6 +418,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		m.onWheel(msg)
 		return nil
+	case tea.MouseClickMsg:
+		if m.fleetShown() && m.focus != focusHelp {
+			return m.toFleet(msg)
+		}
+		return m.onClick(msg)
 	}
 	// Everything else is huh's or a text input's own.
 	switch m.focus {

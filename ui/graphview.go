@@ -40,6 +40,8 @@ type graphView struct {
 	flags map[string]dagdraw.Flag
 	// lay is the layered drawing, shown when it fits (else this list).
 	lay layered
+	// shown is what view drew last (mouse.go).
+	shown graphShown
 }
 
 // setState gives the view a new state and what validate reports on it
@@ -347,10 +349,12 @@ func (g *graphView) pan(d int) { g.xoff = max0(g.xoff + d) }
 // view paints the pane: the layered drawing or the list, both painting
 // only what is visible, so the cost does not grow with the graph.
 func (g *graphView) view(s Styles, st dagdraw.Styler) string {
+	g.shown = graphShown{rows: g.shown.rows[:0]}
 	if g.height <= 0 || g.width <= 0 {
 		return ""
 	}
 	if g.isLayered() {
+		g.shown.layered = true
 		return g.lay.view(g.width, g.height, st, s)
 	}
 	if g.layout == nil || len(g.st.Atoms) == 0 {
@@ -363,6 +367,7 @@ func (g *graphView) view(s Styles, st dagdraw.Styler) string {
 	for k := g.top; k < len(g.visible) && len(lines) < g.height; k++ {
 		i := g.layout.order[g.visible[k]]
 		lines = append(lines, g.row(i, s))
+		g.shown.rows = append(g.shown.rows, g.st.Atoms[i].ID)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -22,6 +22,10 @@ type KeyMap struct {
 
 	// Graph layout keys.
 	Orientation, Collapse, CollapseResolved, Jump, ToggleLayout, Minimap key.Binding
+	// CopyID and CopyText copy the selected atom's id and description
+	// (CopyText: a fleet row's path) to the clipboard: the mouse is the
+	// TUI's, so the terminal's own selection needs shift.
+	CopyID, CopyText key.Binding
 
 	// Write keys: disabled (greyed in help) when read-only.
 	Redirect, AddAtom, DeleteAtom, ForceOR, Constraints, Objective, Binding, Stop, MoreIterations, Undo, Editor key.Binding

@@ -55,6 +55,8 @@ type layered struct {
 	// minimap is the minimap drawn last (nil when none was), for the
 	// legend.
 	minimap *dagdraw.Canvas
+	// shown is what view painted last (mouse.go).
+	shown shownDrawing
 }
 
 // layoutJob is a layout to compute in the background.
@@ -228,8 +230,9 @@ func (l *layered) view(w, h int, st dagdraw.Styler, s Styles) string {
 		ind += " · " + strings.Join(opts, ", ")
 	}
 	l.minimap = nil
+	l.shown = shownDrawing{lay: l.gv.Layout(), vp: l.gv.Viewport(), rows: len(lines)}
 	if lay := l.gv.Layout(); lay != nil && !l.hideMinimap {
-		lines, l.minimap = overlayMinimap(lines, lay, l.gv.Viewport(), l.gv.Selected(), w, st, s)
+		lines, l.minimap, l.shown.mini = overlayMinimap(lines, lay, l.gv.Viewport(), l.gv.Selected(), w, st, s)
 	}
 	lines = append(lines, s.Muted.Render(padTo(truncate(termtext.Line(ind), w), w)))
 	for i := range lines {
@@ -245,13 +248,13 @@ func (l *layered) view(w, h int, st dagdraw.Styler, s Styles) string {
 // bottom-right corner of the drawing when the layout is bigger than the
 // view (and the pane has room for it) — bottom-left or top-right when the
 // selected node is under that corner, and not at all when it is under
-// every one of them. It returns the minimap's canvas too (nil when it
-// drew none).
-func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, sel string, w int, st dagdraw.Styler, s Styles) ([]string, *dagdraw.Canvas) {
+// every one of them. It returns the lines, the minimap's canvas (nil when
+// it drew none) and the cells it covers (none: W 0).
+func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, sel string, w int, st dagdraw.Styler, s Styles) ([]string, *dagdraw.Canvas, dagdraw.Rect) {
 	b := lay.Bounds()
 	h := len(lines)
 	if (b.W <= vp.W && b.H <= vp.H) || w < 60 || h < 14 {
-		return lines, nil
+		return lines, nil, dagdraw.Rect{}
 	}
 	mw, mh := min(28, w/4), min(7, h/3)
 	mini := lay.Minimap(mw-2, mh-2, vp)
@@ -264,7 +267,7 @@ func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, se
 	box = append(box, s.Border.Render("└"+strings.Repeat("─", mw-2)+"┘"))
 	x, y0, ok := minimapCorner(lay, vp, sel, w, h, mw, len(box))
 	if !ok {
-		return lines, nil
+		return lines, nil, dagdraw.Rect{}
 	}
 	for i, bl := range box {
 		y := y0 + i
@@ -274,7 +277,7 @@ func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, se
 		line := padTo(lines[y], w)
 		lines[y] = ansi.Cut(line, 0, x) + bl + ansi.Cut(line, x+mw, w)
 	}
-	return lines, mini
+	return lines, mini, dagdraw.Rect{X: x, Y: y0, W: mw, H: len(box)}
 }
 
 // minimapCorner picks where a mw×mh minimap goes in a w×h drawing: the

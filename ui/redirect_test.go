@@ -320,7 +320,8 @@ func TestForeignFlagIsLeftAlone(t *testing.T) {
 	}
 	f.waitFor("recorded in corrections")
 	f.keys("u")
-	f.waitFor("undone")
+	f.waitFor("preview: Undo a correction", "max_iterations 30 → 20")
+	f.keys("enter")
 	// The undo is a correction of its own: max_iterations back, its own
 	// entry, and the flag someone else set still set.
 	got = f.waitFile("max_iterations back", func(b []byte) bool { return bytes.Contains(b, []byte("max_iterations: 20")) })

@@ -145,6 +145,7 @@ func (m *Model) renderFrame() string {
 		lines[i] = padTo(lines[i], m.width)
 	}
 	tabs, footer := m.tabsAndFooter()
+	m.shown.tabsY, m.shown.bodyY = len(lines), len(lines)+1
 	lines = append(lines, tabs)
 	lines = append(lines, m.renderBody()...)
 	lines = append(lines, footer)
@@ -157,11 +158,15 @@ func (m *Model) renderFrame() string {
 func (m *Model) renderTabs() string {
 	s := m.styles
 	l := m.cur
+	m.shown.tabs = nil
 	if l.phase != nil || l.target.Kind == statefile.KindPhaseLoop {
 		return s.TabActive.Render(" Phase loop ") + s.Muted.Render(" "+termtext.Line(l.target.Path))
 	}
+	var spans []tabSpan
 	build := func(names [numViews]string) string {
 		var parts []string
+		spans = spans[:0]
+		x := 1
 		for i := viewID(0); i < numViews; i++ {
 			label := string(rune('1'+i)) + " " + names[i]
 			if i == l.view {
@@ -169,6 +174,9 @@ func (m *Model) renderTabs() string {
 			} else {
 				parts = append(parts, s.Tab.Render(label))
 			}
+			w := lipgloss.Width(parts[len(parts)-1])
+			spans = append(spans, tabSpan{x: x, w: w, view: i})
+			x += w + 2
 		}
 		return " " + strings.Join(parts, "  ")
 	}
@@ -177,8 +185,9 @@ func (m *Model) renderTabs() string {
 		out = build(viewShort)
 	}
 	if lipgloss.Width(out) > m.width {
-		out = " " + s.TabActive.Render(string(rune('1'+l.view))+" "+viewNames[l.view]) + s.Muted.Render("  tab: next view")
+		return " " + s.TabActive.Render(string(rune('1'+l.view))+" "+viewNames[l.view]) + s.Muted.Render("  tab: next view")
 	}
+	m.shown.tabs = spans
 	return out
 }
 
@@ -292,6 +301,7 @@ func (m *Model) renderContent(h int) []string {
 	s := m.styles
 	l := m.cur
 	var body string
+	m.shown.body = shownBody{loop: l, height: h}
 	switch {
 	case l.phase != nil:
 		body = l.phaseText.view()
@@ -324,16 +334,18 @@ func (m *Model) renderContent(h int) []string {
 			rows = append(rows, padTo(a, l.graph.width)+sep+padTo(b, l.details.width))
 		}
 		body = strings.Join(rows, "\n")
+		m.shown.body.graph = l.graph.width
 	case l.view == viewGraph && l.showDetails:
 		body = l.details.view()
 	case l.view == viewGraph:
 		body = l.graph.view(s, m.gstyler)
+		m.shown.body.graph = l.graph.width
 	case l.view == viewBindings:
-		body = l.bindings.view(s)
+		body, m.shown.body.table = l.bindings.view(s), &l.bindings
 	case l.view == viewTrail:
-		body = l.trail.view(s)
+		body, m.shown.body.table = l.trail.view(s), &l.trail
 	case l.view == viewCorrections:
-		body = l.corrections.view(s)
+		body, m.shown.body.table = l.corrections.view(s), &l.corrections
 	case l.view == viewObjective:
 		body = l.objective.view()
 	case l.view == viewPrompt:

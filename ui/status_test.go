@@ -81,7 +81,7 @@ func TestAResultForALoopNotOnScreenIsThatLoops(t *testing.T) {
 	}
 	log := logLines(t, m)
 	for _, want := range []string{
-		"ok     [beta] undone: max_iterations 20 → 30 — the file is back as it was",
+		"ok     [beta] undone: max_iterations 20 → 30",
 		"ok     [beta] re-applied after the loop overwrote it: constraints",
 	} {
 		if !strings.Contains(log, want) {

@@ -38,6 +38,9 @@ type tableView struct {
 	sel, top      int
 	filter        string
 	visible       []int
+	// shownTop and shownRows are the rows view drew last: visible[shownTop:]
+	// on the shownRows lines under the header (mouse.go).
+	shownTop, shownRows int
 }
 
 func (t *tableView) setRows(n int) {
@@ -167,6 +170,7 @@ func (t *tableView) view(s Styles) string {
 	}
 	lines = append(lines, s.Muted.Bold(true).Render(padTo(strings.Join(head, " "), t.width)))
 	h := t.bodyHeight()
+	t.shownTop, t.shownRows = t.top, 0
 	if len(t.visible) == 0 {
 		msg := t.empty
 		if t.filter != "" {
@@ -189,6 +193,7 @@ func (t *tableView) view(s Styles) string {
 			line = s.Selected.Render(line)
 		}
 		lines = append(lines, line)
+		t.shownRows++
 	}
 	for len(lines) < 1+h {
 		lines = append(lines, strings.Repeat(" ", t.width))

@@ -43,6 +43,7 @@ func (t *Table) Refresh(ctx kit.Context, hints func(room int) string) {
 	if room := t.hintsWidth(); t.hintsRoom != room || t.hints == "" {
 		t.hints, t.hintsRoom = cells.Pad(cells.Cut(hints(room), room), room), room
 	}
+	t.shown = t.shown[:0]
 	if t.err != "" {
 		t.body = nil
 		for _, l := range cells.Wrap("⚠ "+termtext.Line(t.err), max(20, t.width-4)) {
@@ -155,6 +156,7 @@ func (t *Table) drawTable(s kit.Styles, now time.Time) []string {
 	}
 	for k := c.top; k < len(c.visible) && k < c.top+h; k++ {
 		r := t.rows[c.visible[k]]
+		t.shown = append(t.shown, r.Path)
 		cl := cachedLine{row: r, ago: t.ago(r, now), selected: k == c.sel}
 		if old, ok := t.lines[r.Path]; ok && old.row == cl.row && old.ago == cl.ago && old.selected == cl.selected {
 			lines = append(lines, old.line)

@@ -77,6 +77,9 @@ type Table struct {
 	hints     string
 	hintsRoom int
 	next      time.Time
+	// shown are the paths of the rows body drew, top to bottom, from
+	// screen row firstRow on: what a click lands on.
+	shown []string
 
 	// status is the table's own footer line.
 	status kit.Shown
@@ -184,9 +187,10 @@ func (t *Table) SetSize(w, h int) {
 	t.input.SetWidth(max(0, w-20))
 }
 
-// Update takes a message: the watcher's, the mouse wheel, the terminal's
-// focus and background, and the keys of the table's bindings (open_loop,
-// filter, back; while the filter is typed, every key).
+// Update takes a message: the watcher's, the mouse (wheel and clicks),
+// the terminal's focus and background, and the keys of the table's
+// bindings (open_loop, filter, back, copy_text; while the filter is typed,
+// every key).
 func (t *Table) Update(ctx kit.Context, msg tea.Msg) kit.Action {
 	switch msg := msg.(type) {
 	case Started:
@@ -207,6 +211,8 @@ func (t *Table) Update(ctx kit.Context, msg tea.Msg) kit.Action {
 			t.cur.move(3)
 		}
 		t.picked = true
+	case tea.MouseClickMsg:
+		return t.click(msg)
 	case tea.FocusMsg:
 		t.focused = true
 	case tea.BlurMsg:
@@ -273,6 +279,12 @@ func (t *Table) onKey(ctx kit.Context, msg tea.KeyPressMsg) kit.Action {
 		}
 		t.picked = true
 		return kit.Action{Kind: kit.OpenLoop, Loop: r.Path}
+	case is("copy_text"):
+		r, ok := t.Selected()
+		if !ok {
+			return kit.Say(strings.Replace(t.OpenWhy(), "no loop to open", "no loop to copy the path of", 1), kit.Info)
+		}
+		return kit.Copy(termtext.Line(r.Path), "the path of "+r.Name)
 	case is("filter"):
 		t.filtering = true
 		t.input.SetValue(t.cur.filter)
@@ -509,4 +521,30 @@ func (t *Table) WatchNote() string {
 		return ""
 	}
 	return "watch: " + t.watch().String()
+}
+
+// firstRow is the screen row of the table's first row: under the title
+// and the column header.
+const firstRow = 2
+
+// click selects the row under a left click; a click on the row already
+// selected opens its loop, as enter does — so a double click on any row
+// opens it. A click while the filter is typed ends the typing (the filter
+// stays).
+func (t *Table) click(msg tea.MouseClickMsg) kit.Action {
+	k := msg.Y - firstRow
+	if msg.Button != tea.MouseLeft || k < 0 || k >= len(t.shown) {
+		return kit.Action{}
+	}
+	if t.filtering {
+		t.filtering = false
+		t.input.Blur()
+	}
+	path := t.shown[k]
+	t.picked = true
+	if r, ok := t.Selected(); ok && r.Path == path {
+		return kit.Action{Kind: kit.OpenLoop, Loop: path}
+	}
+	t.Select(path)
+	return kit.Action{}
 }

@@ -18,7 +18,8 @@ var now = time.Date(2025, 1, 15, 12, 0, 0, 0, time.UTC)
 // and a fixed clock.
 func testContext() kit.Context {
 	keys := kit.Keys{}
-	for name, ks := range map[string][]string{"open_loop": {"enter"}, "filter": {"/"}, "back": {"esc"}, "submit": {"enter"}} {
+	for name, ks := range map[string][]string{"open_loop": {"enter"}, "filter": {"/"}, "back": {"esc"}, "submit": {"enter"},
+		"copy_text": {"Y"}} {
 		keys[name] = key.NewBinding(key.WithKeys(ks...))
 	}
 	return kit.Context{Styles: kit.NewStyles(true, true), Keys: keys, Now: func() time.Time { return now }, NoColor: true}

@@ -1,6 +1,9 @@
 package kit
 
-import tea "charm.land/bubbletea/v2"
+import (
+	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/internal/termtext"
+)
 
 // ActionKind is what an Action asks of whoever holds the component.
 type ActionKind int
@@ -46,4 +49,14 @@ func Run(cmd tea.Cmd) Action { return Action{Cmd: cmd} }
 // Say is the Action that shows a status line.
 func Say(text string, level Level) Action {
 	return Action{Kind: ShowStatus, Status: Status{Text: text, Level: level}}
+}
+
+// Copy is the Action that puts text on the system clipboard (OSC 52,
+// tea.SetClipboard) and says so in the footer: "copied " and what. The
+// text is made safe as the screen shows it (termtext.Block): line breaks
+// stay, every other control character and escape sequence is written out
+// escaped, so a state file cannot send the terminal anything through it.
+func Copy(text, what string) Action {
+	return Action{Kind: ShowStatus, Status: Status{Text: "copied " + what, Level: Info},
+		Cmd: tea.SetClipboard(termtext.Block(text))}
 }
