@@ -305,5 +305,7 @@ func TestFlowSeveralLoops(t *testing.T) {
 	f.keys("<") // wraps around
 	f.waitFor("Ship the billing service")
 	f.keys("?")
+	f.waitFor("next loop")
+	f.keys("G") // the graph's help is longer than 30 lines: its end
 	f.waitFor("next loop", "previous loop")
 }

@@ -21,7 +21,13 @@ type KeyMap struct {
 	DetailsDown, DetailsUp, PanLeft, PanRight key.Binding
 
 	// Graph layout keys.
-	Orientation, Collapse, CollapseResolved, Jump, ToggleLayout, Minimap key.Binding
+	Orientation, Collapse, CollapseResolved, ToggleLayout, Minimap key.Binding
+
+	// Palette opens the command palette (every action that applies, and
+	// :A7 to jump to an atom); PaletteUp and PaletteDown choose in it
+	// (not j and k: those are typed). NextMatch and PrevMatch step
+	// through the matches of a / filter.
+	Palette, PaletteUp, PaletteDown, NextMatch, PrevMatch key.Binding
 
 	// Write keys: disabled (greyed in help) when read-only.
 	Redirect, AddAtom, DeleteAtom, ForceOR, Constraints, Objective, Binding, Stop, MoreIterations, Undo key.Binding
