@@ -82,13 +82,12 @@ func Filter(actions []Action, atoms []Atom, query string) []Item {
 	var exact []Item
 	var others []Item
 	if q != "" && !strings.ContainsAny(q, " \t") {
-		lq := strings.ToLower(q)
 		for i := range atoms {
 			a := &atoms[i]
 			switch {
 			case strings.EqualFold(a.ID, q):
 				exact = append(exact, Item{Atom: a})
-			case strings.HasPrefix(strings.ToLower(a.ID), lq):
+			case len(a.ID) > len(q) && strings.EqualFold(a.ID[:len(q)], q):
 				others = append(others, Item{Atom: a})
 			}
 		}
