@@ -139,7 +139,6 @@ type focus int
 const (
 	focusView   focus = iota // the current view
 	focusFilter              // the / prompt
-	focusJump                // the : prompt
 	focusHelp                // the help screen
 	focusDialog              // the top dialog of the loop on screen
 	focusPanel               // a full-screen panel: what changed, the message log
@@ -173,8 +172,6 @@ type Model struct {
 
 	focus       focus
 	filterInput textinput.Model
-	// jumpInput is the ':' prompt (jump to an atom by id).
-	jumpInput textinput.Model
 
 	// now is the time as of the message being handled (Update sets it).
 	now time.Time
@@ -277,10 +274,6 @@ func New(opts Options) *Model {
 	ti.Prompt = "/"
 	ti.Placeholder = "id, text or status"
 	m.filterInput = ti
-	ji := textinput.New()
-	ji.Prompt = ":"
-	ji.Placeholder = "atom id, e.g. A7"
-	m.jumpInput = ji
 	return m
 }
 
@@ -365,6 +358,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout() // a dialog opened or closed in a short pane, or under the lost banner: the body's height changed
 	}
 	m.refreshFleet()
+	m.refreshPalette()
 	return m, cmd
 }
 

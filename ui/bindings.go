@@ -51,10 +51,17 @@ var groupOrder = []string{"move", "graph", "drawing", "base_case", "redirect", "
 const (
 	everywhere = numPlaces - 1
 	quitIn     = inLoop | inWaiting | inFleet | inStale | inHelp | inPanels
-	helpIn     = inLoop | inWaiting | inFleet | inPanels | inBoxes | inHelp
-	backIn     = inViews | inPhase | inWaiting | inFleet | inHelp | inPanels | inMenu | inBusy | inForm | inInput
+	helpIn     = inLoop | inWaiting | inFleet | inPanels | inBoxes | inHelp | inPalette
+	backIn     = inViews | inPhase | inWaiting | inFleet | inHelp | inPanels | inMenu | inBusy | inForm | inInput | inPalette
 	writeIn    = inLoop | inWaiting | inMenu
 	timelineIn = inViews | inWaiting | inChanges
+	// paletteIn are the places the command palette opens over: every
+	// view of a loop (not the fleet table, which has no loop whose
+	// dialogs it could sit among).
+	paletteIn = inLoop | inWaiting
+	// matchIn are the places where / filters by showing only what
+	// matches, one row or line each: n and N step through them.
+	matchIn = inGraph | inTables | inObjective | inPrompt
 )
 
 func buildKeyTable() []binding {
@@ -80,13 +87,25 @@ func buildKeyTable() []binding {
 			}}),
 		f(func(k *KeyMap) *key.Binding { return &k.Filter }, kb{Name: "filter", Keys: []string{"/"}, Help: "filter", Group: "general",
 			In: inViews&^inDetails | inFleet, Run: runFilter}),
+		f(func(k *KeyMap) *key.Binding { return &k.NextMatch }, kb{Name: "next_match", Keys: []string{"n"}, Help: "next match",
+			Group: "general", In: matchIn, Disabled: matchWhy, Run: runMatch}),
+		f(func(k *KeyMap) *key.Binding { return &k.PrevMatch }, kb{Name: "prev_match", Keys: []string{"N"}, Help: "previous match",
+			Group: "general", In: matchIn, Disabled: matchWhy, Run: runMatch}),
+		f(func(k *KeyMap) *key.Binding { return &k.Palette }, kb{Name: "palette", Keys: []string{":", "ctrl+p"},
+			Help: "command palette, :A7", Group: "general", In: paletteIn,
+			Run: func(h here, _ tea.KeyPressMsg) kit.Action { return kit.Run(h.m.openPalette(h)) }}),
+		f(func(k *KeyMap) *key.Binding { return &k.PaletteUp }, kb{Name: "palette_up", Keys: []string{"up", "ctrl+p"}, Label: "↑/ctrl+p",
+			Help: "previous row", Group: "this box", In: inPalette, Run: runDialog}),
+		f(func(k *KeyMap) *key.Binding { return &k.PaletteDown }, kb{Name: "palette_down", Keys: []string{"down", "ctrl+n"}, Label: "↓/ctrl+n",
+			Help: "next row", Group: "this box", In: inPalette, Run: runDialog}),
 		f(func(k *KeyMap) *key.Binding { return &k.Back }, kb{Name: "back", Keys: []string{"esc"}, Help: "back / clear filter", Group: "general",
 			In: backIn, Uses: append(closes, kit.Use{In: inMenu | inBusy, Help: "close"}, kit.Use{In: inForm | inInput, Help: "cancel"},
 				kit.Use{In: inPast, Help: "back to live"}, kit.Use{In: inOpened, Group: "fleet", Help: "back to the table"},
-				kit.Use{In: inFleet, Help: "clear the filter"}),
+				kit.Use{In: inFleet, Help: "clear the filter"}, kit.Use{In: inPalette, Help: "close"}),
 			Disabled: backWhy, Run: runBack}),
-		f(func(k *KeyMap) *key.Binding { return &k.Submit }, kb{Name: "submit", Keys: []string{"enter"}, Help: "done (filter, jump)",
-			Group: "general", In: inInput | inMenu, Uses: []kit.Use{{In: inMenu, Group: "this box", Help: "choose"}}, Run: runInput}),
+		f(func(k *KeyMap) *key.Binding { return &k.Submit }, kb{Name: "submit", Keys: []string{"enter"}, Help: "done (filter)",
+			Group: "general", In: inInput | inMenu | inPalette, Uses: []kit.Use{{In: inMenu, Group: "this box", Help: "choose"},
+				{In: inPalette, Group: "this box", Help: "run / jump"}}, Run: runInput}),
 		f(func(k *KeyMap) *key.Binding { return &k.NextLoop }, kb{Name: "next_loop", Keys: []string{">"}, Help: "next loop", Group: "loops",
 			In: inLoop | inWaiting, Uses: []kit.Use{{In: inOpened, Group: "fleet", Help: "next loop of the table"}},
 			Disabled: loopsWhy, Run: func(h here, _ tea.KeyPressMsg) kit.Action { return h.stepLoop(1) }}),
@@ -98,9 +117,9 @@ func buildKeyTable() []binding {
 		f(func(k *KeyMap) *key.Binding { return &k.Down }, kb{Name: "down", Keys: []string{"down", "j"}, Label: "↓/j", Help: "down",
 			Group: "move", In: inScrolls | inMenu, Run: runMove}),
 		f(func(k *KeyMap) *key.Binding { return &k.PageUp }, kb{Name: "page_up", Keys: []string{"pgup", "ctrl+u"}, Label: "pgup",
-			Help: "page up", Group: "move", In: inScrolls, Run: runMove}),
+			Help: "page up", Group: "move", In: inScrolls | inPalette, Run: runMove}),
 		f(func(k *KeyMap) *key.Binding { return &k.PageDown }, kb{Name: "page_down", Keys: []string{"pgdown", "ctrl+d"}, Label: "pgdn",
-			Help: "page down", Group: "move", In: inScrolls, Run: runMove}),
+			Help: "page down", Group: "move", In: inScrolls | inPalette, Run: runMove}),
 		f(func(k *KeyMap) *key.Binding { return &k.Top }, kb{Name: "top", Keys: []string{"g", "home"}, Help: "top", Group: "move",
 			In: inScrolls | inMenu, Run: runMove}),
 		f(func(k *KeyMap) *key.Binding { return &k.Bottom }, kb{Name: "bottom", Keys: []string{"G", "end"}, Help: "bottom", Group: "move",
@@ -139,12 +158,6 @@ func buildKeyTable() []binding {
 			Group: "drawing", In: inGraph | inDrawing, Run: runDrawing}),
 		f(func(k *KeyMap) *key.Binding { return &k.CollapseResolved }, kb{Name: "collapse_resolved", Keys: []string{"z"},
 			Help: "collapse resolved", Group: "drawing", In: inGraph | inDrawing, Run: runDrawing}),
-		f(func(k *KeyMap) *key.Binding { return &k.Jump }, kb{Name: "jump", Keys: []string{":"}, Help: "jump to atom", Group: "graph",
-			In: inGraphs, Run: func(h here, _ tea.KeyPressMsg) kit.Action {
-				h.m.focus = focusJump
-				h.m.jumpInput.SetValue("")
-				return kit.Run(h.m.jumpInput.Focus())
-			}}),
 		f(func(k *KeyMap) *key.Binding { return &k.ToggleLayout }, kb{Name: "toggle_layout", Keys: []string{"v"}, Help: "graph drawing / list",
 			Group: "drawing", In: inGraph | inDrawing, Run: runDrawing}),
 		f(func(k *KeyMap) *key.Binding { return &k.Minimap }, kb{Name: "minimap", Keys: []string{"m"}, Help: "minimap on/off",

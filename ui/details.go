@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
@@ -193,9 +194,15 @@ type scrollText struct {
 	top           int
 	width, height int
 	// all is the whole text; with a filter, lines holds the lines of it
-	// that contain its every word (containsWords, ignoring colours).
+	// that contain its every word (containsWords, ignoring colours), and
+	// none is set when there is none (lines then says so).
 	all    []string
 	filter string
+	none   bool
+	// mark is 1 + the line n or N stepped to (0: none), drawn in
+	// markStyle (match.go).
+	mark      int
+	markStyle lipgloss.Style
 }
 
 func (t *scrollText) set(lines []string) {
@@ -206,12 +213,12 @@ func (t *scrollText) set(lines []string) {
 // setFilter shows only the lines holding every word of f (all for "").
 func (t *scrollText) setFilter(f string) {
 	t.filter = f
-	t.top = 0
+	t.top, t.mark = 0, 0
 	t.refilter()
 }
 
 func (t *scrollText) refilter() {
-	t.lines = t.all
+	t.lines, t.none = t.all, false
 	if t.filter != "" {
 		t.lines = nil
 		for _, l := range t.all {
@@ -220,8 +227,11 @@ func (t *scrollText) refilter() {
 			}
 		}
 		if len(t.lines) == 0 {
-			t.lines = []string{"  no line contains " + strconv.Quote(t.filter) + " (esc clears the filter)"}
+			t.lines, t.none = []string{"  no line contains " + strconv.Quote(t.filter) + " (esc clears the filter)"}, true
 		}
+	}
+	if t.mark > t.matches() {
+		t.mark = 0
 	}
 	t.clamp()
 }
@@ -230,7 +240,15 @@ func (t *scrollText) clamp() { t.top = min(max0(t.top), max0(len(t.lines)-t.heig
 
 func (t *scrollText) scroll(d int) { t.top += d; t.clamp() }
 
-func (t *scrollText) view() string { return cells.Window(t.lines, t.top, t.width, t.height) }
+func (t *scrollText) view() string {
+	k := t.mark - 1 - t.top
+	if t.mark == 0 || k < 0 || k >= t.height {
+		return cells.Window(t.lines, t.top, t.width, t.height)
+	}
+	sight := append([]string(nil), t.lines[t.top:min(len(t.lines), t.top+t.height)]...)
+	sight[k] = t.markStyle.Render(cells.Pad(ansi.Strip(sight[k]), t.width))
+	return cells.Window(sight, 0, t.width, t.height)
+}
 
 // scrollHint says where in a long text the view is.
 func (t *scrollText) scrollHint() string { return cells.WindowHint(len(t.lines), t.top, t.height) }

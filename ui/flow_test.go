@@ -304,6 +304,16 @@ func TestFlowSeveralLoops(t *testing.T) {
 	f.waitFor("Implement authentication feature")
 	f.keys("<") // wraps around
 	f.waitFor("Ship the billing service")
-	f.keys("?", "G") // the help is longer than the pane: the loops' keys are further down
+	// The graph's help is longer than the pane: the loops' keys are
+	// further down.
+	f.keys("?")
+	f.waitFor("help — Graph")
+	for range 60 {
+		if s := f.screen(); strings.Contains(s, "next loop") && strings.Contains(s, "previous loop") {
+			return
+		}
+		f.keys("j")
+		f.settle()
+	}
 	f.waitFor("next loop", "previous loop")
 }

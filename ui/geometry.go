@@ -12,7 +12,6 @@ import (
 func (m *Model) layout() {
 	m.helpText.width, m.helpText.height = m.width, max0(m.height-1)
 	m.filterInput.SetWidth(max0(m.width - 20))
-	m.jumpInput.SetWidth(max0(m.width - 20))
 	if m.cur != nil { // none before a loop is opened from the fleet table
 		m.layoutLoop(m.cur)
 	}

@@ -11,6 +11,8 @@ import (
 // the most used, each shown only where keyTable says it applies.
 func footerKeys(p kit.Scope) []string {
 	switch {
+	case p.Has(inPalette):
+		return []string{"submit", "palette_up", "palette_down", "back", "help", "force_quit"}
 	case p.Has(inFleet):
 		return []string{"open_loop", "filter", "up", "down", "help", "quit"}
 	case p.Has(inPhase | inWaiting):
@@ -21,11 +23,15 @@ func footerKeys(p kit.Scope) []string {
 	return []string{"filter", "redirect", "help", "quit", "up", "down", "next_view"}
 }
 
-// shortHelp is the footer's key hints for the view on screen; a key that
+// shortHelp is the footer's key hints for the view on screen (or the
+// command palette over it, whose keys are the ones that act); a key that
 // is disabled there (read-only) is greyed.
 func (m *Model) shortHelp(room int) string {
 	s := m.styles
 	p := m.viewPlace()
+	if m.place().Has(inPalette) {
+		p = inPalette
+	}
 	h := here{m: m, l: m.cur, p: p}
 	names := footerKeys(p)
 	if p.Has(inViews) && len(m.cur.report.Problems) > 0 {
@@ -41,7 +47,11 @@ func (m *Model) shortHelp(room int) string {
 		if b.Why(h) != "" {
 			st, desc = s.Muted, s.Muted.Strikethrough(!s.NoColor)
 		}
-		parts = append(parts, st.Render(b.keys(&m.keys).Help().Key)+" "+desc.Render(b.Help))
+		help := b.Help
+		if p == inPalette {
+			_, help = b.HelpIn(p) // enter runs, esc closes: no default says so
+		}
+		parts = append(parts, st.Render(b.keys(&m.keys).Help().Key)+" "+desc.Render(help))
 	}
 	out := ""
 	for _, p := range parts {
@@ -187,6 +197,11 @@ func (m *Model) renderHelp() string {
 			lines = append(lines, s.Muted.Render(line))
 		}
 	}
+	if p.Has(inPalette) {
+		for _, line := range wrap(paletteNote, max(20, m.width-1)) {
+			lines = append(lines, s.Muted.Render(line))
+		}
+	}
 	if note := m.fleetWatchNote(p); note != "" {
 		for _, line := range wrap(note, max(20, m.width-1)) {
 			lines = append(lines, s.Muted.Render(line))
@@ -209,6 +224,12 @@ func (m *Model) renderHelp() string {
 	}
 	return strings.Join(out[:m.height], "\n")
 }
+
+// paletteNote is the palette's help screen's word on what is typed into
+// it, which no binding says.
+const paletteNote = "Any other key is typed: the palette lists the actions whose name, help or group holds every word typed " +
+	"(in any order, ignoring case), and the atoms whose id starts with it; an atom whose id is typed comes first, " +
+	"and enter on no match looks for the id as typed."
 
 // fleetWatchNote is the help screen's line on how the fleet table watches
 // the loops, in its place p ("" elsewhere, or before the watcher started).

@@ -65,7 +65,11 @@ func LoadKeyMap(path string, required bool) (KeyMap, error) {
 	lines := map[string]int{} // action → line, for the ones the file sets
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		kn, vn := root.Content[i], root.Content[i+1]
-		a, ok := byName[kn.Value]
+		name := kn.Value
+		if now, ok := renamedActions[name]; ok {
+			name = now
+		}
+		a, ok := byName[name]
 		if !ok {
 			return k, fmt.Errorf("keys file %s line %d: unknown action %q — aot-tui keys lists the actions", path, kn.Line, kn.Value)
 		}
@@ -83,6 +87,12 @@ func LoadKeyMap(path string, required bool) (KeyMap, error) {
 		return k, fmt.Errorf("keys file %s %v", path, err)
 	}
 	return k, nil
+}
+
+// renamedActions are the names actions had, by the name they have now: a
+// keys file written for an older aot-tui keeps working.
+var renamedActions = map[string]string{
+	"jump": "palette", // the : prompt became the command palette, which jumps to atoms too
 }
 
 // keyList reads a key or a list of keys.

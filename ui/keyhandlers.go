@@ -43,8 +43,11 @@ func runDialog(h here, msg tea.KeyPressMsg) kit.Action { return kit.Run(h.m.onDi
 
 // runInput hands the key to the prompt being typed in.
 func runInput(h here, msg tea.KeyPressMsg) kit.Action {
-	if h.p.Has(inMenu) {
+	switch {
+	case h.p.Has(inMenu):
 		return runDialog(h, tea.KeyPressMsg{Code: tea.KeyEnter})
+	case h.p.Has(inPalette):
+		return runDialog(h, msg)
 	}
 	return kit.Run(h.m.typeKey(msg))
 }
@@ -80,7 +83,7 @@ func runBack(h here, msg tea.KeyPressMsg) kit.Action {
 		m.closeHelp()
 	case h.p.Has(inPanels):
 		m.closePanel()
-	case h.p.Has(inMenu | inBusy | inForm):
+	case h.p.Has(inMenu | inBusy | inForm | inPalette):
 		return runDialog(h, msg)
 	case h.p.Has(inInput):
 		return runInput(h, msg)
@@ -136,6 +139,8 @@ func runMove(h here, msg tea.KeyPressMsg) kit.Action {
 			code = tea.KeyEnd
 		}
 		return runDialog(h, tea.KeyPressMsg{Code: code})
+	case h.p.Has(inPalette):
+		return runDialog(h, msg) // the palette pages its rows
 	case h.p.Has(inGraphs):
 		h.onGraph(func() { h.graphMove(msg) })
 	default:

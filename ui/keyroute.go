@@ -19,7 +19,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		pause = m.redirectKey(h.l) // first: the loop is paused again before the key acts
 	}
 	switch {
-	case b == nil && h.p.Has(inForm):
+	case b == nil && h.p.Has(inForm|inPalette):
 		return tea.Batch(pause, m.onDialogMsg(msg))
 	case b == nil && h.p.Has(inInput):
 		return m.typeKey(msg)
@@ -68,11 +68,8 @@ func (m *Model) do(a kit.Action) tea.Cmd {
 
 // typeKey is a key typed into the prompt that has the focus.
 func (m *Model) typeKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case m.fleetShown() && m.fleet.Filtering():
+	if m.fleetShown() && m.fleet.Filtering() {
 		return m.toFleet(msg)
-	case m.focus == focusJump:
-		return m.jumpKey(msg)
 	}
 	return m.filterKey(msg)
 }
@@ -117,29 +114,12 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (m *Model) jumpKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.keys.Back):
-		m.focus = focusView
-		m.jumpInput.Blur()
-		return nil
-	case key.Matches(msg, m.keys.Submit):
-		m.focus = focusView
-		m.jumpInput.Blur()
-		m.jumpTo(m.cur, strings.TrimSpace(m.jumpInput.Value()))
-		return nil
-	}
-	var cmd tea.Cmd
-	m.jumpInput, cmd = m.jumpInput.Update(msg)
-	return cmd
-}
-
 // switchLoop shows another watched loop (wrapping around).
 func (m *Model) switchLoop(i int) {
 	n := len(m.loops)
 	m.cur = m.loops[((i%n)+n)%n]
 	m.cur.unseen = false
-	if m.focus == focusFilter || m.focus == focusJump {
+	if m.focus == focusFilter {
 		m.focus = focusView
 	}
 	m.refocus()
@@ -213,7 +193,8 @@ func (m *Model) onWheel(msg tea.MouseWheelMsg) {
 }
 
 // jumpTo selects an atom by id (exact, then case-insensitive, then the only
-// id with that prefix), as k9s's ':' prompt does for resources.
+// id with that prefix), as k9s's ':' prompt does for resources: the
+// command palette's choice of an atom, or of an id as typed.
 func (m *Model) jumpTo(l *loop, q string) {
 	if q == "" || l.st == nil {
 		return

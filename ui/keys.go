@@ -21,7 +21,13 @@ type KeyMap struct {
 	DetailsDown, DetailsUp, PanLeft, PanRight key.Binding
 
 	// Graph layout keys.
-	Orientation, Collapse, CollapseResolved, Jump, ToggleLayout, Minimap key.Binding
+	Orientation, Collapse, CollapseResolved, ToggleLayout, Minimap key.Binding
+
+	// Palette opens the command palette (every action that applies, and
+	// :A7 to jump to an atom); PaletteUp and PaletteDown choose in it
+	// (not j and k: those are typed). NextMatch and PrevMatch step
+	// through the matches of a / filter.
+	Palette, PaletteUp, PaletteDown, NextMatch, PrevMatch key.Binding
 	// CopyID and CopyText copy the selected atom's id and description
 	// (CopyText: a fleet row's path) to the clipboard: the mouse is the
 	// TUI's, so the terminal's own selection needs shift.

@@ -220,6 +220,8 @@ func walkPlaces() []walkPlace {
 			clearStatus(m)
 			return m
 		}},
+		{"command palette", inPaletteAt(at("rich.md", 100, 16, ":"))},
+		{"command palette over the trail", inPaletteAt(at("rich.md", 100, 24, "3", "ctrl+p", "down"))},
 		{"redirect menu", at("rich.md", 100, 30, "r")},
 		{"preview", then(at("rich.md", 100, 12, "j", "j"), preview)},
 		{"busy", then(at("rich.md", 100, 12, "j", "j"), func(m *Model) {
@@ -271,6 +273,26 @@ func walkPlaces() []walkPlace {
 			return m
 		}},
 	}
+}
+
+// inPaletteAt is what build builds, which must show the command palette.
+func inPaletteAt(build func(t *testing.T) *Model) func(t *testing.T) *Model {
+	return func(t *testing.T) *Model {
+		m := build(t)
+		if !m.place().Has(inPalette) {
+			t.Fatalf("the command palette is not open: %s", where(m))
+		}
+		return m
+	}
+}
+
+// promptOf is what is typed into the prompt of m's place, where keys no
+// binding claims are typed (false: a place without one).
+func promptOf(m *Model) (string, bool) {
+	if b, ok := m.cur.topDialog().(*paletteBox); ok {
+		return b.p.Typed(), true
+	}
+	return "", false
 }
 
 // walkFleet is the fleet table, its first row (the one that opens) on a
@@ -495,9 +517,22 @@ func TestEveryKeyThatActsIsInHelp(t *testing.T) {
 				}
 				return false
 			}
+			// In a place with a prompt, a key that no binding claims is
+			// typed (the place's help says so): it acts by changing
+			// what the prompt holds.
+			typed := func(s string) bool {
+				m := p.build(t)
+				before, ok := promptOf(m)
+				if !ok {
+					return false
+				}
+				m.Update(pressOf(s))
+				after, _ := promptOf(m)
+				return after != before
+			}
 			var unlisted, idle []string
 			for _, s := range walkKeys() {
-				if acts(s) && !listed(s) {
+				if acts(s) && !listed(s) && !typed(s) {
 					unlisted = append(unlisted, s)
 				}
 			}
@@ -579,7 +614,7 @@ func TestHelpSaysWhatHAndLDoHere(t *testing.T) {
 
 // The keys that scroll the details pane are the ones a keys file binds.
 func TestDetailsScrollKeysAreRebindable(t *testing.T) {
-	k, err := LoadKeyMap(writeKeys(t, "details_down: N\ndetails_up: P\n"), true)
+	k, err := LoadKeyMap(writeKeys(t, "details_down: X\ndetails_up: P\n"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -596,9 +631,9 @@ func TestDetailsScrollKeysAreRebindable(t *testing.T) {
 	if m.cur.details.top != 0 {
 		t.Fatal("J still scrolls the details after details_down was bound to N")
 	}
-	pressDrawn(m, "N")
+	pressDrawn(m, "X")
 	if m.cur.details.top != 1 {
-		t.Fatalf("N (details_down) did not scroll the details: top %d", m.cur.details.top)
+		t.Fatalf("X (details_down) did not scroll the details: top %d", m.cur.details.top)
 	}
 }
 

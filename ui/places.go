@@ -35,7 +35,8 @@ const (
 	inStale                             // the stale-flag question
 	inVerify                            // verify's confirmation
 	inVerifying                         // verify's progress
-	inInput                             // the / and : prompts (typing)
+	inInput                             // the / prompt (typing)
+	inPalette                           // the command palette (typing, and the keys of its list)
 	numPlaces                           // (not a place)
 )
 
@@ -71,7 +72,7 @@ var placeNames = map[kit.Scope]string{
 	inMessages: "the message log", inChanges: "what changed", inProblems: "the problems", inMenu: "the redirect menu",
 	inForm: "a correction's form", inPreview: "the preview", inAsk: "the interrupt question",
 	inBusy: "the working box", inStale: "the stale-flag question", inVerify: "verify's confirmation",
-	inVerifying: "verify's progress", inInput: "the / and : prompts",
+	inVerifying: "verify's progress", inInput: "the / prompt", inPalette: "the command palette",
 }
 
 // places lists every place, in the order of their bits.
@@ -98,7 +99,7 @@ func (m *Model) place() kit.Scope {
 	switch m.focus {
 	case focusHelp:
 		return inHelp
-	case focusFilter, focusJump:
+	case focusFilter:
 		return inInput
 	case focusPanel:
 		switch m.panel.kind {
@@ -157,6 +158,8 @@ func dialogPlace(d dialog) kit.Scope {
 	switch d := d.(type) {
 	case *flowBox:
 		return flowPlaces[d.b.Place()]
+	case *paletteBox:
+		return inPalette
 	case *kitDialog:
 		switch d.d.(type) {
 		case *verifyview.Confirm:

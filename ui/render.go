@@ -364,8 +364,6 @@ func (m *Model) renderFooter() string {
 	switch m.focus {
 	case focusFilter:
 		return m.filterInput.View()
-	case focusJump:
-		return m.jumpInput.View()
 	}
 	var right []string
 	if l.view == viewGraph && l.graph.follow {

@@ -30,7 +30,9 @@ var rules = []struct {
 	{"yamlpatch", "the edit vocabulary imports nothing of the module", []string{module + "/model", module + "/yamledit", module + "/statefile"}},
 	{"ui/fleettable", "a component: it answers with kit actions and never reaches into the root model", []string{module + "/ui$"}},
 	{"ui/verifyview", "a component: it answers with kit actions and never reaches into the root model", []string{module + "/ui$", module + "/ui/fleettable"}},
-	{"ui/kit", "the contract imports nothing of ui", []string{module + "/ui$", module + "/ui/fleettable", module + "/ui/verifyview"}},
+	{"ui/palette", "a component: it is given the actions as data and answers with kit actions, never reaching into the root model",
+		[]string{module + "/ui$", module + "/ui/fleettable", module + "/ui/verifyview", module + "/ui/redirect"}},
+	{"ui/kit", "the contract imports nothing of ui", []string{module + "/ui$", module + "/ui/fleettable", module + "/ui/verifyview", module + "/ui/palette"}},
 	{"internal/loopword", "the words CLI and TUI share: no UI, no styling", []string{module + "/ui", "charm.land/lipgloss", "charm.land/bubbletea"}},
 	{"model", "the domain is pure: no I/O layer, no UI", []string{module + "/statefile", module + "/correction", module + "/ui", module + "/yamledit"}},
 }

@@ -24,6 +24,13 @@ const (
 	// Back leaves what is on screen for what was before it (a loop opened
 	// from the fleet table goes back to the table).
 	Back
+	// Invoke runs the key action named Action.Name as its key would, at
+	// the place the dialog that returned it was opened over (a command
+	// palette's choice).
+	Invoke
+	// Jump selects the atom Action.Atom in the graph (an id as typed: the
+	// root finds it as the : prompt always has, or says there is none).
+	Jump
 )
 
 // Action is a component's answer to a message: a closed set of requests
@@ -39,6 +46,10 @@ type Action struct {
 	Status Status
 	// Loop is the state file of the loop to open (OpenLoop).
 	Loop string
+	// Name is the key action to run (Invoke).
+	Name string
+	// Atom is the atom to select (Jump).
+	Atom string
 	// Cmd runs whatever the kind.
 	Cmd tea.Cmd
 }
