@@ -113,7 +113,7 @@ func (l *Layout) Update(g Graph, opt Options) *Layout {
 	if bytes.Equal(st.key, l.st.key) {
 		return l
 	}
-	if st.orient != l.st.orient || st.width != l.st.width {
+	if st.orient != l.st.orient || st.width != l.st.width || st.lines != l.st.lines {
 		return layout(st, opt, nil)
 	}
 	common := 0
@@ -205,6 +205,20 @@ func (l *Layout) Layer(id string) (layer, pos int, ok bool) {
 	return l.nodes[i].layer, l.nodes[i].pos, true
 }
 
+// NodeWidth is the width of the boxes, border included (with
+// Options.FitTitles, at most Options.NodeWidth).
+func (l *Layout) NodeWidth() int { return l.st.width }
+
+// TitleWidth is the box width, border included, that shows every box's
+// title on one row; 0 unless the layout was made with Options.FitTitles.
+func (l *Layout) TitleWidth() int { return l.st.title }
+
+// TitleLines is the rows of text a box holds (top-down: Options.TitleLines).
+func (l *Layout) TitleLines() int { return l.st.lines }
+
+// NumLayers is the number of layers.
+func (l *Layout) NumLayers() int { return len(l.layers) }
+
 // Layers lists each layer's node ids in drawing order.
 func (l *Layout) Layers() [][]string {
 	out := make([][]string, len(l.layers))
@@ -237,7 +251,7 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 	}
 	rk := rankNodes(st, prevRank)
 	w := newWork(st, rk, opt)
-	g := geometryFor(st.orient, st.width)
+	g := geometryFor(st.orient, st.width, st.lines)
 	var seed []seedPos
 	if prev != nil {
 		seed = w.seedsFrom(prev)

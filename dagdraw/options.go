@@ -39,6 +39,16 @@ type Options struct {
 	// one summary node. Statuses then become structure: a status change that
 	// changes those sets re-runs layout.
 	CollapseResolved bool
+	// FitTitles makes NodeWidth the most a box takes: boxes are only as
+	// wide as the widest title needs (marker, status glyph, id and label on
+	// one row; at least MinNodeWidth), so short labels leave no boxes half
+	// empty. Labels' widths then take part in structure: a label change
+	// that changes the widest title re-runs layout.
+	FitTitles bool
+	// TitleLines is how many rows of text a top-down box holds: 1 (also
+	// for 0) or 2, where a title longer than a row wraps at a word. Left-right
+	// boxes are as tall as their edges need and wrap titles anyway.
+	TitleLines int
 }
 
 // NodeWidthFor picks a node width for a pane of paneW cells: about three
@@ -46,6 +56,14 @@ type Options struct {
 // pane and descriptions still read.
 func NodeWidthFor(paneW int) int {
 	return max(MinNodeWidth, min(MaxNodeWidth, paneW*3/10))
+}
+
+// titleLines is the rows of text a top-down box holds: 1 or 2.
+func (o Options) titleLines() int {
+	if o.Orientation == TopDown && o.TitleLines >= 2 {
+		return 2
+	}
+	return 1
 }
 
 func (o Options) nodeWidth() int {

@@ -128,7 +128,7 @@ func (l *Layout) Decorate(g Graph) *Decoration {
 			}
 		case kindMissing:
 			d.status[i] = Unknown
-			d.label[i] = "not defined"
+			d.label[i] = missingLabel
 		case kindSummary:
 			d.status[i] = Resolved
 			d.label[i] = summaryLabel(&l.st.nodes[i])
