@@ -44,6 +44,11 @@ type graphView struct {
 // graph's structure changed (the layered one in the background: the job it
 // returns, if any).
 func (g *graphView) setState(st *model.State, f *model.Facts) *layoutJob {
+	if next, gone := g.nearestRemaining(f); gone {
+		// The selected atom went (a correction or the loop deleted it):
+		// its neighbour takes its place, so the atom keys keep working.
+		g.sel = next
+	}
 	g.st, g.facts = st, f
 	g.exec = make(map[string]bool, len(f.Executable))
 	for _, id := range f.Executable {
@@ -219,10 +224,52 @@ func (g *graphView) moveBy(d int) {
 	g.follow = false
 	k := g.rowOfSel()
 	if k < 0 {
-		k = 0
+		// Nothing selected: any move selects the first atom in sight.
+		g.selectRow(g.top)
+		g.scrollToSel()
+		return
 	}
 	g.selectRow(k + d)
 	g.scrollToSel()
+}
+
+// nearestRemaining is what to select when the selected atom is not in the
+// state f describes (gone is false while it is, or nothing was selected):
+// the atom after it in the order on screen (the drawing's reading order,
+// or the list's), else the one before it, else "".
+func (g *graphView) nearestRemaining(f *model.Facts) (next string, gone bool) {
+	if g.sel == "" || g.facts == nil || g.layout == nil {
+		return "", false
+	}
+	if _, was := g.facts.Index[g.sel]; !was {
+		return "", false // a summary or a collapsed parent's node: the drawing's
+	}
+	if _, still := f.Index[g.sel]; still {
+		return "", false
+	}
+	alive := func(id string) bool { _, ok := f.Index[id]; return ok }
+	if g.isLayered() {
+		if lay := g.lay.gv.Layout(); lay != nil {
+			if id, ok := lay.Nearest(g.sel, alive); ok {
+				return id, true
+			}
+		}
+	}
+	k := g.rowOfSel()
+	if k < 0 {
+		return "", true
+	}
+	for _, r := range g.visible[k+1:] {
+		if id := g.st.Atoms[g.layout.order[r]].ID; alive(id) {
+			return id, true
+		}
+	}
+	for i := k - 1; i >= 0; i-- {
+		if id := g.st.Atoms[g.layout.order[g.visible[i]]].ID; alive(id) {
+			return id, true
+		}
+	}
+	return "", true
 }
 
 func (g *graphView) home() { g.follow = false; g.selectRow(0); g.scrollToSel() }
