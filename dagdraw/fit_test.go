@@ -1,6 +1,7 @@
 package dagdraw
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -130,7 +131,59 @@ func TestTitleLinesWrapAtWords(t *testing.T) {
 	if strings.Contains(out, "…") {
 		t.Errorf("a title is cut although two rows hold it:\n%s", out)
 	}
-	if lr := NewLayout(g, Options{NodeWidth: 30, Orientation: LeftRight, TitleLines: 2}); lr.TitleLines() != 1 {
-		t.Error("TitleLines applies to top-down boxes only")
+	for _, c := range []struct{ asked, want int }{{0, 2}, {1, 2}, {3, 3}, {5, 3}} {
+		lr := NewLayout(g, Options{NodeWidth: 20, Orientation: LeftRight, TitleLines: c.asked})
+		if lr.TitleLines() != c.want {
+			t.Errorf("left-right, %d rows asked: %d, want %d", c.asked, lr.TitleLines(), c.want)
+		}
+		for _, n := range g.Nodes {
+			if r, _ := lr.Node(n.ID); n.ID != "A3" && r.H < 2+c.want {
+				t.Errorf("left-right, %d rows: %s's box is %d tall", c.want, n.ID, r.H)
+			}
+		}
+	}
+}
+
+// TitleRows counts the rows the painter gives each title: at every width,
+// a box whose title needs at most MaxTitleLines rows shows it whole on
+// that many rows, and one that needs more is cut with "…".
+func TestTitleRowsAgreesWithThePainter(t *testing.T) {
+	g := demoGraph()
+	g.Nodes = append(g.Nodes, Node{ID: "A10", Label: "internationalisation-aware    pluralisation rules for every locale", Status: Pending},
+		Node{ID: "A11", Label: "文档：计费服务的运行手册 and docs", Status: Pending})
+	g.Edges = append(g.Edges, Edge{From: "A7", To: "A10"}, Edge{From: "A7", To: "A11"})
+	r := &rng{s: 23}
+	for i := 12; i < 40; i++ {
+		var words []string
+		for k := 1 + r.intn(8); k > 0; k-- {
+			words = append(words, strings.Repeat("w", 1+r.intn(30))+strings.Repeat(" ", r.intn(3)))
+		}
+		id := "A" + strconv.Itoa(i)
+		g.Nodes = append(g.Nodes, Node{ID: id, Label: strings.Join(words, " "), Status: Pending})
+		g.Edges = append(g.Edges, Edge{From: "A7", To: id})
+	}
+	for w := MinNodeWidth; w <= 48; w++ {
+		l := NewLayout(g, Options{NodeWidth: w, TitleLines: MaxTitleLines})
+		cv := l.Paint(l.Decorate(g), l.Bounds(), "")
+		b := l.Bounds()
+		for _, n := range g.Nodes {
+			if n.ID == "A3" {
+				continue // a frame
+			}
+			r, _ := l.Node(n.ID)
+			one := NewLayout(Graph{Nodes: []Node{n}}, Options{NodeWidth: w})
+			want := one.TitleRows(Graph{Nodes: []Node{n}}, MaxTitleLines)
+			used, cut := 0, false
+			for y := 1; y <= MaxTitleLines; y++ {
+				row := rowText(cv, r.Y+y-b.Y, r.X+1-b.X, r.W-2)
+				if strings.TrimSpace(row) != "" {
+					used = y
+				}
+				cut = cut || strings.Contains(row, "…")
+			}
+			if want <= MaxTitleLines && (used != want || cut) || want > MaxTitleLines && !cut {
+				t.Errorf("width %d, %s: TitleRows says %d, the painter used %d rows (cut %v)", w, n.ID, want, used, cut)
+			}
+		}
 	}
 }

@@ -213,11 +213,53 @@ func (l *Layout) NodeWidth() int { return l.st.width }
 // title on one row; 0 unless the layout was made with Options.FitTitles.
 func (l *Layout) TitleWidth() int { return l.st.title }
 
-// TitleLines is the rows of text a box holds (top-down: Options.TitleLines).
+// TitleLines is the rows of text a box holds at least (Options.TitleLines).
 func (l *Layout) TitleLines() int { return l.st.lines }
 
-// NumLayers is the number of layers.
-func (l *Layout) NumLayers() int { return len(l.layers) }
+// TitleRows is how many rows of text the title that wraps most among g's
+// nodes (g has l's structure) needs in l's boxes, counting at most
+// limit+1. Its cost grows with the graph: it is for choosing the rows of
+// a drawing small enough to fit a pane (Options.TitleLines).
+func (l *Layout) TitleRows(g Graph, limit int) int {
+	label := make(map[string]string, len(g.Nodes))
+	for _, n := range g.Nodes {
+		if _, dup := label[n.ID]; !dup {
+			label[n.ID] = n.Label
+		}
+	}
+	worst := 1
+	for i := range l.nodes {
+		pn := &l.nodes[i]
+		if pn.frame >= 0 {
+			continue
+		}
+		text := label[pn.id]
+		switch pn.kind {
+		case kindMissing:
+			text = missingLabel
+		case kindSummary:
+			text = summaryLabel(&l.st.nodes[i])
+		}
+		if worst = max(worst, titleRows(&l.st.nodes[i], text, l.st.width-2, limit)); worst > limit {
+			break
+		}
+	}
+	return worst
+}
+
+// RowCost is how many rows one more row of text in every box adds to the
+// drawing's height, about: a row per layer in top-down, per box of the
+// layer with the most boxes in left-right.
+func (l *Layout) RowCost() int {
+	if l.st.orient == TopDown {
+		return len(l.layers)
+	}
+	most := 0
+	for _, ns := range l.layers {
+		most = max(most, len(ns))
+	}
+	return most
+}
 
 // Layers lists each layer's node ids in drawing order.
 func (l *Layout) Layers() [][]string {

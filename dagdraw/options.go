@@ -45,11 +45,15 @@ type Options struct {
 	// empty. Labels' widths then take part in structure: a label change
 	// that changes the widest title re-runs layout.
 	FitTitles bool
-	// TitleLines is how many rows of text a top-down box holds: 1 (also
-	// for 0) or 2, where a title longer than a row wraps at a word. Left-right
-	// boxes are as tall as their edges need and wrap titles anyway.
+	// TitleLines is how many rows of text a box holds, up to
+	// MaxTitleLines: in top-down from 1 (also for 0), in left-right from 2
+	// (boxes there are also as tall as their edges need). A title longer
+	// than a row wraps at a word.
 	TitleLines int
 }
+
+// MaxTitleLines is the most rows of text a top-down box holds.
+const MaxTitleLines = 3
 
 // NodeWidthFor picks a node width for a pane of paneW cells: about three
 // tenths of the pane, so two or three boxes sit side by side in a split
@@ -58,12 +62,13 @@ func NodeWidthFor(paneW int) int {
 	return max(MinNodeWidth, min(MaxNodeWidth, paneW*3/10))
 }
 
-// titleLines is the rows of text a top-down box holds: 1 or 2.
+// titleLines is the rows of text a box holds at least: 1 to MaxTitleLines
+// in top-down, 2 to MaxTitleLines in left-right.
 func (o Options) titleLines() int {
-	if o.Orientation == TopDown && o.TitleLines >= 2 {
-		return 2
+	if o.Orientation == LeftRight {
+		return max(2, min(MaxTitleLines, o.TitleLines))
 	}
-	return 1
+	return max(1, min(MaxTitleLines, o.TitleLines))
 }
 
 func (o Options) nodeWidth() int {

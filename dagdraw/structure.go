@@ -3,6 +3,7 @@ package dagdraw
 import (
 	"encoding/binary"
 	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -125,6 +126,61 @@ func titleWidth(n *snode, g *Graph) int {
 		w += 1 + textWidth(label)
 	}
 	return w
+}
+
+// titleRows is how many rows a title takes in a box whose inside is inner
+// cells wide, wrapping as the painter does (a word that does not fit moves
+// to the next row, one too long for a row breaks where the row ends,
+// wrapped rows start under the id without a leading blank), counting at
+// most limit+1.
+func titleRows(n *snode, label string, inner, limit int) int {
+	const wrapX = 3 // marker, glyph and a blank come first
+	x, rows, blanks := wrapX, 1, 0
+	word := func(w string) {
+		ww := textWidth(w)
+		if ww == 0 {
+			return
+		}
+		for ; blanks > 0; blanks-- { // the blanks before it, as the painter lays them
+			switch {
+			case x == wrapX && rows > 1: // no leading blank on a wrapped row
+			case x+1 <= inner:
+				x++
+			default:
+				rows++
+				x = wrapX
+			}
+		}
+		switch {
+		case x+ww <= inner:
+			x += ww
+		case x > wrapX && wrapX+ww <= inner:
+			rows++
+			x = wrapX + ww
+		default:
+			for ; x+ww > inner && rows <= limit; rows++ {
+				ww -= max(0, inner-x)
+				x = wrapX
+			}
+			x += ww
+		}
+	}
+	blank := func() { blanks++ }
+	word(n.id)
+	if n.kind == kindAtom && len(n.folded) > 0 {
+		blank()
+		word("[+" + strconv.Itoa(len(n.folded)) + "]")
+	}
+	if label != "" {
+		for _, w := range strings.Split(label, " ") {
+			blank()
+			word(w)
+			if rows > limit {
+				break
+			}
+		}
+	}
+	return min(rows, limit+1)
 }
 
 // textWidth is s's width in cells (its length for ASCII text).
