@@ -211,15 +211,15 @@ func (v Viewport) Follow(l *Layout, id string, margin int) Viewport {
 	return v
 }
 
-// Settle moves v off the boxes its leading edge cuts across the layers
-// (the left edge in left-right, where each layer is a column of boxes; the
-// top edge in top-down, cutting a layer's title row), keeping the node
-// keep (its box, or a frame's title, with margin cells around it where the
-// view allows) in view: back onto the start of the cut boxes, so that
-// their status glyph and id show, or else past them (the view may then
-// reach beyond the drawing's far end). A viewport that follows a selection
-// through a layout larger than the pane then does not show half a layer at
-// its edge. v is returned unchanged where neither way keeps keep in view.
+// Settle moves v's left and top edges off the boxes they cut, keeping the
+// node keep (its box, or a frame's title, with margin cells around it where
+// the view allows) in view: back to where the cut boxes start, so that
+// their status glyph and id show (at the left) or their title row (at the
+// top), or else past them (the view may then reach beyond the drawing's
+// far end). A viewport that follows a selection through a layout larger
+// than the pane then does not show half a box at its left or top edge,
+// where some position keeping keep in view shows none; an edge is left
+// where it is when there is none.
 func (v Viewport) Settle(l *Layout, keep string, margin int) Viewport {
 	i, ok := l.index[keep]
 	if !ok {
@@ -229,32 +229,49 @@ func (v Viewport) Settle(l *Layout, keep string, margin int) Viewport {
 	if k.W > v.W || k.H > v.H || l.nodes[i].frame >= 0 {
 		k = l.navRect(i) // a frame's title is what must stay
 	}
-	if l.st.orient == LeftRight {
-		mx := min(margin, max(0, (v.W-k.W)/2))
-		v.X = settleAxis(v.X, v.W, k.X-mx, k.X+k.W+mx, func(at int) (int, int, bool) {
-			return l.cutBoxes(Rect{at, v.Y, 1, v.H}, true, 0)
-		})
-		return v
-	}
 	my := min(margin, max(0, (v.H-k.H)/2))
-	v.Y = settleAxis(v.Y, v.H, k.Y-my, k.Y+k.H+my, func(at int) (int, int, bool) {
+	v.Y = settleAxis(v.Y, v.H, k.Y-my, k.Y+k.H+my, 1, func(at int) (int, int, bool) {
 		return l.cutBoxes(Rect{v.X, at, v.W, 1}, false, 1)
+	})
+	mx := min(margin, max(0, (v.W-k.W)/2))
+	v.X = settleAxis(v.X, v.W, k.X-mx, k.X+k.W+mx, 0, func(at int) (int, int, bool) {
+		return l.cutBoxes(Rect{at, v.Y, 1, v.H}, true, 0)
 	})
 	return v
 }
 
-// settleAxis moves an edge at from off the boxes cut reports cut there,
-// for a view of size cells that must keep [keepLo, keepHi): back to the cut
-// boxes' start, else past their end.
-func settleAxis(at, size, keepLo, keepHi int, cut func(at int) (lo, hi int, ok bool)) int {
-	lo, hi, ok := cut(at)
-	switch {
-	case !ok:
+// settleAxis moves an edge at off the boxes cut reports cut there (those
+// whose first lead cells it hides), for a view of size cells that must
+// keep [keepLo, keepHi): to the nearest position back (towards the cut
+// boxes' starts: onto a start where that cuts nothing, else lead cells
+// past it) or on (past their ends) where none is cut, back first; at
+// itself where neither keeps the range.
+func settleAxis(at, size, keepLo, keepHi, lead int, cut func(at int) (lo, hi int, ok bool)) int {
+	if _, _, ok := cut(at); !ok {
 		return at
-	case keepHi <= lo+size:
-		return lo
-	case hi <= keepLo:
-		return hi
+	}
+	for back := at; keepHi <= back+size; {
+		lo, _, ok := cut(back)
+		if !ok {
+			return back
+		}
+		if _, _, whole := cut(lo); !whole && keepHi <= lo+size {
+			return lo
+		}
+		if lo+lead >= back {
+			break
+		}
+		back = lo + lead
+	}
+	for on := at; on <= keepLo; {
+		_, hi, ok := cut(on)
+		if !ok {
+			return on
+		}
+		if hi <= on {
+			break
+		}
+		on = hi
 	}
 	return at
 }

@@ -97,3 +97,47 @@ func TestMoveWithoutSelection(t *testing.T) {
 		}
 	}
 }
+
+// Over random graphs, views and selections: wherever some position of the
+// left (top) edge keeps the selection in view and cuts no box there,
+// Settle leaves that edge cutting none.
+func TestSettleFindsAnUncutEdge(t *testing.T) {
+	for seed := uint64(1); seed <= 12; seed++ {
+		g := genGraph(seed, 40+int(seed)*15, genOpts{extras: true, statuses: true})
+		for _, o := range []Orientation{TopDown, LeftRight} {
+			l := NewLayout(g, Options{Orientation: o, NodeWidth: 20})
+			r := &rng{s: seed*7 + uint64(o)}
+			for k := 0; k < 40; k++ {
+				id := g.Nodes[r.intn(len(g.Nodes))].ID
+				i := l.index[id]
+				v := Viewport{W: 30 + r.intn(60), H: 8 + r.intn(20)}
+				box := l.nodes[i].rect
+				v.X, v.Y = box.X-r.intn(v.W), box.Y-r.intn(v.H)
+				v = v.Follow(l, id, 2)
+				got := v.Settle(l, id, 2)
+				k := box
+				if k.W > v.W || k.H > v.H || l.nodes[i].frame >= 0 {
+					k = l.navRect(i)
+				}
+				my := min(2, max(0, (v.H-k.H)/2))
+				mx := min(2, max(0, (v.W-k.W)/2))
+				cutY := func(y int) bool { _, _, c := l.cutBoxes(Rect{v.X, y, v.W, 1}, false, 1); return c }
+				cutX := func(x int) bool { _, _, c := l.cutBoxes(Rect{x, got.Y, 1, v.H}, true, 0); return c }
+				if cutY(got.Y) {
+					for y := k.Y + k.H + my - v.H; y <= k.Y-my; y++ {
+						if !cutY(y) {
+							t.Fatalf("seed %d %s, %s in %+v: the top edge at %d cuts a box, at %d it would not", seed, o, id, v, got.Y, y)
+						}
+					}
+				}
+				if cutX(got.X) {
+					for x := k.X + k.W + mx - v.W; x <= k.X-mx; x++ {
+						if !cutX(x) {
+							t.Fatalf("seed %d %s, %s in %+v: the left edge at %d cuts a box, at %d it would not", seed, o, id, v, got.X, x)
+						}
+					}
+				}
+			}
+		}
+	}
+}
