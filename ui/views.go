@@ -144,21 +144,9 @@ func firstLine(s string) string {
 
 func truncate(s string, w int) string { return cells.Cut(s, w) }
 
-// scrollMark says that a list or text of n lines (rows, atoms) shows only
-// those from top, height at a time: "↓ 1–16 of 40" (↑ at the end, ↕ in
-// the middle); "" when all of it is in sight.
-func scrollMark(n, top, height int) string {
-	hint := cells.WindowHint(n, top, height)
-	switch {
-	case hint == "":
-		return ""
-	case top <= 0:
-		return "↓ " + hint
-	case top+height >= n:
-		return "↑ " + hint
-	}
-	return "↕ " + hint
-}
+// scrollMark is cells.ScrollMark: "↓ 1–16 of 40" for a list or text that
+// does not show all of itself.
+func scrollMark(n, top, height int) string { return cells.ScrollMark(n, top, height) }
 
 // scrollMark is where the view on screen is scrolled to when it does not
 // show all of its list or text ("" when it does), for the footer: the
