@@ -122,10 +122,21 @@ func TestScrollingListsSaySo(t *testing.T) {
 		t.Errorf("the objective at 60×20: footer %q", footer())
 	}
 	m = loadedModel(t, "rich.md", 60, 20)
-	press(m, "g", "j", "j", "j", "j", "j", "enter") // A6's details: 17 lines
-	if !strings.Contains(footer(), "↓ 1–15 of 17") {
+	press(m, "g", "j", "j", "j", "j", "j", "enter") // A6's details: 18 lines
+	if !strings.Contains(footer(), "↓ 1–15 of 18") {
 		t.Errorf("the details at 60×20: footer %q", footer())
 	}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// The details wrap a related atom's description under its first word
+// instead of cutting it.
+func TestDetailsWrapRelatedAtoms(t *testing.T) {
+	m := loadedModel(t, "rich.md", 60, 20)
+	press(m, "g", "j", "j", "j", "j", "j", "enter") // A6's details
+	out := screen(m)
+	if !strings.Contains(out, `✗ ○ A6 Audit log storage in S3 \x1b]0;pwned\x07 with`) || !strings.Contains(out, "         "+`\x1b[31mred\x1b[0m text`) {
+		t.Fatalf("A6's description should wrap under its first word:\n%s", out)
+	}
+}
