@@ -524,11 +524,12 @@ func contains(list []string, s string) bool {
 func padTo(s string, w int) string { return cells.Pad(s, w) }
 
 // maxBoxWidth is the widest a box of the drawing gets. The atom
-// descriptions of the demo and of the seeds' examples run from 12 to 39
-// cells (25 on the median): a box of 48 shows the longest of them whole
-// beside an id of three characters (marker, glyph and a blank, the id, a
-// blank, 39 cells of description and the border: 3+3+1+39+2). Boxes are
-// only as wide as the widest title needs (dagdraw's FitTitles).
+// descriptions of the demo (nine atoms) and of the seeds' examples (six)
+// run from 12 to 39 cells, 20 on the median: a box of 48 shows the longest
+// of them whole beside an id of three characters (marker, glyph and a
+// blank, the id, a blank, 39 cells of description and the border:
+// 3+3+1+39+2). Boxes are only as wide as the widest title needs
+// (dagdraw's FitTitles).
 const maxBoxWidth = 48
 
 // nodeWidth picks the widest the drawing's boxes may be in the pane: up to
