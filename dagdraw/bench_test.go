@@ -67,10 +67,12 @@ func BenchmarkUpdateAddAtom1000(b *testing.B) {
 	}
 }
 
-func benchFamily(b *testing.B, g Graph) {
+func benchFamily(b *testing.B, g Graph) { benchFamilyWith(b, g, Options{}) }
+
+func benchFamilyWith(b *testing.B, g Graph, opt Options) {
 	b.ReportAllocs()
 	for b.Loop() {
-		NewLayout(g, Options{})
+		NewLayout(g, opt)
 	}
 }
 
@@ -105,4 +107,11 @@ func benchNodeAt(b *testing.B, g Graph) {
 		l.NodeAt(c[0], c[1])
 		i++
 	}
+}
+
+// BenchmarkLayoutSim10000Fit is BenchmarkLayoutSim10000 with the boxes
+// fitted to the widest title, as the TUI lays its graphs out: the titles'
+// widths are measured on every structure build.
+func BenchmarkLayoutSim10000Fit(b *testing.B) {
+	benchFamilyWith(b, simGraph(b, 1, 10000), Options{NodeWidth: 48, FitTitles: true})
 }

@@ -16,11 +16,14 @@ type geometry struct {
 	chOff    int // offset of the first track in its channel
 }
 
-func geometryFor(o Orientation, width int) geometry {
+// geometryFor is the spacing of an orientation with boxes width cells
+// wide holding lines rows of text (top-down; left-right boxes are sized
+// across the layers in sizeItems).
+func geometryFor(o Orientation, width, lines int) geometry {
 	if o == LeftRight {
 		return geometry{boxMajor: width, gap: 2, padMinor: 1, padMajor: 2, minCh: 4, chPad: 2, chOff: 1}
 	}
-	return geometry{boxMajor: 3, gap: 3, padMinor: 2, padMajor: 1, minCh: 1, chPad: 0, chOff: 0}
+	return geometry{boxMajor: 2 + max(1, lines), gap: 3, padMinor: 2, padMajor: 1, minCh: 1, chPad: 0, chOff: 0}
 }
 
 // sizeItems sets each item's minor size from its kind and port count.
@@ -34,7 +37,7 @@ func (w *work) sizeItems(g geometry, ports func(it int) int) {
 		case it.plead:
 			it.size = max(1, 2*k-1)
 		case w.st.orient == LeftRight:
-			it.size = max(4, 2*k+1)
+			it.size = max(2+w.st.lines, 2*k+1)
 		default:
 			it.size = max(w.st.width, k+2)
 		}

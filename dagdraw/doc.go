@@ -19,6 +19,7 @@
 // every cell goes and is laid out by NewLayout / Layout.Update; decoration
 // (status, executable, labels' text, OR selection, the cursor) only picks
 // glyphs and classes at paint time. A status change therefore never re-runs
-// layout and never moves a cell. A View keeps a layout, a viewport and a
-// selection for an interactive pane.
+// layout and never moves a cell (with Options.FitTitles, the width of the
+// widest label is structure too: it sets the boxes' width). A View keeps a
+// layout, a viewport and a selection for an interactive pane.
 package dagdraw

@@ -303,9 +303,11 @@ func TestFixturesKeepDrawingRules(t *testing.T) {
 		g := fixtures(t)[name]
 		for _, o := range []Orientation{TopDown, LeftRight} {
 			for _, w := range []int{12, 20, 30} {
-				l := NewLayout(g, Options{Orientation: o, NodeWidth: w})
-				for _, e := range checkLayout(l, g) {
-					t.Errorf("%s %s width %d: %s", name, o, w, e)
+				for _, lines := range []int{1, 2} {
+					l := NewLayout(g, Options{Orientation: o, NodeWidth: w, TitleLines: lines, FitTitles: lines == 2})
+					for _, e := range checkLayout(l, g) {
+						t.Errorf("%s %s width %d, %d lines: %s", name, o, w, lines, e)
+					}
 				}
 			}
 		}

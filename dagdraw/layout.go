@@ -113,7 +113,7 @@ func (l *Layout) Update(g Graph, opt Options) *Layout {
 	if bytes.Equal(st.key, l.st.key) {
 		return l
 	}
-	if st.orient != l.st.orient || st.width != l.st.width {
+	if st.orient != l.st.orient || st.width != l.st.width || st.lines != l.st.lines {
 		return layout(st, opt, nil)
 	}
 	common := 0
@@ -205,6 +205,62 @@ func (l *Layout) Layer(id string) (layer, pos int, ok bool) {
 	return l.nodes[i].layer, l.nodes[i].pos, true
 }
 
+// NodeWidth is the width of the boxes, border included (with
+// Options.FitTitles, at most Options.NodeWidth).
+func (l *Layout) NodeWidth() int { return l.st.width }
+
+// TitleWidth is the box width, border included, that shows every box's
+// title on one row; 0 unless the layout was made with Options.FitTitles.
+func (l *Layout) TitleWidth() int { return l.st.title }
+
+// TitleLines is the rows of text a box holds at least (Options.TitleLines).
+func (l *Layout) TitleLines() int { return l.st.lines }
+
+// TitleRows is how many rows of text the title that wraps most among g's
+// nodes (g has l's structure) needs in l's boxes, counting at most
+// limit+1. Its cost grows with the graph: it is for choosing the rows of
+// a drawing small enough to fit a pane (Options.TitleLines).
+func (l *Layout) TitleRows(g Graph, limit int) int {
+	label := make(map[string]string, len(g.Nodes))
+	for _, n := range g.Nodes {
+		if _, dup := label[n.ID]; !dup {
+			label[n.ID] = n.Label
+		}
+	}
+	worst := 1
+	for i := range l.nodes {
+		pn := &l.nodes[i]
+		if pn.frame >= 0 {
+			continue
+		}
+		text := label[pn.id]
+		switch pn.kind {
+		case kindMissing:
+			text = missingLabel
+		case kindSummary:
+			text = summaryLabel(&l.st.nodes[i])
+		}
+		if worst = max(worst, titleRows(&l.st.nodes[i], text, l.st.width-2, limit)); worst > limit {
+			break
+		}
+	}
+	return worst
+}
+
+// RowCost is how many rows one more row of text in every box adds to the
+// drawing's height, about: a row per layer in top-down, per box of the
+// layer with the most boxes in left-right.
+func (l *Layout) RowCost() int {
+	if l.st.orient == TopDown {
+		return len(l.layers)
+	}
+	most := 0
+	for _, ns := range l.layers {
+		most = max(most, len(ns))
+	}
+	return most
+}
+
 // Layers lists each layer's node ids in drawing order.
 func (l *Layout) Layers() [][]string {
 	out := make([][]string, len(l.layers))
@@ -237,7 +293,7 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 	}
 	rk := rankNodes(st, prevRank)
 	w := newWork(st, rk, opt)
-	g := geometryFor(st.orient, st.width)
+	g := geometryFor(st.orient, st.width, st.lines)
 	var seed []seedPos
 	if prev != nil {
 		seed = w.seedsFrom(prev)

@@ -211,6 +211,140 @@ func (v Viewport) Follow(l *Layout, id string, margin int) Viewport {
 	return v
 }
 
+// Settle moves v's left and top edges off the boxes they cut, keeping the
+// node keep (its box, or a frame's title, with margin cells around it where
+// the view allows) in view: back to where the cut boxes start, so that
+// their status glyph and id show (at the left) or their title row (at the
+// top), or else past them (the view may then reach beyond the drawing's
+// far end). A viewport that follows a selection through a layout larger
+// than the pane then does not show half a box at its left or top edge,
+// where some position keeping keep in view shows none; an edge is left
+// where it is when there is none.
+func (v Viewport) Settle(l *Layout, keep string, margin int) Viewport {
+	i, ok := l.index[keep]
+	if !ok {
+		return v
+	}
+	k := l.nodes[i].rect
+	if k.W > v.W || k.H > v.H || l.nodes[i].frame >= 0 {
+		k = l.navRect(i) // a frame's title is what must stay
+	}
+	my := min(margin, max(0, (v.H-k.H)/2))
+	v.Y = settleAxis(v.Y, v.H, k.Y-my, k.Y+k.H+my, 1, func(at int) (int, int, bool) {
+		return l.cutBoxes(Rect{v.X, at, v.W, 1}, false, 1)
+	})
+	mx := min(margin, max(0, (v.W-k.W)/2))
+	v.X = settleAxis(v.X, v.W, k.X-mx, k.X+k.W+mx, 0, func(at int) (int, int, bool) {
+		return l.cutBoxes(Rect{at, v.Y, 1, v.H}, true, 0)
+	})
+	return v
+}
+
+// settleAxis moves an edge at off the boxes cut reports cut there (those
+// whose first lead cells it hides), for a view of size cells that must
+// keep [keepLo, keepHi): to the nearest position back (towards the cut
+// boxes' starts: onto a start where that cuts nothing, else lead cells
+// past it) or on (past their ends) where none is cut, back first; at
+// itself where neither keeps the range.
+func settleAxis(at, size, keepLo, keepHi, lead int, cut func(at int) (lo, hi int, ok bool)) int {
+	if _, _, ok := cut(at); !ok {
+		return at
+	}
+	for back := at; keepHi <= back+size; {
+		lo, _, ok := cut(back)
+		if !ok {
+			return back
+		}
+		if _, _, whole := cut(lo); !whole && keepHi <= lo+size {
+			return lo
+		}
+		if lo+lead >= back {
+			break
+		}
+		back = lo + lead
+	}
+	for on := at; on <= keepLo; {
+		_, hi, ok := cut(on)
+		if !ok {
+			return on
+		}
+		if hi <= on {
+			break
+		}
+		on = hi
+	}
+	return at
+}
+
+// cutBoxes reports the boxes whose leading part the edge r (a column when
+// vertical, else a row) hides: those that start before it and reach at
+// least lead cells past their start into it; lo is the smallest start and
+// hi the largest end of them along that axis.
+func (l *Layout) cutBoxes(r Rect, vertical bool, lead int) (lo, hi int, ok bool) {
+	l.grid.visit(r, func(k primKind, i int) {
+		if k != primBox {
+			return
+		}
+		b := l.nodes[i].rect
+		if !b.Intersects(r) {
+			return
+		}
+		start, end, edge := b.X, b.X+b.W, r.X
+		if !vertical {
+			start, end, edge = b.Y, b.Y+b.H, r.Y
+		}
+		if start+lead >= edge {
+			return
+		}
+		if !ok {
+			lo, hi, ok = start, end, true
+			return
+		}
+		lo, hi = min(lo, start), max(hi, end)
+	})
+	return lo, hi, ok
+}
+
+// Nearest returns the node that follows id in reading order (layer by
+// layer, each in its drawing order) among those keep accepts, else the
+// last one before id that it accepts: where a selection goes when its node
+// disappears. ok is false when id is not drawn or keep accepts no other
+// node.
+func (l *Layout) Nearest(id string, keep func(id string) bool) (string, bool) {
+	i, ok := l.index[id]
+	if !ok {
+		return "", false
+	}
+	before, found := "", false
+	for _, layer := range l.layers {
+		for _, n := range layer {
+			switch {
+			case n == i:
+				found = true
+			case !keep(l.nodes[n].id):
+			case found:
+				return l.nodes[n].id, true
+			default:
+				before = l.nodes[n].id
+			}
+		}
+	}
+	return before, before != ""
+}
+
+// FirstInSight returns the first node in reading order whose box lies in
+// v, else the first node of the first layer.
+func (l *Layout) FirstInSight(v Viewport) (string, bool) {
+	for _, layer := range l.layers {
+		for _, n := range layer {
+			if l.navRect(n).Intersects(v.Rect()) {
+				return l.nodes[n].id, true
+			}
+		}
+	}
+	return l.FirstLayer()
+}
+
 // Clamp keeps v over the layout where the layout is larger than v, and at
 // its top-left corner otherwise.
 func (v Viewport) Clamp(l *Layout) Viewport {

@@ -39,13 +39,36 @@ type Options struct {
 	// one summary node. Statuses then become structure: a status change that
 	// changes those sets re-runs layout.
 	CollapseResolved bool
+	// FitTitles makes NodeWidth the most a box takes: boxes are only as
+	// wide as the widest title needs (marker, status glyph, id and label on
+	// one row; at least MinNodeWidth), so short labels leave no boxes half
+	// empty. Labels' widths then take part in structure: a label change
+	// that changes the widest title re-runs layout.
+	FitTitles bool
+	// TitleLines is how many rows of text a box holds, up to
+	// MaxTitleLines: in top-down from 1 (also for 0), in left-right from 2
+	// (boxes there are also as tall as their edges need). A title longer
+	// than a row wraps at a word.
+	TitleLines int
 }
+
+// MaxTitleLines is the most rows of text a top-down box holds.
+const MaxTitleLines = 3
 
 // NodeWidthFor picks a node width for a pane of paneW cells: about three
 // tenths of the pane, so two or three boxes sit side by side in a split
 // pane and descriptions still read.
 func NodeWidthFor(paneW int) int {
 	return max(MinNodeWidth, min(MaxNodeWidth, paneW*3/10))
+}
+
+// titleLines is the rows of text a box holds at least: 1 to MaxTitleLines
+// in top-down, 2 to MaxTitleLines in left-right.
+func (o Options) titleLines() int {
+	if o.Orientation == LeftRight {
+		return max(2, min(MaxTitleLines, o.TitleLines))
+	}
+	return max(1, min(MaxTitleLines, o.TitleLines))
 }
 
 func (o Options) nodeWidth() int {

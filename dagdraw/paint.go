@@ -133,7 +133,7 @@ func (l *Layout) Decorate(g Graph) *Decoration {
 			}
 		case kindMissing:
 			d.status[i] = Unknown
-			d.label[i] = "not defined"
+			d.label[i] = missingLabel
 		case kindSummary:
 			d.status[i] = Resolved
 			d.label[i] = summaryLabel(&l.st.nodes[i])
@@ -607,6 +607,11 @@ func (w *textWriter) flush() {
 	wrapX, wraps := 0, false
 	cut := len(gs) // glyphs from cut on are not drawn
 	var ellipsis placed
+	// Trailing blanks need no room: the title fits without them.
+	end := len(gs)
+	for end > 0 && gs[end-1].g == " " {
+		end--
+	}
 	for i := 0; i < len(gs); i++ {
 		g := gs[i]
 		if g.wrap {
@@ -635,7 +640,7 @@ func (w *textWriter) flush() {
 		}
 		// On the last line, leave room for "…" unless everything fits.
 		rest := 0
-		for j := i; j < len(gs); j++ {
+		for j := i; j < end; j++ {
 			rest += gs[j].w
 		}
 		if x+g.w > w.end || (!canWrap && x+rest > w.end && x+g.w > w.end-1) {

@@ -20,11 +20,15 @@ func TestRandomDAGsKeepDrawingRules(t *testing.T) {
 		for seed := uint64(1); seed <= 3; seed++ {
 			o := genOpts{extras: seed%2 == 1, statuses: true, window: []int{4, 16, 40}[seed%3]}
 			g := genGraph(seed*1000+uint64(n), n, o)
-			orient := TopDown
-			if seed == 2 {
-				orient = LeftRight
+			opt := Options{NodeWidth: 12 + int(seed)*6}
+			switch seed {
+			case 2:
+				opt.Orientation = LeftRight
+			case 3:
+				opt.FitTitles, opt.TitleLines = true, 2
 			}
-			l := NewLayout(g, Options{Orientation: orient, NodeWidth: 12 + int(seed)*6})
+			orient := opt.Orientation
+			l := NewLayout(g, opt)
 			if l.Len() < n {
 				t.Errorf("n=%d seed=%d: %d nodes drawn", n, seed, l.Len())
 			}
@@ -45,7 +49,7 @@ func TestRandomDAGsKeepDrawingRules(t *testing.T) {
 			}
 			// the same input gives the same cells
 			if n <= 144 {
-				l2 := NewLayout(g, Options{Orientation: orient, NodeWidth: 12 + int(seed)*6})
+				l2 := NewLayout(g, opt)
 				if l.Paint(d, b, "").Render(nil) != l2.Paint(l2.Decorate(g), l2.Bounds(), "").Render(nil) {
 					t.Fatalf("n=%d seed=%d: two layouts of one graph differ", n, seed)
 				}

@@ -3,6 +3,9 @@ package dagdraw
 import (
 	"encoding/binary"
 	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // nodeKind tells atoms from the nodes the layout adds.
@@ -59,11 +62,13 @@ type structure struct {
 	decomps []sdecomp
 	orient  Orientation
 	width   int
+	lines   int // rows of text in a top-down box
+	title   int // the box width the widest title needs on one row (FitTitles)
 	key     []byte
 }
 
 func buildStructure(g *Graph, opt Options) *structure {
-	sb := structBuild{g: g, opt: opt, st: &structure{orient: opt.Orientation, width: opt.nodeWidth()}}
+	sb := structBuild{g: g, opt: opt, st: &structure{orient: opt.Orientation, width: opt.nodeWidth(), lines: opt.titleLines()}}
 	sb.collectNodes()
 	sb.decompTree()
 	sb.collapse()
@@ -76,8 +81,116 @@ func buildStructure(g *Graph, opt Options) *structure {
 	sb.addGroups()
 	sb.addDecomps()
 	st := sb.st
+	if opt.FitTitles {
+		st.fitTitles(g)
+	}
 	st.key = st.encode()
 	return st
+}
+
+// fitTitles narrows the boxes to the widest title of a node drawn as a
+// box (a decomposition parent's title is on its frame's border).
+func (st *structure) fitTitles(g *Graph) {
+	frame := make(map[int]bool, len(st.decomps))
+	for _, d := range st.decomps {
+		frame[d.parent] = true
+	}
+	widest := 0
+	for i := range st.nodes {
+		if !frame[i] {
+			widest = max(widest, titleWidth(&st.nodes[i], g))
+		}
+	}
+	st.title = widest + 2
+	st.width = max(MinNodeWidth, min(st.width, st.title))
+}
+
+// titleWidth is the cells of a node's title as nodeTitle writes it:
+// marker, status glyph, a blank, the id, the folded count, a blank and
+// the label.
+func titleWidth(n *snode, g *Graph) int {
+	w := 3 + textWidth(n.id)
+	if n.kind == kindAtom && len(n.folded) > 0 {
+		w += 4 + len(strconv.Itoa(len(n.folded)))
+	}
+	label := ""
+	switch n.kind {
+	case kindAtom:
+		label = g.Nodes[n.src].Label
+	case kindMissing:
+		label = missingLabel
+	case kindSummary:
+		label = summaryLabel(n)
+	}
+	if label != "" {
+		w += 1 + textWidth(label)
+	}
+	return w
+}
+
+// titleRows is how many rows a title takes in a box whose inside is inner
+// cells wide, wrapping as the painter does (a word that does not fit moves
+// to the next row, one too long for a row breaks where the row ends,
+// wrapped rows start under the id without a leading blank), counting at
+// most limit+1.
+func titleRows(n *snode, label string, inner, limit int) int {
+	const wrapX = 3 // marker, glyph and a blank come first
+	x, rows, blanks := wrapX, 1, 0
+	word := func(w string) {
+		ww := textWidth(w)
+		if ww == 0 {
+			return
+		}
+		for ; blanks > 0; blanks-- { // the blanks before it, as the painter lays them
+			switch {
+			case x == wrapX && rows > 1: // no leading blank on a wrapped row
+			case x+1 <= inner:
+				x++
+			default:
+				rows++
+				x = wrapX
+			}
+		}
+		switch {
+		case x+ww <= inner:
+			x += ww
+		case x > wrapX && wrapX+ww <= inner:
+			rows++
+			x = wrapX + ww
+		default:
+			for ; x+ww > inner && rows <= limit; rows++ {
+				ww -= max(0, inner-x)
+				x = wrapX
+			}
+			x += ww
+		}
+	}
+	blank := func() { blanks++ }
+	word(n.id)
+	if n.kind == kindAtom && len(n.folded) > 0 {
+		blank()
+		word("[+" + strconv.Itoa(len(n.folded)) + "]")
+	}
+	if label != "" {
+		for _, w := range strings.Split(label, " ") {
+			blank()
+			word(w)
+			if rows > limit {
+				break
+			}
+		}
+	}
+	return min(rows, limit+1)
+}
+
+// textWidth is s's width in cells (its length for ASCII text).
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
 }
 
 // tnode is an id of the graph: an atom or a missing id.
@@ -412,6 +525,8 @@ func (st *structure) encode() []byte {
 	b := make([]byte, 0, 64+len(st.nodes)*12+len(st.edges)*6)
 	b = append(b, byte(st.orient))
 	b = binary.AppendUvarint(b, uint64(st.width))
+	b = binary.AppendUvarint(b, uint64(st.lines))
+	b = binary.AppendUvarint(b, uint64(st.title))
 	b = binary.AppendUvarint(b, uint64(len(st.nodes)))
 	for _, n := range st.nodes {
 		b = append(b, byte(n.kind))
@@ -443,6 +558,9 @@ func (st *structure) encode() []byte {
 	}
 	return b
 }
+
+// missingLabel is what the box of a referenced but undefined id says.
+const missingLabel = "not defined"
 
 // summaryLabel is what a summary node says.
 func summaryLabel(n *snode) string {

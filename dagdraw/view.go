@@ -121,10 +121,15 @@ func (v *View) Center(id string) bool {
 	return true
 }
 
-// Move selects the nearest node in direction d (h/j/k/l).
+// Move selects the nearest node in direction d (h/j/k/l). With no
+// selection (or one no longer drawn) it selects the first node in sight.
 func (v *View) Move(d Direction) bool {
 	if v.layout == nil {
 		return false
+	}
+	if _, drawn := v.layout.index[v.selected]; !drawn {
+		id, ok := v.layout.FirstInSight(v.vp)
+		return ok && v.Select(id)
 	}
 	id, ok := v.layout.Move(v.selected, d)
 	if ok {
@@ -144,7 +149,7 @@ func (v *View) Scroll(dx, dy int) {
 
 func (v *View) ensureVisible() {
 	if v.layout != nil && v.selected != "" {
-		v.vp = v.vp.Follow(v.layout, v.selected, v.margin).Clamp(v.layout)
+		v.vp = v.vp.Follow(v.layout, v.selected, v.margin).Clamp(v.layout).Settle(v.layout, v.selected, v.margin)
 	}
 }
 

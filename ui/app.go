@@ -448,7 +448,7 @@ func (m *Model) onLoopMsg(l *loop, msg tea.Msg) tea.Cmd {
 	case layoutMsg:
 		l.graph.lay.install(msg, l.graph.sel)
 		m.syncGraphSelection(l)
-		return m.layoutCmd(l, l.graph.shrinkJob())
+		return m.layoutCmd(l, l.graph.adjustJob())
 	case sessionMsg:
 		return m.onSessionMsg(l, msg)
 	case pauseTickMsg:

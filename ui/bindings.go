@@ -136,6 +136,8 @@ func buildKeyTable() []binding {
 			In: inGraphs | inObjective, Uses: []kit.Use{{In: inDetails, Help: "close the details"},
 				{In: inObjective, Group: "base_case", Help: "to a failed check"}},
 			Disabled: detailsWhy, Run: runDetails}),
+		f(func(k *KeyMap) *key.Binding { return &k.ShowInGraph }, kb{Name: "show_in_graph", Keys: []string{"enter"},
+			Help: "show atom in graph", Group: "views", In: inBindings | inTrail, Disabled: showInGraphWhy, Run: runShowInGraph}),
 		f(func(k *KeyMap) *key.Binding { return &k.Follow }, kb{Name: "follow", Keys: []string{"f"}, Help: "follow in-progress",
 			Group: "graph", In: inGraph | inDrawing, Run: runFollow}),
 		f(func(k *KeyMap) *key.Binding { return &k.DetailsDown }, kb{Name: "details_down", Keys: []string{"J"}, Help: "scroll details down",

@@ -46,6 +46,9 @@ type compactLayout struct {
 	depth []int
 	// row maps an atom id to its position in order.
 	row map[string]int
+	// layers is the number of depths; widest the most atoms of one depth
+	// that the drawing shows as boxes (a decomposed parent is a frame).
+	layers, widest int
 }
 
 type intHeap []int
@@ -116,6 +119,14 @@ func buildCompact(s *model.State, f *model.Facts) *compactLayout {
 	for r, i := range l.order {
 		if _, ok := l.row[s.Atoms[i].ID]; !ok {
 			l.row[s.Atoms[i].ID] = r
+		}
+	}
+	perDepth := map[int]int{}
+	for i, d := range l.depth {
+		l.layers = max(l.layers, d+1)
+		if len(f.ChildrenOf[s.Atoms[i].ID]) == 0 {
+			perDepth[d]++
+			l.widest = max(l.widest, perDepth[d])
 		}
 	}
 	return l

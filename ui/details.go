@@ -17,15 +17,33 @@ import (
 // wrap wraps sanitised text to width cells, keeping line breaks.
 func wrap(text string, width int) []string { return cells.Wrap(text, width) }
 
-// atomRef renders "● A1 description" for lists of related atoms.
-func atomRef(st *model.State, f *model.Facts, id string, s Styles, width int) string {
+// atomRef renders "● A1 description" for lists of related atoms, after
+// lead and within width cells: a description longer than the line wraps
+// at words, its further lines under its first word.
+func atomRef(st *model.State, f *model.Facts, id string, s Styles, lead string, width int) []string {
 	i, ok := f.Index[id]
 	if !ok {
-		return s.Danger.Render("? "+termtext.Line(id)) + s.Muted.Render(" (not an atom)")
+		return []string{lead + s.Danger.Render("? "+termtext.Line(id)) + s.Muted.Render(" (not an atom)")}
 	}
 	a := st.Atoms[i]
-	line := s.Atom(a.Status).Render(loopword.AtomGlyph(a.Status)) + " " + s.Bold.Render(termtext.Line(a.ID)) + " " + termtext.Line(a.Description)
-	return ansi.Truncate(line, width, "…")
+	head := lead + s.Atom(a.Status).Render(loopword.AtomGlyph(a.Status)) + " " + s.Bold.Render(termtext.Line(a.ID)) + " "
+	return hanging(head, a.Description, width)
+}
+
+// hanging wraps text at words to width cells after head, its further
+// lines indented as far as head reaches (a hanging indent).
+func hanging(head, text string, width int) []string {
+	hw := ansi.StringWidth(head)
+	lines := wrap(text, max(10, width-hw))
+	out := make([]string, len(lines))
+	for k, l := range lines {
+		if k == 0 {
+			out[k] = head + l
+		} else {
+			out[k] = strings.Repeat(" ", hw) + l
+		}
+	}
+	return out
 }
 
 // renderDetails lays out everything known about one atom, what validate
@@ -57,13 +75,13 @@ func renderDetails(st *model.State, f *model.Facts, r *model.Report, id string, 
 	if len(a.DependsOn) > 0 {
 		section(fmt.Sprintf("depends on (%d)", len(a.DependsOn)))
 		for _, d := range a.DependsOn {
-			add("  " + atomRef(st, f, d, s, w-2))
+			add(atomRef(st, f, d, s, "  ", w)...)
 		}
 	}
 	if deps := f.Dependents[a.ID]; len(deps) > 0 {
 		section(fmt.Sprintf("dependents (%d)", len(deps)))
 		for _, d := range deps {
-			add("  " + atomRef(st, f, d, s, w-2))
+			add(atomRef(st, f, d, s, "  ", w)...)
 		}
 	}
 	if gname := f.ORGroupOf[a.ID]; gname != "" {
@@ -85,7 +103,7 @@ func renderDetails(st *model.State, f *model.Facts, r *model.Report, id string, 
 				case contains(g.Failed, c):
 					mark = "✗ "
 				}
-				add("  " + mark + atomRef(st, f, c, s, w-4))
+				add(atomRef(st, f, c, s, "  "+mark, w)...)
 			}
 			for _, x := range g.Extra {
 				add("  " + s.Muted.Render(termtext.Line(fmt.Sprintf("%s: %v", x.Key, showValue(x.Value)))))
@@ -94,7 +112,7 @@ func renderDetails(st *model.State, f *model.Facts, r *model.Report, id string, 
 	}
 	if p, ok := f.ParentOf[a.ID]; ok {
 		section("part of " + termtext.Line(p))
-		add("  " + atomRef(st, f, p, s, w-2))
+		add(atomRef(st, f, p, s, "  ", w)...)
 		for _, d := range st.Decompositions {
 			if d.Parent == p && d.Reason != "" {
 				for _, l := range wrap("reason: "+d.Reason, w-2) {
@@ -106,7 +124,7 @@ func renderDetails(st *model.State, f *model.Facts, r *model.Report, id string, 
 	if kids := f.ChildrenOf[a.ID]; len(kids) > 0 {
 		section(fmt.Sprintf("decomposed into (%d)", len(kids)))
 		for _, c := range kids {
-			add("  " + atomRef(st, f, c, s, w-2))
+			add(atomRef(st, f, c, s, "  ", w)...)
 		}
 	}
 	if b, ok := st.Binding(a.ID); ok {
@@ -117,7 +135,7 @@ func renderDetails(st *model.State, f *model.Facts, r *model.Report, id string, 
 		if len(b.Artifacts) > 0 {
 			add("  " + s.Muted.Render("artifacts"))
 			for _, art := range b.Artifacts {
-				add("  • " + ansi.Truncate(termtext.Line(art), w-4, "…"))
+				add(hanging("  • ", termtext.Line(art), w)...)
 			}
 		}
 	}
@@ -142,7 +160,7 @@ func renderDetails(st *model.State, f *model.Facts, r *model.Report, id string, 
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			add("  " + ansi.Truncate(k, w-2, "…"))
+			add(hanging("  ", k, w)...)
 		}
 	}
 	add("", s.Muted.Render(fmt.Sprintf("line %d of the state file", a.Line)))
@@ -265,7 +283,7 @@ func renderFolded(st *model.State, f *model.Facts, id string, folded []string, s
 	}
 	out := []string{s.Bold.Render(truncate(title, w)), s.Muted.Render(truncate(hint, w)), ""}
 	for _, a := range folded {
-		out = append(out, "  "+atomRef(st, f, a, s, w-2))
+		out = append(out, atomRef(st, f, a, s, "  ", w)...)
 	}
 	return out
 }

@@ -188,7 +188,7 @@ func (m *Model) layoutCmd(l *loop, job *layoutJob) tea.Cmd {
 		for job != nil {
 			l.graph.lay.install(job.run(), l.graph.sel)
 			m.syncGraphSelection(l)
-			job = l.graph.shrinkJob()
+			job = l.graph.adjustJob()
 		}
 		return nil
 	}

@@ -49,6 +49,11 @@ type graphView struct {
 // when the graph's structure changed (the layered one in the background:
 // the job it returns, if any).
 func (g *graphView) setState(st *model.State, f *model.Facts, r *model.Report) *layoutJob {
+	if next, gone := g.nearestRemaining(f); gone {
+		// The selected atom went (a correction or the loop deleted it):
+		// its neighbour takes its place, so the atom keys keep working.
+		g.sel = next
+	}
 	g.st, g.facts = st, f
 	g.exec = make(map[string]bool, len(f.Executable))
 	for _, id := range f.Executable {
@@ -144,6 +149,9 @@ func (g *graphView) forcedJob() *layoutJob {
 }
 
 func (g *graphView) setSize(w, h int) {
+	if h != g.height {
+		g.lay.rowCap = 0 // another height: the rows may fit again
+	}
 	g.width, g.height = w, h
 	g.scrollToSel()
 	if g.lay.gv != nil {
@@ -155,19 +163,25 @@ func (g *graphView) setSize(w, h int) {
 }
 
 // relayoutJob returns a layout job when the node width the pane calls for,
-// or the options, changed since the installed layout.
+// the rows of text it has room for, or the options, changed since the
+// installed layout.
 func (g *graphView) relayoutJob() *layoutJob {
 	l := &g.lay
 	if l.gv == nil || g.st == nil || g.facts == nil {
 		return nil
 	}
-	if nw := g.nodeWidth(); nw != l.opt.NodeWidth && l.sizedFor != g.width {
-		l.opt.NodeWidth = nw
-		l.sizedFor = g.width
-		l.shrinks = 0
-	}
+	l.want(g.nodeWidth())
 	key := layoutKey(g.st, l.opt)
-	if key == l.key || key == l.pending || (len(g.st.Atoms) > maxLayered && !l.forced) {
+	if key == l.key {
+		return g.rowsJob() // the same boxes: the pane's height may call for more rows, or fewer
+	}
+	if l.opt.NodeWidth != l.wanted {
+		// Other options (orientation, collapse) make another shape: the
+		// boxes start again from the width the pane calls for.
+		l.opt.NodeWidth, l.opt.TitleLines, l.shrinks, l.grown, l.rowCap = l.wanted, 0, 0, false, 0
+		key = layoutKey(g.st, l.opt)
+	}
+	if key == l.pending || (len(g.st.Atoms) > maxLayered && !l.forced) {
 		return nil
 	}
 	l.pending = key
@@ -225,10 +239,52 @@ func (g *graphView) moveBy(d int) {
 	g.follow = false
 	k := g.rowOfSel()
 	if k < 0 {
-		k = 0
+		// Nothing selected: any move selects the first atom in sight.
+		g.selectRow(g.top)
+		g.scrollToSel()
+		return
 	}
 	g.selectRow(k + d)
 	g.scrollToSel()
+}
+
+// nearestRemaining is what to select when the selected atom is not in the
+// state f describes (gone is false while it is, or nothing was selected):
+// the atom after it in the order on screen (the drawing's reading order,
+// or the list's), else the one before it, else "".
+func (g *graphView) nearestRemaining(f *model.Facts) (next string, gone bool) {
+	if g.sel == "" || g.facts == nil || g.layout == nil {
+		return "", false
+	}
+	if _, was := g.facts.Index[g.sel]; !was {
+		return "", false // a summary or a collapsed parent's node: the drawing's
+	}
+	if _, still := f.Index[g.sel]; still {
+		return "", false
+	}
+	alive := func(id string) bool { _, ok := f.Index[id]; return ok }
+	if g.isLayered() {
+		if lay := g.lay.gv.Layout(); lay != nil {
+			if id, ok := lay.Nearest(g.sel, alive); ok {
+				return id, true
+			}
+		}
+	}
+	k := g.rowOfSel()
+	if k < 0 {
+		return "", true
+	}
+	for _, r := range g.visible[k+1:] {
+		if id := g.st.Atoms[g.layout.order[r]].ID; alive(id) {
+			return id, true
+		}
+	}
+	for i := k - 1; i >= 0; i-- {
+		if id := g.st.Atoms[g.layout.order[g.visible[i]]].ID; alive(id) {
+			return id, true
+		}
+	}
+	return "", true
 }
 
 func (g *graphView) home() { g.follow = false; g.selectRow(0); g.scrollToSel() }
@@ -374,7 +430,10 @@ func (g *graphView) view(s Styles, st dagdraw.Styler) string {
 
 // row renders one atom: cursor, executable mark, indentation by depth,
 // status glyph, id, description and hints (dependencies, OR group,
-// decomposition), cut to the pane with the horizontal pan applied.
+// decomposition), cut to the pane with the horizontal pan applied. The
+// description comes first: hints that do not fit after it are left out
+// (the details list them all), and it is cut only where it alone is wider
+// than the pane.
 func (g *graphView) row(i int, s Styles) string {
 	a := &g.st.Atoms[i]
 	selected := a.ID == g.sel
@@ -399,35 +458,42 @@ func (g *graphView) row(i int, s Styles) string {
 	}
 	glyph := s.Atom(a.Status).Render(loopword.AtomGlyph(a.Status))
 	id := s.Bold.Render(termtext.Line(a.ID))
-	hints := g.hints(a, s)
 	head := cursor + exec + indent + glyph + " " + id + " "
 	desc := termtext.Line(a.Description)
-	full := head + desc
-	if hints != "" {
-		full += "  " + hints
-	}
-	// Keep the hints visible when the description must give way.
-	if g.xoff == 0 && lipgloss.Width(full) > g.width {
+	hints := g.hints(a)
+	var full string
+	if g.xoff > 0 {
+		full = head + desc
+		if len(hints) > 0 {
+			full += "  " + s.Muted.Render(strings.Join(hints, "  "))
+		}
+		full = ansi.Cut(full, g.xoff, g.xoff+g.width)
+	} else {
 		room := g.width - lipgloss.Width(head)
-		if hints != "" && room-lipgloss.Width(hints)-2 >= 12 {
-			d := ansi.Truncate(desc, room-lipgloss.Width(hints)-2, "…")
-			full = head + d + strings.Repeat(" ", max0(room-lipgloss.Width(hints)-lipgloss.Width(d))) + hints
-		} else {
-			full = head + ansi.Truncate(desc, max0(room), "…")
+		used := lipgloss.Width(desc)
+		var shown []string
+		for _, h := range hints {
+			if used+2+lipgloss.Width(h) > room {
+				break
+			}
+			shown = append(shown, h)
+			used += 2 + lipgloss.Width(h)
+		}
+		full = head + cells.Cut(desc, room)
+		if len(shown) > 0 {
+			full += "  " + s.Muted.Render(strings.Join(shown, "  "))
 		}
 	}
-	if g.xoff > 0 {
-		full = ansi.Cut(full, g.xoff, g.xoff+g.width)
-	}
-	full = ansi.Truncate(full, g.width, "…")
-	line := padTo(full, g.width)
+	line := padTo(cells.Cut(full, g.width), g.width)
 	if selected {
 		return s.Selected.Render(line)
 	}
 	return line
 }
 
-func (g *graphView) hints(a *model.Atom, s Styles) string {
+// hints are an atom's relations for its row, most telling first:
+// dependencies, OR group, parts, parent.
+func (g *graphView) hints(a *model.Atom) []string {
 	f := g.facts
 	var parts []string
 	if len(a.DependsOn) > 0 {
@@ -456,10 +522,7 @@ func (g *graphView) hints(a *model.Atom, s Styles) string {
 	if p, ok := f.ParentOf[a.ID]; ok {
 		parts = append(parts, markPartOf.String()+" "+termtext.Line(p))
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return s.Muted.Render(strings.Join(parts, "  "))
+	return parts
 }
 
 func contains(list []string, s string) bool {
@@ -474,34 +537,54 @@ func contains(list []string, s string) bool {
 // padTo pads s with spaces to exactly w cells (truncating if longer).
 func padTo(s string, w int) string { return cells.Pad(s, w) }
 
-// nodeWidth picks the box width for the drawing: wide enough to read
-// (dagdraw.NodeWidthFor of the pane) but narrower when that lets the widest
-// layer fit the pane without panning.
+// maxBoxWidth is the widest a box of the drawing gets. The atom
+// descriptions of the demo (nine atoms) and of the seeds' examples (six)
+// run from 12 to 39 cells, 20 on the median: a box of 48 shows the longest
+// of them whole beside an id of three characters (marker, glyph and a
+// blank, the id, a blank, 39 cells of description and the border:
+// 3+3+1+39+2). Boxes are only as wide as the widest title needs
+// (dagdraw's FitTitles).
+const maxBoxWidth = 48
+
+// nodeWidth picks the widest the drawing's boxes may be in the pane: up to
+// maxBoxWidth, as far as the widest layer (top-down), or every layer
+// (left-right), then fits the pane without panning. Where even the
+// narrowest readable boxes do not fit, top-down keeps dagdraw.NodeWidthFor
+// the pane (and pans), left-right the narrowest (its titles wrap).
 func (g *graphView) nodeWidth() int {
-	w := dagdraw.NodeWidthFor(g.width)
 	if g.layout == nil {
-		return w
+		return dagdraw.NodeWidthFor(g.width)
 	}
-	perDepth := map[int]int{}
-	widest := 1
-	for i, d := range g.layout.depth {
-		// A decomposed parent is drawn as a frame around its children.
-		if g.facts != nil && len(g.facts.ChildrenOf[g.st.Atoms[i].ID]) > 0 {
-			continue
-		}
-		perDepth[d]++
-		widest = max(widest, perDepth[d])
+	readable := dagdraw.MinNodeWidth + 4
+	if g.lay.opt.Orientation == dagdraw.LeftRight {
+		// Each layer is a column: a box and the edges' lanes beside it.
+		fit := (g.width-2)/max(1, g.layout.layers) - 8
+		return min(maxBoxWidth, max(readable, fit))
 	}
-	fit := (g.width-2)/widest - 4
-	if fit >= dagdraw.MinNodeWidth+4 && fit < w {
-		return fit
+	fit := (g.width-2)/max(1, g.layout.widest) - 4
+	if fit >= readable {
+		return min(maxBoxWidth, fit)
 	}
-	return w
+	return dagdraw.NodeWidthFor(g.width)
+}
+
+// adjustJob lays the drawing out again when the layout just installed
+// does not suit the pane: narrower boxes when it is wider than the pane,
+// else more rows of text in the boxes when titles are cut and the drawing
+// has the height for them (fewer when it has not).
+func (g *graphView) adjustJob() *layoutJob {
+	if job := g.shrinkJob(); job != nil {
+		return job
+	}
+	return g.rowsJob()
 }
 
 // shrinkJob lays the drawing out again with narrower boxes when the one
 // just installed is wider than the pane and narrower boxes would still
-// read (a few tries at most: each is a full layout).
+// read (a few tries at most: each is a full layout); or once with wider
+// boxes when it leaves part of the pane empty while it cuts titles (the
+// widest layer guessed from the atoms' depths is narrower in the drawing:
+// collapsed parts, layers that interleave).
 func (g *graphView) shrinkJob() *layoutJob {
 	l := &g.lay
 	lay := l.gv.Layout()
@@ -509,7 +592,12 @@ func (g *graphView) shrinkJob() *layoutJob {
 		return nil
 	}
 	bw, pw := lay.Bounds().W, g.width
-	nw := l.opt.NodeWidth
+	nw := lay.NodeWidth()
+	if wider := min(maxBoxWidth, nw*pw/max(1, bw)); bw < pw && !l.grown && lay.TitleWidth() > nw && wider > nw {
+		l.grown = true
+		l.opt.NodeWidth = wider
+		return g.jobFor(lay)
+	}
 	if bw <= pw || nw <= dagdraw.MinNodeWidth+4 {
 		return nil
 	}
@@ -519,6 +607,59 @@ func (g *graphView) shrinkJob() *layoutJob {
 	}
 	l.shrinks++
 	l.opt.NodeWidth = next
+	return g.jobFor(lay)
+}
+
+// rowsJob gives the boxes the rows of text their titles need (up to
+// dagdraw.MaxTitleLines) when the installed layout cuts titles and the
+// drawing still fits the pane's height with the rows added; it takes rows
+// away when fewer hold every title, or when the drawing no longer fits
+// (then no more are tried until the pane or the boxes change). Only
+// drawings that fit the pane get more rows, so the cost of counting the
+// titles' rows stays small.
+func (g *graphView) rowsJob() *layoutJob {
+	l := &g.lay
+	lay := l.gv.Layout()
+	if lay == nil || g.st == nil || l.pending != 0 {
+		return nil
+	}
+	least := 1 // the rows a box has anyway: two in left-right
+	if lay.Orientation() == dagdraw.LeftRight {
+		least = 2
+	}
+	room := g.height - 1 // the position line
+	cur := lay.TitleLines()
+	h, cost := lay.Bounds().H, lay.RowCost()
+	rows := cur
+	switch {
+	case h > room:
+		if cur > least {
+			rows = cur - 1
+			l.rowCap = rows
+		}
+	case cur == least && lay.TitleWidth() <= lay.NodeWidth():
+		// every title fits one row
+	default:
+		most := dagdraw.MaxTitleLines
+		if l.rowCap > 0 {
+			most = l.rowCap
+		}
+		need := max(least, min(most, lay.TitleRows(l.g, dagdraw.MaxTitleLines)))
+		rows = min(cur, need)
+		for rows < need && h+(rows+1-cur)*cost <= room {
+			rows++
+		}
+	}
+	if rows == cur {
+		return nil
+	}
+	l.opt.TitleLines = rows
+	return g.jobFor(lay)
+}
+
+// jobFor is the layout job for the options now, seeded from lay.
+func (g *graphView) jobFor(lay *dagdraw.Layout) *layoutJob {
+	l := &g.lay
 	key := layoutKey(g.st, l.opt)
 	l.pending = key
 	return &layoutJob{old: lay, g: l.g, opt: l.opt, key: key}

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/dagdraw"
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/kit"
 	"github.com/aot-loop/aot-tui/ui/verifyview"
@@ -266,6 +267,53 @@ func runDetails(h here, msg tea.KeyPressMsg) kit.Action {
 		l.showDetails = true
 		l.details.top = 0
 	}
+	return kit.Action{}
+}
+
+// rowAtom is the atom the selected row of the bindings or trail table
+// names: a binding's atom, the choice a trail entry selected ("" for none).
+func rowAtom(h here) string {
+	l := h.l
+	if l.st == nil {
+		return ""
+	}
+	switch t := &l.bindings; {
+	case h.p.Has(inBindings) && len(t.visible) > 0:
+		return l.st.Bindings[t.visible[t.sel]].AtomID
+	}
+	switch t := &l.trail; {
+	case h.p.Has(inTrail) && len(t.visible) > 0:
+		return l.st.Trail[t.visible[t.sel]].Selected
+	}
+	return ""
+}
+
+// showInGraphWhy says when the selected row names no atom to show.
+func showInGraphWhy(h here) string {
+	id := rowAtom(h)
+	switch _, ok := h.l.facts.Index[id]; {
+	case id == "":
+		return "this row names no atom"
+	case !ok:
+		return termtext.Line(id) + " is not an atom of this state"
+	}
+	return ""
+}
+
+// runShowInGraph switches to the graph with the row's atom selected and
+// scrolled into view.
+func runShowInGraph(h here, _ tea.KeyPressMsg) kit.Action {
+	m, l := h.m, h.l
+	id := rowAtom(h)
+	m.setView(l, viewGraph)
+	g := &l.graph
+	g.follow, g.lay.center = false, false
+	g.selectID(id)
+	if g.lay.gv != nil && g.lay.gv.Layout() != nil {
+		g.lay.gv.Select(id)
+	}
+	l.details.top = 0
+	m.refreshDetails(l)
 	return kit.Action{}
 }
 

@@ -16,6 +16,9 @@ type KeyMap struct {
 
 	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right key.Binding
 	Dependency, Dependent, Details, Follow               key.Binding
+	// ShowInGraph shows the atom a bindings or trail row names in the
+	// graph, selected.
+	ShowInGraph key.Binding
 	// DetailsDown/Up scroll the details pane beside the graph; PanLeft and
 	// PanRight pan the drawing by half a pane.
 	DetailsDown, DetailsUp, PanLeft, PanRight key.Binding

@@ -49,14 +49,27 @@ type layered struct {
 	// placement (where there is no earlier view to keep) through the
 	// relayouts and resizes that follow it, until the person moves.
 	center bool
-	// sizedFor is the pane width the node width was chosen for; shrinks
-	// counts the narrower relayouts tried for it.
-	sizedFor, shrinks int
+	// wanted is the box width chosen for the pane (graphView.nodeWidth);
+	// shrinks counts the narrower relayouts tried for it, grown notes the
+	// wider one; rowCap, when set, is the most rows of text that fitted
+	// the pane's height.
+	wanted, shrinks, rowCap int
+	grown                   bool
 	// minimap is the minimap drawn last (nil when none was), for the
 	// legend.
 	minimap *dagdraw.Canvas
 	// shown is what view painted last (mouse.go).
 	shown shownDrawing
+}
+
+// want makes w the boxes' width, when the pane or the graph's shape call
+// for another than before: the narrower relayouts and the rows tried for
+// the old one start over.
+func (l *layered) want(w int) {
+	if w == l.wanted {
+		return
+	}
+	l.wanted, l.opt.NodeWidth, l.shrinks, l.rowCap, l.grown = w, w, 0, 0, false
 }
 
 // layoutJob is a layout to compute in the background.
@@ -83,7 +96,7 @@ func (j *layoutJob) run() layoutMsg {
 // resolved.
 func layoutKey(st *model.State, opt dagdraw.Options) uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%d|%d|%v|", structureKey(st), opt.Orientation, opt.NodeWidth, opt.CollapseResolved)
+	fmt.Fprintf(h, "%d|%d|%d|%d|%v|", structureKey(st), opt.Orientation, opt.NodeWidth, opt.TitleLines, opt.CollapseResolved)
 	var ids []string
 	for id, on := range opt.Collapsed {
 		if on {
@@ -112,9 +125,8 @@ func (l *layered) refresh(st *model.State, f *model.Facts, r *model.Report, node
 	}
 	l.g = loopgraph.FromState(st, f)
 	loopgraph.Flags(&l.g, r)
-	if l.opt.NodeWidth == 0 {
-		l.opt.NodeWidth = nodeWidth
-	}
+	l.opt.FitTitles = true
+	l.want(nodeWidth)
 	key := layoutKey(st, l.opt)
 	if l.gv.Layout() != nil && key == l.key {
 		// The same structure: redecorate the installed layout. SetGraph

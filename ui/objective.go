@@ -161,7 +161,7 @@ func nonEmpty(s, alt string) string {
 func checkLines(c *model.Check, indent string, w int, s Styles) []string {
 	typ := s.Accent.Render(termtext.Line(nonEmpty(string(c.Type), "?")))
 	if c.Type != model.CheckQuality {
-		return []string{ansi.Truncate(indent+typ+" "+termtext.Line(c.Value), w, "…")}
+		return hanging(indent+typ+" ", termtext.Line(c.Value), w)
 	}
 	out := []string{}
 	head := indent + typ
@@ -185,7 +185,7 @@ func checkLines(c *model.Check, indent string, w int, s Styles) []string {
 			}
 		}
 		for _, lv := range r.Levels {
-			out = append(out, ansi.Truncate(indent+"    "+fmt.Sprintf("%d ", lv.Score)+termtext.Line(lv.Text), w, "…"))
+			out = append(out, hanging(indent+"    "+fmt.Sprintf("%d ", lv.Score), termtext.Line(lv.Text), w)...)
 		}
 	}
 	return out

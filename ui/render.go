@@ -377,6 +377,9 @@ func (m *Model) renderFooter() string {
 	if f := l.filters[l.view]; f != "" {
 		right = append(right, s.Accent.Render("filter: "+termtext.Line(f)))
 	}
+	if mark := m.scrollMark(l); mark != "" {
+		right = append(right, s.Muted.Render(mark))
+	}
 	if l.readOnly {
 		right = append(right, s.Muted.Render("read-only"))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
+	"github.com/aot-loop/aot-tui/ui/internal/cells"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -176,7 +177,11 @@ func (t *tableView) view(s Styles) string {
 		if t.filter != "" {
 			msg = fmt.Sprintf("nothing matches %q", termtext.Line(t.filter))
 		}
-		lines = append(lines, s.Muted.Render(padTo(msg, t.width)))
+		for _, l := range wrap(msg, t.width) {
+			if len(lines) <= h {
+				lines = append(lines, s.Muted.Render(padTo(l, t.width)))
+			}
+		}
 	}
 	for k := t.top; k < len(t.visible) && k < t.top+h; k++ {
 		r := t.visible[k]
@@ -202,7 +207,12 @@ func (t *tableView) view(s Styles) string {
 		lines = append(lines, s.Border.Render(strings.Repeat("─", t.width)))
 		var pv []string
 		if len(t.visible) > 0 {
-			pv = t.preview(t.visible[t.sel], t.width)
+			pv = wrapLines(t.preview(t.visible[t.sel], t.width), t.width)
+		}
+		if len(pv) > ph-1 {
+			// The rest of the row does not fit under the table: say so.
+			pv = pv[:ph-1]
+			pv[ph-2] = cells.Cut(pv[ph-2], t.width-2) + s.Muted.Render(" …")
 		}
 		for k := 0; k < ph-1; k++ {
 			l := ""
@@ -213,6 +223,20 @@ func (t *tableView) view(s Styles) string {
 		}
 	}
 	return strings.Join(lines[:min(len(lines), t.height)], "\n")
+}
+
+// wrapLines wraps (styled) lines wider than width at blanks, hyphens and
+// slashes, keeping their styles.
+func wrapLines(lines []string, width int) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if ansi.StringWidth(l) <= width {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, strings.Split(ansi.Wrap(l, max(4, width), " -/"), "\n")...)
+	}
+	return out
 }
 
 // parseTime reads an ISO 8601 timestamp.

@@ -144,6 +144,43 @@ func firstLine(s string) string {
 
 func truncate(s string, w int) string { return cells.Cut(s, w) }
 
+// scrollMark is cells.ScrollMark: "↓ 1–16 of 40" for a list or text that
+// does not show all of itself.
+func scrollMark(n, top, height int) string { return cells.ScrollMark(n, top, height) }
+
+// scrollMark is where the view on screen is scrolled to when it does not
+// show all of its list or text ("" when it does), for the footer: the
+// graph's list, the details, a table's rows, the objective, the prompt, a
+// phase loop. The drawing has its own position line.
+func (m *Model) scrollMark(l *loop) string {
+	text := func(t *scrollText) string { return scrollMark(len(t.lines), t.top, t.height) }
+	switch {
+	case l.phase != nil:
+		return text(&l.phaseText)
+	case l.st == nil:
+		return ""
+	case l.view == viewGraph && l.showDetails:
+		return text(&l.details)
+	case l.view == viewGraph:
+		var marks []string
+		if g := &l.graph; !g.isLayered() {
+			marks = append(marks, scrollMark(len(g.visible), g.top, g.height))
+		}
+		if m.wide {
+			if d := text(&l.details); d != "" {
+				marks = append(marks, "details "+d)
+			}
+		}
+		return strings.TrimSpace(strings.Join(marks, " · "))
+	case l.view == viewObjective:
+		return text(&l.objective)
+	case l.view == viewPrompt:
+		return text(&l.prompt)
+	}
+	t := []*tableView{viewBindings: &l.bindings, viewTrail: &l.trail, viewCorrections: &l.corrections}[l.view]
+	return scrollMark(len(t.visible), t.top, t.bodyHeight())
+}
+
 // pickedUp says whether the loop has acted on a correction applied from
 // this session: acknowledged once the iteration advances past the one it
 // was applied at; and whether a loop write undid it and it was applied

@@ -201,12 +201,14 @@ func (t *Table) polled(path string) string {
 }
 
 // filterWords is the footer's right part: the filter and how many rows
-// pass it ("" without a filter).
+// pass it, and where the rows on screen are when they do not all show
+// ("" without either).
 func (t *Table) filterWords() string {
+	mark := cells.ScrollMark(len(t.cur.visible), t.cur.top, t.cur.bodyHeight())
 	if t.cur.filter == "" {
-		return ""
+		return mark
 	}
-	return fmt.Sprintf("filter: %s (%d of %d)", termtext.Line(t.cur.filter), len(t.cur.visible), len(t.rows))
+	return strings.TrimSpace(fmt.Sprintf("filter: %s (%d of %d) %s", termtext.Line(t.cur.filter), len(t.cur.visible), len(t.rows), mark))
 }
 
 // hintsWidth is the room the footer leaves the key hints or the status.

@@ -1,6 +1,7 @@
 package fleettable
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -215,5 +216,32 @@ func TestPolledLoopsAndTheWatch(t *testing.T) {
 	want := "watch: watching 7 .claude directories with 14 of 15 descriptors (kqueue); trees walked again every 10s; 1 loop polled every 2s"
 	if got := tb.WatchNote(); got != want {
 		t.Fatalf("WatchNote %q, want %q", got, want)
+	}
+}
+
+// A table with more rows than the pane shows says where it is in its
+// footer, and with a filter, beside the filter.
+func TestTableSaysWhereItIs(t *testing.T) {
+	var rows []fleet.Row
+	for i := 0; i < 40; i++ {
+		rows = append(rows, row(fmt.Sprintf("loop%02d", i), fleet.AttentionNone, time.Minute))
+	}
+	tb := table(rows...)
+	footer := func() string {
+		tb.Refresh(testContext(), func(int) string { return "keys" })
+		lines := strings.Split(tb.View(testContext()), "\n")
+		return lines[len(lines)-1]
+	}
+	h := tb.cur.bodyHeight()
+	if want := fmt.Sprintf("↓ 1–%d of 40", h); !strings.Contains(footer(), want) {
+		t.Errorf("at the top: footer %q, want %q", footer(), want)
+	}
+	tb.End()
+	if want := fmt.Sprintf("↑ %d–40 of 40", 41-h); !strings.Contains(footer(), want) {
+		t.Errorf("at the end: footer %q, want %q", footer(), want)
+	}
+	tb.cur.setFilter("loop")
+	if !strings.Contains(footer(), "filter: loop (40 of 40) ↑") {
+		t.Errorf("with a filter: footer %q", footer())
 	}
 }

@@ -37,3 +37,19 @@ func WindowHint(n, top, height int) string {
 	}
 	return fmt.Sprintf("%d–%d of %d", top+1, min(n, top+height), n)
 }
+
+// ScrollMark says that a list or text of n lines (rows, atoms) shows only
+// those from top, height at a time: "↓ 1–16 of 40" (↑ at the end, ↕ in
+// the middle); "" when all of it is in sight.
+func ScrollMark(n, top, height int) string {
+	hint := WindowHint(n, top, height)
+	switch {
+	case hint == "":
+		return ""
+	case top <= 0:
+		return "↓ " + hint
+	case top+height >= n:
+		return "↑ " + hint
+	}
+	return "↕ " + hint
+}

@@ -22,3 +22,16 @@ func TestWindow(t *testing.T) {
 		t.Errorf("all in sight, yet the hint says %q", got)
 	}
 }
+
+// A scroll mark says which way there is more: below at the top, above at
+// the end, both between; nothing when all is in sight.
+func TestScrollMark(t *testing.T) {
+	for _, c := range []struct {
+		n, top, h int
+		want      string
+	}{{40, 0, 16, "↓ 1–16 of 40"}, {40, 24, 16, "↑ 25–40 of 40"}, {40, 5, 16, "↕ 6–21 of 40"}, {10, 0, 16, ""}} {
+		if got := ScrollMark(c.n, c.top, c.h); got != c.want {
+			t.Errorf("%d lines from %d, %d in sight: %q, want %q", c.n, c.top, c.h, got, c.want)
+		}
+	}
+}
