@@ -101,7 +101,7 @@ func (st *structure) fitTitles(g *Graph) {
 			widest = max(widest, titleWidth(&st.nodes[i], g))
 		}
 	}
-	st.title = widest + 2
+	st.title = widest + 3 // the borders, and a blank before the right one as the marker cell gives the left
 	st.width = max(MinNodeWidth, min(st.width, st.title))
 }
 
