@@ -36,9 +36,8 @@ the file as it is now (the loop has usually written it since): it puts back
 exactly what that correction changed — removes an atom it added, adds an atom it
 deleted again with its fields and its dependents' edges, restores OR selections,
 statuses it reset, bindings, constraints, objective fields, base_case items and
-trail entries it cleared — and records a corrections[] entry of the same type
-("undo of the dag_adjustment of 2026-…: A9 removed"). An atom the correction
-took out of progress comes back pending: its worker was interrupted.
+trail entries it cleared. An atom the correction took out of progress comes back
+pending: its worker was interrupted.
 
 It is refused (exit 1, with the reason) where the loop's later work makes that
 impossible: an atom the correction added is in progress or resolved now, or
@@ -47,16 +46,21 @@ switched since; a redone atom was started or resolved again; a value was changed
 again. Undoing an undo puts the correction back.
 
 Undo needs the versions of the file just before and just after the correction.
-They are read from the journal beside the state file
-(.claude/aot-loop-state.history.jsonl), which the TUI writes while it watches
-(every version it sees); a correction written from the command line records its
-two versions there too, when the journal exists (unless --no-journal). Any
-entry whose versions the journal holds can be undone, whoever wrote it. One it
+They are read from the state file's journal in the journal directory
+($XDG_STATE_HOME/aot-tui/journals, else ~/.local/state/aot-tui/journals;
+%LocalAppData%\aot-tui\journals on Windows), which the TUI writes while it
+watches (every version it sees), and from one an older aot-tui kept beside the
+state file; a correction written from the command line records its two versions
+there too (unless --no-journal). Any
+entry whose versions a journal holds can be undone, whoever wrote it. One it
 does not hold (made while no journal was kept, or by hand or by the loop's own
 /redirect while no TUI watched) is refused, saying so, as is one whose versions
 in the journal hold the loop's writes as well (the journal missed the version
 it was planned on). A stop, which records no corrections[] entry, is taken back
-in the TUI.` + interruptHelp,
+in the TUI.
+
+Writes the inverse change and a corrections[] entry of the type of the one
+undone ("undo of the dag_adjustment of 2026-…: A9 removed").` + interruptHelp,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("at") && cmd.Flags().Changed("index") {
