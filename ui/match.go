@@ -28,22 +28,8 @@ type matcher interface {
 // matcher is the view of h's place that n and N step through (nil where
 // there is none).
 func (h here) matcher() matcher {
-	l := h.l
-	switch {
-	case h.p.Has(inGraph):
-		return &l.graph
-	case h.p.Has(inBindings):
-		return &l.bindings
-	case h.p.Has(inTrail):
-		return &l.trail
-	case h.p.Has(inCorrections):
-		return &l.corrections
-	case h.p.Has(inObjective):
-		return &l.objective
-	case h.p.Has(inPrompt):
-		return &l.prompt
-	}
-	return nil
+	m, _ := h.loopView().(matcher)
+	return m
 }
 
 // matchWhy says when n and N have nothing to step through.

@@ -239,6 +239,29 @@ func (h here) scroller() scroller {
 		return &l.phaseText
 	case h.p.Has(inDetails):
 		return &l.details
+	}
+	if s, ok := h.loopView().(scroller); ok {
+		return s
+	}
+	switch d := l.topDialog().(type) {
+	case *flowBox:
+		if p, ok := d.b.(pager); ok {
+			return pagerScroll{p}
+		}
+	case *kitDialog:
+		if p, ok := d.d.(pager); ok {
+			return pagerScroll{p}
+		}
+	}
+	return nil
+}
+
+// loopView is the view of the loop's tab in front at h (the graph, a
+// table, a text; nil where none is): what the move keys scroll and n and
+// N step through.
+func (h here) loopView() any {
+	l := h.l
+	switch {
 	case h.p.Has(inGraph):
 		return &l.graph
 	case h.p.Has(inBindings):
@@ -251,16 +274,6 @@ func (h here) scroller() scroller {
 		return &l.objective
 	case h.p.Has(inPrompt):
 		return &l.prompt
-	}
-	switch d := l.topDialog().(type) {
-	case *flowBox:
-		if p, ok := d.b.(pager); ok {
-			return pagerScroll{p}
-		}
-	case *kitDialog:
-		if p, ok := d.d.(pager); ok {
-			return pagerScroll{p}
-		}
 	}
 	return nil
 }
