@@ -303,17 +303,7 @@ func showInGraphWhy(h here) string {
 // runShowInGraph switches to the graph with the row's atom selected and
 // scrolled into view.
 func runShowInGraph(h here, _ tea.KeyPressMsg) kit.Action {
-	m, l := h.m, h.l
-	id := rowAtom(h)
-	m.setView(l, viewGraph)
-	g := &l.graph
-	g.follow, g.lay.center = false, false
-	g.selectID(id)
-	if g.lay.gv != nil && g.lay.gv.Layout() != nil {
-		g.lay.gv.Select(id)
-	}
-	l.details.top = 0
-	m.refreshDetails(l)
+	h.m.showInGraph(h.l, rowAtom(h))
 	return kit.Action{}
 }
 

@@ -223,9 +223,15 @@ func (m *Model) jumpTo(l *loop, q string) {
 	if l.status.Level == kit.Info {
 		l.status = statusLine{} // a hint (the last jump's "no atom A99") is stale once a jump lands
 	}
+	m.showInGraph(l, id)
+}
+
+// showInGraph shows l's graph with atom id selected and in view (a jump,
+// enter on a row that names it).
+func (m *Model) showInGraph(l *loop, id string) {
 	m.setView(l, viewGraph)
 	g := &l.graph
-	g.follow = false
+	g.follow, g.lay.center = false, false
 	g.selectID(id)
 	if g.lay.gv != nil && g.lay.gv.Layout() != nil {
 		g.lay.gv.Select(id)
