@@ -111,7 +111,23 @@ func (d *form) Width(paneW int) int { return kit.DialogWidth(paneW) }
 func (d *form) Kind() string { return d.kind }
 
 func (d *form) Resize(_ kit.Context, paneW, bodyH int) {
-	d.form.WithWidth(d.Width(paneW) - 4).WithHeight(bodyRoom(bodyH, d.refusal != "" || d.moved))
+	// Two lines of the room are the keys' (formKeys), wrapped.
+	d.form.WithWidth(d.Width(paneW) - 4).WithHeight(max(3, bodyRoom(bodyH, d.refusal != "" || d.moved)-2))
+}
+
+// formKeys are the keys of the form's focused field, as huh's help line
+// says them ("enter next • shift+tab back"), wrapped to w.
+func formKeys(f *huh.Form, w int) []string {
+	var parts []string
+	for _, b := range f.KeyBinds() {
+		if h := b.Help(); b.Enabled() && h.Key != "" {
+			parts = append(parts, h.Key+" "+h.Desc)
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return cells.Wrap(strings.Join(parts, " • "), w)
 }
 
 func (d *form) Draw(ctx kit.Context, w, _ int) []string {
@@ -128,6 +144,9 @@ func (d *form) Draw(ctx kit.Context, w, _ int) []string {
 		}
 	}
 	lines = append(lines, collapseBlankRuns(strings.Split(d.form.View(), "\n"))...)
+	for _, l := range formKeys(d.form, w) {
+		lines = append(lines, s.Muted.Render(l))
+	}
 	return append(lines, s.Muted.Render("esc cancels · nothing is written before the preview"))
 }
 

@@ -230,7 +230,9 @@ func buildForm(kind string, v *formValues, stateFn func() *model.State, width, h
 	case Stop:
 		groups = b.stop()
 	}
-	return huh.NewForm(groups...).WithShowHelp(true).WithShowErrors(true)
+	// The form's keys are drawn by the box (form.Draw), wrapped: huh cuts
+	// its help line at the box's edge ("shift+tab bac…").
+	return huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(true)
 }
 
 // formBuilder holds what every form's pages are built from.
