@@ -1,0 +1,617 @@
+package agent
+
+import (
+	"bytes"
+	"container/heap"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/fsnotify/fsnotify"
+	"strconv"
+)
+
+// Options say whose sessions to follow and how.
+type Options struct {
+	// Project is the loop's project directory (the working directory
+	// Claude Code runs the loop in).
+	Project string
+	// Root is Claude Code's projects directory (default ProjectsRoot).
+	Root string
+	// HookFile is the project's hook events file (HookEventsFile; "" for
+	// none: NeedsYou is then only inferred).
+	HookFile string
+	// Since: only transcripts written since then are read, and only the
+	// responses since then counted (the loop's start: the first version
+	// of its state file aot-tui knows; zero: all).
+	Since time.Time
+	// Atoms, Iterations: the loop's atom ids and its iterations over time
+	// (from the state file's versions); both may change later
+	// (Follower.SetAtoms, SetIterations).
+	Atoms      []string
+	Iterations []IterationMark
+	Prices     *Prices
+	MaxSteps   int
+	// Poll is the fallback stat interval (default 2 s), Debounce the wait
+	// after a notification (default 5 ms).
+	Poll     time.Duration
+	Debounce time.Duration
+	// MaxLine bounds one line (default 64 MiB): a longer one is skipped,
+	// with a note.
+	MaxLine int
+
+	// watchDirs overrides the platform's choice of watching directories
+	// (inotify, Windows) or only the files followed (kqueue): tests run
+	// both on Linux.
+	watchDirs *bool
+}
+
+func (o *Options) defaults() {
+	if o.Root == "" {
+		o.Root, _ = ProjectsRoot()
+	}
+	if o.Poll <= 0 {
+		o.Poll = 2 * time.Second
+	}
+	if o.Debounce <= 0 {
+		o.Debounce = 5 * time.Millisecond
+	}
+	if o.MaxLine <= 0 {
+		o.MaxLine = 64 << 20
+	}
+}
+
+// follower reads a project's transcripts and hook events into a Tracker,
+// each file from where it left off.
+type follower struct {
+	o     Options
+	t     *Tracker
+	dirs  []string
+	files map[string]*tfile
+	// order is the order the files were first met (read in it).
+	order   []*tfile
+	gone    map[string]bool
+	foreign map[string]bool
+	hookFI  fs.FileInfo
+	free    [][]byte
+	// read counts the transcript bytes read: a follower never reads a
+	// byte twice unless a file was replaced or cut (then it starts over).
+	read    int64
+	scanned bool
+	ready   bool
+	ctx     context.Context
+}
+
+type tfile struct {
+	transcript
+	// off is how far the file was read; tail the torn line at its end,
+	// kept until its line break comes.
+	off  int64
+	fi   fs.FileInfo
+	tail []byte
+	// skipping: a line longer than MaxLine is being passed over.
+	skipping bool
+}
+
+func newFollower(ctx context.Context, o Options) *follower {
+	o.defaults()
+	f := &follower{o: o, files: map[string]*tfile{}, gone: map[string]bool{}, foreign: map[string]bool{}, ctx: ctx}
+	f.reset()
+	return f
+}
+
+func (f *follower) reset() {
+	f.t = NewTracker(TrackerOptions{Project: f.o.Project, Prices: f.o.Prices, Atoms: f.o.Atoms, MaxSteps: f.o.MaxSteps, Since: f.o.Since})
+	f.t.SetIterations(f.o.Iterations)
+	f.hookFI = nil
+	for _, tf := range f.order {
+		tf.off, tf.fi, tf.tail, tf.skipping = 0, nil, nil, false
+	}
+}
+
+// Open reads the project's transcripts and hook events once: the
+// activity now (status --json).
+func Open(o Options) *Activity {
+	f := newFollower(context.Background(), o)
+	f.scan(true)
+	f.ready = true
+	return f.snapshot()
+}
+
+func (f *follower) snapshot() *Activity {
+	a := f.t.Snapshot(time.Now())
+	a.Ready = f.ready
+	a.Found = len(f.dirs) > 0
+	for _, d := range f.dirs {
+		a.Dirs = append(a.Dirs, clean(d, 400))
+	}
+	if !a.Found && f.ready {
+		where := f.o.Root
+		if where == "" {
+			where = "Claude Code's projects directory"
+		}
+		a.Notes = append(a.Notes, clean("no Claude Code transcripts of "+f.o.Project+" in "+where, 400))
+	}
+	return a
+}
+
+// scan reads what changed: with discover, it looks for the project's
+// directories and new transcripts too (a poll, or a directory changed).
+// It reports whether anything was read.
+func (f *follower) scan(discover bool) bool {
+	changed := false
+	if discover || len(f.dirs) == 0 {
+		changed = f.discover() || changed
+	}
+	got, err := f.readAll()
+	if errors.Is(err, errStartOver) {
+		notes := f.t.notes
+		f.reset()
+		f.t.notes = notes
+		f.scan(false)
+		return true
+	}
+	changed = changed || got
+	if f.o.HookFile != "" {
+		changed = f.readHooks() || changed
+	}
+	return changed
+}
+
+var errStartOver = errors.New("start over")
+
+// discover finds the project's transcript directories and their files.
+func (f *follower) discover() bool {
+	if f.o.Root == "" {
+		return false
+	}
+	if len(f.dirs) == 0 || !f.scanned {
+		dirs, scanned := Dirs(f.o.Root, f.o.Project)
+		if scanned {
+			f.scanned = true
+		}
+		for _, d := range dirs {
+			if !slices.Contains(f.dirs, d) {
+				f.dirs = append(f.dirs, d)
+			}
+		}
+	}
+	sp := spellings(f.o.Project)
+	added := false
+	for _, d := range f.dirs {
+		ts, err := sessionFiles(d, f.o.Since)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && !f.gone[d] {
+				f.gone[d] = true
+				f.t.Note("the transcripts directory " + d + " disappeared; what was read is kept")
+			}
+			continue
+		}
+		if f.gone[d] {
+			delete(f.gone, d)
+			f.t.Note("the transcripts directory " + d + " is back")
+		}
+		for _, tr := range ts {
+			if f.files[tr.path] != nil || f.foreign[tr.path] {
+				continue
+			}
+			if tr.ref.Agent == "" {
+				if cwd := cwdOfFile(tr.path); cwd != "" && !sameDir(cwd, sp) {
+					// Another directory whose name comes out the same
+					// (/a/b-c and /a/b/c): not this project's.
+					f.foreign[tr.path] = true
+					continue
+				}
+			} else if f.foreign[filepath.Join(d, tr.ref.Session+".jsonl")] {
+				f.foreign[tr.path] = true
+				continue
+			}
+			tf := &tfile{transcript: tr}
+			f.files[tr.path] = tf
+			f.order = append(f.order, tf)
+			added = true
+		}
+	}
+	return added
+}
+
+// readAll reads what was appended to the files since the last read, in
+// time order across them (a k-way merge on the lines' timestamps, each
+// file's own order kept): a worker's file read before its coordinator's
+// would have its lines attributed before the marks and the Task that
+// explain them. Complete lines are fed to the tracker; a torn last line
+// is kept until its line break comes. A file replaced (another file at
+// the path) or cut short returns errStartOver.
+func (f *follower) readAll() (bool, error) {
+	var h cursorHeap
+	defer func() {
+		for _, c := range h {
+			c.close(f)
+		}
+	}()
+	for i, tf := range f.order {
+		if f.foreign[tf.path] {
+			continue
+		}
+		fi, err := os.Stat(tf.path)
+		if err != nil {
+			continue // gone: what was read stays; the directory's note says why
+		}
+		if tf.fi != nil && (!os.SameFile(tf.fi, fi) || fi.Size() < tf.off) {
+			f.t.Note("a transcript was replaced or cut short (" + filepath.Base(tf.path) + "): everything is read again from the start")
+			return false, errStartOver
+		}
+		tf.fi = fi
+		if fi.Size() == tf.off {
+			continue
+		}
+		file, err := statefile.OpenRegular(tf.path)
+		if err != nil {
+			f.t.Note(err.Error())
+			continue
+		}
+		c := &cursor{tf: tf, file: file, size: fi.Size(), idx: i, buf: f.getBuf()}
+		c.buf = append(c.buf, tf.tail...)
+		tf.tail = nil
+		if c.next(f) {
+			heap.Push(&h, c)
+		} else {
+			c.close(f)
+		}
+	}
+	got := false
+	for h.Len() > 0 {
+		c := h[0]
+		f.t.FeedLine(c.tf.ref, &c.line, c.ok)
+		got = true
+		if c.next(f) {
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
+			c.close(f)
+		}
+	}
+	return got, nil
+}
+
+// cursor reads one file's new lines for readAll.
+type cursor struct {
+	tf   *tfile
+	file *os.File
+	size int64
+	idx  int
+	buf  []byte
+	pos  int
+	// line is the next line, parsed (ok as ParseLine said); key orders it:
+	// its timestamp, never before the file's previous one.
+	line Line
+	ok   bool
+	key  time.Time
+}
+
+// chunk is how much a cursor reads at a time.
+const chunk = 256 << 10
+
+// next reads the file's next complete line into c.line; false at the end
+// of what is there, with a torn last line kept in the file's tail.
+func (c *cursor) next(f *follower) bool {
+	tf := c.tf
+	for {
+		if f.ctx.Err() != nil {
+			return false
+		}
+		if i := bytes.IndexByte(c.buf[c.pos:], '\n'); i >= 0 {
+			line := c.buf[c.pos : c.pos+i]
+			c.pos += i + 1
+			if tf.skipping {
+				tf.skipping = false
+				continue
+			}
+			if len(line) > f.o.MaxLine {
+				f.tooLong(tf)
+				continue
+			}
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			c.line, c.ok = ParseLine(line)
+			if c.ok && !c.line.Timestamp.IsZero() && c.line.Timestamp.After(c.key) {
+				c.key = c.line.Timestamp
+			}
+			return true
+		}
+		rest := len(c.buf) - c.pos
+		if rest > f.o.MaxLine && !tf.skipping {
+			f.tooLong(tf)
+			tf.skipping = true
+		}
+		if tf.skipping {
+			c.buf, c.pos = c.buf[:0], 0
+		} else if c.pos > 0 {
+			c.buf = c.buf[:copy(c.buf, c.buf[c.pos:])]
+			c.pos = 0
+		}
+		if tf.off >= c.size {
+			if !tf.skipping && len(c.buf) > 0 {
+				tf.tail = bytes.Clone(c.buf)
+			}
+			return false
+		}
+		want := int(min(int64(chunk), c.size-tf.off))
+		if cap(c.buf)-len(c.buf) < want {
+			c.buf = append(c.buf[:len(c.buf):len(c.buf)], make([]byte, want)...)[:len(c.buf)]
+		}
+		n, err := c.file.ReadAt(c.buf[len(c.buf):len(c.buf)+want], tf.off)
+		c.buf = c.buf[:len(c.buf)+n]
+		tf.off += int64(n)
+		f.read += int64(n)
+		if n == 0 || (err != nil && n < want) {
+			c.size = tf.off // shorter than its stat said: cut meanwhile, the next stat says so
+		}
+	}
+}
+
+func (c *cursor) close(f *follower) {
+	c.file.Close()
+	if cap(c.buf) <= 4*chunk {
+		f.free = append(f.free, c.buf[:0])
+	}
+	c.buf = nil
+}
+
+func (f *follower) getBuf() []byte {
+	if n := len(f.free); n > 0 {
+		b := f.free[n-1]
+		f.free = f.free[:n-1]
+		return b
+	}
+	return make([]byte, 0, chunk)
+}
+
+func (f *follower) tooLong(tf *tfile) {
+	f.t.Note("a line over " + strconv.Itoa(f.o.MaxLine>>20) + " MiB in " + filepath.Base(tf.path) + " was skipped")
+	f.t.lines++
+	f.t.unrecognised++
+}
+
+type cursorHeap []*cursor
+
+func (h cursorHeap) Len() int { return len(h) }
+func (h cursorHeap) Less(i, j int) bool {
+	if c := h[i].key.Compare(h[j].key); c != 0 {
+		return c < 0
+	}
+	return h[i].idx < h[j].idx
+}
+func (h cursorHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *cursorHeap) Push(x any)   { *h = append(*h, x.(*cursor)) }
+func (h *cursorHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
+}
+
+// readHooks reads the hook events file again when it changed.
+func (f *follower) readHooks() bool {
+	fi, err := os.Stat(f.o.HookFile)
+	if err != nil {
+		if f.hookFI != nil {
+			f.hookFI = nil
+			f.t.SetHookEvents(nil)
+			return true
+		}
+		return false
+	}
+	if f.hookFI != nil && os.SameFile(f.hookFI, fi) && fi.Size() == f.hookFI.Size() && fi.ModTime().Equal(f.hookFI.ModTime()) {
+		return false
+	}
+	f.hookFI = fi
+	evs, err := ReadHookEvents(f.o.HookFile)
+	if err != nil {
+		f.t.Note("hook events: " + err.Error())
+		return false
+	}
+	f.t.SetHookEvents(evs)
+	return true
+}
+
+// Follower follows a loop's sessions in the background (StartFollow).
+type Follower struct {
+	cancel context.CancelFunc
+	done   sync.WaitGroup
+	mu     sync.Mutex
+	atoms  []string
+	iters  []IterationMark
+	dirty  bool
+	wake   chan struct{}
+}
+
+// StartFollow starts following the project's transcripts and hook events
+// in a goroutine: emit is called (from that goroutine, never
+// concurrently) with a new snapshot first at once (Ready false), again
+// when the transcripts that were there are read (Ready true), and then
+// after every change, a few milliseconds after it is written. Each
+// snapshot is new: the receiver may keep it. Stop ends it.
+func StartFollow(o Options, emit func(*Activity)) *Follower {
+	ctx, cancel := context.WithCancel(context.Background())
+	fl := &Follower{cancel: cancel, wake: make(chan struct{}, 1)}
+	fl.done.Add(1)
+	go func() {
+		defer fl.done.Done()
+		fl.run(ctx, o, emit)
+	}()
+	return fl
+}
+
+// Stop ends the following and waits for its goroutine.
+func (fl *Follower) Stop() {
+	fl.cancel()
+	fl.done.Wait()
+}
+
+// SetAtoms gives the follower the loop's atom ids (the state file
+// changed): new Task descriptions are matched against them.
+func (fl *Follower) SetAtoms(ids []string) {
+	fl.mu.Lock()
+	fl.atoms, fl.dirty = slices.Clone(ids), true
+	fl.mu.Unlock()
+	fl.poke()
+}
+
+// SetIterations gives the follower the loop's iterations over time, read
+// from the state file's versions: the tokens per iteration are counted
+// again by them.
+func (fl *Follower) SetIterations(marks []IterationMark) {
+	fl.mu.Lock()
+	fl.iters, fl.dirty = slices.Clone(marks), true
+	fl.mu.Unlock()
+	fl.poke()
+}
+
+func (fl *Follower) poke() {
+	select {
+	case fl.wake <- struct{}{}:
+	default:
+	}
+}
+
+// settings hands the follower the atoms and iterations set since the
+// last call.
+func (fl *Follower) settings(f *follower) bool {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	if !fl.dirty {
+		return false
+	}
+	fl.dirty = false
+	if fl.atoms != nil {
+		f.o.Atoms = fl.atoms
+		f.t.SetAtoms(fl.atoms)
+	}
+	if fl.iters != nil {
+		f.o.Iterations = fl.iters
+		f.t.SetIterations(fl.iters)
+	}
+	return true
+}
+
+func (fl *Follower) run(ctx context.Context, o Options, emit func(*Activity)) {
+	f := newFollower(ctx, o)
+	watchDirs := watchDirsDefault
+	if o.watchDirs != nil {
+		watchDirs = *o.watchDirs
+	}
+	emit(f.snapshot())
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		fw = nil // polling alone
+	} else {
+		defer fw.Close()
+	}
+	watched := map[string]bool{}
+	watch := func() {
+		if fw == nil {
+			return
+		}
+		var want []string
+		if watchDirs {
+			want = append(want, f.o.Root)
+			for _, d := range f.dirs {
+				want = append(want, d)
+				for _, tf := range f.order {
+					if tf.ref.Agent == "" {
+						want = append(want, filepath.Join(d, tf.ref.Session), filepath.Join(d, tf.ref.Session, "subagents"))
+					}
+				}
+			}
+			if f.o.HookFile != "" {
+				want = append(want, filepath.Dir(f.o.HookFile))
+			}
+		} else {
+			// kqueue: a watched directory costs a descriptor for every
+			// entry; watch the files followed, and let the poll find new
+			// ones.
+			for _, tf := range f.order {
+				want = append(want, tf.path)
+			}
+			if f.o.HookFile != "" {
+				want = append(want, f.o.HookFile)
+			}
+		}
+		for _, p := range want {
+			if !watched[p] && fw.Add(p) == nil {
+				watched[p] = true
+			}
+		}
+	}
+	fl.settings(f)
+	f.scan(true)
+	f.ready = true
+	if ctx.Err() != nil {
+		return
+	}
+	emit(f.snapshot())
+	watch()
+
+	debounce := time.NewTimer(time.Hour)
+	debounce.Stop()
+	poll := time.NewTimer(f.o.Poll)
+	defer poll.Stop()
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	if fw != nil {
+		events, errs = fw.Events, fw.Errors
+	}
+	rediscover := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				if watched[ev.Name] && ev.Has(fsnotify.Remove|fsnotify.Rename) {
+					delete(watched, ev.Name) // its watch went with it
+				}
+				rediscover = true
+			}
+			debounce.Reset(f.o.Debounce)
+		case _, ok := <-errs:
+			if !ok {
+				errs = nil
+			}
+			rediscover = true
+			debounce.Reset(f.o.Debounce)
+		case <-fl.wake:
+			if fl.settings(f) {
+				emit(f.snapshot())
+			}
+		case <-debounce.C:
+			changed := fl.settings(f)
+			if f.scan(rediscover) || changed {
+				emit(f.snapshot())
+			}
+			if rediscover {
+				watch()
+			}
+			rediscover = false
+		case <-poll.C:
+			changed := fl.settings(f)
+			if f.scan(true) || changed {
+				emit(f.snapshot())
+			}
+			watch()
+			poll.Reset(f.o.Poll)
+		}
+	}
+}
