@@ -284,14 +284,22 @@ const maxFields = 16
 // question of a questions array.
 func parseInput(s *scanner) []Field {
 	var out []Field
-	s.object(func(key []byte) bool {
-		if len(out) >= maxFields {
-			return false
+	set := func(f Field) {
+		for i := range out {
+			if out[i].Key == f.Key {
+				out[i] = f // the last of a repeated key, as JSON's readers take it
+				return
+			}
 		}
+		if len(out) < maxFields {
+			out = append(out, f)
+		}
+	}
+	s.object(func(key []byte) bool {
 		switch s.peek() {
 		case '"':
 			h, v, _ := s.strHash(fieldKeep)
-			out = append(out, Field{Key: string(key), Value: v, Hash: h})
+			set(Field{Key: string(key), Value: v, Hash: h})
 			return true
 		case '[':
 			if string(key) != "questions" {
@@ -308,7 +316,7 @@ func parseInput(s *scanner) []Field {
 						return false
 					}
 					h, v, _ := s.strHash(fieldKeep)
-					out = append(out, Field{Key: "questions", Value: v, Hash: h})
+					set(Field{Key: "questions", Value: v, Hash: h})
 					return true
 				})
 				return true
