@@ -270,9 +270,9 @@ func TestDirs(t *testing.T) {
 // units: a character outside the BMP becomes two dashes.
 func TestDirName(t *testing.T) {
 	for in, want := range map[string]string{
-		"/home/u/shop":         "-home-u-shop",
-		`C:\Users\a\my proj`:   "C--Users-a-my-proj",
-		"/home/u/文档/x_y.z":     "-home-u----x-y-z",
+		"/home/u/shop":          "-home-u-shop",
+		`C:\Users\a\my proj`:    "C--Users-a-my-proj",
+		"/home/u/文档/x_y.z":      "-home-u----x-y-z",
 		"/home/u/\U0001F600/go": "-home-u----go",
 	} {
 		if got, cut := DirName(in); got != want || cut {

@@ -121,9 +121,9 @@ func TestInstallHookEntriesOfAnotherAotTUI(t *testing.T) {
 // wrong, and nothing is made of it.
 func TestInstallHookRefuses(t *testing.T) {
 	for in, want := range map[string]string{
-		"{\n  \"model\": \"opus\",\n}\n": "line 3",
-		"[1, 2]":                         "not a JSON object",
-		`{"hooks": []}`:                  `"hooks" is not an object`,
+		"{\n  \"model\": \"opus\",\n}\n":  "line 3",
+		"[1, 2]":                          "not a JSON object",
+		`{"hooks": []}`:                   `"hooks" is not an object`,
 		`{"hooks": {"Notification": {}}}`: `"Notification" is not an array`,
 	} {
 		_, _, err := InstallHook([]byte(in), cmdline)
