@@ -81,8 +81,11 @@ type follower struct {
 	hookFI  fs.FileInfo
 	free    [][]byte
 	// read counts the transcript bytes read: a follower never reads a
-	// byte twice unless a file was replaced or cut (then it starts over).
+	// byte twice unless a file was replaced or cut (then it starts over),
+	// or a read of more than maxOpen files parks one (reread counts
+	// those bytes).
 	read    int64
+	reread  int64
 	scanned bool
 	ready   bool
 	ctx     context.Context
@@ -144,12 +147,18 @@ func (f *follower) snapshot() *Activity {
 // scan reads what changed: with discover, it looks for the project's
 // directories and new transcripts too (a poll, or a directory changed).
 // It reports whether anything was read.
-func (f *follower) scan(discover bool) bool {
+func (f *follower) scan(discover bool) bool { return f.scanFiles(discover, nil) }
+
+// scanFiles is scan, reading only the files in only (all when nil): a
+// notification names the file that changed, and a loop's hundreds of
+// finished sub-agents need no stat each time one line is written.
+func (f *follower) scanFiles(discover bool, only map[string]bool) bool {
 	changed := false
 	if discover || len(f.dirs) == 0 {
 		changed = f.discover() || changed
+		only = nil
 	}
-	got, err := f.readAll()
+	got, err := f.readAll(only)
 	if errors.Is(err, errStartOver) {
 		notes := f.t.notes
 		f.reset()
@@ -158,7 +167,7 @@ func (f *follower) scan(discover bool) bool {
 		return true
 	}
 	changed = changed || got
-	if f.o.HookFile != "" {
+	if f.o.HookFile != "" && (only == nil || only[f.o.HookFile]) {
 		changed = f.readHooks() || changed
 	}
 	return changed
@@ -228,15 +237,10 @@ func (f *follower) discover() bool {
 // explain them. Complete lines are fed to the tracker; a torn last line
 // is kept until its line break comes. A file replaced (another file at
 // the path) or cut short returns errStartOver.
-func (f *follower) readAll() (bool, error) {
-	var h cursorHeap
-	defer func() {
-		for _, c := range h {
-			c.close(f)
-		}
-	}()
+func (f *follower) readAll(only map[string]bool) (bool, error) {
+	var cands []*cursor
 	for i, tf := range f.order {
-		if f.foreign[tf.path] {
+		if f.foreign[tf.path] || (only != nil && !only[tf.path]) {
 			continue
 		}
 		fi, err := os.Stat(tf.path)
@@ -248,36 +252,130 @@ func (f *follower) readAll() (bool, error) {
 			return false, errStartOver
 		}
 		tf.fi = fi
-		if fi.Size() == tf.off {
-			continue
+		if fi.Size() > tf.off {
+			cands = append(cands, &cursor{tf: tf, size: fi.Size(), idx: i})
 		}
-		file, err := statefile.OpenRegular(tf.path)
-		if err != nil {
-			f.t.Note(err.Error())
-			continue
-		}
-		c := &cursor{tf: tf, file: file, size: fi.Size(), idx: i, buf: f.getBuf()}
-		c.buf = append(c.buf, tf.tail...)
-		tf.tail = nil
-		if c.next(f) {
-			heap.Push(&h, c)
-		} else {
+	}
+	var active cursorHeap
+	defer func() {
+		for _, c := range active {
 			c.close(f)
+		}
+	}()
+	// With more files than maxOpen to read (a long loop's sub-agents),
+	// each is opened for its first line, then parked until the merge
+	// reaches its time: few of them overlap in time.
+	probe := len(cands) > maxOpen
+	var pending []*cursor
+	for _, c := range cands {
+		if !c.open(f, probe) {
+			continue
+		}
+		if !c.next(f) {
+			c.close(f)
+			continue
+		}
+		if probe {
+			c.park(f)
+			pending = append(pending, c)
+		} else {
+			heap.Push(&active, c)
+		}
+	}
+	before := func(a, b *cursor) bool {
+		if c := a.key.Compare(b.key); c != 0 {
+			return c < 0
+		}
+		return a.idx < b.idx
+	}
+	slices.SortFunc(pending, func(a, b *cursor) int {
+		if before(a, b) {
+			return -1
+		}
+		return 1
+	})
+	activate := func() {
+		for len(pending) > 0 && (active.Len() == 0 || !before(active[0], pending[0])) {
+			c := pending[0]
+			pending = pending[1:]
+			if active.Len() >= maxOpen {
+				// park the open file whose next line comes last
+				last := 0
+				for i := range active {
+					if before(active[last], active[i]) {
+						last = i
+					}
+				}
+				if m := active[last]; before(c, m) {
+					heap.Remove(&active, last)
+					m.park(f)
+					i, _ := slices.BinarySearchFunc(pending, m, func(a, b *cursor) int {
+						if before(a, b) {
+							return -1
+						}
+						return 1
+					})
+					pending = slices.Insert(pending, i, m)
+				}
+			}
+			if c.open(f, false) {
+				heap.Push(&active, c)
+			}
 		}
 	}
 	got := false
-	for h.Len() > 0 {
-		c := h[0]
+	for {
+		activate()
+		if active.Len() == 0 || f.ctx.Err() != nil {
+			break
+		}
+		c := active[0]
 		f.t.FeedLine(c.tf.ref, &c.line, c.ok)
 		got = true
 		if c.next(f) {
-			heap.Fix(&h, 0)
+			heap.Fix(&active, 0)
 		} else {
-			heap.Pop(&h)
+			heap.Pop(&active)
 			c.close(f)
 		}
 	}
 	return got, nil
+}
+
+// maxOpen bounds the files one read keeps open at once, and so the
+// buffers it holds (a chunk each) and its descriptors.
+const maxOpen = 16
+
+// open opens the cursor's file with a buffer (a small one to probe its
+// first line), the file's kept tail first in it; false (noted) when it
+// cannot be opened.
+func (c *cursor) open(f *follower, small bool) bool {
+	file, err := statefile.OpenRegular(c.tf.path)
+	if err != nil {
+		f.t.Note(err.Error())
+		return false
+	}
+	c.file = file
+	if small {
+		c.buf = make([]byte, 0, 16<<10)
+	} else {
+		c.buf = f.getBuf()
+	}
+	c.pos = 0
+	c.buf = append(c.buf, c.tf.tail...)
+	c.tf.tail = nil
+	return true
+}
+
+// park closes the cursor's file and gives its buffer back, keeping the
+// line it has read: what it read past that line is read again when it
+// opens (f.reread counts it).
+func (c *cursor) park(f *follower) {
+	if rest := int64(len(c.buf) - c.pos); rest > 0 && !c.tf.skipping {
+		c.tf.off -= rest
+		f.reread += rest
+	}
+	c.close(f)
 }
 
 // cursor reads one file's new lines for readAll.
@@ -343,10 +441,13 @@ func (c *cursor) next(f *follower) bool {
 			}
 			return false
 		}
-		want := int(min(int64(chunk), c.size-tf.off))
-		if cap(c.buf)-len(c.buf) < want {
-			c.buf = append(c.buf[:len(c.buf):len(c.buf)], make([]byte, want)...)[:len(c.buf)]
+		if cap(c.buf)-len(c.buf) < chunk/4 {
+			// a line longer than the room left: a buffer twice as large
+			nb := make([]byte, len(c.buf), max(2*cap(c.buf), chunk))
+			copy(nb, c.buf)
+			c.buf = nb
 		}
+		want := int(min(int64(cap(c.buf)-len(c.buf)), c.size-tf.off))
 		n, err := c.file.ReadAt(c.buf[len(c.buf):len(c.buf)+want], tf.off)
 		c.buf = c.buf[:len(c.buf)+n]
 		tf.off += int64(n)
@@ -358,8 +459,11 @@ func (c *cursor) next(f *follower) bool {
 }
 
 func (c *cursor) close(f *follower) {
-	c.file.Close()
-	if cap(c.buf) <= 4*chunk {
+	if c.file != nil {
+		c.file.Close()
+		c.file = nil
+	}
+	if cap(c.buf) >= chunk && cap(c.buf) <= 4*chunk && len(f.free) < maxOpen {
 		f.free = append(f.free, c.buf[:0])
 	}
 	c.buf = nil
@@ -570,6 +674,9 @@ func (fl *Follower) run(ctx context.Context, o Options, emit func(*Activity)) {
 		events, errs = fw.Events, fw.Errors
 	}
 	rediscover := false
+	// touched are the followed files notifications named since the last
+	// read.
+	touched := map[string]bool{}
 	for {
 		select {
 		case <-ctx.Done():
@@ -585,12 +692,18 @@ func (fl *Follower) run(ctx context.Context, o Options, emit func(*Activity)) {
 				}
 				rediscover = true
 			}
+			switch name := filepath.Clean(ev.Name); {
+			case f.files[name] != nil || name == f.o.HookFile:
+				touched[name] = true
+			case !watched[name]:
+				rediscover = true // a file not followed yet
+			}
 			debounce.Reset(f.o.Debounce)
 		case _, ok := <-errs:
 			if !ok {
 				errs = nil
 			}
-			rediscover = true
+			rediscover = true // an overflow: read everything
 			debounce.Reset(f.o.Debounce)
 		case <-fl.wake:
 			if fl.settings(f) {
@@ -598,13 +711,14 @@ func (fl *Follower) run(ctx context.Context, o Options, emit func(*Activity)) {
 			}
 		case <-debounce.C:
 			changed := fl.settings(f)
-			if f.scan(rediscover) || changed {
+			if f.scanFiles(rediscover, touched) || changed {
 				emit(f.snapshot())
 			}
 			if rediscover {
 				watch()
 			}
 			rediscover = false
+			clear(touched)
 		case <-poll.C:
 			changed := fl.settings(f)
 			if f.scan(true) || changed {

@@ -87,6 +87,13 @@ type agentState struct {
 	// prompted: its first prompt was seen; promptHash is its hash.
 	prompted   bool
 	promptHash uint64
+	// steps and usage are the copies the last Snapshot handed out, made
+	// again only when they changed (stepsDirty, usageDirty): snapshots
+	// share what did not change, and never change it.
+	steps      []Step
+	usage      []ModelTokens
+	stepsDirty bool
+	usageDirty bool
 }
 
 type taskCall struct {
@@ -346,6 +353,7 @@ func (t *Tracker) assistant(a *agentState, s *sessionState, l *Line, at time.Tim
 
 func (t *Tracker) addStep(a *agentState, step Step) {
 	a.a.StepCount++
+	a.stepsDirty = true
 	if len(a.a.Steps) >= t.maxSteps {
 		a.a.Steps = slices.Delete(a.a.Steps, 0, len(a.a.Steps)-t.maxSteps+1)
 	}
@@ -474,6 +482,7 @@ func (t *Tracker) finish(a *agentState, id string, at time.Time, failed bool) {
 		for i := len(ag.a.Steps) - 1; i >= 0; i-- {
 			if st := &ag.a.Steps[i]; st.id == id {
 				st.Done, st.Failed, st.DoneAt = true, failed, at
+				ag.stepsDirty = true
 				return true
 			}
 		}
@@ -579,6 +588,7 @@ func (t *Tracker) apply(r *response, sign int) {
 	model := t.models[r.model]
 	t.total.add(model, tok, sign, r.long)
 	t.order[r.agent].a.Usage.add(model, tok, sign, r.long)
+	t.order[r.agent].usageDirty = true
 	atom := ""
 	if r.atom >= 0 {
 		atom = t.atoms[r.atom]
@@ -686,9 +696,14 @@ func (t *Tracker) Snapshot(now time.Time) *Activity {
 		}
 		slices.SortStableFunc(subs, func(a, b *agentState) int { return a.a.Started.Compare(b.a.Started) })
 		for _, a := range append([]*agentState{s.main}, subs...) {
+			if a.stepsDirty || a.steps == nil {
+				a.steps, a.stepsDirty = slices.Clone(a.a.Steps), false
+			}
+			if a.usageDirty || a.usage == nil {
+				a.usage, a.usageDirty = slices.Clone(a.a.Usage.ByModel), false
+			}
 			c := a.a
-			c.Steps = slices.Clone(c.Steps)
-			c.Usage = c.Usage.clone()
+			c.Steps, c.Usage.ByModel = a.steps, a.usage
 			act.Agents = append(act.Agents, c)
 		}
 	}
