@@ -441,9 +441,9 @@ func (c *cursor) next(f *follower) bool {
 			}
 			return false
 		}
-		if cap(c.buf)-len(c.buf) < chunk/4 {
+		if free := cap(c.buf) - len(c.buf); free == 0 || free < cap(c.buf)/4 {
 			// a line longer than the room left: a buffer twice as large
-			nb := make([]byte, len(c.buf), max(2*cap(c.buf), chunk))
+			nb := make([]byte, len(c.buf), max(2*cap(c.buf), 16<<10))
 			copy(nb, c.buf)
 			c.buf = nb
 		}
