@@ -177,3 +177,30 @@ func TestSubagentEra(t *testing.T) {
 	}
 	golden(t, "era-subagents", a)
 }
+
+// The iterations read from the state file's versions take precedence over
+// the transcript's marks from the first of them on, and count every
+// response again when they change.
+func TestIterationsFromTheStateFile(t *testing.T) {
+	ts := func(s string) time.Time { v, _ := time.Parse(time.RFC3339, s); return v }
+	a := Open(Options{Project: "/home/u/shop", Root: filepath.Join("testdata", "era-subagents"),
+		Iterations: []IterationMark{{At: ts("2026-11-21T11:00:10Z"), N: 8}, {At: ts("2026-11-21T11:00:00Z"), N: 7}}})
+	if a.IterationsFrom != "state" {
+		t.Fatalf("iterations from %q", a.IterationsFrom)
+	}
+	// Before 11:00:10: msg_B1, B2, B3; after: B4 to B8.
+	checkUsage(t, "iteration 7", a.ByIteration[7], 3, tok(19, 190, 600, 900, 200))
+	checkUsage(t, "iteration 8", a.ByIteration[8], 5, tok(14, 345, 4800, 5600))
+	if len(a.ByIteration) != 2 {
+		t.Errorf("iterations %v", a.ByIteration)
+	}
+	tr := NewTracker(TrackerOptions{})
+	tr.Feed(FileRef{Session: "s"}, []byte(assistant(lineOpts{session: "s", uuid: "u", at: at(5)}, "m", opus, tok(1, 0, 0, 0), textBlock("x"))))
+	if got := tr.Snapshot(at(6)).ByIteration[0].Responses; got != 1 {
+		t.Fatalf("before any mark: %d", got)
+	}
+	tr.SetIterations([]IterationMark{{At: at(1), N: 4}})
+	if got := tr.Snapshot(at(6)).ByIteration[4].Responses; got != 1 {
+		t.Fatalf("after the marks came: %v", tr.Snapshot(at(6)).ByIteration)
+	}
+}

@@ -84,11 +84,13 @@ type follower struct {
 	// byte twice unless a file was replaced or cut (then it starts over),
 	// or a read of more than maxOpen files parks one (reread counts
 	// those bytes).
-	read    int64
-	reread  int64
-	scanned bool
-	ready   bool
-	ctx     context.Context
+	read   int64
+	reread int64
+	// lastScan is when every directory of the root was last looked at
+	// for the project's cwd.
+	lastScan time.Time
+	ready    bool
+	ctx      context.Context
 }
 
 type tfile struct {
@@ -175,23 +177,32 @@ func (f *follower) scanFiles(discover bool, only map[string]bool) bool {
 
 var errStartOver = errors.New("start over")
 
+// minEmit is the shortest time between two snapshots a Follower hands
+// out.
+const minEmit = 50 * time.Millisecond
+
+// scanEvery is how often a follower that has found no transcript
+// directory of the project looks through every directory of the root.
+const scanEvery = 30 * time.Second
+
 // discover finds the project's transcript directories and their files.
 func (f *follower) discover() bool {
 	if f.o.Root == "" {
 		return false
 	}
-	if len(f.dirs) == 0 || !f.scanned {
-		dirs, scanned := Dirs(f.o.Root, f.o.Project)
-		if scanned {
-			f.scanned = true
-		}
-		for _, d := range dirs {
-			if !slices.Contains(f.dirs, d) {
-				f.dirs = append(f.dirs, d)
-			}
+	sp := spellings(f.o.Project)
+	dirs := namedDirs(f.o.Root, sp)
+	if len(dirs) == 0 && len(f.dirs) == 0 && (f.lastScan.IsZero() || time.Since(f.lastScan) >= scanEvery) {
+		// No directory by the naming rule: every directory's newest
+		// transcript is looked at, at most every scanEvery.
+		f.lastScan = time.Now()
+		dirs = scanDirs(f.o.Root, sp)
+	}
+	for _, d := range dirs {
+		if !slices.Contains(f.dirs, d) {
+			f.dirs = append(f.dirs, d)
 		}
 	}
-	sp := spellings(f.o.Project)
 	added := false
 	for _, d := range f.dirs {
 		ts, err := sessionFiles(d, f.o.Since)
@@ -199,12 +210,14 @@ func (f *follower) discover() bool {
 			if errors.Is(err, fs.ErrNotExist) && !f.gone[d] {
 				f.gone[d] = true
 				f.t.Note("the transcripts directory " + d + " disappeared; what was read is kept")
+				added = true // news
 			}
 			continue
 		}
 		if f.gone[d] {
 			delete(f.gone, d)
 			f.t.Note("the transcripts directory " + d + " is back")
+			added = true
 		}
 		for _, tr := range ts {
 			if f.files[tr.path] != nil || f.foreign[tr.path] {
@@ -541,8 +554,10 @@ type Follower struct {
 // in a goroutine: emit is called (from that goroutine, never
 // concurrently) with a new snapshot first at once (Ready false), again
 // when the transcripts that were there are read (Ready true), and then
-// after every change, a few milliseconds after it is written. Each
-// snapshot is new: the receiver may keep it. Stop ends it.
+// after every change, a few milliseconds after it is written (at most
+// one every 50 ms). A snapshot is never changed after it is handed out
+// (snapshots share what did not change between them: read them, never
+// write them). Stop ends it.
 func StartFollow(o Options, emit func(*Activity)) *Follower {
 	ctx, cancel := context.WithCancel(context.Background())
 	fl := &Follower{cancel: cancel, wake: make(chan struct{}, 1)}
@@ -677,6 +692,25 @@ func (fl *Follower) run(ctx context.Context, o Options, emit func(*Activity)) {
 	// touched are the followed files notifications named since the last
 	// read.
 	touched := map[string]bool{}
+	// Snapshots go out at most every minEmit: a loop writing many lines a
+	// second makes one snapshot of them, the last change never held back
+	// longer than that.
+	var lastEmit time.Time
+	held := false
+	throttle := time.NewTimer(time.Hour)
+	throttle.Stop()
+	defer throttle.Stop()
+	send := func() {
+		if since := time.Since(lastEmit); since < minEmit {
+			if !held {
+				held = true
+				throttle.Reset(minEmit - since)
+			}
+			return
+		}
+		lastEmit = time.Now()
+		emit(f.snapshot())
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -705,14 +739,18 @@ func (fl *Follower) run(ctx context.Context, o Options, emit func(*Activity)) {
 			}
 			rediscover = true // an overflow: read everything
 			debounce.Reset(f.o.Debounce)
+		case <-throttle.C:
+			held = false
+			lastEmit = time.Now()
+			emit(f.snapshot())
 		case <-fl.wake:
 			if fl.settings(f) {
-				emit(f.snapshot())
+				send()
 			}
 		case <-debounce.C:
 			changed := fl.settings(f)
 			if f.scanFiles(rediscover, touched) || changed {
-				emit(f.snapshot())
+				send()
 			}
 			if rediscover {
 				watch()
@@ -722,7 +760,7 @@ func (fl *Follower) run(ctx context.Context, o Options, emit func(*Activity)) {
 		case <-poll.C:
 			changed := fl.settings(f)
 			if f.scan(true) || changed {
-				emit(f.snapshot())
+				send()
 			}
 			watch()
 			poll.Reset(f.o.Poll)

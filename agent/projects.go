@@ -100,6 +100,17 @@ func sameDir(cwd string, spellings []string) bool {
 // (the name rule may change again). scanned says the fallback ran.
 func Dirs(root, project string) (dirs []string, scanned bool) {
 	sp := spellings(project)
+	if dirs = namedDirs(root, sp); len(dirs) > 0 {
+		return dirs, false
+	}
+	return scanDirs(root, sp), true
+}
+
+// namedDirs are the directories Claude Code's naming rule gives the
+// project's spellings (cheap: a stat, or for a cut name one listing of
+// root).
+func namedDirs(root string, sp []string) []string {
+	var dirs []string
 	for _, p := range sp {
 		name, cut := DirName(p)
 		if !cut {
@@ -119,9 +130,14 @@ func Dirs(root, project string) (dirs []string, scanned bool) {
 			}
 		}
 	}
-	if len(dirs) > 0 {
-		return dirs, false
-	}
+	return dirs
+}
+
+// scanDirs are the directories under root whose newest transcript
+// records one of the spellings as its cwd (a read of every directory's
+// newest transcript's start).
+func scanDirs(root string, sp []string) []string {
+	var dirs []string
 	entries, _ := os.ReadDir(root)
 	for _, e := range entries {
 		if !e.IsDir() {
@@ -132,7 +148,7 @@ func Dirs(root, project string) (dirs []string, scanned bool) {
 			dirs = append(dirs, d)
 		}
 	}
-	return dirs, true
+	return dirs
 }
 
 func isDir(p string) bool {
