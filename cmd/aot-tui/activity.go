@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aot-loop/aot-tui/agent"
@@ -219,7 +218,8 @@ func printActivity(w io.Writer, l *loaded, now time.Time) {
 		fmt.Fprintf(w, "activity  %s\n", line(n))
 	}
 	if !a.Found {
-		fmt.Fprintf(w, "activity  no Claude Code transcripts of this project (%s)\n", line(strings.Join(a.Notes, "; ")))
+		// No transcripts (a loop run elsewhere, or not by Claude Code):
+		// nothing to say but what the hook told.
 		if n := a.NeedsYou; n != nil {
 			fmt.Fprintf(w, "needs you ⚠ %s (%s ago)\n", line(n.Message), textfmt.Ago(now.Sub(n.Since)))
 		}
