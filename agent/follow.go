@@ -45,6 +45,11 @@ type Options struct {
 	// MaxLine bounds one line (default 64 MiB): a longer one is skipped,
 	// with a note.
 	MaxLine int
+	// Quick: the transcript directories are looked for only where Claude
+	// Code's naming rule and the hook's events say, never by reading a
+	// transcript of every directory of Root (which a root of hundreds of
+	// projects makes slow for a one-shot command).
+	Quick bool
 
 	// watchDirs overrides the platform's choice of watching directories
 	// (inotify, Windows) or only the files followed (kqueue): tests run
@@ -156,6 +161,10 @@ func (f *follower) scan(discover bool) bool { return f.scanFiles(discover, nil) 
 // finished sub-agents need no stat each time one line is written.
 func (f *follower) scanFiles(discover bool, only map[string]bool) bool {
 	changed := false
+	if f.o.HookFile != "" && (only == nil || only[f.o.HookFile]) {
+		// first: the events name transcripts discover looks at
+		changed = f.readHooks()
+	}
 	if discover || len(f.dirs) == 0 {
 		changed = f.discover() || changed
 		only = nil
@@ -169,9 +178,6 @@ func (f *follower) scanFiles(discover bool, only map[string]bool) bool {
 		return true
 	}
 	changed = changed || got
-	if f.o.HookFile != "" && (only == nil || only[f.o.HookFile]) {
-		changed = f.readHooks() || changed
-	}
 	return changed
 }
 
@@ -192,9 +198,19 @@ func (f *follower) discover() bool {
 	}
 	sp := spellings(f.o.Project)
 	dirs := namedDirs(f.o.Root, sp)
-	if len(dirs) == 0 && len(f.dirs) == 0 && (f.lastScan.IsZero() || time.Since(f.lastScan) >= scanEvery) {
-		// No directory by the naming rule: every directory's newest
-		// transcript is looked at, at most every scanEvery.
+	// The hook's events name their session's transcript: its directory
+	// is the project's, whatever the rule.
+	for _, ev := range f.t.hooks {
+		if ev.Transcript == "" || !filepath.IsAbs(ev.Transcript) {
+			continue
+		}
+		if d := filepath.Dir(ev.Transcript); !slices.Contains(dirs, d) && filepath.Dir(d) == filepath.Clean(f.o.Root) && isDir(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 && len(f.dirs) == 0 && !f.o.Quick && (f.lastScan.IsZero() || time.Since(f.lastScan) >= scanEvery) {
+		// No directory by the rule or the hook: a transcript of every
+		// directory is looked at, at most every scanEvery.
 		f.lastScan = time.Now()
 		dirs = scanDirs(f.o.Root, sp)
 	}

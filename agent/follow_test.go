@@ -280,3 +280,31 @@ func TestDirName(t *testing.T) {
 		}
 	}
 }
+
+// The hook's events name their session's transcript: its directory is
+// read whatever its name, without looking through every directory of the
+// root (Quick, as status reads).
+func TestHookNamesTheDirectory(t *testing.T) {
+	p := newProject(t)
+	odd := filepath.Join(p.root, "renamed-by-a-future-rule")
+	if err := os.Rename(p.tdir, odd); err != nil {
+		t.Fatal(err)
+	}
+	s := "cccccccc-cccc-4ccc-8ccc-cccccccccccc"
+	o := p.opts(s)
+	o.uuid, o.at = "u1", at(0)
+	appendFile(t, filepath.Join(odd, s+".jsonl"), assistant(o, "m1", opus, tok(3, 0, 0, 0), textBlock("hi")))
+	hooks := t.TempDir()
+	opts := Options{Project: p.dir, Root: p.root, HookFile: HookEventsFile(hooks, p.dir), Quick: true}
+	if a := Open(opts); a.Found {
+		t.Fatalf("found without the hook and without a look through the root: %v", a.Dirs)
+	}
+	in := HookInput{SessionID: s, CWD: p.dir, HookEventName: "Notification", NotificationType: "idle_prompt", TranscriptPath: filepath.Join(odd, s+".jsonl")}
+	if _, err := RecordHook(hooks, in, at(1), time.Second); err != nil {
+		t.Fatal(err)
+	}
+	a := Open(opts)
+	if !a.Found || a.Total.Responses != 1 || a.NeedsYou == nil || a.NeedsYou.Kind != "idle_prompt" {
+		t.Fatalf("found %v, %d responses, needs you %+v", a.Found, a.Total.Responses, a.NeedsYou)
+	}
+}

@@ -96,8 +96,8 @@ func sameDir(cwd string, spellings []string) bool {
 // directory project: the one named by DirName (for a cut name, those
 // whose name begins with the cut name and a '-' and whose transcripts
 // record the project as their cwd); when there is none, every directory
-// under root whose newest transcript records the project as its cwd
-// (the name rule may change again). scanned says the fallback ran.
+// under root whose transcripts record the project as their cwd (the name
+// rule may change again). scanned says the fallback ran.
 func Dirs(root, project string) (dirs []string, scanned bool) {
 	sp := spellings(project)
 	if dirs = namedDirs(root, sp); len(dirs) > 0 {
@@ -133,9 +133,9 @@ func namedDirs(root string, sp []string) []string {
 	return dirs
 }
 
-// scanDirs are the directories under root whose newest transcript
-// records one of the spellings as its cwd (a read of every directory's
-// newest transcript's start).
+// scanDirs are the directories under root whose transcripts record one
+// of the spellings as their cwd (the start of a transcript of each
+// directory read).
 func scanDirs(root string, sp []string) []string {
 	var dirs []string
 	entries, _ := os.ReadDir(root)
@@ -156,36 +156,39 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// cwdOfDir is the cwd the newest transcript of dir records ("" none).
+// cwdOfDir is the cwd the transcripts of dir record ("" none): the first
+// of its first three transcripts (by name) that records one. Every
+// transcript of a directory records the same cwd (the directory is named
+// after it), so none is stat'ed for its age: a look through a root of
+// hundreds of projects stays cheap.
 func cwdOfDir(dir string) string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return ""
 	}
-	var newest string
-	var at time.Time
+	tried := 0
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".jsonl") {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
 			continue
 		}
-		if fi, err := e.Info(); err == nil && (newest == "" || fi.ModTime().After(at)) {
-			newest, at = filepath.Join(dir, e.Name()), fi.ModTime()
+		if cwd := cwdOfFile(filepath.Join(dir, e.Name())); cwd != "" {
+			return cwd
+		}
+		if tried++; tried == 3 {
+			break
 		}
 	}
-	if newest == "" {
-		return ""
-	}
-	return cwdOfFile(newest)
+	return ""
 }
 
-// cwdOfFile is the first cwd a transcript's first 64 KiB record.
+// cwdOfFile is the first cwd a transcript's first 16 KiB record.
 func cwdOfFile(path string) string {
 	f, err := statefile.OpenRegular(path)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, 16<<10)
 	n, _ := io.ReadFull(f, buf)
 	buf = buf[:n]
 	for len(buf) > 0 {

@@ -56,7 +56,9 @@ func (l *loaded) activity() *agent.Activity {
 // day before the file's last change.
 func activityOptions(l *loaded, jd *journalDirFlag) agent.Options {
 	project := statefile.ProjectDir(l.Target.Path)
-	o := agent.Options{Project: project}
+	// Quick: a one-shot command does not read a transcript of every
+	// project Claude Code knows to find this one's (the TUI does).
+	o := agent.Options{Project: project, Quick: true}
 	o.Root, _ = agent.ProjectsRoot()
 	if dir, err := hookDir(); err == nil {
 		o.HookFile = agent.HookEventsFile(dir, project)
