@@ -39,25 +39,38 @@ func DefaultJournalDir() (string, error) {
 // journalDirFor is DefaultJournalDir on the system goos with the
 // environment getenv: the choice per system, testable on any.
 func journalDirFor(goos string, getenv func(string) string) (string, error) {
+	return stateDirFor(goos, getenv, "journals", "the journals", " (--journal-dir DIR chooses one)")
+}
+
+// DefaultStateDir is the directory name in aot-tui's part of the user's
+// state directory, chosen per system as DefaultJournalDir's ("journals")
+// is: $XDG_STATE_HOME/aot-tui/NAME, %LocalAppData%\aot-tui\NAME on
+// Windows, ~/.local/state/aot-tui/NAME elsewhere. what names its use in
+// the error that says which variable to set ("the hook events").
+func DefaultStateDir(name, what string) (string, error) {
+	return stateDirFor(runtime.GOOS, os.Getenv, name, what, "")
+}
+
+func stateDirFor(goos string, getenv func(string) string, name, what, hint string) (string, error) {
 	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "aot-tui", "journals"), nil
+		return filepath.Join(d, "aot-tui", name), nil
 	}
 	switch goos {
 	case "windows":
 		if d := getenv("LocalAppData"); d != "" {
-			return filepath.Join(d, "aot-tui", "journals"), nil
+			return filepath.Join(d, "aot-tui", name), nil
 		}
-		return "", errors.New("no directory for the journals: %LocalAppData% is not set (--journal-dir DIR chooses one)")
+		return "", errors.New("no directory for " + what + ": %LocalAppData% is not set" + hint)
 	case "plan9":
 		if d := getenv("home"); d != "" {
-			return filepath.Join(d, ".local", "state", "aot-tui", "journals"), nil
+			return filepath.Join(d, ".local", "state", "aot-tui", name), nil
 		}
-		return "", errors.New("no directory for the journals: $home is not set (--journal-dir DIR chooses one)")
+		return "", errors.New("no directory for " + what + ": $home is not set" + hint)
 	}
 	if d := getenv("HOME"); d != "" {
-		return filepath.Join(d, ".local", "state", "aot-tui", "journals"), nil
+		return filepath.Join(d, ".local", "state", "aot-tui", name), nil
 	}
-	return "", errors.New("no directory for the journals: neither $XDG_STATE_HOME nor $HOME is set (--journal-dir DIR chooses one)")
+	return "", errors.New("no directory for " + what + ": neither $XDG_STATE_HOME nor $HOME is set" + hint)
 }
 
 // JournalIn is the journal of the state file at statePath in the directory

@@ -190,7 +190,7 @@ func TestStatusJSONKeys(t *testing.T) {
 	}
 	m := decodeObject(t, stdout)
 	ours := []string{"kind", "path", "goal", "max_iterations", "max_stall_count", "max_parallel_agents", "prev_pending_count",
-		"unresolved", "progress", "next_batch", "longest_chain", "outlook", "gone_in_progress", "valid", "errors", "warnings"}
+		"unresolved", "progress", "next_batch", "longest_chain", "outlook", "gone_in_progress", "valid", "errors", "warnings", "activity"}
 	sameKeys(t, "status", m, append(slices.Clone(readStateKeys), ours...)...)
 	sameKeys(t, "summary", m["summary"].(map[string]any), "total", "pending", "in_progress", "resolved", "executable")
 	sameKeys(t, "outlook", m["outlook"].(map[string]any), "decision", "text", "warning", "next_stall")

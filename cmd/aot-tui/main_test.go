@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/aot-loop/aot-tui/internal/testenv"
@@ -12,7 +13,8 @@ import (
 // corrections. Tests of the guard pass --guard. It keeps the journals of
 // every TUI the tests start (and of the binary they run) in a directory of
 // its own, never the user's state directory (XDG_STATE_HOME, which every
-// system honours first: history.DefaultJournalDir). It reports the tests
+// system honours first: history.DefaultJournalDir), and reads Claude
+// Code's transcripts from there too (CLAUDE_CONFIG_DIR). It reports the tests
 // skipped for want of tmux, python3 or git (testenv).
 func TestMain(m *testing.M) {
 	if os.Getenv("AOT_TUI_GUARD") == "" {
@@ -23,6 +25,8 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("XDG_STATE_HOME", state)
+	// Claude Code's transcripts: the tests' own, never the user's.
+	os.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(state, "claude"))
 	code := testenv.Main(m)
 	os.RemoveAll(state)
 	os.Exit(code)

@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"io/fs"
+	"time"
 
+	"github.com/aot-loop/aot-tui/agent"
 	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/model"
@@ -44,6 +46,13 @@ type loaded struct {
 	// set they are still being read: read them through gone, which waits.
 	Gone   []model.Gone
 	goneCh chan []model.Gone
+	// act is what Claude Code recorded of the loop's sessions (status
+	// reads it unless --no-activity: readActivity, activity.go).
+	act       *agent.Activity
+	actCh     chan *agent.Activity
+	actSince  time.Time
+	actNotes  []string
+	actPrices *agent.Prices
 }
 
 // readGone starts reading, on another core, the journal of an AoT state

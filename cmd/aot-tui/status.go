@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aot-loop/aot-tui/internal/jsonstream"
 	"github.com/aot-loop/aot-tui/internal/loopword"
@@ -23,8 +24,9 @@ func newStatusCmd(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	var sf scanFlags
 	var jd journalDirFlag
+	var af activityFlag
 	cmd := &cobra.Command{
-		Use:   "status [PATH] [-f PATH] [--journal-dir DIR] [--json] | status --scan [DIR ...] [--depth N] [--watch MODE] [--json]",
+		Use:   "status [PATH] [-f PATH] [--journal-dir DIR] [--no-activity] [--json] | status --scan [DIR ...] [--depth N] [--watch MODE] [--json]",
 		Short: "One-shot summary of a loop: status, goal, iteration, stall, progress, next batch",
 		Long: `Prints a one-shot summary of the loop's state file.
 
@@ -48,6 +50,12 @@ When the loop is running and has a journal (the TUI records one, in the journal
 directory: --journal-dir), the outlook also says which atoms were in progress
 earlier in the iteration and are gone now: their workers' scripts will fail
 (--json: gone_in_progress).
+
+When Claude Code's transcripts of the project are found ($CLAUDE_CONFIG_DIR/projects,
+else ~/.claude/projects), status also says what the loop's agents do now, whether
+the loop waits for you (exactly when aot-tui hook install is done, else inferred
+from the transcript), and the tokens and estimated cost of its sessions since the
+loop began (--json: activity, null with --no-activity, which reads none of it).
 
 Exit codes: 0 ok (a file that fails validation included: "checks" says so), 1 the
 file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
@@ -74,6 +82,7 @@ file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 				return err
 			}
 			l.readGone(&jd)
+			l.readActivity(&af, &jd)
 			out := cmd.OutOrStdout()
 			if l.ParseErr != nil {
 				if asJSON {
@@ -98,6 +107,7 @@ file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 	ff.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	jd.register(cmd, "look for the loop's journal in this directory")
+	af.register(cmd)
 	sf.register(cmd)
 	return cmd
 }
@@ -289,6 +299,8 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	j.Strs(v.Errors, true)
 	j.Key("warnings")
 	j.Strs(v.Warnings, true)
+	j.Key("activity")
+	_ = j.Value(activityOf(l))
 	j.Close('}')
 	_ = j.End()
 }
@@ -362,6 +374,7 @@ type aotStatus struct {
 	Valid             bool          `json:"valid"`
 	Errors            []string      `json:"errors"`
 	Warnings          []string      `json:"warnings"`
+	Activity          *activityJSON `json:"activity"`
 }
 
 func toAtomJSON(a model.Atom) atomJSON {
@@ -393,6 +406,7 @@ func aotStatusJSON(l *loaded) aotStatus {
 		Outlook:        model.WithGone(model.PredictOutlook(s, f), l.gone()),
 		GoneInProgress: make([]model.Gone, 0, len(l.gone())),
 		Valid:          v.Valid, Errors: v.Errors, Warnings: v.Warnings,
+		Activity: activityOf(l),
 	}
 	if c.StopReason != "" {
 		r := c.StopReason
@@ -494,6 +508,7 @@ func printAoTStatus(w io.Writer, l *loaded) {
 	if len(v.Errors)+len(v.Warnings) > 0 {
 		fmt.Fprintf(w, "checks    %s (aot-tui validate shows them)\n", textfmt.Plural(len(v.Errors), "error")+", "+textfmt.Plural(len(v.Warnings), "warning"))
 	}
+	printActivity(w, l, time.Now())
 }
 
 func phaseStatusJSON(l *loaded) map[string]any {

@@ -29,6 +29,9 @@ type tuiFlags struct {
 	// idleRelease is how long a redirect form may go without a key before
 	// it lets the loop go (0: never).
 	idleRelease time.Duration
+	// activity: --no-activity, Claude Code's transcripts and hook events
+	// not read (for the TUI's activity view and header, issue 24).
+	activity activityFlag
 }
 
 func (t *tuiFlags) register(cmd *cobra.Command) {
@@ -41,6 +44,7 @@ func (t *tuiFlags) register(cmd *cobra.Command) {
 		"let the loop go when a redirect form has had no key for this long; the form stays open and the next key pauses the loop again (0: never; AOT_TUI_IDLE_RELEASE sets the default)")
 	registerKeys(cmd, &t.keys)
 	t.scan.register(cmd)
+	t.activity.register(cmd)
 }
 
 func registerKeys(cmd *cobra.Command, path *string) {

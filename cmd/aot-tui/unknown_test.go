@@ -25,7 +25,7 @@ func TestUnknownCommands(t *testing.T) {
 		{[]string{"complete"}, `unknown command "complete" (did you mean completion?)`},
 		{[]string{"re"}, `unknown command "re" (did you mean replay, report or redirect?)`},
 		{[]string{"verison"}, `unknown command "verison" (did you mean version?)`},
-		{[]string{"foo"}, `unknown command "foo"; to watch a loop that does not exist yet give a path: ./foo (see aot-tui --help)`},
+		{[]string{"myloop"}, `unknown command "myloop"; to watch a loop that does not exist yet give a path: ./myloop (see aot-tui --help)`},
 		{[]string{"stats", "--json"}, `unknown command "stats" (did you mean status?)`},
 		{[]string{"stats", "--nope"}, `unknown command "stats" (did you mean status?)`},
 		{[]string{"--read-only", "stats"}, `unknown command "stats" (did you mean status?)`},

@@ -35,6 +35,9 @@ var rules = []struct {
 	{"ui/kit", "the contract imports nothing of ui", []string{module + "/ui$", module + "/ui/fleettable", module + "/ui/verifyview", module + "/ui/palette"}},
 	{"internal/loopword", "the words CLI and TUI share: no UI, no styling", []string{module + "/ui", "charm.land/lipgloss", "charm.land/bubbletea"}},
 	{"model", "the domain is pure: no I/O layer, no UI", []string{module + "/statefile", module + "/correction", module + "/ui", module + "/yamledit"}},
+	{"agent", "reads Claude Code's records for the CLI and the TUI alike: no UI, no correction, no other layer-3 package",
+		[]string{module + "/ui", module + "/correction", module + "/history", module + "/fleet", "charm.land/bubbletea", "charm.land/lipgloss"}},
+	{"internal/jsonedit", "a JSON text editor, a leaf", []string{module + "/agent", module + "/statefile", module + "/model"}},
 }
 
 // TestImportRules lists every rule's package's dependencies with go list,

@@ -10,8 +10,11 @@ package jsonstream
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/internal/textsafe"
@@ -116,6 +119,24 @@ func (j *Writer) Bool(b bool) {
 func (j *Writer) Null() {
 	j.elem()
 	j.w.WriteString("null")
+}
+
+// Value writes v as Encode would write it at this place: nested values
+// indented to the writer's depth, unsafe characters escaped.
+func (j *Writer) Value(v any) error {
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, bytes.TrimRight(compact.Bytes(), "\n"), strings.Repeat("  ", j.depth), "  "); err != nil {
+		return err
+	}
+	j.elem()
+	j.w.Write(Escape(out.Bytes()))
+	return nil
 }
 
 // strs writes a list of strings; nil is null when nilIsNull, else [].

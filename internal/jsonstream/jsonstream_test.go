@@ -71,3 +71,50 @@ func TestWriterWritesWhatEncodeAndIndentWrite(t *testing.T) {
 		t.Fatalf("got\n%q\nwant\n%q", one.String(), want.String())
 	}
 }
+
+// Value writes a value nested at any depth as Encode writes it inside
+// its parent: the same bytes as encoding the whole.
+func TestValueNestsAsEncodeDoes(t *testing.T) {
+	type inner struct {
+		A []int           `json:"a"`
+		M map[string]bool `json:"m"`
+		S string          `json:"s"`
+		E []string        `json:"e"`
+	}
+	type outer struct {
+		K  string `json:"k"`
+		In struct {
+			X inner  `json:"x"`
+			N *inner `json:"n"`
+		} `json:"in"`
+	}
+	v := outer{K: "k"}
+	v.In.X = inner{A: []int{1, 2}, M: map[string]bool{"b": true, "a": false}, S: "bidi \u202e <&>", E: []string{}}
+	var want bytes.Buffer
+	if err := Encode(&want, v); err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	j := New(&got)
+	j.Open('{')
+	j.Key("k")
+	j.Str("k")
+	j.Key("in")
+	j.Open('{')
+	j.Key("x")
+	if err := j.Value(v.In.X); err != nil {
+		t.Fatal(err)
+	}
+	j.Key("n")
+	if err := j.Value(v.In.N); err != nil {
+		t.Fatal(err)
+	}
+	j.Close('}')
+	j.Close('}')
+	if err := j.End(); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Fatalf("Value wrote\n%s\nEncode\n%s", got.Bytes(), want.Bytes())
+	}
+}
