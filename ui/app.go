@@ -9,6 +9,7 @@
 package ui
 
 import (
+	"github.com/aot-loop/aot-tui/agent"
 	"os"
 	"os/exec"
 	"strings"
@@ -75,7 +76,11 @@ type Options struct {
 	// capped at JournalMax bytes a file (0: history.DefaultJournalMax).
 	// It is called on the recorder's goroutine; its error turns that
 	// loop's journal off, said in the footer.
-	Journal    func(statePath string) (string, error)
+	Journal func(statePath string) (string, error)
+	// Activity, when set, gives the options to follow the Claude Code
+	// sessions of the loop at statePath (false: none to follow); nil
+	// (--no-activity, the tests): they are not read.
+	Activity   func(statePath string) (agent.Options, bool)
 	JournalMax int64
 	// Replay, when set, shows recorded versions instead of watching a
 	// file (aot-tui replay); Target names the loop.
@@ -295,7 +300,7 @@ func (m *Model) Init() tea.Cmd {
 	}
 	cmds := []tea.Cmd{tick(), tea.RequestBackgroundColor}
 	for _, l := range m.loops {
-		cmds = append(cmds, m.startWatch(l), listen(l))
+		cmds = append(cmds, m.startWatch(l), listen(l), m.startActivity(l))
 	}
 	if m.fleet != nil {
 		cmds = append(cmds, m.fleet.Init())
@@ -308,6 +313,7 @@ func (m *Model) Init() tea.Cmd {
 // finish and stops the watchers; call it after the program returns.
 func (m *Model) Close() {
 	m.stopVerifies()
+	m.stopActivities()
 	m.clock.stop()
 	for _, l := range m.loops {
 		l.session.Close()
@@ -459,6 +465,8 @@ func (m *Model) onLoopMsg(l *loop, msg tea.Msg) tea.Cmd {
 		return m.onVerifyMsg(l, msg)
 	case editorDoneMsg:
 		return m.onEditorDone(l, msg)
+	case activityMsg:
+		return m.onActivity(l, msg)
 	case playMsg:
 		return m.onPlay(l, msg)
 	case recordMsg:

@@ -43,6 +43,9 @@ type headerData struct {
 	// Pause says who holds the loop paused, after the outlook ("" for
 	// nothing to add).
 	Pause string
+	// Doing is what the loop's sessions do now, NeedsYou that they wait
+	// for a person ("": nothing known; ui/activity.go).
+	Doing, NeedsYou string
 }
 
 // segment is a piece of a header line with a full and a compact form.
@@ -212,6 +215,8 @@ func renderHeader(h headerData, width int, s Styles) []string {
 	next := ""
 	switch {
 	case c.Status == model.LoopStopped || c.Status == model.LoopCompleted: // an ended loop runs nothing next
+	case h.Doing != "":
+		next = s.Atom(model.StatusInProgress).Render(h.Doing)
 	case len(f.NextBatch) > 0:
 		next = s.Executable.Render("next ▶ " + termtext.Line(strings.Join(f.NextBatch, " ")))
 	case f.Counts.InProgress > 0:
@@ -256,6 +261,10 @@ func renderHeader(h headerData, width int, s Styles) []string {
 		ost = s.Warn
 	}
 	text := "» " + o.Text
+	if h.NeedsYou != "" {
+		text = "» " + h.NeedsYou + " — " + o.Text
+		ost = s.Warn
+	}
 	if h.Pause != "" && o.Decision == model.DecisionPause {
 		text += " " + h.Pause
 	}

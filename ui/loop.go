@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/aot-loop/aot-tui/agent"
 	"time"
 
 	"github.com/aot-loop/aot-tui/correction"
@@ -26,6 +27,11 @@ type loop struct {
 	phase *model.PhaseLoop
 	// outlook is the stop hook's next decision for st.
 	outlook model.Outlook
+	// follower follows the loop's Claude Code sessions, activity its
+	// latest snapshot (ui/activity.go; nil: off or none yet).
+	follower   *agent.Follower
+	activityCh chan *agent.Activity
+	activity   *agent.Activity
 	// resume says how a stopped loop resumes (loopword.Resume).
 	resume string
 	// gone are the atoms that were in progress in an earlier version of

@@ -128,7 +128,8 @@ func (m *Model) renderFrame() string {
 	case l.st != nil:
 		m.noteChanged(l)
 		lines = append(lines, renderHeader(headerData{State: l.st, Facts: l.facts, Outlook: l.outlook,
-			Problems: &l.report, Changed: changedShown(l), Now: m.now, Pace: m.pace(l), Pause: m.pauseText(l), Resume: l.resume}, m.width, s)...)
+			Problems: &l.report, Changed: changedShown(l), Now: m.now, Pace: m.pace(l), Pause: m.pauseText(l), Resume: l.resume,
+			Doing: nowText(l.activity, m.now), NeedsYou: needsYouText(l.activity)}, m.width, s)...)
 	default:
 		lines = append(lines, s.Title.Render("aot-tui"), s.Muted.Render(padTo(termtext.Line(l.target.Path), m.width)), "")
 	}

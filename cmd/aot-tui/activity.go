@@ -258,3 +258,28 @@ func count(n int64) string {
 	}
 	return strconv.FormatInt(n, 10)
 }
+
+// uiActivity is ui.Options.Activity: the TUI follows the Claude Code
+// sessions of each loop it watches (what the loop does now, whether it
+// waits for you), read since a day ago, unless --no-activity.
+func (a *activityFlag) uiActivity() func(statePath string) (agent.Options, bool) {
+	if a.off {
+		return nil
+	}
+	root, err := agent.ProjectsRoot()
+	if err != nil {
+		return nil
+	}
+	prices, err := agent.LoadPrices(agent.PricesFile(), false)
+	if err != nil {
+		prices = agent.DefaultPrices()
+	}
+	return func(statePath string) (agent.Options, bool) {
+		project := statefile.ProjectDir(statePath)
+		o := agent.Options{Project: project, Root: root, Prices: prices, Since: time.Now().Add(-activityWindow)}
+		if dir, err := hookDir(); err == nil {
+			o.HookFile = agent.HookEventsFile(dir, project)
+		}
+		return o, true
+	}
+}

@@ -153,6 +153,7 @@ func (t *tuiFlags) uiOptions(g *globalFlags, keys *ui.KeyMap) ui.Options {
 		Journal:     t.journal(),
 		IdleRelease: t.uiIdleRelease(),
 		AfterRecord: oneProc(),
+		Activity:    t.activity.uiActivity(),
 	}
 }
 
