@@ -1,8 +1,14 @@
 package ui
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/ui/internal/cells"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/agent"
@@ -29,7 +35,7 @@ func (m *Model) startActivity(l *loop) tea.Cmd {
 		return nil
 	}
 	ch := make(chan *agent.Activity, 1)
-	l.activityCh = ch
+	l.activityCh, l.prices = ch, o.Prices
 	l.follower = agent.StartFollow(o, func(a *agent.Activity) {
 		// Keep only the latest: a snapshot not read yet is replaced.
 		select {
@@ -56,6 +62,7 @@ func listenActivity(l *loop) tea.Cmd {
 // onActivity takes a snapshot and listens for the next.
 func (m *Model) onActivity(l *loop, msg activityMsg) tea.Cmd {
 	l.activity = msg.a
+	m.refreshActivity(l)
 	if l.follower != nil && l.st != nil {
 		ids := make([]string, len(l.st.Atoms))
 		for i, a := range l.st.Atoms {
@@ -111,4 +118,152 @@ func needsYouText(a *agent.Activity) string {
 		text += " (read from the transcript; aot-tui hook install gives exact answers)"
 	}
 	return text
+}
+
+// activityLines are the activity view (tab 7) of l at width w: what
+// runs now, whether the loop waits for you, each agent with its recent
+// steps (those attributed to sel only, when an atom is selected in the
+// graph), and the tokens with their estimated cost, in total, by atom and
+// by iteration.
+func activityLines(a *agent.Activity, prices *agent.Prices, sel string, now time.Time, w int, s Styles) []string {
+	if a == nil {
+		return wrap("No Claude Code session of this loop read (yet). aot-tui reads the transcripts Claude Code keeps of the project under $CLAUDE_CONFIG_DIR/projects (~/.claude/projects); --no-activity turns this off.", w)
+	}
+	var out []string
+	add := func(st lipgloss.Style, text string) {
+		for _, l := range wrap(text, w) {
+			out = append(out, st.Render(l))
+		}
+	}
+	switch {
+	case !a.Found:
+		add(s.Muted, "No transcript directory of this project found under the Claude Code projects directory.")
+	case !a.Ready:
+		add(s.Muted, "reading the sessions' transcripts…")
+	}
+	if t := needsYouText(a); t != "" {
+		add(s.Warn, t)
+	}
+	if t := nowText(a, now); t != "" {
+		add(s.Atom(model.StatusInProgress), "now "+t)
+	} else if a.Found {
+		add(s.Muted, "nothing runs now")
+	}
+	out = append(out, "")
+	steps := func(list []agent.Step) {
+		for _, st := range list {
+			mark := "✓"
+			switch {
+			case !st.Done:
+				mark = "◐"
+			case st.Failed:
+				mark = "✗"
+			}
+			out = append(out, cells.Cut("  "+st.At.Local().Format("15:04:05")+" "+mark+" "+st.Line(), w))
+		}
+	}
+	if sel != "" {
+		out = append(out, s.Bold.Render("steps attributed to "+sel))
+		if list := a.StepsOf(sel); len(list) > 0 {
+			steps(list)
+		} else {
+			out = append(out, s.Muted.Render("  none read"))
+		}
+		out = append(out, "")
+	}
+	out = append(out, s.Bold.Render("agents"))
+	for i := range a.Agents {
+		ag := &a.Agents[i]
+		head := "  " + ag.Name()
+		if ag.Description != "" && ag.Description != ag.Name() {
+			head += " — " + ag.Description
+		}
+		if ag.Ended {
+			head += " (done)"
+		}
+		out = append(out, cells.Cut(head, w))
+		if sel == "" {
+			steps(ag.Steps)
+		}
+	}
+	out = append(out, "", s.Bold.Render("tokens and estimated cost"))
+	cost := func(name string, u agent.Usage) string {
+		t := u.Tokens()
+		line := fmt.Sprintf("  %-10s in %s · out %s · cache %s+%s", name, count(t.Input), count(t.Output), count(t.CacheCreation), count(t.CacheRead))
+		if prices != nil {
+			line += fmt.Sprintf(" · ~$%.2f", u.Cost(prices).USD)
+		}
+		return line
+	}
+	out = append(out, cells.Cut(cost("total", a.Total), w))
+	for _, id := range sortedUsage(a.ByAtom) {
+		name := id
+		if name == "" {
+			name = "(no atom)"
+		}
+		out = append(out, cells.Cut(cost(name, a.ByAtom[id]), w))
+	}
+	iters := make([]int, 0, len(a.ByIteration))
+	for n := range a.ByIteration {
+		iters = append(iters, n)
+	}
+	slices.Sort(iters)
+	for _, n := range iters {
+		out = append(out, cells.Cut(cost(fmt.Sprintf("iter %d", n), a.ByIteration[n]), w))
+	}
+	if prices != nil {
+		add(s.Muted, "costs are estimates from the price table of "+prices.Date+", not a bill")
+	}
+	if t := a.NotRecognised(); t != "" {
+		add(s.Muted, t)
+	}
+	for _, n := range a.Notes {
+		add(s.Muted, n)
+	}
+	return out
+}
+
+// sortedUsage are the keys of a usage map, the largest use first.
+func sortedUsage(m map[string]agent.Usage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if d := m[b].Tokens().Total() - m[a].Tokens().Total(); d != 0 {
+			return int(max(-1, min(1, d)))
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}
+
+// count is a token count at a glance: 950, 12.3k, 4.1M.
+func count(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%.0fk", float64(n)/1e3)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+// refreshActivity draws the activity view of l again (a snapshot came, the
+// selection or the width changed): the steps of the atom selected in the
+// graph, when one is.
+func (m *Model) refreshActivity(l *loop) {
+	if m.opts.Activity == nil {
+		l.activityText.set(wrap("The loop's Claude Code sessions are not read (--no-activity).", l.activityText.width))
+		return
+	}
+	sel := ""
+	if l.facts != nil {
+		if _, ok := l.facts.Index[l.graph.sel]; ok {
+			sel = l.graph.sel
+		}
+	}
+	l.activityText.set(activityLines(l.activity, l.prices, sel, m.now, l.activityText.width, m.styles))
 }

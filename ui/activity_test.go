@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,6 +39,8 @@ func TestHeaderShowsTheSessionsActivityAndNeedsYou(t *testing.T) {
 			Since: now.Add(-time.Hour), Prices: agent.DefaultPrices()}, true
 	}}
 	transcript = line(now.Add(-20*time.Second), "user", `{"role":"user","content":[{"type":"text","text":"go on"}]}`) +
+		line(now.Add(-18*time.Second), "assistant", `{"id":"msg_0","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"toolu_0","name":"Bash","input":{"command":"python3 scripts/update_atom.py A4 in_progress"}}],"usage":{"input_tokens":3,"output_tokens":2}}`) +
+		line(now.Add(-17*time.Second), "user", `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_0","content":"ok"}]}`) +
 		line(now.Add(-14*time.Second), "assistant", `{"id":"msg_1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"toolu_1","name":"Edit","input":{"file_path":"/p/internal/auth/login.go"}}],"usage":{"input_tokens":5,"output_tokens":7}}`)
 	f := startFlow(t, "rich.md", 120, 30, opts)
 	f.waitFor("Edit", "login.go")
@@ -49,4 +52,20 @@ func TestHeaderShowsTheSessionsActivityAndNeedsYou(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.waitFor("⚠ needs you: Claude needs your permission to use Edit")
+
+	// The activity view: the steps of the atom selected in the graph (A4,
+	// marked in progress by the loop's script), the agents, the tokens and
+	// what they cost, labelled an estimate.
+	f.keys("7")
+	f.waitFor("steps attributed to A4", "◐ Edit /p/internal/auth/login.go", "agents", "tokens and estimated cost",
+		"total      in 8 · out 9", "A4         in 5 · out 7", "costs are estimates")
+}
+
+// Without the sessions read (--no-activity), the activity view says so.
+func TestActivityViewWithoutActivity(t *testing.T) {
+	m := loadedModel(t, "rich.md", 100, 30)
+	press(m, "7")
+	if out := screen(m); !strings.Contains(out, "not read (--no-activity)") {
+		t.Fatalf("the activity view does not say the sessions are not read:\n%s", out)
+	}
 }

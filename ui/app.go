@@ -35,11 +35,12 @@ const (
 	viewCorrections
 	viewObjective
 	viewPrompt
+	viewActivity
 	numViews
 )
 
-var viewNames = [numViews]string{"Graph", "Bindings", "Trail", "Corrections", "Objective", "Prompt"}
-var viewShort = [numViews]string{"Graph", "Bind", "Trail", "Corr", "Obj", "Prompt"}
+var viewNames = [numViews]string{"Graph", "Bindings", "Trail", "Corrections", "Objective", "Prompt", "Activity"}
+var viewShort = [numViews]string{"Graph", "Bind", "Trail", "Corr", "Obj", "Prompt", "Act"}
 
 // Options configure the TUI.
 type Options struct {

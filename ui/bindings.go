@@ -244,7 +244,7 @@ func buildKeyTable() []binding {
 			}
 			return kit.Action{}
 		}}))
-	for i, name := range []string{"graph", "bindings", "trail", "corrections", "objective", "prompt"} {
+	for i, name := range []string{"graph", "bindings", "trail", "corrections", "objective", "prompt", "activity"} {
 		d := string(rune('1' + i))
 		t = append(t, f(func(k *KeyMap) *key.Binding { return &k.Views[i] }, kb{Name: fmt.Sprintf("view_%d", i+1), Keys: []string{d},
 			Help: name, Group: "views", In: inViews,

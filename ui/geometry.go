@@ -42,6 +42,7 @@ func (m *Model) layoutLoop(l *loop) {
 	}
 	l.objective.width, l.objective.height = w, bodyH
 	l.prompt.width, l.prompt.height = w, bodyH
+	l.activityText.width, l.activityText.height = w, bodyH
 	for _, d := range l.dialogs {
 		d.resize(m)
 	}
@@ -149,6 +150,7 @@ func (m *Model) refreshText(l *loop) {
 	}
 	l.objective.set(renderObjective(l.st, l.loopTools, l.verify.Results(l.st), l.objective.width, m.styles))
 	l.prompt.set(renderPrompt(l.st.Body, l.prompt.width, m.styles))
+	m.refreshActivity(l)
 	m.refreshDetails(l)
 }
 

@@ -129,6 +129,9 @@ func (m *Model) switchLoop(i int) {
 func (m *Model) setView(l *loop, v viewID) {
 	l.view = v
 	l.showDetails = false
+	if v == viewActivity {
+		m.refreshActivity(l) // the steps of the atom selected in the graph
+	}
 	if m.focus == focusFilter {
 		m.filterInput.SetValue(l.filters[v])
 	}
@@ -150,6 +153,8 @@ func (m *Model) applyFilter(l *loop, f string) {
 		l.objective.setFilter(f)
 	case viewPrompt:
 		l.prompt.setFilter(f)
+	case viewActivity:
+		l.activityText.setFilter(f)
 	}
 }
 
@@ -189,6 +194,8 @@ func (m *Model) onWheel(msg tea.MouseWheelMsg) {
 		l.objective.scroll(d)
 	case l.view == viewPrompt:
 		l.prompt.scroll(d)
+	case l.view == viewActivity:
+		l.activityText.scroll(d)
 	}
 }
 

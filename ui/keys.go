@@ -10,7 +10,7 @@ type KeyMap struct {
 	Quit, ForceQuit, Help, NextView, PrevView, Filter, Back, Submit key.Binding
 	// NextLoop and PrevLoop switch between watched loops.
 	NextLoop, PrevLoop key.Binding
-	Views              [6]key.Binding
+	Views              [numViews]key.Binding
 	// OpenLoop opens the selected loop of the fleet table (--scan).
 	OpenLoop key.Binding
 

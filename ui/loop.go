@@ -32,6 +32,9 @@ type loop struct {
 	follower   *agent.Follower
 	activityCh chan *agent.Activity
 	activity   *agent.Activity
+	// activityText is the activity view; prices price its tokens.
+	activityText scrollText
+	prices       *agent.Prices
 	// resume says how a stopped loop resumes (loopword.Resume).
 	resume string
 	// gone are the atoms that were in progress in an earlier version of

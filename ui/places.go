@@ -20,6 +20,7 @@ const (
 	inCorrections                       // the corrections table
 	inObjective                         // the objective view
 	inPrompt                            // the prompt view
+	inActivity                          // the activity view
 	inPhase                             // a phase loop
 	inWaiting                           // a loop with no state read yet
 	inFleet                             // the fleet table (aot-tui --scan)
@@ -50,7 +51,7 @@ const (
 const (
 	inGraphs = inGraph | inDrawing | inDetails
 	inTables = inBindings | inTrail | inCorrections
-	inViews  = inGraphs | inTables | inObjective | inPrompt
+	inViews  = inGraphs | inTables | inObjective | inPrompt | inActivity
 	inLoop   = inViews | inPhase
 	inPanels = inMessages | inChanges | inProblems
 	// inRedirect are the steps of a redirect: the loop is paused while one
@@ -67,7 +68,7 @@ const (
 var placeNames = map[kit.Scope]string{
 	inGraph: "the graph view", inDrawing: "the graph drawing", inDetails: "the details",
 	inBindings: "the bindings view", inTrail: "the trail view", inCorrections: "the corrections view",
-	inObjective: "the objective view", inPrompt: "the prompt view", inPhase: "a phase loop",
+	inObjective: "the objective view", inPrompt: "the prompt view", inActivity: "the activity view", inPhase: "a phase loop",
 	inWaiting: "a loop not read yet", inFleet: "the fleet table", inHelp: "the help screen",
 	inMessages: "the message log", inChanges: "what changed", inProblems: "the problems", inMenu: "the redirect menu",
 	inForm: "a correction's form", inPreview: "the preview", inAsk: "the interrupt question",
@@ -138,7 +139,7 @@ func (m *Model) viewPlace() kit.Scope {
 	case l.view == viewGraph && l.graph.isLayered():
 		p = inDrawing
 	default:
-		p = []kit.Scope{inGraph, inBindings, inTrail, inCorrections, inObjective, inPrompt}[l.view]
+		p = []kit.Scope{inGraph, inBindings, inTrail, inCorrections, inObjective, inPrompt, inActivity}[l.view]
 	}
 	if m.fleet != nil {
 		p |= inOpened // only the table has no loop on screen
@@ -274,6 +275,8 @@ func (h here) loopView() any {
 		return &l.objective
 	case h.p.Has(inPrompt):
 		return &l.prompt
+	case h.p.Has(inActivity):
+		return &l.activityText
 	}
 	return nil
 }

@@ -351,6 +351,8 @@ func (m *Model) renderContent(h int) []string {
 		body = l.objective.view()
 	case l.view == viewPrompt:
 		body = l.prompt.view()
+	case l.view == viewActivity:
+		body = l.activityText.view()
 	}
 	lines := strings.Split(body, "\n")
 	for len(lines) < h {

@@ -176,6 +176,8 @@ func (m *Model) scrollMark(l *loop) string {
 		return text(&l.objective)
 	case l.view == viewPrompt:
 		return text(&l.prompt)
+	case l.view == viewActivity:
+		return text(&l.activityText)
 	}
 	t := []*tableView{viewBindings: &l.bindings, viewTrail: &l.trail, viewCorrections: &l.corrections}[l.view]
 	return scrollMark(len(t.visible), t.top, t.bodyHeight())
