@@ -50,6 +50,9 @@ func (m *Model) startActivity(l *loop) tea.Cmd {
 // listenActivity waits for l's next snapshot.
 func listenActivity(l *loop) tea.Cmd {
 	ch := l.activityCh
+	if ch == nil {
+		return nil
+	}
 	return l.send(func() tea.Msg {
 		a, ok := <-ch
 		if !ok {
@@ -61,8 +64,15 @@ func listenActivity(l *loop) tea.Cmd {
 
 // onActivity takes a snapshot and listens for the next.
 func (m *Model) onActivity(l *loop, msg activityMsg) tea.Cmd {
+	prev := l.activity
 	l.activity = msg.a
 	m.refreshActivity(l)
+	var ring tea.Cmd
+	if ny := msg.a.NeedsYou; ny != nil && (prev == nil || prev.NeedsYou == nil || !prev.NeedsYou.Since.Equal(ny.Since)) {
+		// The loop began to wait for a person: alert, as for the other
+		// transitions that need one.
+		ring = m.alert(l, strings.TrimPrefix(needsYouText(msg.a), "⚠ "))
+	}
 	if l.follower != nil && l.st != nil {
 		ids := make([]string, len(l.st.Atoms))
 		for i, a := range l.st.Atoms {
@@ -70,7 +80,7 @@ func (m *Model) onActivity(l *loop, msg activityMsg) tea.Cmd {
 		}
 		l.follower.SetAtoms(ids)
 	}
-	return listenActivity(l)
+	return tea.Batch(ring, listenActivity(l))
 }
 
 // stopActivities stops every follower (the TUI is closing).

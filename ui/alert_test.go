@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/agent"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/charmbracelet/x/ansi"
@@ -168,5 +169,24 @@ func TestLoopBarShowsTheCurrentLoop(t *testing.T) {
 		if !strings.Contains(bar, fmt.Sprintf("%d %s", i+1, name)) || ansi.StringWidth(bar) > 60 {
 			t.Errorf("loop %d: bar %q", i+1, bar)
 		}
+	}
+}
+
+// A loop that begins to wait for a person alerts, once, like the other
+// transitions that need one.
+func TestNeedsYouAlerts(t *testing.T) {
+	path := filepath.Join("..", "testdata", "rich.md")
+	m := New(Options{Target: statefile.Target{Path: path, Kind: statefile.KindAoT}, NoColor: true, LoopName: "billing",
+		Now: func() time.Time { return fixedNow }})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.Update(m.loops[0].envelope(stateMsg{ev: loadEvent(t, path)}))
+	m.Update(tea.BlurMsg{})
+	waiting := &agent.Activity{NeedsYou: &agent.NeedsYou{Kind: "permission_prompt", Message: "Claude needs your permission to use Bash", Since: fixedNow}}
+	raw := rawOf(m.onActivity(m.cur, activityMsg{a: waiting}))
+	if want := "\x1b]9;aot-tui: billing: needs you: Claude needs your permission to use Bash\x07"; !strings.Contains(raw, want) {
+		t.Fatalf("alert %q lacks %q", raw, want)
+	}
+	if raw := rawOf(m.onActivity(m.cur, activityMsg{a: waiting})); raw != "" {
+		t.Fatalf("the same wait alerted again: %q", raw)
 	}
 }

@@ -166,11 +166,18 @@ func (m *Model) pace(l *loop) paceLevel {
 // 777) when the loop's status changes, its stall count reaches MAX-1, or it
 // completes or stops — only while the pane is unfocused, and not --quiet.
 func (m *Model) alertOn(l *loop, prev, cur *model.State) tea.Cmd {
-	if prev == nil || m.opts.Quiet || m.focused || m.fleet != nil {
-		return nil // in the fleet, the table's alert speaks for every loop
+	if prev == nil {
+		return nil
 	}
-	why := alertReason(prev, cur)
-	if why == "" {
+	return m.alert(l, alertReason(prev, cur))
+}
+
+// alert rings the bell and sends a desktop notification (OSC 9 and 777)
+// saying why, about l: when there is a why, the terminal is not in focus
+// and alerts are not off (in the fleet, the table's alert speaks for
+// every loop).
+func (m *Model) alert(l *loop, why string) tea.Cmd {
+	if why == "" || m.opts.Quiet || m.focused || m.fleet != nil {
 		return nil
 	}
 	name := m.opts.LoopName
