@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"github.com/aot-loop/aot-tui/internal/appfiles"
 	"io"
 	"io/fs"
 	"os"
@@ -14,7 +15,6 @@ import (
 	"runtime"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/internal/filelock"
@@ -70,7 +70,7 @@ func hookEventsFile(dir, project, goos string) string {
 		key = strings.ToLower(key)
 	}
 	h := sha256.Sum256([]byte(key))
-	return filepath.Join(dir, readableName(filepath.Base(key))+"-"+hex.EncodeToString(h[:6])+".events.jsonl")
+	return filepath.Join(dir, appfiles.ReadableName(filepath.Base(key))+"-"+hex.EncodeToString(h[:6])+".events.jsonl")
 }
 
 // canonicalDir is dir absolute, its links resolved when it exists.
@@ -83,31 +83,6 @@ func canonicalDir(dir string) string {
 		abs = real
 	}
 	return abs
-}
-
-// readableName is s as part of a file name on every system, at most 40
-// runes.
-func readableName(s string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n == 40 {
-			break
-		}
-		n++
-		switch {
-		case r == '.' && b.Len() == 0:
-			b.WriteByte('_')
-		case unicode.IsLetter(r), unicode.IsDigit(r), r == '.', r == '-', r == '_':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "_"
-	}
-	return b.String()
 }
 
 // ReadHookInput reads a hook's JSON from r: at most 1 MiB, and no longer

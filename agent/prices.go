@@ -3,10 +3,10 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"github.com/aot-loop/aot-tui/internal/appfiles"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -192,17 +192,7 @@ func (r Rate) price(t Tokens) float64 {
 // PricesFile is where the prices file is looked for:
 // $XDG_CONFIG_HOME/aot-tui/prices.yaml, else ~/.config/aot-tui/prices.yaml
 // (beside the keys file); "" when neither can be named.
-func PricesFile() string {
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dir, "aot-tui", "prices.yaml")
-}
+func PricesFile() string { return appfiles.ConfigFile("prices.yaml") }
 
 // pricesFile is the prices file's shape:
 //

@@ -6,13 +6,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/aot-loop/aot-tui/internal/appfiles"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/aot-loop/aot-tui/statefile"
 )
@@ -100,37 +100,11 @@ func journalIn(dir, statePath, goos string) string {
 	h := sha256.Sum256([]byte(abs))
 	project := filepath.Base(statefile.ProjectDir(abs))
 	base := strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))
-	name := readableName(project) + "-" + readableName(base) + "-" + hex.EncodeToString(h[:6]) + journalSuffix
+	name := appfiles.ReadableName(project) + "-" + appfiles.ReadableName(base) + "-" + hex.EncodeToString(h[:6]) + journalSuffix
 	return filepath.Join(dir, name)
 }
 
 const journalSuffix = ".history.jsonl"
-
-// readableName is s as a part of a file name on every system: letters,
-// digits, '.', '-' and '_' kept, anything else (separators, spaces,
-// controls, the characters Windows forbids) an '_', at most 40 of them.
-func readableName(s string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n == 40 {
-			break
-		}
-		n++
-		switch {
-		case r == '.' && b.Len() == 0:
-			b.WriteByte('_') // neither a hidden file nor ".."
-		case unicode.IsLetter(r), unicode.IsDigit(r), r == '.', r == '-', r == '_':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "_"
-	}
-	return b.String()
-}
 
 // JournalBeside is where aot-tui versions before the state directory kept
 // the journal of the state file at statePath, and where the demo keeps its

@@ -3,9 +3,9 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/aot-loop/aot-tui/internal/appfiles"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -15,17 +15,7 @@ import (
 
 // DefaultKeysPath is where the TUI looks for a keys file when none is
 // given: $XDG_CONFIG_HOME/aot-tui/keys.yaml, else ~/.config/aot-tui/keys.yaml.
-func DefaultKeysPath() string {
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dir, "aot-tui", "keys.yaml")
-}
+func DefaultKeysPath() string { return appfiles.ConfigFile("keys.yaml") }
 
 // LoadKeyMap reads a keys file over the defaults. The file is a YAML
 // mapping from action names (KeyActionNames) to a key or a list of keys,

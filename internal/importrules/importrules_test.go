@@ -38,6 +38,7 @@ var rules = []struct {
 	{"agent", "reads Claude Code's records for the CLI and the TUI alike: no UI, no correction, no other layer-3 package",
 		[]string{module + "/ui", module + "/correction", module + "/history", module + "/fleet", "charm.land/bubbletea", "charm.land/lipgloss"}},
 	{"internal/jsonedit", "a JSON text editor, a leaf", []string{module + "/agent", module + "/statefile", module + "/model"}},
+	{"internal/appfiles", "file names, a leaf", []string{module + "/agent", module + "/history", module + "/statefile", module + "/model", module + "/ui"}},
 }
 
 // TestImportRules lists every rule's package's dependencies with go list,
