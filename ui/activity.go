@@ -67,6 +67,7 @@ func (m *Model) onActivity(l *loop, msg activityMsg) tea.Cmd {
 	prev := l.activity
 	l.activity = msg.a
 	m.refreshActivity(l)
+	m.refreshDetails(l)
 	var ring tea.Cmd
 	if ny := msg.a.NeedsYou; ny != nil && (prev == nil || prev.NeedsYou == nil || !prev.NeedsYou.Since.Equal(ny.Since)) {
 		// The loop began to wait for a person: alert, as for the other
@@ -276,4 +277,31 @@ func (m *Model) refreshActivity(l *loop) {
 		}
 	}
 	l.activityText.set(activityLines(l.activity, l.prices, sel, m.now, l.activityText.width, m.styles))
+}
+
+// activityDetails is what an atom's details add from the loop's sessions:
+// its tokens with their estimated cost and its last steps (none when
+// nothing was attributed to it).
+func activityDetails(a *agent.Activity, prices *agent.Prices, id string, w int, s Styles) []string {
+	if a == nil {
+		return nil
+	}
+	u, used := a.ByAtom[id]
+	steps := a.StepsOf(id)
+	if !used && len(steps) == 0 {
+		return nil
+	}
+	out := []string{"", s.Title.Render("activity")}
+	if used {
+		t := u.Tokens()
+		line := fmt.Sprintf("tokens in %s · out %s · cache %s+%s", count(t.Input), count(t.Output), count(t.CacheCreation), count(t.CacheRead))
+		if prices != nil {
+			line += fmt.Sprintf(" · ~$%.2f (estimate)", u.Cost(prices).USD)
+		}
+		out = append(out, wrap(line, w)...)
+	}
+	for _, st := range steps[max(0, len(steps)-3):] {
+		out = append(out, cells.Cut(st.At.Local().Format("15:04:05")+" "+st.Line(), w))
+	}
+	return out
 }

@@ -59,6 +59,10 @@ func TestHeaderShowsTheSessionsActivityAndNeedsYou(t *testing.T) {
 	f.keys("7")
 	f.waitFor("steps attributed to A4", "◐ Edit /p/internal/auth/login.go", "agents", "tokens and estimated cost",
 		"total      in 8 · out 9", "A4         in 5 · out 7", "costs are estimates")
+
+	// The atom's details say what its work used.
+	f.keys("1")
+	f.waitFor("activity", "tokens in 5 · out 7", "(estimate)", "Edit /p/internal/auth/login.go")
 }
 
 // Without the sessions read (--no-activity), the activity view says so.

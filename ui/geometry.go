@@ -167,7 +167,8 @@ func (m *Model) refreshDetails(l *loop) {
 			}
 		}
 	}
-	l.details.set(renderDetails(l.st, l.facts, &l.report, id, l.details.width, m.styles))
+	l.details.set(append(renderDetails(l.st, l.facts, &l.report, id, l.details.width, m.styles),
+		activityDetails(l.activity, l.prices, id, l.details.width, m.styles)...))
 }
 
 // relayout asks for a new layered layout when the pane's size changed the
