@@ -200,7 +200,7 @@ func activityLines(a *agent.Activity, prices *agent.Prices, sel string, now time
 	out = append(out, "", s.Bold.Render("tokens and estimated cost"))
 	cost := func(name string, u agent.Usage) string {
 		t := u.Tokens()
-		line := fmt.Sprintf("  %-10s in %s · out %s · cache %s+%s", name, count(t.Input), count(t.Output), count(t.CacheCreation), count(t.CacheRead))
+		line := fmt.Sprintf("  %-10s in %s · out %s · cache %s+%s", name, textfmt.Count(t.Input), textfmt.Count(t.Output), textfmt.Count(t.CacheCreation), textfmt.Count(t.CacheRead))
 		if prices != nil {
 			line += fmt.Sprintf(" · ~$%.2f", u.Cost(prices).USD)
 		}
@@ -249,19 +249,6 @@ func sortedUsage(m map[string]agent.Usage) []string {
 	return keys
 }
 
-// count is a token count at a glance: 950, 12.3k, 4.1M.
-func count(n int64) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 10_000:
-		return fmt.Sprintf("%.0fk", float64(n)/1e3)
-	case n >= 1_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
-}
-
 // refreshActivity draws the activity view of l again (a snapshot came, the
 // selection or the width changed): the steps of the atom selected in the
 // graph, when one is.
@@ -294,7 +281,7 @@ func activityDetails(a *agent.Activity, prices *agent.Prices, id string, w int, 
 	out := []string{"", s.Title.Render("activity")}
 	if used {
 		t := u.Tokens()
-		line := fmt.Sprintf("tokens in %s · out %s · cache %s+%s", count(t.Input), count(t.Output), count(t.CacheCreation), count(t.CacheRead))
+		line := fmt.Sprintf("tokens in %s · out %s · cache %s+%s", textfmt.Count(t.Input), textfmt.Count(t.Output), textfmt.Count(t.CacheCreation), textfmt.Count(t.CacheRead))
 		if prices != nil {
 			line += fmt.Sprintf(" · ~$%.2f (estimate)", u.Cost(prices).USD)
 		}

@@ -242,21 +242,10 @@ func printActivity(w io.Writer, l *loaded, now time.Time) {
 	t := a.Total.Tokens()
 	c := a.Total.Cost(l.prices())
 	fmt.Fprintf(w, "tokens    in %s · out %s · cache write %s · cache read %s · ≈ $%.2f (estimate, prices of %s)\n",
-		count(t.Input), count(t.Output), count(t.CacheCreation), count(t.CacheRead), c.USD, c.PricesDate)
+		textfmt.Count(t.Input), textfmt.Count(t.Output), textfmt.Count(t.CacheCreation), textfmt.Count(t.CacheRead), c.USD, c.PricesDate)
 	if n := a.NotRecognised(); n != "" {
 		fmt.Fprintf(w, "          %s\n", n)
 	}
-}
-
-// count is a token count shortened: 950, 12.3k, 4.5M.
-func count(n int64) string {
-	switch {
-	case n >= 1_000_000:
-		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
-	case n >= 10_000:
-		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
-	}
-	return strconv.FormatInt(n, 10)
 }
 
 // uiActivity is ui.Options.Activity: the TUI follows the Claude Code

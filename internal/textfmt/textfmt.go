@@ -55,3 +55,15 @@ func NextAgoChange(since, now time.Time) time.Time {
 	u := AgoUnit(d)
 	return since.Add((d/u + 1) * u)
 }
+
+// Count is a count shortened for a glance, as the tokens of a loop's
+// sessions are shown by status and the TUI: 950, 9500, 12.3k, 4.5M.
+func Count(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+	case n >= 10_000:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
+	}
+	return strconv.FormatInt(n, 10)
+}

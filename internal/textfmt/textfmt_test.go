@@ -23,3 +23,11 @@ func TestAgo(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 950: "950", 9500: "9500", 12_345: "12.3k", 4_500_000: "4.5M"} {
+		if got := Count(n); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
