@@ -35,7 +35,7 @@ type loop struct {
 	// activityText is the activity view; prices price its tokens.
 	activityText scrollText
 	prices       *agent.Prices
-	// resume says how a stopped loop resumes (loopword.Resume).
+	// resume says how a stopped loop resumes (loopword.ResumeWith).
 	resume string
 	// gone are the atoms that were in progress in an earlier version of
 	// this iteration and are gone from the live one (model.KeepGone): the

@@ -219,8 +219,8 @@ func (m *Model) setShown(l *loop, s shownState) tea.Cmd {
 		l.outlook = model.WithGone(l.outlook, l.gone)
 	}
 	l.loopTools = model.LoopToolsWarnings(l.st)
-	l.resume = loopword.Resume(l.st)
 	l.report = model.ValidateWith(l.st, l.facts)
+	l.resume = loopword.ResumeWith(l.st, l.report)
 	cmd := m.layoutCmd(l, l.graph.setState(l.st, l.facts, &l.report))
 	l.bindings.setRows(len(l.st.Bindings))
 	l.trail.setRows(len(l.st.Trail))

@@ -100,7 +100,16 @@ func Resume(s *model.State) string {
 	if s == nil || s.Control.Status != model.LoopStopped {
 		return ""
 	}
-	g := model.Gate(s)
+	return ResumeWith(s, model.Validate(s))
+}
+
+// ResumeWith is Resume with the state's validation report already made
+// (the TUI validates every version it shows).
+func ResumeWith(s *model.State, r model.Report) string {
+	if s == nil || s.Control.Status != model.LoopStopped {
+		return ""
+	}
+	g := model.GateWith(s, r)
 	if g.Ready {
 		return "/enter-recursion resumes it (the gate passes)"
 	}
