@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/agent"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
+	"github.com/aot-loop/aot-tui/statefile"
 )
 
 // The loop's Claude Code sessions (agent/), followed live while the loop
@@ -34,6 +36,9 @@ func (m *Model) startActivity(l *loop) tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if len(l.iterMarks) > 0 {
+		o.Iterations = slices.Clone(l.iterMarks)
+	}
 	ch := make(chan *agent.Activity, 1)
 	l.activityCh, l.prices = ch, o.Prices
 	l.follower = agent.StartFollow(o, func(a *agent.Activity) {
@@ -45,6 +50,33 @@ func (m *Model) startActivity(l *loop) tea.Cmd {
 		ch <- a
 	})
 	return listenActivity(l)
+}
+
+// noteIteration marks when the state file's iteration changed, from a
+// version the watcher read (its modification time), and tells the
+// follower: tokens are then counted against the iteration the file says
+// ran, not the one guessed from the transcript (which the follower still
+// uses before the first version this TUI read).
+func noteIteration(l *loop, ev statefile.Event) {
+	if ev.Doc == nil || ev.Doc.State == nil {
+		return
+	}
+	n := ev.Doc.State.Control.Iteration
+	at := versionAt(ev)
+	if k := len(l.iterMarks); k > 0 {
+		last := l.iterMarks[k-1]
+		if last.N == n {
+			return
+		}
+		if at.Before(last.At) {
+			// A clock moved back, or a touch -d: keep the marks in order.
+			at = last.At
+		}
+	}
+	l.iterMarks = append(l.iterMarks, agent.IterationMark{At: at, N: n})
+	if l.follower != nil {
+		l.follower.SetIterations(l.iterMarks)
+	}
 }
 
 // listenActivity waits for l's next snapshot.
@@ -135,8 +167,9 @@ func needsYouText(a *agent.Activity) string {
 // runs now, whether the loop waits for you, each agent with its recent
 // steps (those attributed to sel only, when an atom is selected in the
 // graph), and the tokens with their estimated cost, in total, by atom and
-// by iteration.
-func activityLines(a *agent.Activity, prices *agent.Prices, sel string, now time.Time, w int, s Styles) []string {
+// by iteration, sorted by the column by (order is the atoms' order in the
+// state file, for sorting by name).
+func activityLines(a *agent.Activity, prices *agent.Prices, sel string, order map[string]int, by costSort, now time.Time, w int, s Styles) []string {
 	if a == nil {
 		return wrap("No Claude Code session of this loop read (yet). aot-tui reads the transcripts Claude Code keeps of the project under $CLAUDE_CONFIG_DIR/projects (~/.claude/projects); --no-activity turns this off.", w)
 	}
@@ -197,31 +230,8 @@ func activityLines(a *agent.Activity, prices *agent.Prices, sel string, now time
 			steps(ag.Steps)
 		}
 	}
-	out = append(out, "", s.Bold.Render("tokens and estimated cost"))
-	cost := func(name string, u agent.Usage) string {
-		t := u.Tokens()
-		line := fmt.Sprintf("  %-10s in %s · out %s · cache %s+%s", name, textfmt.Count(t.Input), textfmt.Count(t.Output), textfmt.Count(t.CacheCreation), textfmt.Count(t.CacheRead))
-		if prices != nil {
-			line += fmt.Sprintf(" · ~$%.2f", u.Cost(prices).USD)
-		}
-		return line
-	}
-	out = append(out, cells.Cut(cost("total", a.Total), w))
-	for _, id := range sortedUsage(a.ByAtom) {
-		name := id
-		if name == "" {
-			name = "(no atom)"
-		}
-		out = append(out, cells.Cut(cost(name, a.ByAtom[id]), w))
-	}
-	iters := make([]int, 0, len(a.ByIteration))
-	for n := range a.ByIteration {
-		iters = append(iters, n)
-	}
-	slices.Sort(iters)
-	for _, n := range iters {
-		out = append(out, cells.Cut(cost(fmt.Sprintf("iter %d", n), a.ByIteration[n]), w))
-	}
+	out = append(out, "")
+	out = append(out, costTables(a, prices, order, by, w, s)...)
 	if prices != nil {
 		add(s.Muted, "costs are estimates from the price table of "+prices.Date+", not a bill")
 	}
@@ -234,19 +244,131 @@ func activityLines(a *agent.Activity, prices *agent.Prices, sel string, now time
 	return out
 }
 
-// sortedUsage are the keys of a usage map, the largest use first.
-func sortedUsage(m map[string]agent.Usage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// costSort is the column the activity view's cost tables are sorted by.
+type costSort int
+
+const (
+	byCost costSort = iota
+	byTokens
+	byName
+	numCostSorts
+)
+
+var costSortNames = [numCostSorts]string{"cost", "tokens", "name"}
+
+// costRow is one row of a cost table: an atom or an iteration.
+type costRow struct {
+	name  string
+	rank  int // the order by name: the atom's place in the file, the iteration's number
+	usage agent.Usage
+	usd   float64
+}
+
+// costTables are the activity view's tokens and estimated cost: the
+// total, then one table by atom and one by iteration, each sorted by the
+// column by (the largest first; by name in the file's order of atoms and
+// by iteration number), with each row's share of the total.
+func costTables(a *agent.Activity, prices *agent.Prices, order map[string]int, by costSort, w int, s Styles) []string {
+	if prices == nil && by == byCost {
+		by = byTokens
 	}
-	slices.SortFunc(keys, func(a, b string) int {
-		if d := m[b].Tokens().Total() - m[a].Tokens().Total(); d != 0 {
-			return int(max(-1, min(1, d)))
+	usd := func(u agent.Usage) float64 {
+		if prices == nil {
+			return 0
 		}
-		return strings.Compare(a, b)
-	})
-	return keys
+		return u.Cost(prices).USD
+	}
+	atoms := make([]costRow, 0, len(a.ByAtom))
+	for id, u := range a.ByAtom {
+		r := costRow{name: id, usage: u, usd: usd(u), rank: len(order) + 1}
+		if i, ok := order[id]; ok {
+			r.rank = i
+		}
+		if id == "" {
+			r.name, r.rank = "(no atom)", len(order)+2
+		}
+		atoms = append(atoms, r)
+	}
+	iters := make([]costRow, 0, len(a.ByIteration))
+	for n, u := range a.ByIteration {
+		iters = append(iters, costRow{name: fmt.Sprintf("iter %d", n), rank: n, usage: u, usd: usd(u)})
+	}
+	cmp := func(x, y costRow) int {
+		switch by {
+		case byCost:
+			if x.usd != y.usd {
+				return cmp.Compare(y.usd, x.usd)
+			}
+			fallthrough
+		case byTokens:
+			if d := cmp.Compare(y.usage.Tokens().Total(), x.usage.Tokens().Total()); d != 0 {
+				return d
+			}
+		}
+		if x.rank != y.rank {
+			return cmp.Compare(x.rank, y.rank)
+		}
+		return strings.Compare(x.name, y.name)
+	}
+	slices.SortFunc(atoms, cmp)
+	slices.SortFunc(iters, cmp)
+
+	nameW := len("by iteration")
+	for _, r := range append(slices.Clone(atoms), iters...) {
+		nameW = max(nameW, min(lipgloss.Width(r.name), 16))
+	}
+	total := a.Total.Tokens().Total()
+	totalUSD := usd(a.Total)
+	row := func(r costRow) string {
+		t := r.usage.Tokens()
+		line := fmt.Sprintf("  %s %7s %7s %7s %7s", cells.Pad(cells.Cut(r.name, nameW), nameW), textfmt.Count(t.Input), textfmt.Count(t.Output),
+			textfmt.Count(t.CacheCreation+t.CacheRead), textfmt.Count(t.Total()))
+		share := 0.0
+		if prices != nil {
+			line += fmt.Sprintf(" %8s", dollars(r.usd))
+			if totalUSD > 0 {
+				share = r.usd / totalUSD
+			}
+		} else if total > 0 {
+			share = float64(t.Total()) / float64(total)
+		}
+		return cells.Cut(line+fmt.Sprintf(" %5.0f%%", 100*share), w)
+	}
+	head := func(what string) string {
+		line := fmt.Sprintf("  %s %7s %7s %7s %7s", cells.Pad(what, nameW), "input", "output", "cache", "total")
+		if prices != nil {
+			line += fmt.Sprintf(" %8s", "cost")
+		}
+		return s.Bold.Render(cells.Cut(line+"  share", w))
+	}
+	next := costSortNames[(by+1)%numCostSorts]
+	if prices == nil && by == byName {
+		next = costSortNames[byTokens]
+	}
+	out := []string{s.Bold.Render("tokens and estimated cost"),
+		s.Muted.Render(cells.Cut("sorted by "+costSortNames[by]+" · s sorts by "+next, w)),
+		head(""), row(costRow{name: "total", usage: a.Total, usd: totalUSD})}
+	if len(atoms) > 0 {
+		out = append(out, "", head("by atom"))
+		for _, r := range atoms {
+			out = append(out, row(r))
+		}
+	}
+	if len(iters) > 0 {
+		out = append(out, "", head("by iteration"))
+		for _, r := range iters {
+			out = append(out, row(r))
+		}
+	}
+	return out
+}
+
+// dollars is an estimated cost, to the cent: "~$0.42", "<$0.01".
+func dollars(usd float64) string {
+	if usd > 0 && usd < 0.005 {
+		return "<$0.01"
+	}
+	return fmt.Sprintf("~$%.2f", usd)
 }
 
 // refreshActivity draws the activity view of l again (a snapshot came, the
@@ -263,7 +385,11 @@ func (m *Model) refreshActivity(l *loop) {
 			sel = l.graph.sel
 		}
 	}
-	l.activityText.set(activityLines(l.activity, l.prices, sel, m.now, l.activityText.width, m.styles))
+	var order map[string]int
+	if l.facts != nil {
+		order = l.facts.Index
+	}
+	l.activityText.set(activityLines(l.activity, l.prices, sel, order, l.costSort, m.now, l.activityText.width, m.styles))
 }
 
 // activityDetails is what an atom's details add from the loop's sessions:

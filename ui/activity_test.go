@@ -58,7 +58,9 @@ func TestHeaderShowsTheSessionsActivityAndNeedsYou(t *testing.T) {
 	// what they cost, labelled an estimate.
 	f.keys("7")
 	f.waitFor("steps attributed to A4", "◐ Edit /p/internal/auth/login.go", "agents", "tokens and estimated cost",
-		"total      in 8 · out 9", "A4         in 5 · out 7", "costs are estimates")
+		fmt.Sprintf("%-12s %7d %7d", "total", 8, 9), "by atom", fmt.Sprintf("%-12s %7d %7d", "A4", 5, 7), "costs are estimates")
+	f.keys("s")
+	f.waitFor("sorted by tokens · s sorts by name")
 
 	// The atom's details say what its work used.
 	f.keys("1")
@@ -72,4 +74,109 @@ func TestActivityViewWithoutActivity(t *testing.T) {
 	if out := screen(m); !strings.Contains(out, "not read (--no-activity)") {
 		t.Fatalf("the activity view does not say the sessions are not read:\n%s", out)
 	}
+}
+
+// The cost tables sort by cost, by tokens, by name in turn (s): an atom
+// of a cheap model with many tokens is first by tokens and not by cost;
+// by name, atoms go in the file's order and iterations by number.
+func TestCostTablesSort(t *testing.T) {
+	use := func(model string, in, out int64) agent.Usage {
+		return agent.Usage{Responses: 1, ByModel: []agent.ModelTokens{{Model: model, Tokens: agent.Tokens{Input: in, Output: out}}}}
+	}
+	a := &agent.Activity{
+		Total: use("claude-opus-4-1", 0, 0),
+		ByAtom: map[string]agent.Usage{
+			"A10": use("claude-haiku-4-5", 900_000, 0), // most tokens, cheap
+			"A2":  use("claude-opus-4-1", 1_000, 20_000), // fewest tokens, dearest
+			"A3":  use("claude-sonnet-4-5", 50_000, 5_000),
+			"":    use("claude-sonnet-4-5", 10, 10),
+		},
+		ByIteration: map[int]agent.Usage{
+			2:  use("claude-haiku-4-5", 100, 0),
+			10: use("claude-opus-4-1", 1_000, 1_000),
+			1:  use("claude-sonnet-4-5", 20_000, 0),
+		},
+	}
+	order := map[string]int{"A2": 0, "A3": 1, "A10": 2}
+	rows := func(by costSort, table string) []string {
+		var names []string
+		in := false
+		for _, line := range costTables(a, agent.DefaultPrices(), order, by, 120, NewStyles(true, true)) {
+			f := strings.Fields(line)
+			switch {
+			case strings.Contains(line, table):
+				in = true
+			case len(f) == 0:
+				in = false
+			case in && f[0] == "(no":
+				names = append(names, "(no atom)")
+			case in && f[0] == "iter":
+				names = append(names, f[0]+" "+f[1])
+			case in:
+				names = append(names, f[0])
+			}
+		}
+		return names
+	}
+	for _, c := range []struct {
+		by          costSort
+		atoms, iter string
+	}{
+		{byCost, "A2 A10 A3 (no atom)", "iter 10 iter 1 iter 2"},
+		{byTokens, "A10 A3 A2 (no atom)", "iter 1 iter 10 iter 2"},
+		{byName, "A2 A3 A10 (no atom)", "iter 1 iter 2 iter 10"},
+	} {
+		if got := strings.Join(rows(c.by, "by atom"), " "); got != c.atoms {
+			t.Errorf("by %s, atoms in the order %q, want %q", costSortNames[c.by], got, c.atoms)
+		}
+		if got := strings.Join(rows(c.by, "by iteration"), " "); got != c.iter {
+			t.Errorf("by %s, iterations in the order %q, want %q", costSortNames[c.by], got, c.iter)
+		}
+	}
+}
+
+// Tokens count against the iteration the state file says ran: the
+// versions the watcher reads mark when it changed (noteIteration), and a
+// response after the loop wrote iteration 8 counts for iteration 8.
+func TestTokensCountAgainstTheIterationTheFileSays(t *testing.T) {
+	root := t.TempDir()
+	session := "44444444-4444-4444-8444-444444444444"
+	var transcript, project string
+	opts := Options{Activity: func(statePath string) (agent.Options, bool) {
+		project = statefile.ProjectDir(statePath)
+		name, _ := agent.DirName(project)
+		dir := filepath.Join(root, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		transcript = filepath.Join(dir, session+".jsonl")
+		if err := os.WriteFile(transcript, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return agent.Options{Project: project, Root: root, Since: time.Now().Add(-time.Hour), Prices: agent.DefaultPrices()}, true
+	}}
+	respond := func(id string, input int) {
+		at := time.Now().UTC()
+		line := fmt.Sprintf(`{"type":"assistant","cwd":%q,"sessionId":%q,"uuid":"u-%s","timestamp":%q,"message":{"id":%q,"role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"working"}],"usage":{"input_tokens":%d,"output_tokens":1}}}`+"\n",
+			project, session, id, at.Format(time.RFC3339Nano), id, input)
+		fh, err := os.OpenFile(transcript, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fh.Close()
+		if _, err := fh.WriteString(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	row := func(name string, input int) string { return fmt.Sprintf("%-12s %7d", name, input) }
+	f := startFlow(t, "rich.md", 120, 50, opts)
+	f.waitFor("iteration 7/20")
+	f.keys("7")
+	f.waitFor("tokens and estimated cost")
+	respond("msg_a", 1234)
+	f.waitFor(row("iter 7", 1234))
+	f.rewrite("  iteration: 7", "  iteration: 8", false)
+	f.waitFor("iteration 8/20")
+	respond("msg_b", 4321)
+	f.waitFor(row("iter 7", 1234), row("iter 8", 4321))
 }

@@ -234,6 +234,13 @@ func buildKeyTable() []binding {
 				return kit.Action{}
 			}}),
 	}
+	t = append(t, f(func(k *KeyMap) *key.Binding { return &k.SortCost }, kb{Name: "sort_cost", Keys: []string{"s"},
+		Help: "sort the cost tables", Group: "views", In: inActivity,
+		Run: func(h here, _ tea.KeyPressMsg) kit.Action {
+			h.l.costSort = (h.l.costSort + 1) % numCostSorts
+			h.m.refreshActivity(h.l)
+			return kit.Action{}
+		}}))
 	t = append(t, f(func(k *KeyMap) *key.Binding { return &k.Problems }, kb{Name: "problems", Keys: []string{"!"}, Help: "problems",
 		Group: "views", In: inViews | inProblems, Uses: []kit.Use{{In: inProblems, Help: "close"}},
 		Run: func(h here, _ tea.KeyPressMsg) kit.Action {

@@ -16,7 +16,7 @@ func TestDefaultKeysDoNotConflict(t *testing.T) {
 	if err := checkConflicts(&k, map[string]int{}); err != nil {
 		t.Fatal(err)
 	}
-	if len(keyTable) != 75 {
+	if len(keyTable) != 76 {
 		t.Fatalf("%d actions: a KeyMap binding is missing from keyTable (or one was added without it)", len(keyTable))
 	}
 	for name, b := range allBindings(k) {

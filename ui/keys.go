@@ -54,6 +54,9 @@ type KeyMap struct {
 	OlderVersion, NewerVersion, PrevChange, NextChange, WhatChanged, Play, Faster, Slower, Messages key.Binding
 	// Problems lists validate's findings on the version on screen.
 	Problems key.Binding
+	// SortCost sorts the activity view's tokens-and-cost tables by the
+	// next column (cost, tokens, name).
+	SortCost key.Binding
 }
 
 // DefaultKeyMap returns the key bindings keyTable declares.

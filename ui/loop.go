@@ -35,6 +35,11 @@ type loop struct {
 	// activityText is the activity view; prices price its tokens.
 	activityText scrollText
 	prices       *agent.Prices
+	// costSort is the column the activity view's cost tables are sorted
+	// by (s); iterMarks are when the state file's iteration changed, as
+	// the watcher read it (the follower counts tokens by them).
+	costSort  costSort
+	iterMarks []agent.IterationMark
 	// resume says how a stopped loop resumes (loopword.ResumeWith).
 	resume string
 	// gone are the atoms that were in progress in an earlier version of

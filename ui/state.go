@@ -69,6 +69,7 @@ func (m *Model) onState(l *loop, ev statefile.Event) tea.Cmd {
 
 func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
 	record := m.queueVersion(l, ev)
+	noteIteration(l, ev)
 	if l.hist.inPast() {
 		return tea.Batch(record, m.onLoadedInPast(l, ev))
 	}
