@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,6 +111,9 @@ func stats(lat []time.Duration) (med, p95 time.Duration) {
 	return lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*95/100)]
 }
 
+// iterationRE finds control.iteration in a version gen.LoopWrites wrote.
+var iterationRE = regexp.MustCompile(`(?m)^  iteration: (\d+)$`)
+
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func fail(msg string) { tmuxrun.Fail(msg) }
@@ -152,12 +156,16 @@ func latency(c *control, path string, n int) []time.Duration {
 		fail(err.Error())
 	}
 	// A different atom each time, back and forth between pending and
-	// in_progress: the graph's structure stays as it is. The iteration
-	// is 100+i, a value the screen has not shown yet.
+	// in_progress: the graph's structure stays as it is. Each version's
+	// iteration is one the screen has not shown yet (gen.LoopWrites).
 	next := gen.LoopWrites(data)
 	for i := 0; i < n; i++ {
-		want := fmt.Sprintf("iteration %d/", 100+i)
 		version := next()
+		m := iterationRE.FindSubmatch(version)
+		if m == nil {
+			fail("perf: a version without control.iteration")
+		}
+		want := "iteration " + string(m[1]) + "/"
 		tmp := path + ".tmp"
 		if err := os.WriteFile(tmp, version, 0o644); err != nil {
 			fail(err.Error())

@@ -9,7 +9,9 @@ import (
 // the benchmarks, tests and scripts/perf replay them: each call (the n-th,
 // from 0) flips the status of one atom between pending and in_progress —
 // a different atom each time, so the graph keeps its shape — and sets
-// control.iteration to 100+n, a value base does not show. A file with no
+// control.iteration to 100+n, or to base's iteration+1+n when base is at
+// 100 or beyond: a value base does not show, so that each version's
+// iteration is new on screen (scripts/perf times until it appears). A file with no
 // such atom or no iteration line changes only in what it has.
 func LoopWrites(base []byte) func() []byte {
 	lines := strings.Split(string(base), "\n")
@@ -21,6 +23,12 @@ func LoopWrites(base []byte) func() []byte {
 			iter = k
 		case l == "    status: pending" || l == "    status: in_progress":
 			statuses = append(statuses, k)
+		}
+	}
+	first := 100
+	if iter >= 0 {
+		if v, err := strconv.Atoi(strings.TrimPrefix(lines[iter], "  iteration: ")); err == nil && v >= first {
+			first = v + 1
 		}
 	}
 	n := -1
@@ -35,7 +43,7 @@ func LoopWrites(base []byte) func() []byte {
 			}
 		}
 		if iter >= 0 {
-			lines[iter] = "  iteration: " + strconv.Itoa(100+n)
+			lines[iter] = "  iteration: " + strconv.Itoa(first+n)
 		}
 		return []byte(strings.Join(lines, "\n"))
 	}

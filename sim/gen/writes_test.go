@@ -29,7 +29,27 @@ func TestLoopWrites(t *testing.T) {
 		}
 		prev = v
 	}
+	// A base already at iteration 100 or beyond (1,000 atoms with 30 %
+	// resolved is at 100): the first version's iteration is still new.
+	for _, atoms := range []int{1000, 4000} {
+		base := Generate(Options{Atoms: atoms, Seed: 11, Resolved: 0.3})
+		was := iterationLine(t, base)
+		if now := iterationLine(t, LoopWrites(base)()); now == was {
+			t.Fatalf("%d atoms: the first write left %q as it was", atoms, now)
+		}
+	}
 	if got := LoopWrites([]byte("no state here\n"))(); !bytes.Equal(got, []byte("no state here\n")) {
 		t.Fatalf("a file without atoms or iteration became %q", got)
 	}
+}
+
+func iterationLine(t *testing.T, data []byte) string {
+	t.Helper()
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "  iteration: ") {
+			return l
+		}
+	}
+	t.Fatal("no iteration line")
+	return ""
 }
