@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/aot-loop/aot-tui/internal/testenv"
 )
 
 // The test binary is also the far side: run with AOT_REMOTE_HELPER set,
@@ -22,7 +24,7 @@ func TestMain(m *testing.M) {
 		helper(mode)
 		return
 	}
-	os.Exit(m.Run())
+	os.Exit(testenv.Main(m))
 }
 
 func helper(mode string) {

@@ -61,6 +61,11 @@ var tools = map[string]tool{
 	"git":      {names: []string{"git"}, install: "apt-get install git, or brew install git"},
 	"groff":    {names: []string{"groff"}, install: "apt-get install groff-base, or brew install groff"},
 	"bash":     {names: []string{"bash"}, install: "apt-get install bash, or brew install bash"},
+	// OpenSSH's server, for the tests of remote hosts (StartSSHD): not in
+	// PATH for most users, so its usual places are looked at too.
+	"sshd":       {names: []string{"sshd", "/usr/sbin/sshd", "/usr/local/sbin/sshd"}, install: "apt-get install openssh-server"},
+	"ssh":        {names: []string{"ssh"}, install: "apt-get install openssh-client"},
+	"ssh-keygen": {names: []string{"ssh-keygen"}, install: "apt-get install openssh-client"},
 	// The sed first in PATH, as the loop's scripts run it: sed -i with
 	// no suffix and $a are GNU sed's.
 	"GNU sed": {names: []string{"sed"}, install: "apt-get install sed, or brew install gnu-sed with its gnubin directory first in PATH",
