@@ -37,8 +37,8 @@ var rules = []struct {
 	{"model", "the domain is pure: no I/O layer, no UI", []string{module + "/statefile", module + "/correction", module + "/ui", module + "/yamledit"}},
 	{"agent", "reads Claude Code's records for the CLI and the TUI alike: no UI, no correction, no other layer-3 package",
 		[]string{module + "/ui", module + "/correction", module + "/history", module + "/fleet", "charm.land/bubbletea", "charm.land/lipgloss"}},
-	{"remote", "runs streams and says how its links stand; what the lines mean is its callers' business",
-		[]string{module + "/ui", module + "/correction", module + "/fleet", module + "/statefile", module + "/model", "charm.land/bubbletea", "charm.land/lipgloss"}},
+	{"remote", "runs streams on other machines and reads them for the TUI and the CLI alike: no UI, no correction, no fleet",
+		[]string{module + "/ui", module + "/correction", module + "/fleet", "charm.land/bubbletea", "charm.land/lipgloss"}},
 	{"internal/jsonedit", "a JSON text editor, a leaf", []string{module + "/agent", module + "/statefile", module + "/model"}},
 	{"internal/appfiles", "file names, a leaf", []string{module + "/agent", module + "/history", module + "/statefile", module + "/model", module + "/ui"}},
 }
