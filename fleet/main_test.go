@@ -8,4 +8,12 @@ import (
 )
 
 // TestMain reports the tests skipped for want of git (testenv).
-func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
+// Run with AOT_FLEET_FAR_SIDE set, the test binary plays a remote host's
+// `status --scan --json --follow` instead (remote_test.go).
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("AOT_FLEET_FAR_SIDE"); mode != "" {
+		farSide(mode)
+		return
+	}
+	os.Exit(testenv.Main(m))
+}

@@ -82,6 +82,8 @@ type Row struct {
 	Path    string `json:"path"`
 	Project string `json:"project"`
 	Name    string `json:"name"`
+	// Host is the remote host the loop is on ("" for this machine).
+	Host string `json:"host,omitempty"`
 	// Kind is "aot-loop" or "phase-loop".
 	Kind string `json:"kind"`
 	// File is FileOK, FileInvalid or FileError; Error says what is wrong.
