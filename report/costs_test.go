@@ -358,8 +358,42 @@ func TestCostReportEscapesTranscripts(t *testing.T) {
 		t.Fatal("text from a transcript became markup in the browser")
 	}
 	body := text(dom)
+	if !strings.Contains(dom, `<svg id="atom-bars"`) || !strings.Contains(body, "■ time worked ■ estimated cost A1 2m0s ≈ $0.0259 A2 3m0s ≈ $0.0090 no atom — ≈ $0.0263") {
+		t.Errorf("the page does not draw the bars per atom:\n%s", body)
+	}
 	if !strings.Contains(body, "<script>alert(1)</script><img src=x> & \\x1b]0;t\\x07\\u202e 7 7 0 0 no price") ||
 		!strings.Contains(body, "no price for <script>") {
 		t.Fatalf("the model should show as text, escapes visible, in its row and its note:\n%s", body)
+	}
+}
+
+// An atom's time worked adds up each time the versions have it in
+// progress — set back to pending and taken up again, it counts twice —
+// and one still in progress counts to the last version, and says so.
+func TestTimeWorkedAcrossRetries(t *testing.T) {
+	v := func(hms string, a1, a2 string) history.Version {
+		return history.Version{At: at(hms), Data: costState(1, "running", a1, a2)}
+	}
+	r, err := Build("retries", []history.Version{
+		v("10:00:00", "pending", "pending"),
+		v("10:00:10", "in_progress", "pending"),  // A1 from 10:00:10
+		v("10:00:40", "pending", "pending"),      // to 10:00:40: 30s
+		v("10:01:40", "in_progress", "pending"),  // again from 10:01:40
+		v("10:02:40", "resolved", "in_progress"), // to 10:02:40: 60s; A2 from 10:02:40
+		v("10:03:20", "resolved", "in_progress"), // A2 still, at the last version: 40s
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := r.Costs.Atoms
+	if len(a) != 2 || a[0].Atom != "A1" || a[0].Seconds != 90 || a[0].InProgress || a[1].Atom != "A2" || a[1].Seconds != 40 || !a[1].InProgress {
+		t.Fatalf("atoms %+v", a)
+	}
+	var b bytes.Buffer
+	Markdown(&b, r)
+	for _, want := range []string{"| A1 | 1m30s |\n", "| A2 | 40s (still in progress) |\n", "**Total:** 3m20s from the first version to the last"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the Markdown lacks %q", want)
+		}
 	}
 }
