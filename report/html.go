@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/internal/termtext"
 )
@@ -21,7 +22,7 @@ th{background:#f6f8fa}td.n{text-align:right}pre{background:#f6f8fa;padding:.75re
 code{font:13px ui-monospace,SFMono-Regular,Menlo,monospace;background:#f6f8fa;padding:0 .2rem}
 .outcome{font-size:1.05rem;padding:.5rem .75rem;border-radius:6px;background:#f6f8fa;border-left:6px solid #6e7781}
 .completed{border-color:#1a7f37}.stopped{border-color:#cf222e}.running{border-color:#0969da}
-.muted{color:#6e7781}.cleared{color:#9a6700}svg text{font:12px system-ui,sans-serif}`
+h3{font-size:1rem;margin-top:1.2rem}.muted{color:#6e7781}.cleared{color:#9a6700}svg text{font:12px system-ui,sans-serif}`
 
 // HTML writes the report as one self-contained page: inline CSS, the
 // chart as inline SVG, no script and nothing fetched.
@@ -56,6 +57,7 @@ func HTML(w io.Writer, r *Report) error {
 	htmlDecisions(&b, r)
 	htmlCorrections(&b, r)
 	htmlIterations(&b, r)
+	htmlCosts(&b, r)
 
 	b.WriteString("<h2>Final graph</h2>\n")
 	if r.Graph != "" {
@@ -219,4 +221,159 @@ func svgChart(r *Report) string {
 	fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" fill=\"#9a6700\">■ stall count (right scale)</text>\n", left+380, H-4)
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// htmlCosts writes the time, tokens and estimated cost per atom and per
+// iteration as bars and tables, the totals and the tokens by model.
+func htmlCosts(b *strings.Builder, r *Report) {
+	c := &r.Costs
+	b.WriteString("<h2>Cost and time</h2>\n")
+	fmt.Fprintf(b, "<p class=\"muted\">%s</p>\n", c.explain(h))
+	if !c.tokensRead() {
+		fmt.Fprintf(b, "<p id=\"no-tokens\"><em>%s.</em></p>\n", h(c.Note))
+	}
+	fmt.Fprintf(b, "<p id=\"cost-total\"><strong>Total:</strong> %s</p>\n", c.totalLine(h))
+	head := func(id, first, second string) {
+		fmt.Fprintf(b, "<table id=\"%s\"><tr><th>%s</th><th>%s</th>", id, first, second)
+		if c.tokensRead() {
+			for _, x := range usageHeads {
+				fmt.Fprintf(b, "<th>%s</th>", x)
+			}
+		}
+		b.WriteString("</tr>\n")
+	}
+	row := func(first, second string, u *Usage) {
+		fmt.Fprintf(b, "<tr><td>%s</td><td class=\"n\">%s</td>", first, h(second))
+		if u != nil {
+			for _, x := range u.cells() {
+				fmt.Fprintf(b, "<td class=\"n\">%s</td>", h(x))
+			}
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("<h3>Per atom</h3>\n")
+	if len(c.Atoms) == 0 {
+		fmt.Fprintf(b, "<p class=\"muted\">%s</p>\n", c.none("no atom was in progress in the versions read"))
+	} else {
+		var bars []bar
+		for _, a := range c.Atoms {
+			name := a.Atom
+			if name == "" {
+				name = "no atom"
+			}
+			bars = append(bars, barOf(name, a.Seconds, a.InProgress, a.Usage))
+		}
+		b.WriteString(svgBars("atom-bars", "per atom", "time worked", bars, c.tokensRead()))
+		head("atom-costs", "atom", "worked")
+		for _, a := range c.Atoms {
+			row(a.label(h), a.worked(), a.Usage)
+		}
+		b.WriteString("</table>\n")
+	}
+	b.WriteString("<h3>Per iteration</h3>\n")
+	if len(c.Iterations) == 0 {
+		fmt.Fprintf(b, "<p class=\"muted\">%s</p>\n", c.none("no iterations in the versions read"))
+	} else {
+		var bars []bar
+		for _, it := range c.Iterations {
+			bars = append(bars, barOf(fmt.Sprintf("iteration %d", it.N), it.Seconds, false, it.Usage))
+		}
+		b.WriteString(svgBars("iteration-bars", "per iteration", "time", bars, c.tokensRead()))
+		head("iteration-costs", "iteration", "took")
+		for _, it := range c.Iterations {
+			row(h(it.label()), took(it.Seconds), it.Usage)
+		}
+		b.WriteString("</table>\n")
+	}
+	if len(c.Models) > 0 {
+		b.WriteString("<h3>By model</h3>\n<table id=\"model-costs\"><tr><th>model</th><th>input</th><th>output</th><th>cache write</th><th>cache read</th><th>cost (estimate)</th></tr>\n")
+		for _, m := range c.Models {
+			fmt.Fprintf(b, "<tr><td>%s</td>", h(m.Model))
+			for _, x := range m.cells() {
+				fmt.Fprintf(b, "<td class=\"n\">%s</td>", h(x))
+			}
+			b.WriteString("</tr>\n")
+		}
+		b.WriteString("</table>\n")
+	}
+}
+
+// bar is one row of svgBars: a name, a time in seconds (-1: not known)
+// and, with tokens, an estimated cost (-1: none).
+type bar struct {
+	name    string
+	seconds float64
+	open    bool
+	cost    float64
+}
+
+func barOf(name string, seconds float64, open bool, u *Usage) bar {
+	x := bar{name: name, seconds: seconds, open: open, cost: -1}
+	if u != nil {
+		x.cost = u.CostUSD
+	}
+	return x
+}
+
+// svgBars draws each row's time as a horizontal bar and, with costs, its
+// estimated cost as another beside it, each scaled to its column's
+// largest; per says of what ("per atom").
+func svgBars(id, per, timeHead string, rows []bar, costs bool) string {
+	const W, rowH, top, nameW, barW, textW = 860, 22, 26, 150, 230, 130
+	most, mostCost := 1.0, 0.0
+	for _, r := range rows {
+		most = max(most, r.seconds)
+		mostCost = max(mostCost, r.cost)
+	}
+	H := top + rowH*len(rows) + 6
+	label := timeHead + " " + per
+	if costs {
+		label = timeHead + " and estimated cost " + per
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "<svg id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"%s\">\n", id, W, H, W, H, label)
+	tx, cx := nameW, nameW+barW+textW+20
+	fmt.Fprintf(&b, "<text x=\"%d\" y=\"16\" fill=\"#0969da\">■ %s</text>", tx, timeHead)
+	if costs {
+		fmt.Fprintf(&b, "<text x=\"%d\" y=\"16\" fill=\"#1a7f37\">■ estimated cost</text>", cx)
+	}
+	b.WriteString("\n")
+	for i, r := range rows {
+		y := top + rowH*i
+		fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>", nameW-8, y+15, h(cut(r.name, 20)))
+		if r.seconds >= 0 {
+			w := float64(barW) * r.seconds / most
+			color := "#0969da"
+			if r.open {
+				color = "#54aeff"
+			}
+			fmt.Fprintf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"14\" fill=\"%s\"/>", tx, y+3, w, color)
+			text := took(r.seconds)
+			if r.open {
+				text += " (in progress)"
+			}
+			fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%d\" fill=\"#6e7781\">%s</text>", float64(tx)+w+4, y+15, text)
+		} else {
+			fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" fill=\"#6e7781\">—</text>", tx, y+15)
+		}
+		if costs && r.cost >= 0 {
+			w := 0.0
+			if mostCost > 0 {
+				w = float64(barW) * r.cost / mostCost
+			}
+			fmt.Fprintf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"14\" fill=\"#1a7f37\"/>", cx, y+3, w)
+			fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%d\" fill=\"#6e7781\">≈ %s</text>", float64(cx)+w+4, y+15, usd(r.cost))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("</svg>\n")
+	return b.String()
+}
+
+// cut shortens s to n runes, with an ellipsis.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
 }

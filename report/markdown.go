@@ -100,6 +100,7 @@ func Markdown(w io.Writer, r *Report) error {
 	markdownDecisions(&b, r)
 	markdownCorrections(&b, r)
 	markdownIterations(&b, r)
+	markdownCosts(&b, r)
 
 	b.WriteString("## Final graph\n\n")
 	if r.Graph != "" {
@@ -260,3 +261,59 @@ func plural(n int) string {
 }
 
 func max0(n int) int { return max(n, 0) }
+
+// markdownCosts writes the time, tokens and estimated cost per atom and
+// per iteration, the totals and the tokens by model.
+func markdownCosts(b *strings.Builder, r *Report) {
+	c := &r.Costs
+	b.WriteString("## Cost and time\n\n")
+	fmt.Fprintf(b, "%s\n\n", c.explain(md))
+	if !c.tokensRead() {
+		fmt.Fprintf(b, "_%s._\n\n", md(c.Note))
+	}
+	fmt.Fprintf(b, "**Total:** %s\n\n", c.totalLine(md))
+	row := func(cells []string, u *Usage) {
+		if u != nil {
+			cells = append(cells, u.cells()...)
+		}
+		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
+	}
+	head := func(first, second string) {
+		heads := []string{first, second}
+		align := []string{"---", "---:"}
+		if c.tokensRead() {
+			heads = append(heads, usageHeads...)
+			for range usageHeads {
+				align = append(align, "---:")
+			}
+		}
+		fmt.Fprintf(b, "| %s |\n|%s|\n", strings.Join(heads, " | "), strings.Join(align, "|"))
+	}
+	b.WriteString("**Per atom**\n\n")
+	if len(c.Atoms) == 0 {
+		fmt.Fprintf(b, "_%s_\n\n", c.none("no atom was in progress in the versions read"))
+	} else {
+		head("atom", "worked")
+		for _, a := range c.Atoms {
+			row([]string{a.label(md), a.worked()}, a.Usage)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("**Per iteration**\n\n")
+	if len(c.Iterations) == 0 {
+		fmt.Fprintf(b, "_%s_\n\n", c.none("no iterations in the versions read"))
+	} else {
+		head("iteration", "took")
+		for _, it := range c.Iterations {
+			row([]string{it.label(), took(it.Seconds)}, it.Usage)
+		}
+		b.WriteString("\n")
+	}
+	if len(c.Models) > 0 {
+		b.WriteString("**By model**\n\n| model | input | output | cache write | cache read | cost (estimate) |\n|---|---:|---:|---:|---:|---:|\n")
+		for _, m := range c.Models {
+			fmt.Fprintf(b, "| %s | %s |\n", md(m.Model), strings.Join(m.cells(), " | "))
+		}
+		b.WriteString("\n")
+	}
+}

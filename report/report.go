@@ -2,7 +2,9 @@
 // of its state file (a journal, git, or just the final file): objective
 // and outcome, resolved atoms with their bindings, OR decisions with their
 // reasons, every correction, what each iteration did (stalls,
-// backtracks), a drawing of the final graph and a chart of the run over
+// backtracks), the time each atom and iteration took and — from Claude
+// Code's transcripts (AddActivity) — the tokens they used and their
+// estimated cost, a drawing of the final graph and a chart of the run over
 // time — as Markdown for a pull request, JSON, or one self-contained HTML
 // page.
 package report
@@ -37,9 +39,12 @@ type Report struct {
 	Points     []Point     `json:"points"`
 	// Graph is a text drawing of the final graph ("" when too large;
 	// GraphNote says why).
-	Graph     string   `json:"graph"`
-	GraphNote string   `json:"graph_note,omitempty"`
-	Notes     []string `json:"notes"`
+	Graph     string `json:"graph"`
+	GraphNote string `json:"graph_note,omitempty"`
+	// Costs are the time per atom and per iteration, and with the
+	// transcripts (AddActivity) the tokens and estimated cost of each.
+	Costs Costs    `json:"costs"`
+	Notes []string `json:"notes"`
 }
 
 // Objective is the loop's objective.
@@ -170,6 +175,7 @@ func Build(source string, versions []history.Version) (*Report, error) {
 	} else {
 		r.Notes = append(r.Notes, "only the final state was read: no per-iteration history (aot-tui records a journal beside the state file while it watches; report --journal reads it)")
 	}
+	r.work(states, times)
 	r.drawGraph(final, facts)
 	return r, nil
 }

@@ -55,10 +55,35 @@ func (l *loaded) activity() *agent.Activity {
 // default table), since the loop's first version in its journal, else a
 // day before the file's last change.
 func activityOptions(l *loaded, jd *journalDirFlag) agent.Options {
-	project := statefile.ProjectDir(l.Target.Path)
+	var ids []string
+	for _, a := range l.AoT.State.Atoms {
+		ids = append(ids, a.ID)
+	}
+	o, note := oneShotActivity(l.Target.Path, ids)
+	if note != "" {
+		l.actNotes = append(l.actNotes, note)
+	}
+	l.actPrices = o.Prices
+	o.Since = journalStart(jd.journals(l.Target.Path))
+	if o.Since.IsZero() {
+		if fi, err := os.Stat(l.Target.Path); err == nil {
+			o.Since = fi.ModTime().Add(-activityWindow)
+		}
+	}
+	return o
+}
+
+// oneShotActivity are the agent.Options a one-shot command (status,
+// report) reads the sessions of the loop at statePath with, whose atoms
+// are ids: its project directory, Claude Code's projects directory, the
+// hook events file and the prices (the prices file over the default
+// table; note says why the default prices are used, "" when they are
+// not). Since and Iterations are the caller's.
+func oneShotActivity(statePath string, ids []string) (o agent.Options, note string) {
+	project := statefile.ProjectDir(statePath)
 	// Quick: a one-shot command does not read a transcript of every
 	// project Claude Code knows to find this one's (the TUI does).
-	o := agent.Options{Project: project, Quick: true}
+	o = agent.Options{Project: project, Quick: true, Atoms: ids}
 	o.Root, _ = agent.ProjectsRoot()
 	if dir, err := hookDir(); err == nil {
 		o.HookFile = agent.HookEventsFile(dir, project)
@@ -67,19 +92,9 @@ func activityOptions(l *loaded, jd *journalDirFlag) agent.Options {
 		o.Prices = p
 	} else {
 		o.Prices = agent.DefaultPrices()
-		l.actNotes = append(l.actNotes, err.Error()+" (the default prices are used)")
+		note = err.Error() + " (the default prices are used)"
 	}
-	l.actPrices = o.Prices
-	for _, a := range l.AoT.State.Atoms {
-		o.Atoms = append(o.Atoms, a.ID)
-	}
-	o.Since = journalStart(jd.journals(l.Target.Path))
-	if o.Since.IsZero() {
-		if fi, err := os.Stat(l.Target.Path); err == nil {
-			o.Since = fi.ModTime().Add(-activityWindow)
-		}
-	}
-	return o
+	return o, note
 }
 
 // journalStart is the time of the first version of the oldest of the

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/agent"
 	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/report"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -201,15 +202,20 @@ func newReportCmd(g *globalFlags) *cobra.Command {
 	var journal, gitPath, format, output string
 	var noJournal bool
 	var jd journalDirFlag
+	var af activityFlag
 	cmd := &cobra.Command{
-		Use:   "report [PATH] [-f PATH | --journal FILE | --git PATH] [--journal-dir DIR] [--format md|json|html] [-o FILE]",
+		Use:   "report [PATH] [-f PATH | --journal FILE | --git PATH] [--journal-dir DIR] [--no-activity] [--format md|json|html] [-o FILE]",
 		Short: "A post-mortem of a loop: outcome, atoms, OR decisions, corrections, iterations, graph",
 		Long: `Writes a post-mortem of a loop: objective and base_case; outcome (status,
 stop_reason, iterations used of the maximum); resolved atoms with their bindings;
 OR decisions with their reasons (also trail entries a later objective change
 cleared); every correction with its time and type; what each iteration did
 (atoms resolved, reset, added, backtracks, stall count); a drawing of the final
-graph; and the run over time (unresolved atoms and stall count).
+graph; the run over time (unresolved atoms and stall count); and the cost and
+time per atom and per iteration: the time from the versions (an atom from
+in_progress to resolved or pending), and the tokens (input, output, cache) and
+their estimated cost from Claude Code's transcripts of the loop's sessions, at
+the prices of a dated table (--no-activity: the transcripts are not read).
 
 The history comes from the loop's journal when there is one, with the file as
 the final state (--no-journal: the file alone), from --journal FILE, or from the
@@ -262,6 +268,11 @@ scripts; html is one self-contained page (inline CSS and SVG, nothing fetched).`
 				return fail(exitInvalid, "%v", err)
 			}
 			r.Notes = append(rec.notes, r.Notes...)
+			if af.off {
+				r.NoActivity()
+			} else {
+				reportActivity(r, rec)
+			}
 			var b bytes.Buffer
 			if err := write(&b, r); err != nil {
 				return fail(exitUsage, "%v", err)
@@ -283,6 +294,7 @@ scripts; html is one self-contained page (inline CSS and SVG, nothing fetched).`
 	f.StringVar(&gitPath, "git", "", "read the versions from the git commits of this state file (or project directory)")
 	f.BoolVar(&noJournal, "no-journal", false, "read the state file alone, not its journal")
 	jd.register(cmd, "look for the journal in this directory")
+	af.register(cmd)
 	f.StringVar(&format, "format", "md", "md, json or html")
 	f.StringVarP(&output, "output", "o", "", "write to FILE instead of stdout")
 	return cmd
@@ -321,4 +333,21 @@ func reportSource(path, journal, gitPath string, noJournal bool, jd *journalDirF
 		}
 	}
 	return &recorded{source: t.Path, target: t, versions: []history.Version{final}}, nil
+}
+
+// reportActivity adds to r what Claude Code's transcripts of the loop's
+// sessions used (report.AddActivity), read as status reads them
+// (oneShotActivity), since the first version (a day before the only one),
+// with the iterations the versions give.
+func reportActivity(r *report.Report, rec *recorded) {
+	o, note := oneShotActivity(rec.target.Path, r.AtomIDs())
+	if note != "" {
+		r.Notes = append(r.Notes, note)
+	}
+	o.Iterations = r.IterationMarks()
+	o.Since = r.Outcome.Start
+	if last := rec.versions[len(rec.versions)-1].At; o.Since.IsZero() && !last.IsZero() {
+		o.Since = last.Add(-activityWindow)
+	}
+	r.AddActivity(agent.Open(o), o.Prices)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aot-loop/aot-tui/agent"
 	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/internal/testenv"
 	"github.com/aot-loop/aot-tui/sim"
@@ -305,5 +307,145 @@ func TestReportFromGit(t *testing.T) {
 	code, out, stderr := cli(t, "report", "--git", path)
 	if code != 0 || !strings.Contains(out, "2 versions of the state file, from git history of") || !strings.Contains(out, "| 0 | ") {
 		t.Fatalf("report --git: %d %s\n%s", code, stderr, out)
+	}
+}
+
+// costState is a version of a two-atom loop (A2 depends on A1), as the
+// report package's cost test has them.
+func costState(iteration int, status, a1, a2 string) string {
+	return fmt.Sprintf(`---
+objective:
+  goal: "Parse the config format"
+  base_case:
+    checklist:
+      - item: "Tests pass"
+        check: {type: command, value: "go test ./parser/..."}
+  constraints: {max_iterations: 10, max_parallel_agents: 2, max_stall_count: 3}
+control:
+  status: %s
+  iteration: %d
+  stall_count: 0
+  prev_pending_count: -1
+  stop_requested: false
+  stop_reason: null
+  redirect_requested: false
+atoms:
+  - {id: A1, description: "Write the parser", status: %s, depends_on: []}
+  - {id: A2, description: "Test the parser", status: %s, depends_on: [A1]}
+decompositions: []
+or_groups: {}
+bindings: {}
+trail: []
+corrections: []
+---
+`, status, iteration, a1, a2)
+}
+
+// costProject is a project whose loop's journal (beside its state file)
+// holds the run report/testdata/transcripts records — A1 in progress
+// 2m0s, A2 3m0s; iteration 1 2m30s, iteration 2 3m20s — and a Claude Code
+// directory holding those transcripts as the project's.
+func costProject(t *testing.T) (project, claude string) {
+	t.Helper()
+	project = t.TempDir()
+	if real, err := filepath.EvalSymlinks(project); err == nil {
+		project = real
+	}
+	day := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	state := filepath.Join(project, ".claude", "aot-loop-state.md")
+	j, err := history.OpenJournal(history.JournalBeside(state), history.JournalOptions{StateFile: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last string
+	for _, v := range []struct {
+		sec            int
+		it             int
+		status, a1, a2 string
+	}{{0, 1, "running", "pending", "pending"}, {10, 1, "running", "in_progress", "pending"}, {130, 1, "running", "resolved", "pending"},
+		{150, 2, "running", "resolved", "pending"}, {160, 2, "running", "resolved", "in_progress"}, {340, 2, "running", "resolved", "resolved"},
+		{350, 2, "completed", "resolved", "resolved"}} {
+		last = costState(v.it, v.status, v.a1, v.a2)
+		if _, err := j.Append(history.Version{At: day.Add(time.Duration(v.sec) * time.Second), Data: []byte(last)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	writeFile(t, project, ".claude/aot-loop-state.md", last)
+	claude = t.TempDir()
+	name, _ := agent.DirName(project)
+	src := filepath.Join("..", "..", "report", "testdata", "transcripts")
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		cwd := mustJSON(project)
+		writeFile(t, filepath.Join(claude, "projects", name), rel, strings.ReplaceAll(string(data), `"@PROJECT@`, cwd[:len(cwd)-1]))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return project, claude
+}
+
+// report gives the cost and time per atom and per iteration: the times
+// from the journal's versions, the tokens and their estimated cost from
+// the loop's transcripts, counted to the versions' iterations (the sums
+// are the report package's, done by hand); --no-activity reads no
+// transcript and says so in one line, with the times still there.
+func TestReportCostAndTime(t *testing.T) {
+	project, claude := costProject(t)
+	report := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(binary(t), append([]string{"report", project}, args...)...)
+		cmd.Env = append(os.Environ(), "CLAUDE_CONFIG_DIR="+claude)
+		code, out, errs := runCmd(t, cmd)
+		if code != 0 {
+			t.Fatalf("report %v: exit %d %s", args, code, errs)
+		}
+		return out
+	}
+	md := report()
+	for _, want := range []string{
+		"## Cost and time",
+		"**Total:** 12 responses · input 54 · output 770 · cache write 10500 · cache read 18100 · ≈ $0.0612 (estimate, prices of 2026-11-27) · 5m50s from the first version to the last",
+		"| A1 | 2m0s | 4 | 14 | 440 | 4000 | 8400 | $0.0259 |",
+		"| A2 | 3m0s | 4 | 10 | 210 | 3000 | 7200 | $0.0090 |",
+		"| 1 | 2m30s | 6 | 29 | 500 | 7000 | 8400 | $0.0462 |",
+		"| 2 | 3m20s | 6 | 25 | 270 | 3500 | 9700 | $0.0149 |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	var r struct {
+		Costs struct {
+			Transcripts    string `json:"transcripts"`
+			IterationsFrom string `json:"iterations_from"`
+			Estimate       bool   `json:"estimate"`
+			Total          struct {
+				Usage struct {
+					CostUSD float64 `json:"cost_usd"`
+				} `json:"usage"`
+			} `json:"total"`
+		} `json:"costs"`
+	}
+	if out := report("--format", "json"); json.Unmarshal([]byte(out), &r) != nil || r.Costs.Transcripts != "read" ||
+		r.Costs.IterationsFrom != "state" || !r.Costs.Estimate || r.Costs.Total.Usage.CostUSD != 0.061163 {
+		t.Fatalf("json costs %+v", r.Costs)
+	}
+	if page := report("--format", "html"); !strings.Contains(page, `<svg id="atom-bars"`) || !strings.Contains(page, "≈ $0.0259") {
+		t.Error("the HTML report does not draw the costs")
+	}
+	off := report("--no-activity")
+	if !strings.Contains(off, "_--no-activity: Claude Code's transcripts were not read, so no tokens or cost._") ||
+		!strings.Contains(off, "| A1 | 2m0s |\n") || !strings.Contains(off, "| 2 | 3m20s |\n") || strings.Contains(off, "$") {
+		t.Errorf("--no-activity:\n%s", off[strings.Index(off, "## Cost"):])
 	}
 }
