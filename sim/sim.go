@@ -1,9 +1,10 @@
 // Package sim plays an AoT loop the way the real one behaves (seeds 000 and
 // 003): it works through the atoms of a state file iteration by iteration,
 // resolving, decomposing, backtracking and stalling, updates the control
-// fields as the stop hook does, and obeys redirects. aot-tui demo, the
-// end-to-end tests and the benchmarks drive it; sim/gen generates large
-// state files.
+// fields as the stop hook does, and obeys redirects; with Config.Claude it
+// writes what Claude Code records of the loop's sessions as it works
+// (transcript.go). aot-tui demo, the end-to-end tests and the benchmarks
+// drive it; sim/gen generates large state files.
 package sim
 
 import (
@@ -39,6 +40,14 @@ type Config struct {
 	OnWrite func(what string, data []byte)
 	// Logf, when set, narrates what the loop does.
 	Logf func(format string, args ...any)
+	// Claude, when set, makes the run write what Claude Code records of
+	// the loop's sessions as it works: transcripts, and in the demo a
+	// permission prompt's hook event (transcript.go).
+	Claude *ClaudeFiles
+	// OnClaude, when set, is told of the moments of those records a
+	// reader should see: "permission prompt" (the hook event is
+	// recorded) and "permission given" (the session moved on).
+	OnClaude func(what string)
 }
 
 // Result summarises a finished run.
@@ -51,6 +60,9 @@ type Result struct {
 	// the workers: its length at Speed 1 but for the moments its reads
 	// and writes take (and any wait for a redirect).
 	Paced time.Duration
+	// Claude is what the run wrote of Claude Code's records (nil without
+	// Config.Claude).
+	Claude *ClaudeWritten
 }
 
 // Outcome probabilities of a random run.
@@ -68,7 +80,18 @@ type simulator struct {
 	paced time.Duration
 	// decomposed remembers atoms already split, so they are not split twice.
 	decomposed map[string]bool
+	// played counts the iterations played.
+	played int
+	// tr writes Claude Code's records (nil: none).
+	tr *transcript
 }
+
+// promptWait is how long the demo's permission prompt waits for its
+// answer, at speed 1.
+const promptWait = 5 * time.Second
+
+// promptCommand is the command the demo's worker asks permission to run.
+const promptCommand = "go mod download"
 
 // Run plays the loop until it completes or stops, or ctx ends (then it
 // returns ctx.Err()). While redirect_requested is true it pauses; it
@@ -85,6 +108,15 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if cfg.Claude != nil {
+		if cfg.Claude.Projects == "" {
+			return Result{}, errors.New("simulator: Config.Claude needs the projects directory")
+		}
+		if s.tr, err = newTranscript(cfg); err != nil {
+			return Result{}, fmt.Errorf("simulator: %w", err)
+		}
+	}
+	s.tr.start(st.Control.Status == model.LoopPending)
 	if st.Control.Status == model.LoopPending {
 		s.logf("/enter-recursion: the gate passes, the loop starts")
 		if err := s.write("status running", true, func(st *model.State, _ *model.Facts) []model.Edit {
@@ -100,20 +132,40 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		switch st.Control.Status {
 		case model.LoopCompleted, model.LoopStopped:
+			s.endRun()
 			return s.result(), nil
 		}
 		if err := s.iteration(ctx, st.Control.Iteration); err != nil {
 			return s.result(), err
 		}
+		s.tr.endIteration(st.Control.Iteration)
 		done, err := s.hook()
+		if done && err == nil {
+			s.endRun()
+		}
 		if err != nil || done {
 			return s.result(), err
 		}
 	}
 }
 
+// endRun is the session's last words when the loop ended.
+func (s *simulator) endRun() {
+	if !s.tr.ok() {
+		return
+	}
+	st, err := s.read()
+	switch {
+	case err != nil:
+	case st.Control.Status == model.LoopCompleted:
+		s.tr.end("The AoT loop completed: the base_case is satisfied.")
+	case st.Control.Status == model.LoopStopped:
+		s.tr.end("The AoT loop stopped: " + st.Control.StopReason)
+	}
+}
+
 func (s *simulator) result() Result {
-	r := Result{Writes: s.writes, Paced: s.paced}
+	r := Result{Writes: s.writes, Paced: s.paced, Claude: s.tr.result()}
 	if st, err := s.read(); err == nil {
 		r.Status, r.StopReason, r.Iterations = st.Control.Status, st.Control.StopReason, st.Control.Iteration
 	}
@@ -280,10 +332,16 @@ func (s *simulator) iteration(ctx context.Context, it int) error {
 		batch = append(batch, id)
 	}
 	s.logf("iteration %d: working on %s", it, strings.Join(batch, ", "))
+	s.played++
+	s.tr.beginIteration(it, batch)
 	for _, id := range batch {
 		if stop, err := s.pausable(ctx, 600*time.Millisecond); err != nil || stop {
 			return err
 		}
+		if a, ok := st.Atom(id); !ok || a.Status == model.StatusPending {
+			s.tr.mark(id, string(model.StatusInProgress))
+		}
+		before := s.writes
 		if err := s.write("start "+id, true, func(st *model.State, f *model.Facts) []model.Edit {
 			i, ok := f.Index[id]
 			if !ok || st.Atoms[i].Status != model.StatusPending {
@@ -293,12 +351,22 @@ func (s *simulator) iteration(ctx context.Context, it int) error {
 		}); err != nil {
 			return err
 		}
+		s.tr.done(s.writes > before)
 	}
+	s.tr.spawn(st, batch)
 	// Workers finish one by one.
 	order := slices.Clone(batch)
 	s.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	for _, id := range order {
-		if stop, err := s.pausable(ctx, time.Duration(2500+s.rng.IntN(3500))*time.Millisecond); err != nil || stop {
+	for k, id := range order {
+		d := time.Duration(2500+s.rng.IntN(3500)) * time.Millisecond
+		if s.cfg.Demo && s.played == 2 && k == len(order)-1 {
+			// The demo's second iteration: its last worker asks for a
+			// permission, and the loop waits for a person.
+			if err := s.permissionPrompt(ctx, id); err != nil {
+				return err
+			}
+		}
+		if stop, err := s.work(ctx, d); err != nil || stop {
 			return err
 		}
 		if err := s.finish(it, id); err != nil {
@@ -311,6 +379,42 @@ func (s *simulator) iteration(ctx context.Context, it int) error {
 	return s.contract()
 }
 
+// work waits d while the workers work, then waits out a redirect as
+// pausable does. With Claude Code's records written, the wait is cut in
+// steps of about a second: at each, a worker ends its tool call and
+// starts the next.
+func (s *simulator) work(ctx context.Context, d time.Duration) (bool, error) {
+	if !s.tr.ok() {
+		return s.pausable(ctx, d)
+	}
+	for d > 0 {
+		seg := d
+		if d > 1600*time.Millisecond {
+			seg = time.Duration(700+s.tr.rng.IntN(800)) * time.Millisecond
+		}
+		if err := s.sleep(ctx, seg); err != nil {
+			return false, err
+		}
+		if d -= seg; d > 0 {
+			s.tr.step()
+		}
+	}
+	return s.pausable(ctx, 0)
+}
+
+// permissionPrompt is the demo's worker of id asking for a permission:
+// the loop waits promptWait for a person, then goes on.
+func (s *simulator) permissionPrompt(ctx context.Context, id string) error {
+	s.logf("  %s worker: asks for permission to run %s; the loop waits for you", id, promptCommand)
+	s.tr.askPermission(id, promptCommand)
+	if err := s.sleep(ctx, promptWait); err != nil {
+		return err
+	}
+	s.tr.permitted(id)
+	s.logf("  %s worker: permission given; it goes on", id)
+	return nil
+}
+
 // finish applies a worker's outcome to one atom.
 func (s *simulator) finish(it int, id string) error {
 	st, err := s.read()
@@ -320,24 +424,54 @@ func (s *simulator) finish(it int, id string) error {
 	f := model.Derive(st)
 	i, ok := f.Index[id]
 	if !ok || st.Atoms[i].Status != model.StatusInProgress {
-		return nil // a correction deleted it or sent it back
+		// A correction deleted it or sent it back: the coordinator's
+		// mark finds nothing to change.
+		s.tr.workerEnds(id, id+" is no longer in progress: stopping.")
+		s.tr.coordinate(id+" changed meanwhile.", markCmd(id, string(model.StatusPending)))
+		s.tr.done(false)
+		return nil
 	}
 	out, ev := s.outcomeFor(it, st, f, id)
+	before := s.writes
 	switch out {
 	case outStall:
+		s.tr.workerEnds(id, "No result: "+ev.text+".")
+		s.tr.coordinate(id+" had no result: back to pending.", markCmd(id, string(model.StatusPending)))
 		s.logf("  %s: no result (%s); back to pending", id, ev.text)
-		return s.write("stall "+id, true, func(st *model.State, f *model.Facts) []model.Edit {
+		err = s.write("stall "+id, true, func(st *model.State, f *model.Facts) []model.Edit {
 			if i, ok := f.Index[id]; ok && st.Atoms[i].Status == model.StatusInProgress {
 				return []model.Edit{model.Replace(model.P("atoms", i, "status"), string(model.StatusPending))}
 			}
 			return nil
 		})
 	case outDecompose:
-		return s.decompose(id, ev)
+		var kids []string
+		for k := range ev.children {
+			kids = append(kids, fmt.Sprintf("A%d", nextIDNumber(st)+k))
+		}
+		s.tr.workerEnds(id, "Too big for one worker: "+ev.text+".")
+		s.tr.coordinate(id+" is too big: split into "+strings.Join(kids, ", ")+".",
+			decomposeCmd(id, kids, ev.children, ev.text), markCmd(id, string(model.StatusPending)))
+		err = s.decompose(id, ev)
 	case outFailOR:
-		return s.backtrack(id, ev)
+		cmds := []cmd{markCmd(id, string(model.StatusPending))}
+		g := f.ORGroupOf[id]
+		if grp, ok := st.ORGroup(g); ok {
+			if next := nextChoice(st, f, grp, id); next != "" {
+				cmds = append([]cmd{switchCmd(g, next, id+" failed: "+ev.text)}, cmds...)
+			}
+		}
+		s.tr.workerEnds(id, "Failed: "+ev.text+".")
+		s.tr.coordinate(id+" failed: "+g+" switches to its next choice.", cmds...)
+		err = s.backtrack(id, ev)
+	default:
+		summary, arts := s.resolution(id)
+		s.tr.workerEnds(id, summary+".")
+		s.tr.coordinate(id+" is done.", markCmd(id, string(model.StatusResolved)), bindingCmd(id, summary, arts))
+		err = s.resolve(id)
 	}
-	return s.resolve(id)
+	s.tr.done(s.writes > before)
+	return err
 }
 
 // outcomeFor picks an outcome: the demo's script, or chance.
@@ -377,13 +511,19 @@ func nextChoice(st *model.State, f *model.Facts, g *model.ORGroup, failing strin
 	return ""
 }
 
-func (s *simulator) resolve(id string) error {
+// resolution is the summary and artifacts of id's binding.
+func (s *simulator) resolution(id string) (string, []string) {
 	summary, ok := demoSummaries[id]
 	arts := demoArtifacts[id]
 	if !ok || !s.cfg.Demo {
 		summary = "Resolved " + id
 		arts = []string{"src/" + strings.ToLower(id) + ".go"}
 	}
+	return summary, arts
+}
+
+func (s *simulator) resolve(id string) error {
+	summary, arts := s.resolution(id)
 	s.logf("  %s: resolved", id)
 	return s.write("resolve "+id, true, func(st *model.State, f *model.Facts) []model.Edit {
 		i, ok := f.Index[id]
@@ -508,7 +648,7 @@ func (s *simulator) backtrack(id string, ev demoEvent) error {
 // (seed 000 §6.4), and completes the loop when every atom is resolved.
 func (s *simulator) contract() error {
 	for {
-		var parent string
+		var parent, kidList string
 		err := s.write("contract", true, func(st *model.State, f *model.Facts) []model.Edit {
 			for _, a := range st.Atoms {
 				kids := f.ChildrenOf[a.ID]
@@ -524,7 +664,7 @@ func (s *simulator) contract() error {
 				if !all {
 					continue
 				}
-				parent = a.ID
+				parent, kidList = a.ID, strings.Join(kids, ", ")
 				s.logf("  %s: resolved through its children %s", a.ID, strings.Join(kids, ", "))
 				return append([]model.Edit{model.Replace(model.P("atoms", f.Index[a.ID], "status"), string(model.StatusResolved))},
 					bindingEdits(st, a.ID, "Completed via "+strings.Join(kids, ", "), nil)...)
@@ -537,7 +677,9 @@ func (s *simulator) contract() error {
 		if parent == "" {
 			break
 		}
-		parent = ""
+		s.tr.coordinate(parent+" is resolved through its children "+kidList+".",
+			markCmd(parent, string(model.StatusResolved)), bindingCmd(parent, "Completed via "+kidList, nil))
+		s.tr.done(true)
 	}
 	st, err := s.read()
 	if err != nil {
@@ -545,12 +687,16 @@ func (s *simulator) contract() error {
 	}
 	if allDone(st) && st.Control.Status == model.LoopRunning {
 		s.logf("every atom resolved; the verifier passes the base_case: completed")
-		return s.write("completed", true, func(st *model.State, _ *model.Facts) []model.Edit {
+		s.tr.verify()
+		before := s.writes
+		err := s.write("completed", true, func(st *model.State, _ *model.Facts) []model.Edit {
 			if st.Control.Status != model.LoopRunning {
 				return nil
 			}
 			return []model.Edit{model.Replace(model.P("control", "status"), string(model.LoopCompleted))}
 		})
+		s.tr.done(s.writes > before)
+		return err
 	}
 	return nil
 }
@@ -611,6 +757,11 @@ func (s *simulator) hook() (bool, error) {
 		return stop("No atoms in Work Graph")
 	}
 	s.logf("stop hook: continue (unresolved %d, stall %d)", unresolved, stall)
+	if stall > 0 {
+		s.tr.hookSays(fmt.Sprintf("AoT iteration %d | WARNING: Stall count %d/%d - Switch strategy or decompose differently", c.Iteration+1, stall, cons.EffectiveMaxStallCount()))
+	} else {
+		s.tr.hookSays(fmt.Sprintf("AoT iteration %d | Unresolved: %d | Resolved: %d | Progress OK", c.Iteration+1, unresolved, f.Counts.Resolved))
+	}
 	return false, s.write("hook continue", false, func(st *model.State, _ *model.Facts) []model.Edit {
 		edits := []model.Edit{
 			model.Replace(model.P("control", "iteration"), st.Control.Iteration+1),

@@ -176,10 +176,10 @@ func TestCorrectionDiffGoldens(t *testing.T) {
 
 // demo --help and the README say how long the demo lasts as the
 // simulator's script paces it (sim's TestDemoLastsAboutAMinute measures
-// it: 55–67 s at speed 1), not "about two minutes".
+// it: 60–72 s at speed 1), not "about two minutes".
 func TestDemoHelpSaysHowLongItLasts(t *testing.T) {
 	_, out, _ := cli(t, "demo", "--help")
-	if !strings.Contains(strings.Join(strings.Fields(out), " "), "lasts about a minute (67 s with the default --seed") || strings.Contains(out, "minutes") {
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "lasts about a minute (72 s with the default --seed") || strings.Contains(out, "minutes") {
 		t.Fatalf("demo --help:\n%s", out)
 	}
 	readme := mustRead(t, filepath.Join("..", "..", "README.md"))
