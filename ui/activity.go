@@ -219,8 +219,8 @@ func activityLines(a *agent.Activity, prices *agent.Prices, sel string, order ma
 	for i := range a.Agents {
 		ag := &a.Agents[i]
 		head := "  " + ag.Name()
-		if ag.Description != "" && ag.Description != ag.Name() {
-			head += " — " + ag.Description
+		if d := agentDescription(ag); d != "" {
+			head += " — " + d
 		}
 		if ag.Ended {
 			head += " (done)"
@@ -242,6 +242,23 @@ func activityLines(a *agent.Activity, prices *agent.Prices, sel string, order ma
 		add(s.Muted, n)
 	}
 	return out
+}
+
+// agentDescription is what an agent's line adds to its name: its Task
+// description, without the atom id the name already starts with ("A5
+// worker — Server-side sessions", not "A5 worker — A5 Server-side
+// sessions"); "" when it says no more than the name.
+func agentDescription(ag *agent.Agent) string {
+	d, name := ag.Description, ag.Name()
+	if d == "" || d == name {
+		return ""
+	}
+	if first, _, ok := strings.Cut(name, " "); ok {
+		if rest, ok := strings.CutPrefix(d, first+" "); ok {
+			d = strings.TrimLeft(rest, " -–—:")
+		}
+	}
+	return d
 }
 
 // costSort is the column the activity view's cost tables are sorted by.

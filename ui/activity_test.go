@@ -180,3 +180,24 @@ func TestTokensCountAgainstTheIterationTheFileSays(t *testing.T) {
 	respond("msg_b", 4321)
 	f.waitFor(row("iter 7", 1234), row("iter 8", 4321))
 }
+
+// An agent's line does not say its atom twice.
+func TestAgentDescriptionDropsTheAtomItsNameSays(t *testing.T) {
+	for _, c := range []struct{ name, desc, want string }{
+		{"A5 worker", "A5 Server-side sessions in Redis", "Server-side sessions in Redis"},
+		{"A5 worker", "A5 - Server-side sessions", "Server-side sessions"},
+		{"A5 worker", "Execute A5 - Server-side sessions", "Execute A5 - Server-side sessions"},
+		{"main", "", ""},
+	} {
+		ag := &agent.Agent{Atom: strings.Fields(c.name)[0], Role: "worker", Description: c.desc}
+		if c.name == "main" {
+			ag = &agent.Agent{Role: "main"}
+		}
+		if ag.Name() != c.name {
+			t.Fatalf("agent named %q, want %q (the test builds agents wrongly)", ag.Name(), c.name)
+		}
+		if got := agentDescription(ag); got != c.want {
+			t.Errorf("%q / %q: %q, want %q", c.name, c.desc, got, c.want)
+		}
+	}
+}
