@@ -86,7 +86,7 @@ func TestCostTablesSort(t *testing.T) {
 	a := &agent.Activity{
 		Total: use("claude-opus-4-1", 0, 0),
 		ByAtom: map[string]agent.Usage{
-			"A10": use("claude-haiku-4-5", 900_000, 0), // most tokens, cheap
+			"A10": use("claude-haiku-4-5", 900_000, 0),   // most tokens, cheap
 			"A2":  use("claude-opus-4-1", 1_000, 20_000), // fewest tokens, dearest
 			"A3":  use("claude-sonnet-4-5", 50_000, 5_000),
 			"":    use("claude-sonnet-4-5", 10, 10),
