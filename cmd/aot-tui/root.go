@@ -85,7 +85,7 @@ loop, esc comes back.
 		return fail(exitUsage, "%s%s (see %s --help)", subcommand(c), flagErrorText(err), c.CommandPath())
 	})
 	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g), newDemoCmd(g), newKeysCmd(), newVerifyCmd(g))
-	root.AddCommand(newReplayCmd(g), newReportCmd(g))
+	root.AddCommand(newReplayCmd(g), newReportCmd(g), newCatCmd(g))
 	root.AddCommand(newHookCmd())
 	root.AddCommand(newVersionCmd(), newManCmd())
 	setVersionFlag(root)
