@@ -37,6 +37,7 @@ does not parse is printed all the same and exits 1. --json prints one JSON line
 instead, the first line --follow would write: kind "version" with the keys v,
 kind, path, loop, sha256, size, mtime and data (the bytes, base64), "invalid"
 without data for a file that does not parse, "error" for one that cannot be read.
+Its sha256 is what redirect --expect-sha256 takes.
 
 --follow streams the file, one JSON line each (docs/stream.md): a "version" line
 each time its bytes change (their sha256 differs from the last line's), with the

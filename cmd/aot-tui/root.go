@@ -21,6 +21,7 @@ const (
 	exitInvalid  = 1 // the file does not parse or breaks the contract; a refused correction; a verdict of no
 	exitUsage    = 2 // usage or I/O error, a file over --max-size included
 	exitConflict = 3 // the file kept changing, a correction lost, a loop write kept beside the file
+	exitStale    = 4 // --expect-sha256: the file is no longer the version previewed; nothing was written
 )
 
 // exitError carries an exit code; its message (if any) goes to stderr as
@@ -156,6 +157,8 @@ func errorKind(code int) string {
 		return "invalid"
 	case exitConflict:
 		return "conflict"
+	case exitStale:
+		return "stale"
 	}
 	return "usage"
 }
