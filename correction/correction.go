@@ -192,6 +192,9 @@ type planner struct {
 	req       model.Request
 	ctx       model.PlanContext
 	clearFlag bool
+	// expect, until the first write lands, is the sha256 of the only
+	// version the correction may be planned on (RunOptions.ExpectSHA256).
+	expect *[sha256.Size]byte
 	// undoes is the Session's number of the correction req undoes (0:
 	// req is not an undo of the session's).
 	undoes int
@@ -216,6 +219,15 @@ type planner struct {
 
 func (p *planner) planFunc() statefile.PlanFunc {
 	return func(doc *statefile.Document) (*model.Plan, error) {
+		if p.expect != nil {
+			// Checked on the very bytes this plan is made on, inside the
+			// write: statefile writes only while the file still holds them,
+			// and plans again (here, refused) on whatever replaced them.
+			if got := sha256.Sum256(doc.Data); got != *p.expect {
+				return nil, &NotPreviewedError{Want: *p.expect, Got: got}
+			}
+			planHook(doc.Data)
+		}
 		if err := p.descends(doc); err != nil {
 			return nil, err
 		}
@@ -401,6 +413,38 @@ func flagPlan(st *model.State, v bool) (*model.Plan, error) {
 	return p, nil
 }
 
+// ErrNotPreviewed is wrapped by the error of a correction refused because
+// the file is no longer the version it was previewed on
+// (RunOptions.ExpectSHA256): nothing was written.
+var ErrNotPreviewed = errors.New("not the previewed version")
+
+// NotPreviewedError says which version a correction was previewed on and
+// which the file holds instead.
+type NotPreviewedError struct {
+	// Want is the sha256 of the version previewed, Got of the one the
+	// write found.
+	Want, Got [sha256.Size]byte
+}
+
+func (e *NotPreviewedError) Error() string {
+	return fmt.Sprintf("the file is no longer the version previewed (sha256 %x…, it holds %x… now): it was written since; nothing was written — preview the correction again on what it holds now",
+		e.Want[:6], e.Got[:6])
+}
+
+// Unwrap makes errors.Is(err, ErrNotPreviewed) true.
+func (e *NotPreviewedError) Unwrap() error { return ErrNotPreviewed }
+
+// testPlanHook, when set (by tests), is called with the bytes a
+// correction with RunOptions.ExpectSHA256 is being planned on, once they
+// passed the check: tests land a loop write there, inside the write.
+var testPlanHook func(data []byte)
+
+func planHook(data []byte) {
+	if testPlanHook != nil {
+		testPlanHook(data)
+	}
+}
+
 // RunOptions tune Run.
 type RunOptions struct {
 	Options
@@ -415,6 +459,14 @@ type RunOptions struct {
 	// planned (model.PlanContext.Interrupt); it covers no atom that goes
 	// in progress later (see planner).
 	Interrupt bool
+	// ExpectSHA256, when set, is the sha256 of the version the correction
+	// was previewed on: it is written only on that version. The check is
+	// made inside the write, on the bytes the plan is made on, so a loop
+	// write at any moment before the exchange refuses it (a
+	// *NotPreviewedError, ErrNotPreviewed) rather than having it planned
+	// again on the loop's bytes. The guard's re-applies after the write
+	// are not held to it.
+	ExpectSHA256 *[sha256.Size]byte
 }
 
 // Outcome is what Run did.
@@ -442,11 +494,14 @@ type Outcome struct {
 // error is a *model.Refusal (the correction breaks a rule), wraps
 // statefile.ErrConflict (the file kept changing), ErrLost (it was undone
 // and could not be applied again, or the loop's next write undid what it
-// meant) or ErrStoodDown (a *StandDownError), or is an I/O or parse error.
+// meant), ErrStoodDown (a *StandDownError) or ErrNotPreviewed (a
+// *NotPreviewedError: the file is not the version o.ExpectSHA256 names),
+// or is an I/O or parse error.
 func Run(path string, req model.Request, o RunOptions) (*Outcome, error) {
-	pl := &planner{req: req, ctx: model.PlanContext{Now: o.now(), Note: o.Note, Interrupt: o.Interrupt}}
+	pl := &planner{req: req, ctx: model.PlanContext{Now: o.now(), Note: o.Note, Interrupt: o.Interrupt}, expect: o.ExpectSHA256}
 	res, err := pl.update(path, statefile.UpdateOptions{MaxSize: o.MaxSize, DryRun: o.DryRun,
 		Carried: pl.carried, KeepDisplaced: o.Guard > 0})
+	pl.expect = nil // written (or not): the guard re-applies on the loop's writes
 	out := &Outcome{Plan: pl.plan, Result: res}
 	if res != nil {
 		out.Merged = res.Merged

@@ -105,6 +105,7 @@ var exitCauses = []struct {
 	{name: "bad flag", file: func() []byte { return []byte(exitState) }, extra: []string{"--bogus"}},
 	{name: "phase loop", phase: true},
 	{name: "kept changing", file: func() []byte { return []byte(exitState) }, rewrite: true},
+	{name: "not the previewed version", file: func() []byte { return []byte(exitState) }, extra: []string{"--expect-sha256", strings.Repeat("0", 64)}},
 }
 
 // exitCommands are the commands of the table, with the code each cause
@@ -139,14 +140,15 @@ var exitCommands = []struct {
 // rewrite (a stop writes there).
 func writerCodes(onInvalid int) map[string]int {
 	return map[string]int{"does not parse": 1, "breaks the contract": onInvalid, "YAML it cannot rewrite": onInvalid,
-		"phase loop": 2, "kept changing": 3}
+		"phase loop": 2, "kept changing": 3, "not the previewed version": 4}
 }
 
 // TestExitCodeTable runs the built binary for every command × cause and
 // checks the code — one per cause, whichever command meets it: the file
 // missing or over --max-size and a bad flag are 2, a file that does not
 // parse is 1, one that breaks the contract is 1 where the command needs a
-// valid file, a file that kept changing is 3 — and that stderr is one line
+// valid file, a file that kept changing is 3, a file that is not the
+// version --expect-sha256 names is 4 — and that stderr is one line
 // naming the file (the command, for a bad flag), or empty for a verdict
 // printed on stdout (naming the file there).
 func TestExitCodeTable(t *testing.T) {

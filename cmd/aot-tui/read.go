@@ -96,6 +96,7 @@ func (f *fileFlag) load(args []string, g *globalFlags) (*loaded, error) {
 //     progress, the YAML there cannot be rewritten exactly);
 //   - exitConflict: the file kept changing, a correction was lost to a
 //     loop write, or a loop write was kept beside the file;
+//   - exitStale: the file is no longer the version --expect-sha256 names;
 //   - exitUsage: everything else: the file is missing, unreadable, not a
 //     file, or larger than --max-size (nothing is wrong with it: the limit
 //     is the caller's to raise).
@@ -104,6 +105,8 @@ func exitCodeOf(err error) int {
 	switch {
 	case errors.Is(err, statefile.ErrTooLarge):
 		return exitUsage
+	case errors.Is(err, correction.ErrNotPreviewed):
+		return exitStale
 	case errors.As(err, &ref):
 		return exitInvalid
 	case errors.Is(err, statefile.ErrConflict), errors.Is(err, correction.ErrLost):

@@ -26,6 +26,8 @@ type writeFlags struct {
 	interrupt bool
 	// noJournal: --no-journal, the versions are not recorded for undo.
 	noJournal bool
+	// expect: --expect-sha256 (expect.go); stamp: --timestamp.
+	expect, stamp string
 }
 
 func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
@@ -39,6 +41,7 @@ func (w *writeFlags) register(cmd *cobra.Command, withNote bool) {
 		"after writing (and after each re-apply), watch the file this long and apply the correction again if a loop write undoes it (0: do not wait; AOT_TUI_GUARD sets the default)")
 	cmd.Flags().BoolVar(&w.noJournal, "no-journal", false,
 		"do not record the versions before and after the write in the journal beside the state file (aot-tui redirect undo needs them)")
+	registerExpect(cmd, w)
 }
 
 func newRedirectCmd(g *globalFlags) *cobra.Command {
@@ -453,10 +456,14 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 			return fail(exitUsage, "AOT_TUI_NOW=%q is not an RFC 3339 time (such as 2026-01-02T15:04:05Z) — fix it or unset it", v)
 		}
 	}
-	out, err := correction.Run(target.Path, req, correction.RunOptions{
+	ro := correction.RunOptions{
 		Options: correction.Options{MaxSize: g.maxSize, Now: clockNow},
 		Note:    w.note, DryRun: w.dryRun, Guard: w.guard, Interrupt: w.interrupt,
-	})
+	}
+	if err := w.expectOptions(&ro); err != nil {
+		return err
+	}
+	out, err := correction.Run(target.Path, req, ro)
 	if err != nil {
 		return correctionFailed(cmd, w, target, out, err)
 	}
@@ -485,7 +492,10 @@ func runCorrection(cmd *cobra.Command, g *globalFlags, w *writeFlags, req model.
 func correctionFailed(cmd *cobra.Command, w *writeFlags, target statefile.Target, out *correction.Outcome, err error) error {
 	var ref *model.Refusal
 	var sd *correction.StandDownError
+	var np *correction.NotPreviewedError
 	switch {
+	case errors.As(err, &np):
+		return notPreviewed(cmd, w, target, np)
 	case errors.As(err, &sd) && sd.Written:
 		// Written, then the file was replaced by something that is not
 		// the loop's work on our version: the correction is not in
@@ -540,6 +550,12 @@ type correctionOut struct {
 	TrailEntry map[string]any `json:"trail_entry"`
 	Summary    aotStatus      `json:"summary"`
 	Diff       string         `json:"diff,omitempty"`
+	// BeforeSHA256 and AfterSHA256 are the sha256 of the version planned
+	// on and of the one written (or, in a dry run, that would be): a
+	// preview's after_sha256 is what an apply with --expect-sha256
+	// before_sha256 writes.
+	BeforeSHA256 string `json:"before_sha256"`
+	AfterSHA256  string `json:"after_sha256"`
 	// NotCarriedOver is set (exit 3) when the guard met a file that does
 	// not descend from ours: the correction was written and is not in
 	// effect.
@@ -557,7 +573,7 @@ type notCarriedJSON struct {
 func correctionJSON(t statefile.Target, o *correction.Outcome, dry bool) correctionOut {
 	plan, res := o.Plan, o.Result
 	out := correctionOut{Path: t.Path, DryRun: dry, Written: res.Wrote || o.Reapplied > 0, Attempts: res.Attempts,
-		Reapplied: o.Reapplied, Merged: o.Merged, Plan: plan}
+		Reapplied: o.Reapplied, Merged: o.Merged, Plan: plan, BeforeSHA256: sha256Hex(res.Before), AfterSHA256: sha256Hex(res.After)}
 	if c := plan.Correction; c != nil {
 		out.Correction = map[string]any{"timestamp": c.Timestamp, "type": c.Type, "description": c.Description, "trail_cleared": c.TrailCleared}
 	}

@@ -21,6 +21,7 @@ const (
 	exitInvalid  = 1 // the file does not parse or breaks the contract; a refused correction; a verdict of no
 	exitUsage    = 2 // usage or I/O error, a file over --max-size included
 	exitConflict = 3 // the file kept changing, a correction lost, a loop write kept beside the file
+	exitStale    = 4 // --expect-sha256: the file is no longer the version previewed; nothing was written
 )
 
 // exitError carries an exit code; its message (if any) goes to stderr as
@@ -85,7 +86,7 @@ loop, esc comes back.
 		return fail(exitUsage, "%s%s (see %s --help)", subcommand(c), flagErrorText(err), c.CommandPath())
 	})
 	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g), newDemoCmd(g), newKeysCmd(), newVerifyCmd(g))
-	root.AddCommand(newReplayCmd(g), newReportCmd(g))
+	root.AddCommand(newReplayCmd(g), newReportCmd(g), newCatCmd(g))
 	root.AddCommand(newHookCmd())
 	root.AddCommand(newVersionCmd(), newManCmd())
 	setVersionFlag(root)
@@ -156,6 +157,8 @@ func errorKind(code int) string {
 		return "invalid"
 	case exitConflict:
 		return "conflict"
+	case exitStale:
+		return "stale"
 	}
 	return "usage"
 }

@@ -25,8 +25,9 @@ func newStatusCmd(g *globalFlags) *cobra.Command {
 	var sf scanFlags
 	var jd journalDirFlag
 	var af activityFlag
+	var fl followFlags
 	cmd := &cobra.Command{
-		Use:   "status [PATH] [-f PATH] [--journal-dir DIR] [--no-activity] [--json] | status --scan [DIR ...] [--depth N] [--watch MODE] [--json]",
+		Use:   "status [PATH] [-f PATH] [--journal-dir DIR] [--no-activity] [--json] | status --scan [DIR ...] [--depth N] [--watch MODE] [--json [--follow [--heartbeat D]]]",
 		Short: "One-shot summary of a loop: status, goal, iteration, stall, progress, next batch",
 		Long: `Prints a one-shot summary of the loop's state file.
 
@@ -45,6 +46,13 @@ depth, summary, loops, watch} with one object per loop (path, project, name,
 kind, file, status, goal, iteration, stall_count, attention, reason, changed,
 ...) and watch's mode, backend, dirs, claude_dirs, descriptors, budget,
 open_files_limit, loops, polled, poll_ms, rescan_ms (see the README).
+
+--scan --json --follow keeps going, for a reader on another machine (through
+ssh): that object on one line, then one line per change — a row that changed or
+a loop that appeared, a loop that went, a heartbeat after --heartbeat (15s)
+without another line — until stdin closes or SIGINT, SIGTERM or SIGHUP comes,
+exit 0. Newline-delimited JSON, each line with its schema version "v" and a
+"kind": docs/stream.md is the schema.
 
 When the loop is running and has a journal (the TUI records one, in the journal
 directory: --journal-dir), the outlook also says which atoms were in progress
@@ -68,6 +76,12 @@ file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := sf.check(cmd.Flags()); err != nil {
 				return err
+			}
+			if err := fl.check(cmd); err != nil {
+				return err
+			}
+			if fl.on {
+				return runStatusFollow(cmd, args, &sf, ff.path, g, asJSON, &fl)
 			}
 			if sf.on {
 				return runStatusScan(cmd, args, &sf, ff.path, g, asJSON)
@@ -109,6 +123,7 @@ file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 	jd.register(cmd, "look for the loop's journal in this directory")
 	af.register(cmd)
 	sf.register(cmd)
+	fl.register(cmd, "with --scan --json: the fleet, then a line per change, until stdin closes")
 	return cmd
 }
 
