@@ -24,7 +24,7 @@ var (
 	buildErr  error
 )
 
-func binary(t *testing.T) string {
+func binary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "aot-tui-e2e-bin-")

@@ -22,7 +22,7 @@ import (
 )
 
 // remoteLoop writes a loop (testdata/rich.md, at iteration 7) under dir/name.
-func remoteLoop(t *testing.T, dir, name string) string {
+func remoteLoop(t testing.TB, dir, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rich.md"))
 	if err != nil {
@@ -221,7 +221,7 @@ func nextLoaded(t *testing.T, events chan statefile.Event) statefile.Event {
 	}
 }
 
-func rewrite(t *testing.T, path, old, new string) {
+func rewrite(t testing.TB, path, old, new string) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
