@@ -37,6 +37,9 @@ var rules = []struct {
 	{"model", "the domain is pure: no I/O layer, no UI", []string{module + "/statefile", module + "/correction", module + "/ui", module + "/yamledit"}},
 	{"agent", "reads Claude Code's records for the CLI and the TUI alike: no UI, no correction, no other layer-3 package",
 		[]string{module + "/ui", module + "/correction", module + "/history", module + "/fleet", "charm.land/bubbletea", "charm.land/lipgloss"}},
+	{"notify", "sends alerts for the TUI and watch alike: no UI, and no state files (the callers build the events)",
+		[]string{module + "/ui", module + "/statefile", module + "/correction", module + "/history", module + "/fleet", module + "/model",
+			"charm.land/bubbletea", "charm.land/lipgloss"}},
 	{"internal/jsonedit", "a JSON text editor, a leaf", []string{module + "/agent", module + "/statefile", module + "/model"}},
 	{"internal/appfiles", "file names, a leaf", []string{module + "/agent", module + "/history", module + "/statefile", module + "/model", module + "/ui"}},
 }
