@@ -23,11 +23,14 @@ func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 
 // recorder is a real program run as the notify command: it appends a
 // record of each run — the AOT_* variables it was given, sorted, then what
-// it read on stdin — to the file named by its first argument.
+// it read on stdin — to the file named by its first argument; given a
+// second, it creates that file when it starts, and given a third, it waits
+// for that one to exist before it records (or ends when the test's
+// directory is gone: a killed test leaves no script behind).
 const recorder = `#!/bin/sh
 out="$1"
 [ -n "$2" ] && touch "$2"
-while [ -n "$3" ] && [ ! -e "$3" ]; do sleep 0.02; done
+while [ -n "$3" ] && [ ! -e "$3" ]; do [ -d "${3%/*}" ] || exit 1; sleep 0.02; done
 { echo "--- run"; env | grep '^AOT_' | LC_ALL=C sort; cat; echo; } >> "$out"
 `
 

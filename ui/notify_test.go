@@ -40,8 +40,11 @@ type notifyRig struct {
 	once    sync.Once
 }
 
+// notifyRecorder records one run in $1, once $2 exists when given (it
+// ends when the test's directory is gone: a killed test leaves no script
+// behind).
 const notifyRecorder = `#!/bin/sh
-while [ -n "$2" ] && [ ! -e "$2" ]; do sleep 0.02; done
+while [ -n "$2" ] && [ ! -e "$2" ]; do [ -d "${2%/*}" ] || exit 1; sleep 0.02; done
 { echo "--- run"; env | grep '^AOT_' | LC_ALL=C sort; cat; echo; } >> "$1"
 `
 
