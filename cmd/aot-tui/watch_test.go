@@ -40,8 +40,8 @@ for line in p.read_text().split('\n'):
     out.append(line)
 p.write_text('\n'.join(out))
 `
-	// updateAtomPy STATE ID STATUS: the status line of the atom's block.
-	updateAtomPy = `import pathlib, sys
+	// atomStatusPy STATE ID STATUS: the status line of the atom's block.
+	atomStatusPy = `import pathlib, sys
 p = pathlib.Path(sys.argv[1])
 atom, status = sys.argv[2], sys.argv[3]
 out, inside = [], False
@@ -337,7 +337,7 @@ func TestWatchScanNotify(t *testing.T) {
 
 	loopRun(t, sh, "-c", hookSed, "sh", billing, "-e", "s/^  iteration: .*/  iteration: 8/", "-e", "s/^  stall_count: .*/  stall_count: 2/")
 	w.waitLines(1)
-	loopRun(t, python, "-c", updateAtomPy, billing, "A2", "in_progress") // no transition
+	loopRun(t, python, "-c", atomStatusPy, billing, "A2", "in_progress") // no transition
 	loopRun(t, python, "-c", setStatusPy, billing, "completed")
 	w.waitLines(2)
 	loopRun(t, sh, "-c", hookSed, "sh", audit, "-e", "s/^  status: .*/  status: stopped/", "-e", `s/^  stop_reason: .*/  stop_reason: "Max stall count reached"/`)
