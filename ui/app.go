@@ -19,6 +19,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/dagdraw"
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/notify"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/fleettable"
 	"github.com/aot-loop/aot-tui/ui/kit"
@@ -100,6 +101,11 @@ type Options struct {
 	// moment after a write (the TUI collects garbage there, see
 	// cmd/aot-tui's gcPacer). It must not block.
 	AfterRecord func()
+	// Notify, when set, is sent the event of every alert (the commands
+	// and webhooks of the config file: README, Notifications), whatever
+	// the focus and Quiet, which are about the bell; its notes go to the
+	// message log.
+	Notify *notify.Notifier
 }
 
 // Messages. One that belongs to one loop (a watch event, a correction's
@@ -306,6 +312,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.fleet != nil {
 		cmds = append(cmds, m.fleet.Init())
 	}
+	cmds = append(cmds, listenNotes(m.opts.Notify))
 	return tea.Batch(cmds...)
 }
 
@@ -373,6 +380,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case fleettable.Msg:
 		return m.toFleet(msg)
+	case notifyNotes:
+		return m.onNotifyNotes()
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		if m.fleet != nil {

@@ -48,7 +48,7 @@ func (m *Model) initFleet() {
 	if o.Options.Watch.MaxSize == 0 {
 		o.Options.Watch.MaxSize = m.opts.Watch.MaxSize
 	}
-	m.fleet = fleettable.New(fleettable.Config{Dirs: o.Dirs, Options: o.Options, Quiet: m.opts.Quiet})
+	m.fleet = fleettable.New(fleettable.Config{Dirs: o.Dirs, Options: o.Options, Quiet: m.opts.Quiet, Notify: m.opts.Notify})
 	m.fleetLoops = &fleetLoops{shown: true, opened: map[string]*loop{}, watching: map[*loop]int{}}
 }
 

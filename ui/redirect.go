@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/notify"
 	"github.com/aot-loop/aot-tui/ui/kit"
 	"github.com/aot-loop/aot-tui/ui/redirect"
 )
@@ -223,6 +224,7 @@ func (m *Model) onGuard(l *loop, r correction.GuardResult) {
 		m.report(l, kit.Warn, r.Err.Error())
 	case r.Err != nil && errors.Is(r.Err, correction.ErrLost):
 		l.lost = "✗ " + termtext.Line(r.Err.Error())
+		m.notify(l, notify.CorrectionLost, r.Err.Error())
 		m.layout()
 	case r.Err != nil:
 		m.report(l, kit.Error, "guard: "+r.Err.Error())

@@ -176,8 +176,9 @@ func (m *Model) alertOn(l *loop, prev, cur *model.State) tea.Cmd {
 // alert rings the bell and sends a desktop notification (OSC 9 and 777)
 // saying why, about l: when there is a why, the terminal is not in focus
 // and alerts are not off (in the fleet, the table's alert speaks for
-// every loop).
+// every loop); Options.Notify hears of it in any case (notify).
 func (m *Model) alert(l *loop, why string) tea.Cmd {
+	m.notify(l, alertKind(why), why)
 	if why == "" || m.opts.Quiet || m.focused || m.fleet != nil {
 		return nil
 	}
@@ -192,19 +193,22 @@ func (m *Model) alert(l *loop, why string) tea.Cmd {
 	return tea.Raw(seq)
 }
 
+// The words of the alerts on completing and stopping (alertKind).
+const whyCompleted, whyStopped = "the loop completed", "the loop stopped: "
+
 // alertReason says why a change deserves an alert, or "".
 func alertReason(prev, cur *model.State) string {
 	pc, cc := prev.Control, cur.Control
 	maxStall := cur.Objective.Constraints.EffectiveMaxStallCount()
 	switch {
 	case pc.Status != cc.Status && cc.Status == model.LoopCompleted:
-		return "the loop completed"
+		return whyCompleted
 	case pc.Status != cc.Status && cc.Status == model.LoopStopped:
 		reason := cc.StopReason
 		if reason == "" {
 			reason = "no reason recorded"
 		}
-		return "the loop stopped: " + termtext.Line(reason)
+		return whyStopped + termtext.Line(reason)
 	case pc.Status != cc.Status:
 		return fmt.Sprintf("status %s → %s", pc.Status, cc.Status)
 	case cc.StallCount != pc.StallCount && cc.StallCount == maxStall-1 && cc.StallCount > 0:

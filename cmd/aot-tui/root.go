@@ -88,6 +88,7 @@ loop, esc comes back.
 	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g), newDemoCmd(g), newKeysCmd(), newVerifyCmd(g))
 	root.AddCommand(newReplayCmd(g), newReportCmd(g), newCatCmd(g))
 	root.AddCommand(newHookCmd())
+	root.AddCommand(newWatchCmd(g), newNotifyCmd())
 	root.AddCommand(newVersionCmd(), newManCmd())
 	setVersionFlag(root)
 	return root

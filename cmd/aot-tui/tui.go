@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/notify"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui"
 	"github.com/spf13/cobra"
@@ -32,6 +33,10 @@ type tuiFlags struct {
 	// activity: --no-activity, Claude Code's transcripts and hook events
 	// not read (for the TUI's activity view and header, issue 24).
 	activity activityFlag
+	// noNotify: --no-notify, the config file's notify section not used;
+	// notifier is the one started from it (nil: none).
+	noNotify bool
+	notifier *notify.Notifier
 }
 
 func (t *tuiFlags) register(cmd *cobra.Command) {
@@ -45,6 +50,7 @@ func (t *tuiFlags) register(cmd *cobra.Command) {
 	registerKeys(cmd, &t.keys)
 	t.scan.register(cmd)
 	t.activity.register(cmd)
+	cmd.Flags().BoolVar(&t.noNotify, "no-notify", false, "do not send alerts to the command and webhook of the config file (see aot-tui notify)")
 }
 
 func registerKeys(cmd *cobra.Command, path *string) {
@@ -109,6 +115,17 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 	if t.noJournal && t.journalDir.dir != "" {
 		return fail(exitUsage, "--no-journal records nothing; it does not go with --journal-dir")
 	}
+	if !t.noNotify {
+		n, err := startNotify()
+		if err != nil {
+			return err
+		}
+		t.notifier = n
+		defer func() {
+			n.Close(notifyDrain)
+			printNotes(cmd.ErrOrStderr(), n) // the last sends' failures, once the screen is gone
+		}()
+	}
 	if t.scan.on {
 		return runFleetTUI(cmd, args, t, g)
 	}
@@ -154,6 +171,7 @@ func (t *tuiFlags) uiOptions(g *globalFlags, keys *ui.KeyMap) ui.Options {
 		IdleRelease: t.uiIdleRelease(),
 		AfterRecord: oneProc(),
 		Activity:    t.activity.uiActivity(),
+		Notify:      t.notifier,
 	}
 }
 

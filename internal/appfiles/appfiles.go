@@ -1,7 +1,7 @@
 // Package appfiles names the files aot-tui keeps for the person, outside
-// any project: the configuration files (keys.yaml, prices.yaml) and the
-// readable part of the names of the files it keeps per project (journals,
-// hook events).
+// any project: the configuration files (keys.yaml, prices.yaml,
+// config.yaml) and the readable part of the names of the files it keeps
+// per project (journals, hook events).
 package appfiles
 
 import (

@@ -39,6 +39,9 @@ var rules = []struct {
 		[]string{module + "/ui", module + "/correction", module + "/history", module + "/fleet", "charm.land/bubbletea", "charm.land/lipgloss"}},
 	{"remote", "runs streams on other machines and reads them for the TUI and the CLI alike: no UI, no correction, no fleet",
 		[]string{module + "/ui", module + "/correction", module + "/fleet", "charm.land/bubbletea", "charm.land/lipgloss"}},
+	{"notify", "sends alerts for the TUI and watch alike: no UI, and no state files (the callers build the events)",
+		[]string{module + "/ui", module + "/statefile", module + "/correction", module + "/history", module + "/fleet", module + "/model",
+			"charm.land/bubbletea", "charm.land/lipgloss"}},
 	{"internal/jsonedit", "a JSON text editor, a leaf", []string{module + "/agent", module + "/statefile", module + "/model"}},
 	{"internal/appfiles", "file names, a leaf", []string{module + "/agent", module + "/history", module + "/statefile", module + "/model", module + "/ui"}},
 }

@@ -20,6 +20,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/notify"
 	"github.com/aot-loop/aot-tui/ui/internal/cells"
 	"github.com/aot-loop/aot-tui/ui/kit"
 	"github.com/charmbracelet/x/ansi"
@@ -32,6 +33,9 @@ type Config struct {
 	Options fleet.Options
 	// Quiet turns off the bell and desktop notifications.
 	Quiet bool
+	// Notify, when set, is sent each alert's event, whatever Quiet and
+	// the focus (notify.go).
+	Notify *notify.Notifier
 }
 
 // Table is the fleet table. The zero value is not usable: New builds one.
@@ -345,6 +349,7 @@ func (t *Table) apply(changes []fleet.Row) tea.Cmd {
 		case had:
 			if why := fleet.AlertReason(t.rows[i], c); why != "" {
 				alerts = append(alerts, c.Name+": "+why)
+				t.notify(c, why)
 			}
 			t.rows[i] = c
 		default:
