@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aot-loop/aot-tui/agent"
 	"github.com/aot-loop/aot-tui/internal/jsonstream"
 	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
@@ -70,7 +71,7 @@ file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 				return err
 			}
 			if sf.on {
-				return runStatusScan(cmd, args, &sf, ff.path, g, asJSON)
+				return runStatusScan(cmd, args, &sf, ff.path, g, asJSON, af.fleetActivity(&jd))
 			}
 			path, err := ff.resolve(args)
 			if err != nil {
@@ -374,7 +375,7 @@ type aotStatus struct {
 	Valid             bool          `json:"valid"`
 	Errors            []string      `json:"errors"`
 	Warnings          []string      `json:"warnings"`
-	Activity          *activityJSON `json:"activity"`
+	Activity          *agent.Report `json:"activity"`
 }
 
 func toAtomJSON(a model.Atom) atomJSON {
