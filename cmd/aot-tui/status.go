@@ -44,8 +44,11 @@ watch them: the directories, on macOS and the BSDs the descriptors of its
 budget, and the loops it would leave to the stat poll. --json gives {dirs,
 depth, summary, loops, watch} with one object per loop (path, project, name,
 kind, file, status, goal, iteration, stall_count, attention, reason, changed,
-...) and watch's mode, backend, dirs, claude_dirs, descriptors, budget,
-open_files_limit, loops, polled, poll_ms, rescan_ms (see the README).
+activity, ...) and watch's mode, backend, dirs, claude_dirs, descriptors, budget,
+open_files_limit, loops, polled, poll_ms, rescan_ms (see the README). A loop
+whose Claude Code session waits for you comes first (attention needs_you);
+each loop's activity is what status --json prints for it (null with
+--no-activity).
 
 When the loop is running and has a journal (the TUI records one, in the journal
 directory: --journal-dir), the outlook also says which atoms were in progress

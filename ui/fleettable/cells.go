@@ -9,6 +9,7 @@ import (
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui/internal/cells"
 	"github.com/aot-loop/aot-tui/ui/kit"
@@ -23,13 +24,19 @@ type fleetCol struct {
 
 // fleetColumns picks the columns that fit width: the attention mark,
 // project, status, iteration, stall and changed always (as far as they
-// fit); then goal, kind and atom counts as room allows. The project takes
-// what its longest name needs, up to half of the flexible room; the goal
-// takes the rest.
-func fleetColumns(width, longestName int) []fleetCol {
+// fit); then goal, kind and atom counts as room allows, and — when the
+// loops' sessions are read (activity) — the estimated cost and the tokens,
+// the first to go when room is short (the tokens before the cost). The
+// project takes what its longest name needs, up to half of the flexible
+// room; the goal takes the rest.
+func fleetColumns(width, longestName int, activity bool) []fleetCol {
 	fixed := []fleetCol{{"mark", "", 1}, {"status", "status", 12}, {"iter", "iteration", 10},
-		{"stall", "stall", 10}, {"kind", "kind", 5}, {"atoms", "atoms", 12}, {"changed", "changed", 7}}
+		{"stall", "stall", 10}, {"kind", "kind", 5}, {"atoms", "atoms", 12}, {"changed", "changed", 7},
+		{"cost", costTitle, 7}, {"tokens", "tokens", 6}}
 	drop := map[string]bool{}
+	if !activity {
+		drop["cost"], drop["tokens"] = true, true
+	}
 	useGoal := true
 	room := func() int {
 		n := width
@@ -41,7 +48,7 @@ func fleetColumns(width, longestName int) []fleetCol {
 		return n
 	}
 	// Drop the least useful columns until project (and goal) have room.
-	for _, id := range []string{"atoms", "kind", "goal", "changed", "stall", "iter"} {
+	for _, id := range []string{"tokens", "cost", "atoms", "kind", "goal", "changed", "stall", "iter"} {
 		need := 12
 		if useGoal {
 			need += 15
@@ -77,9 +84,15 @@ func fleetColumns(width, longestName int) []fleetCol {
 	add(fixed[2])
 	add(fixed[3])
 	add(fixed[5])
+	add(fixed[7])
+	add(fixed[8])
 	add(fixed[6])
 	return out
 }
+
+// costTitle heads the cost column: "≈" says it is an estimate (the help
+// says from which prices).
+const costTitle = "≈cost"
 
 // fleetCell is one cell's text (sanitised) and style.
 type fleetCell struct {
@@ -109,6 +122,8 @@ func rowLine(s kit.Styles, r fleet.Row, ago string, cols []fleetCol, width int, 
 // attentionGlyph marks a row that needs a person (not by colour alone).
 func attentionGlyph(a fleet.Attention) string {
 	switch a {
+	case fleet.AttentionNeedsYou:
+		return "?"
 	case fleet.AttentionNearLimit:
 		return "⚠"
 	case fleet.AttentionStopped:
@@ -149,7 +164,14 @@ func rowCell(s kit.Styles, r fleet.Row, ago, id string) fleetCell {
 	case "status":
 		return statusCell(s, r)
 	case "goal":
+		if r.Attention == fleet.AttentionNeedsYou {
+			// What the session asks comes before the goal (the status
+			// cell says "needs you"; the preview keeps the goal).
+			return fleetCell{termtext.Line(strings.TrimPrefix(r.Reason, "needs you: ")), s.Danger}
+		}
 		return fleetCell{termtext.Line(r.Goal), s.Base}
+	case "cost", "tokens":
+		return activityCell(s, r, id)
 	case "iter", "stall", "atoms":
 		if r.MaxIterations == 0 { // never read: nothing to count
 			return fleetCell{"—", s.Muted}
@@ -159,6 +181,19 @@ func rowCell(s kit.Styles, r fleet.Row, ago, id string) fleetCell {
 		return fleetCell{ago, s.Muted}
 	}
 	return fleetCell{"", s.Base}
+}
+
+// activityCell draws the cost and tokens columns: "—" while the loop's
+// sessions are not read (a phase loop, or not yet) or none was found.
+func activityCell(s kit.Styles, r fleet.Row, id string) fleetCell {
+	a := r.Activity
+	if a == nil || (!a.Found && a.Responses == 0) {
+		return fleetCell{"—", s.Muted}
+	}
+	if id == "tokens" {
+		return fleetCell{textfmt.Count(a.Tokens.Total), s.Muted}
+	}
+	return fleetCell{textfmt.USD(a.Cost.USD), s.Base}
 }
 
 // countCell draws the iteration, stall and atoms columns.
@@ -196,6 +231,8 @@ func countCell(s kit.Styles, r fleet.Row, id string) fleetCell {
 func statusCell(s kit.Styles, r fleet.Row) fleetCell {
 	st := model.LoopStatus(r.Status)
 	switch {
+	case r.Attention == fleet.AttentionNeedsYou:
+		return fleetCell{"? needs you", s.Danger.Bold(true)}
 	case r.File != fleet.FileOK:
 		return fleetCell{"✗ invalid", s.Danger.Bold(true)}
 	case r.RedirectRequested && (st == model.LoopRunning || st == model.LoopPending):
@@ -206,6 +243,32 @@ func statusCell(s kit.Styles, r fleet.Row) fleetCell {
 		return fleetCell{"✓ shipped", s.Loop(st)}
 	}
 	return fleetCell{loopword.LoopGlyph(st) + " " + termtext.Line(loopword.StatusText(st)), s.Loop(st)}
+}
+
+// activityLine is the preview's word on the loop's sessions: what runs
+// now and the estimated cost with the tokens ("" while they are not
+// read). Its strings are sanitised by agent.
+func activityLine(r fleet.Row) string {
+	a := r.Activity
+	if a == nil {
+		return ""
+	}
+	if !a.Found && a.Responses == 0 {
+		return "no Claude Code transcripts of this project found"
+	}
+	text := fmt.Sprintf("%s estimated · %s tokens · %s", textfmt.USD(a.Cost.USD), textfmt.Count(a.Tokens.Total), textfmt.Plural(a.Sessions, "session"))
+	if n := a.Now; n != nil {
+		who := n.Agent
+		if n.Atom != "" && !strings.Contains(who, n.Atom) {
+			who = n.Atom + " " + who
+		}
+		line := n.Tool
+		if n.Summary != "" {
+			line += " " + n.Summary
+		}
+		text = "◐ " + who + ": " + line + " · " + text
+	}
+	return termtext.Line(text)
 }
 
 // meterText is n/max as cells of █ and ░.
@@ -231,6 +294,11 @@ func preview(s kit.Styles, r fleet.Row, polled string, w, n int) []string {
 	var why []string // why the loop needs a person, wrapped into the room left
 	style := s.Danger
 	switch {
+	case r.Attention == fleet.AttentionNeedsYou:
+		why = []string{attentionGlyph(r.Attention) + " " + line(r.Reason)}
+		if a, reason := r.UnderWait(); a != fleet.AttentionNone {
+			why = append(why, attentionGlyph(a)+" "+line(reason))
+		}
 	case r.Attention == fleet.AttentionRedirect:
 		why, style = []string{attentionGlyph(r.Attention) + " " + line(r.Reason)}, s.Warn
 	case r.NeedsAttention():
@@ -255,6 +323,9 @@ func preview(s kit.Styles, r fleet.Row, polled string, w, n int) []string {
 	reserved := 1 // the path's line comes last, after the polled one
 	if polled != "" {
 		reserved++
+	}
+	if act := activityLine(r); act != "" && n-len(out)-reserved-len(why) >= 1 {
+		out = append(out, s.Muted.Render(cells.Cut(act, w)))
 	}
 	room := max(len(why), n-len(out)-reserved)
 	for i, text := range why {

@@ -133,7 +133,7 @@ func (t *Table) SummaryText(s kit.Styles) string {
 // the table's height, each line the pane's width.
 func (t *Table) drawTable(s kit.Styles, now time.Time) []string {
 	c, w := &t.cur, t.width
-	cols := fleetColumns(w, t.longest)
+	cols := fleetColumns(w, t.longest, t.cfg.Options.Activity != nil)
 	var head []string
 	for _, col := range cols {
 		head = append(head, cells.Pad(col.title, col.width))
