@@ -100,23 +100,48 @@ type fleetCell struct {
 	style lipgloss.Style
 }
 
-// fleetRowLine draws one row; the selected one plain on the selection
-// colour (styles inside it would cut the highlight short).
-func rowLine(s kit.Styles, r fleet.Row, ago string, cols []fleetCol, width int, selected bool) string {
-	var parts []string
+// rowHead draws one row's cells but its last "changed" one (cols without
+// it), joined: what does not change with the time alone. The selected
+// row's are plain, for the selection colour rowLine lays over the line
+// (styles inside it would cut the highlight short).
+func rowHead(s kit.Styles, r fleet.Row, cols []fleetCol, selected bool) string {
+	parts := make([]string, 0, len(cols))
 	for _, c := range cols {
-		cell := rowCell(s, r, ago, c.id)
+		cell := rowCell(s, r, c.id)
 		text := cells.Pad(cells.Cut(cell.text, c.width), c.width)
 		if !selected {
 			text = cell.style.Render(text)
 		}
 		parts = append(parts, text)
 	}
-	line := strings.Join(parts, " ")
+	return strings.Join(parts, " ")
+}
+
+// rowLine is a row's line of width cells: its head (rowHead, headWidth
+// cells) and its "changed" text in a column of agoWidth cells (0: no
+// such column), drawn by agoCell. Only the text is measured: the head's
+// width is known.
+func rowLine(s kit.Styles, head string, headWidth int, ago string, agoWidth, width int, selected bool, agoCell func(string) string) string {
+	line, w := head, headWidth
+	if agoWidth > 0 {
+		text := cells.Pad(cells.Cut(ago, agoWidth), agoWidth)
+		if !selected {
+			text = agoCell(text)
+		}
+		if w > 0 {
+			line += " "
+			w++
+		}
+		line += text
+		w += agoWidth
+	}
+	if w < width {
+		line += strings.Repeat(" ", width-w)
+	}
 	if selected {
 		return s.Selected.Render(cells.Pad(line, width))
 	}
-	return cells.Pad(line, width)
+	return line
 }
 
 // attentionGlyph marks a row that needs a person (not by colour alone).
@@ -138,7 +163,7 @@ func attentionGlyph(a fleet.Attention) string {
 
 // rowCell renders column id of row r. Every string from a file goes
 // through termtext before it is drawn.
-func rowCell(s kit.Styles, r fleet.Row, ago, id string) fleetCell {
+func rowCell(s kit.Styles, r fleet.Row, id string) fleetCell {
 	switch id {
 	case "mark":
 		st := s.Danger.Bold(true)
@@ -177,8 +202,6 @@ func rowCell(s kit.Styles, r fleet.Row, ago, id string) fleetCell {
 			return fleetCell{"—", s.Muted}
 		}
 		return countCell(s, r, id)
-	case "changed":
-		return fleetCell{ago, s.Muted}
 	}
 	return fleetCell{"", s.Base}
 }

@@ -73,6 +73,7 @@ type Table struct {
 	// when time-dependent text among them next reads differently.
 	lines     map[string]cachedLine
 	linesFor  lineLayout
+	agoCells  map[string]string
 	body      []string
 	hints     string
 	hintsRoom int
