@@ -1,6 +1,8 @@
 // Command fleetperf measures `aot-tui --scan` on a fleet of simulated
 // loops, in a real terminal (tmux): the TUI's CPU while every loop writes,
-// its CPU once they are quiet, its memory, and what it asks of inotify. For
+// its CPU once they are quiet — in the minute after the last write, when
+// every row's "changed" column counts seconds, and after it — its memory,
+// and what it asks of inotify. For
 // contrast it measures the same loops opened as PATHs (`aot-tui DIR/p00
 // DIR/p01 …`, one statefile watcher each). It needs tmux and Linux /proc.
 //
@@ -31,7 +33,9 @@ func main() {
 	atoms := flag.Int("atoms", 30, "atoms in each AoT loop")
 	speed := flag.Float64("speed", 2, "simulator speed (1: the demo's pace)")
 	busy := flag.Duration("busy", 10*time.Second, "how long to measure CPU while the loops write")
-	idle := flag.Duration("idle", 10*time.Second, "how long to measure CPU while they are quiet")
+	idle := flag.Duration("idle", 10*time.Second, "how long to measure CPU while they are quiet, from 3s after the last write (within its minute)")
+	later := flag.Duration("later", 0, "also measure CPU this long from 65s after the last write, once every \"changed\" column counts minutes (0: not)")
+	env := flag.String("env", "", "more environment for the TUI (CLAUDE_CONFIG_DIR=…, for instance)")
 	baseline := flag.Bool("baseline", true, "also measure the loops opened as PATHs")
 	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the --scan run to this file (AOT_TUI_CPUPROFILE)")
 	flag.Parse()
@@ -45,10 +49,10 @@ func main() {
 	defer os.RemoveAll(dir)
 
 	fmt.Printf("## aot-tui --scan, %d simulated loops (%d atoms each, simulator speed %g) — %s\n\n", *n, *atoms, *speed, time.Now().UTC().Format("2006-01-02"))
-	fmt.Println("| mode | CPU while the loops write | writes/s | CPU idle | RSS | inotify instances / watches | threads |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Println("| mode | CPU while the loops write | writes/s | CPU idle, minute after a write | CPU idle, after it | RSS | inotify instances / watches | threads |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	projects := setup(dir, *n, *atoms)
-	scan := measure(*bin, "--scan "+dir, cpuProfile, fmt.Sprintf("%d loops", *n), projects, *speed, *busy, *idle)
+	scan := measure(*bin, "--scan "+dir, *env, cpuProfile, fmt.Sprintf("%d loops", *n), projects, *speed, *busy, *idle, *later)
 	scan.print("`aot-tui --scan DIR`")
 	if *baseline {
 		projects = setup(filepath.Join(dir, "again"), *n, *atoms)
@@ -58,7 +62,7 @@ func main() {
 		}
 		// --no-journal: the same work as --scan (read, parse, draw), without
 		// the journal a loop's own view keeps of every version.
-		paths := measure(*bin, "--no-journal "+strings.Join(args, " "), "", "loops < >", projects, *speed, *busy, *idle)
+		paths := measure(*bin, "--no-journal "+strings.Join(args, " "), *env, "", "loops < >", projects, *speed, *busy, *idle, *later)
 		paths.print(fmt.Sprintf("`aot-tui DIR/p00 … DIR/p%02d` (one watcher per loop)", *n-1))
 	}
 }
@@ -96,19 +100,30 @@ func setup(dir string, n, atoms int) []project {
 
 type result struct {
 	busyCPU, writesPerSec, idleCPU float64
-	rssKB, hwmKB                   int64
-	instances, watches, threads    int
+	// laterCPU is the idle CPU from 65 s after the last write (-1: not
+	// measured).
+	laterCPU                    float64
+	rssKB, hwmKB                int64
+	instances, watches, threads int
 }
 
 func (r result) print(mode string) {
-	fmt.Printf("| %s | %.1f %% | %.0f | %.2f %% | %.1f MB (peak %.1f MB) | %d / %d | %d |\n", mode, r.busyCPU, r.writesPerSec, r.idleCPU,
+	later := "—"
+	if r.laterCPU >= 0 {
+		later = fmt.Sprintf("%.2f %%", r.laterCPU)
+	}
+	fmt.Printf("| %s | %.1f %% | %.0f | %.2f %% | %s | %.1f MB (peak %.1f MB) | %d / %d | %d |\n", mode, r.busyCPU, r.writesPerSec, r.idleCPU, later,
 		float64(r.rssKB)/1024, float64(r.hwmKB)/1024, r.instances, r.watches, r.threads)
 }
 
-// measure runs aot-tui with args in tmux, waits for ready on screen, plays
-// the loops for busy, then measures quiet for idle.
-func measure(bin, args, profile, ready string, projects []project, speed float64, busy, idle time.Duration) result {
+// measure runs aot-tui with args (and extra environment) in tmux, waits
+// for ready on screen, plays the loops for busy, then measures quiet for
+// idle from 3 s after the last write, and for later from 65 s after it.
+func measure(bin, args, extra, profile, ready string, projects []project, speed float64, busy, idle, later time.Duration) result {
 	env := "NO_COLOR=1"
+	if extra != "" {
+		env += " " + extra
+	}
 	if profile != "" {
 		env += " AOT_TUI_CPUPROFILE=" + profile
 	}
@@ -145,6 +160,7 @@ func measure(bin, args, profile, ready string, projects []project, speed float64
 	b, w1, el := tmuxrun.CPUTicks(pid), writes.Load(), time.Since(t0)
 	cancel()
 	wg.Wait()
+	lastWrite := time.Now()
 	var r result
 	r.busyCPU = float64(b-a) / tmuxrun.UserHZ / el.Seconds() * 100
 	r.writesPerSec = float64(w1-w0) / el.Seconds()
@@ -154,6 +170,14 @@ func measure(bin, args, profile, ready string, projects []project, speed float64
 	time.Sleep(idle)
 	b, el = tmuxrun.CPUTicks(pid), time.Since(t0)
 	r.idleCPU = float64(b-a) / tmuxrun.UserHZ / el.Seconds() * 100
+	r.laterCPU = -1
+	if later > 0 {
+		time.Sleep(time.Until(lastWrite.Add(65 * time.Second)))
+		a, t0 = tmuxrun.CPUTicks(pid), time.Now()
+		time.Sleep(later)
+		b, el = tmuxrun.CPUTicks(pid), time.Since(t0)
+		r.laterCPU = float64(b-a) / tmuxrun.UserHZ / el.Seconds() * 100
+	}
 	r.rssKB, r.hwmKB, r.threads = tmuxrun.Status(pid)
 	r.instances, r.watches = inotify(pid)
 	if profile != "" {
