@@ -388,7 +388,7 @@ func (c *cursor) open(f *follower, small bool) bool {
 	if small {
 		c.buf = make([]byte, 0, 16<<10)
 	} else {
-		c.buf = f.getBuf()
+		c.buf = f.getBuf(c.size - c.tf.off + int64(len(c.tf.tail)))
 	}
 	c.pos = 0
 	c.buf = append(c.buf, c.tf.tail...)
@@ -498,11 +498,18 @@ func (c *cursor) close(f *follower) {
 	c.buf = nil
 }
 
-func (f *follower) getBuf() []byte {
+// getBuf is a buffer for reading need bytes: a free one, else a new one
+// of a chunk, or of need (at least 4 KiB) when that is less — a Reader,
+// which keeps no free buffers, reads a line appended in a buffer of its
+// size, not of 256 KiB.
+func (f *follower) getBuf(need int64) []byte {
 	if n := len(f.free); n > 0 {
 		b := f.free[n-1]
 		f.free = f.free[:n-1]
 		return b
+	}
+	if need < chunk {
+		return make([]byte, 0, max(int(need), 4<<10))
 	}
 	return make([]byte, 0, chunk)
 }

@@ -12,9 +12,8 @@ import (
 )
 
 // UnmarshalText reads the name String gives (a remote fleet's rows); a
-// name this release does not know reads as the most urgent class it
-// knows, so a loop that needs a person is never shown as one that does
-// not.
+// name this release does not know reads as invalid, so a loop that needs
+// a person is never shown as one that does not.
 func (a *Attention) UnmarshalText(b []byte) error {
 	for k, v := range attentionNames {
 		if v == string(b) {

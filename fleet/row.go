@@ -6,20 +6,27 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/agent"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
 // Attention says why a loop needs a person. The values are in the order
-// the table sorts them: a loop about to stop first, then one that has
-// stopped, one waiting for a redirect, one whose file is broken.
+// the table sorts them: a loop whose session waits for a person first,
+// then one about to stop, one that has stopped, one waiting for a
+// redirect, one whose file is broken.
 type Attention int
 
 // Attention levels.
 const (
 	// AttentionNone: running, pending, completed, or not there yet.
 	AttentionNone Attention = iota
+	// AttentionNeedsYou: the loop's Claude Code session waits for a person
+	// (a permission or idle prompt the hook recorded, or a question tool
+	// waiting for its answer in the transcript: agent.NeedsYou), whatever
+	// its state file says.
+	AttentionNeedsYou
 	// AttentionNearLimit: the next stop-hook decision may stop the loop
 	// (stall_count at MAX-1, the iteration limit next, a stop requested),
 	// or a phase loop at its phase, global or fix-cycle limit.
@@ -37,6 +44,7 @@ const (
 
 var attentionNames = map[Attention]string{
 	AttentionNone:      "",
+	AttentionNeedsYou:  "needs_you",
 	AttentionNearLimit: "near_limit",
 	AttentionStopped:   "stopped",
 	AttentionRedirect:  "redirect",
@@ -49,6 +57,8 @@ func (a Attention) String() string { return attentionNames[a] }
 // Label is a short human label for the table.
 func (a Attention) Label() string {
 	switch a {
+	case AttentionNeedsYou:
+		return "needs you"
 	case AttentionNearLimit:
 		return "near limit"
 	case AttentionStopped:
@@ -127,10 +137,23 @@ type Row struct {
 	Reason    string    `json:"reason,omitempty"`
 	// Changed is when the file last changed (its modification time).
 	Changed time.Time `json:"changed"`
+	// Activity is what the loop's Claude Code sessions show, in brief (as
+	// `status --json` prints it): whether one waits for a person, what
+	// runs now, the tokens and estimated cost since the loop began. Nil
+	// when it is not read (Options.Activity unset: --no-activity; a phase
+	// loop) or not read yet. Its strings are sanitised already.
+	Activity *agent.Report `json:"activity"`
 
 	// Gone marks a loop that went away (its file or project was removed);
 	// only Watcher.Changes reports such rows.
 	Gone bool `json:"-"`
+
+	// near is why a running loop is near its limit ("" when it is not),
+	// and stateAttention, stateReason the attention its state file alone
+	// gives: what Attention falls back to when no session waits.
+	near           string
+	stateAttention Attention
+	stateReason    string
 }
 
 // NeedsAttention reports whether the row needs a person.
@@ -166,8 +189,39 @@ func rowFrom(l Loop, ev statefile.Event, prev *Row) Row {
 		r.File = FileError
 		r.Error = oneLine(ev.Err)
 	}
-	r.Attention, r.Reason = attentionOf(&r, near)
+	r.near = near
+	r.Attention, r.Reason = attentionOf(&r)
 	return r
+}
+
+// WithActivity is r with the activity a (nil: none known), its attention
+// classified again: a session that waits for a person comes first.
+func WithActivity(r Row, a *agent.Report) Row {
+	r.Activity = a
+	r.Attention, r.Reason = attentionOf(&r)
+	return r
+}
+
+// NeedsYou is the wait of the loop's session for a person (nil: none).
+func (r Row) NeedsYou() *agent.NeedsYou {
+	if r.Activity == nil {
+		return nil
+	}
+	return r.Activity.NeedsYou
+}
+
+// needsYouReason is the reason of a row whose session waits: "needs you:
+// Claude needs your permission to use Bash" (the message is sanitised by
+// agent; an inferred wait says so).
+func needsYouReason(n *agent.NeedsYou) string {
+	msg := n.Message
+	if msg == "" {
+		msg = strings.ReplaceAll(n.Kind, "_", " ")
+	}
+	if n.Inferred {
+		msg += " (read from the transcript; aot-tui hook install gives exact answers)"
+	}
+	return "needs you: " + msg
 }
 
 func oneLine(err error) string {
@@ -252,10 +306,22 @@ func fillPhase(r *Row, p *model.PhaseLoop) (near string) {
 	return ""
 }
 
-// attentionOf classifies a filled row; near is why a running loop is near
-// its limit. A file that does not parse, cannot be read or breaks the
-// contract is invalid whatever its last good values said.
-func attentionOf(r *Row, near string) (Attention, string) {
+// attentionOf classifies a filled row: a session waiting for a person
+// first, else what its state file says (stateAttentionOf), which it keeps
+// in r.
+func attentionOf(r *Row) (Attention, string) {
+	r.stateAttention, r.stateReason = stateAttentionOf(r, r.near)
+	if n := r.NeedsYou(); n != nil {
+		return AttentionNeedsYou, needsYouReason(n)
+	}
+	return r.stateAttention, r.stateReason
+}
+
+// stateAttentionOf classifies a filled row by its state file; near is why
+// a running loop is near its limit. A file that does not parse, cannot be
+// read or breaks the contract is invalid whatever its last good values
+// said.
+func stateAttentionOf(r *Row, near string) (Attention, string) {
 	switch {
 	case r.File == "":
 		return AttentionNone, ""
@@ -279,7 +345,8 @@ func attentionOf(r *Row, near string) (Attention, string) {
 }
 
 // Less orders rows as the table does: loops that need attention first
-// (near a limit, stopped, redirect pending, invalid, in that order), then
+// (waiting for a person, near a limit, stopped, redirect pending, invalid,
+// in that order), then
 // the most recently changed, then by path.
 func Less(a, b Row) bool {
 	ra, rb := rank(a.Attention), rank(b.Attention)
@@ -309,10 +376,13 @@ type Summary struct {
 	Loops          int `json:"loops"`
 	Running        int `json:"running"`
 	NeedsAttention int `json:"needs_attention"`
-	Pending        int `json:"pending"`
-	Completed      int `json:"completed"`
-	Stopped        int `json:"stopped"`
-	Invalid        int `json:"invalid"`
+	// NeedsYou counts the loops whose session waits for a person (among
+	// those that need attention).
+	NeedsYou  int `json:"needs_you"`
+	Pending   int `json:"pending"`
+	Completed int `json:"completed"`
+	Stopped   int `json:"stopped"`
+	Invalid   int `json:"invalid"`
 }
 
 // Summarize counts rows by status and attention.
@@ -321,6 +391,9 @@ func Summarize(rows []Row) Summary {
 	for _, r := range rows {
 		if r.NeedsAttention() {
 			s.NeedsAttention++
+		}
+		if r.Attention == AttentionNeedsYou {
+			s.NeedsYou++
 		}
 		if r.File != FileOK {
 			// A file that does not read says nothing about the loop's
@@ -360,16 +433,48 @@ func (s Summary) String() string {
 }
 
 // AlertReason says why a change of a loop's row deserves an alert (the
-// bell and a desktop notification), or "": it completed, it started to
-// need attention, or the reason it needs attention changed kind.
+// bell and a desktop notification), or "": its session began to wait for
+// a person (once per wait: a new wait alerts again, the same one never),
+// it completed, it started to need attention by its state file, or the
+// reason it does changed kind. A wait that ends alerts nothing: the
+// attention under it is the one there was.
 func AlertReason(prev, cur Row) string {
-	switch {
-	case prev.File == "" || cur.Gone:
+	if prev.File == "" || cur.Gone {
 		return "" // first sight, or gone: nothing a person missed
+	}
+	if n := cur.NeedsYou(); n != nil {
+		if p := prev.NeedsYou(); p == nil || !p.Since.Equal(n.Since) || p.Session != n.Session {
+			return cur.Reason
+		}
+	}
+	ca, pa := cur.underWait(), prev.underWait()
+	switch {
 	case cur.Status != prev.Status && cur.Status == string(model.LoopCompleted):
 		return "completed"
-	case cur.Attention != AttentionNone && cur.Attention != prev.Attention:
-		return cur.Reason
+	case ca != AttentionNone && ca != pa:
+		return cur.stateReasonOr()
 	}
 	return ""
+}
+
+// underWait is the attention the row's state file gives it (under a
+// session's wait, when there is one).
+func (r Row) underWait() Attention {
+	a, _ := r.UnderWait()
+	return a
+}
+
+func (r Row) stateReasonOr() string {
+	_, why := r.UnderWait()
+	return why
+}
+
+// UnderWait is the attention, and its reason, that the row's state file
+// gives it: Attention and Reason, unless a session waits for a person —
+// then what they would be without the wait (AttentionNone: nothing).
+func (r Row) UnderWait() (Attention, string) {
+	if r.Attention == AttentionNeedsYou {
+		return r.stateAttention, r.stateReason
+	}
+	return r.Attention, r.Reason
 }

@@ -15,11 +15,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/aot-loop/aot-tui/agent"
+	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
@@ -74,6 +78,18 @@ type Options struct {
 	// (default 250 ms): a writer that deletes and recreates the file does
 	// not make the loop blink out of the table.
 	RemoveGrace time.Duration
+	// Activity, when set, gives the agent.Options of an AoT loop's Claude
+	// Code sessions: the Watcher's rows then carry what the sessions show
+	// (Row.Activity) — a session that waits for a person makes the loop's
+	// attention AttentionNeedsYou, the first of all — read as activity.go
+	// says. Nil reads none (--no-activity).
+	Activity ActivityFunc
+	// ActivityEvery is how often every loop's transcripts are read for
+	// what was appended (default 10 s); ActivityDiscover how often they
+	// are looked through for new sessions too (default 60 s). The hook
+	// events files are looked at every Watch.Poll.
+	ActivityEvery    time.Duration
+	ActivityDiscover time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -95,6 +111,12 @@ func (o Options) withDefaults() Options {
 	if o.RemoveGrace <= 0 {
 		o.RemoveGrace = 250 * time.Millisecond
 	}
+	if o.ActivityEvery <= 0 {
+		o.ActivityEvery = 10 * time.Second
+	}
+	if o.ActivityDiscover <= 0 {
+		o.ActivityDiscover = time.Minute
+	}
 	if o.Mode != WatchTrees && o.Mode != WatchClaude {
 		o.Mode = platformMode
 	}
@@ -103,6 +125,12 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
+
+// ActivityFunc gives the agent.Options of the Claude Code sessions of
+// the loop whose state file is statePath, and notes for its report (a
+// prices file that did not read: the default prices are used); ok false:
+// none are read for that loop.
+type ActivityFunc func(statePath string) (o agent.Options, notes []string, ok bool)
 
 // Loop is a state file a scan found.
 type Loop struct {
@@ -353,6 +381,12 @@ func survey(dirs []string, opts Options) (*found, error) {
 // Read reads one loop's state file once and returns its row (a file that
 // does not exist is a row with File "error").
 func Read(l Loop, opts statefile.WatchOptions) Row {
+	r, _ := read(l, opts)
+	return r
+}
+
+// read is Read, with the AoT state read (nil: none).
+func read(l Loop, opts statefile.WatchOptions) (Row, *model.State) {
 	var got statefile.Event
 	tr := statefile.NewTracker(l.Target, opts, func(ev statefile.Event) { got = ev })
 	tr.Check()
@@ -362,7 +396,11 @@ func Read(l Loop, opts statefile.WatchOptions) Row {
 			got.Err = fmt.Errorf("%s: %w", l.Target.Path, os.ErrNotExist)
 		}
 	}
-	return rowFrom(l, got, nil)
+	var st *model.State
+	if got.Doc != nil {
+		st = got.Doc.State
+	}
+	return rowFrom(l, got, nil), st
 }
 
 // ReadAll reads every loop once, in the table's order.
@@ -371,6 +409,48 @@ func ReadAll(loops []Loop, opts statefile.WatchOptions) []Row {
 	for _, l := range loops {
 		rows = append(rows, Read(l, opts))
 	}
+	Sort(rows)
+	return rows
+}
+
+// ReadAllActivity is ReadAll with, for each AoT loop that activity gives
+// options for, its Claude Code sessions read once (agent.Open, with the
+// loop's atoms) into its row's Activity: `status --scan`. The sessions of
+// at most GOMAXPROCS loops are read at once.
+func ReadAllActivity(loops []Loop, opts statefile.WatchOptions, activity ActivityFunc) []Row {
+	rows := make([]Row, len(loops))
+	states := make([]*model.State, len(loops))
+	for i, l := range loops {
+		rows[i], states[i] = read(l, opts)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(len(loops), runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				o, notes, ok := activity(loops[i].Target.Path)
+				if !ok {
+					continue
+				}
+				if st := states[i]; st != nil {
+					o.Atoms = make([]string, len(st.Atoms))
+					for k := range st.Atoms {
+						o.Atoms[k] = st.Atoms[k].ID
+					}
+				}
+				rows[i] = WithActivity(rows[i], agent.NewReport(agent.Open(o), o.Prices, o.Since, notes))
+			}
+		}()
+	}
+	for i, l := range loops {
+		if l.Target.Kind == statefile.KindAoT {
+			next <- i
+		}
+	}
+	close(next)
+	wg.Wait()
 	Sort(rows)
 	return rows
 }

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aot-loop/aot-tui/agent"
+	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/fsnotify/fsnotify"
 )
@@ -62,9 +64,14 @@ type Watcher struct {
 	pending map[string]Row
 	notify  chan struct{}
 	report  WatchReport
+	// actNew are the loops handed to the activity goroutine (activity.go)
+	// and not taken yet; actWake tells it.
+	actNew  []*tracked
+	actWake chan struct{}
 
 	nDirs, nLoops                   atomic.Int64
 	events, updates, polls, rescans atomic.Int64
+	actReads                        atomic.Int64
 	watchErrors                     atomic.Int64
 	degradedFlag                    atomic.Bool
 	cancel                          context.CancelFunc
@@ -97,6 +104,11 @@ type tracked struct {
 	stop       chan struct{}
 	stopped    bool // under Watcher.mu: publish nothing more
 
+	// act is the loop's activity report, state its last AoT state (for
+	// the atoms' ids): under Watcher.mu.
+	act   *agent.Report
+	state *model.State
+
 	// The loop goroutine's own.
 	ev    statefile.Event
 	fresh bool
@@ -110,8 +122,9 @@ type Stats struct {
 	// Loops the state files followed.
 	Dirs, Loops int
 	// Events counts notifications received, Updates rows published, Polls
-	// stat polls of state files, Rescans walks of the trees after the first.
-	Events, Updates, Polls, Rescans int64
+	// stat polls of state files, Rescans walks of the trees after the first,
+	// ActivityReads the reads of a loop's transcripts (Options.Activity).
+	Events, Updates, Polls, Rescans, ActivityReads int64
 	// WatchErrors counts directories that could not be watched; Degraded
 	// is true when there were any (rescans then back the watches up).
 	WatchErrors int64
@@ -132,7 +145,7 @@ func Start(dirs []string, opts Options) (*Watcher, error) {
 		dirs: map[string]dirInfo{}, claude: map[string]*root{}, loops: map[string]*tracked{},
 		repos: map[string]*repo{}, admin: map[string]string{}, watched: map[string]bool{}, cost: map[string]int{},
 		rows: map[string]Row{}, pending: map[string]Row{},
-		notify: make(chan struct{}, 1), ready: make(chan struct{}),
+		notify: make(chan struct{}, 1), ready: make(chan struct{}), actWake: make(chan struct{}, 1),
 	}
 	for _, d := range abs {
 		w.given = append(w.given, &root{path: d, given: d})
@@ -149,6 +162,10 @@ func Start(dirs []string, opts Options) (*Watcher, error) {
 	w.cancel = cancel
 	w.wg.Add(1)
 	go w.run(ctx)
+	if opts.Activity != nil {
+		w.wg.Add(1)
+		go w.runActivity(ctx)
+	}
 	return w, nil
 }
 
@@ -190,7 +207,7 @@ func (w *Watcher) Rows() []Row {
 func (w *Watcher) Stats() Stats {
 	return Stats{
 		Dirs: int(w.nDirs.Load()), Loops: int(w.nLoops.Load()),
-		Events: w.events.Load(), Updates: w.updates.Load(), Polls: w.polls.Load(), Rescans: w.rescans.Load(),
+		Events: w.events.Load(), Updates: w.updates.Load(), Polls: w.polls.Load(), Rescans: w.rescans.Load(), ActivityReads: w.actReads.Load(),
 		WatchErrors: w.watchErrors.Load(), Degraded: w.degradedFlag.Load(),
 	}
 }
@@ -674,6 +691,7 @@ func (w *Watcher) addLoop(r *root, path string) {
 	}
 	w.wg.Add(1)
 	go w.follow(t, init)
+	w.addActivity(t)
 }
 
 // drop stops following a loop whose directory went away; its row goes.
@@ -747,6 +765,11 @@ func (w *Watcher) check(t *tracked, read func()) {
 			}
 			t.tr.Check()
 		default:
+			if ev.Doc != nil {
+				w.mu.Lock()
+				t.state = ev.Doc.State
+				w.mu.Unlock()
+			}
 			row := rowFrom(t.loop, ev, t.prev)
 			t.prev = &row
 			w.publish(t, row)
@@ -759,6 +782,9 @@ func (w *Watcher) publish(t *tracked, row Row) {
 	if t.stopped {
 		w.mu.Unlock()
 		return
+	}
+	if t.act != nil {
+		row = WithActivity(row, t.act)
 	}
 	w.rows[row.Path] = row
 	w.pending[row.Path] = row

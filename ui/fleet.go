@@ -129,6 +129,9 @@ func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
 			w := statefile.StartWatch(t, opts, func(ev statefile.Event) { ch <- ev })
 			return fleetWatchMsg{gen: gen, w: w}
 		}))
+		// Its sessions too, followed live as a loop's own view follows
+		// them (the header, the activity view), while it is on screen.
+		cmds = append(cmds, m.startActivity(l))
 	}
 	f.shown = false
 	m.cur = l
@@ -138,7 +141,8 @@ func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// leaveFleetLoop goes back to the table; the loop's watcher stops.
+// leaveFleetLoop goes back to the table; the loop's watcher and the
+// follower of its sessions stop.
 func (m *Model) leaveFleetLoop() tea.Cmd {
 	f := m.fleetLoops
 	l := m.cur
@@ -147,7 +151,22 @@ func (m *Model) leaveFleetLoop() tea.Cmd {
 	w := l.watcher
 	l.watcher = nil
 	m.fleet.Select(l.target.Path)
-	return stopWatcher(w)
+	return tea.Batch(stopWatcher(w), stopFollower(l))
+}
+
+// stopFollower stops the follower of l's sessions, and then ends the
+// listener of its snapshots (its channel closed once nothing can send).
+func stopFollower(l *loop) tea.Cmd {
+	fl, ch := l.follower, l.activityCh
+	if fl == nil {
+		return nil
+	}
+	l.follower, l.activityCh = nil, nil
+	return func() tea.Msg {
+		fl.Stop()
+		close(ch)
+		return nil
+	}
 }
 
 // stepFleetLoop opens the loop d rows away in the table (wrapping).

@@ -202,7 +202,7 @@ func (m *Model) renderHelp() string {
 			lines = append(lines, s.Muted.Render(line))
 		}
 	}
-	if note := m.fleetWatchNote(p); note != "" {
+	for _, note := range m.fleetNotes(p) {
 		for _, line := range wrap(note, max(20, m.width-1)) {
 			lines = append(lines, s.Muted.Render(line))
 		}
@@ -231,11 +231,18 @@ const paletteNote = "Any other key is typed: the palette lists the actions whose
 	"(in any order, ignoring case), and the atoms whose id starts with it; an atom whose id is typed comes first, " +
 	"and enter on no match looks for the id as typed."
 
-// fleetWatchNote is the help screen's line on how the fleet table watches
-// the loops, in its place p ("" elsewhere, or before the watcher started).
-func (m *Model) fleetWatchNote(p kit.Scope) string {
+// fleetNotes are the help screen's lines on how the fleet table watches
+// the loops and what its cost column is, in its place p (none elsewhere;
+// each only once there is something to say).
+func (m *Model) fleetNotes(p kit.Scope) []string {
 	if !p.Has(inFleet) {
-		return ""
+		return nil
 	}
-	return m.fleet.WatchNote()
+	var out []string
+	for _, n := range []string{m.fleet.WatchNote(), m.fleet.CostNote()} {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }

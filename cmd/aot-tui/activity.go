@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strconv"
 	"time"
 
 	"github.com/aot-loop/aot-tui/agent"
+	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
@@ -50,40 +49,30 @@ func (l *loaded) activity() *agent.Activity {
 	return l.act
 }
 
-// activityOptions are agent.Options for the loop l: its project
-// directory, the hook events file, the prices (the prices file over the
-// default table), since the loop's first version in its journal, else a
-// day before the file's last change.
+// activityOptions are agent.Options for the loop l (activityFor), its
+// notes added to l's.
 func activityOptions(l *loaded, jd *journalDirFlag) agent.Options {
-	var ids []string
+	var atoms []string
 	for _, a := range l.AoT.State.Atoms {
-		ids = append(ids, a.ID)
+		atoms = append(atoms, a.ID)
 	}
-	o, note := oneShotActivity(l.Target.Path, ids)
-	if note != "" {
-		l.actNotes = append(l.actNotes, note)
-	}
+	o, notes := activityFor(l.Target.Path, atoms, jd)
+	l.actNotes = append(l.actNotes, notes...)
 	l.actPrices = o.Prices
-	o.Since = journalStart(jd.journals(l.Target.Path))
-	if o.Since.IsZero() {
-		if fi, err := os.Stat(l.Target.Path); err == nil {
-			o.Since = fi.ModTime().Add(-activityWindow)
-		}
-	}
 	return o
 }
 
-// oneShotActivity are the agent.Options a one-shot command (status,
-// report) reads the sessions of the loop at statePath with, whose atoms
-// are ids: its project directory, Claude Code's projects directory, the
-// hook events file and the prices (the prices file over the default
-// table; note says why the default prices are used, "" when they are
-// not). Since and Iterations are the caller's.
-func oneShotActivity(statePath string, ids []string) (o agent.Options, note string) {
+// activityFor are agent.Options for the loop whose state file is
+// statePath (status, and status --scan for each loop): its project
+// directory, the hook events file, the prices (the prices file over the
+// default table; notes say why the default is used), since the loop's
+// first version in its journal (jd nil: not looked for), else a day
+// before the file's last change.
+func activityFor(statePath string, atoms []string, jd *journalDirFlag) (o agent.Options, notes []string) {
 	project := statefile.ProjectDir(statePath)
 	// Quick: a one-shot command does not read a transcript of every
 	// project Claude Code knows to find this one's (the TUI does).
-	o = agent.Options{Project: project, Quick: true, Atoms: ids}
+	o = agent.Options{Project: project, Quick: true, Atoms: atoms}
 	o.Root, _ = agent.ProjectsRoot()
 	if dir, err := hookDir(); err == nil {
 		o.HookFile = agent.HookEventsFile(dir, project)
@@ -92,9 +81,17 @@ func oneShotActivity(statePath string, ids []string) (o agent.Options, note stri
 		o.Prices = p
 	} else {
 		o.Prices = agent.DefaultPrices()
-		note = err.Error() + " (the default prices are used)"
+		notes = append(notes, err.Error()+" (the default prices are used)")
 	}
-	return o, note
+	if jd != nil {
+		o.Since = journalStart(jd.journals(statePath))
+	}
+	if o.Since.IsZero() {
+		if fi, err := os.Stat(statePath); err == nil {
+			o.Since = fi.ModTime().Add(-activityWindow)
+		}
+	}
+	return o, notes
 }
 
 // journalStart is the time of the first version of the oldest of the
@@ -121,98 +118,11 @@ func journalStart(journals []string) time.Time {
 	return first
 }
 
-// activityJSON is the activity status --json prints.
-type activityJSON struct {
-	Found          bool                 `json:"found"`
-	Since          *time.Time           `json:"since"`
-	Dirs           []string             `json:"dirs"`
-	Sessions       int                  `json:"sessions"`
-	Agents         int                  `json:"agents"`
-	Now            *nowJSON             `json:"now"`
-	NeedsYou       *agent.NeedsYou      `json:"needs_you"`
-	HookSeen       bool                 `json:"hook_seen"`
-	Tokens         tokensJSON           `json:"tokens"`
-	Responses      int                  `json:"responses"`
-	Cost           agent.Cost           `json:"cost"`
-	ByAtom         map[string]usageJSON `json:"by_atom"`
-	ByIteration    map[string]usageJSON `json:"by_iteration"`
-	IterationsFrom string               `json:"iterations_from"`
-	Lines          int                  `json:"lines"`
-	Unrecognised   int                  `json:"unrecognised"`
-	Notes          []string             `json:"notes"`
-}
-
-type nowJSON struct {
-	Agent   string    `json:"agent"`
-	Role    string    `json:"role"`
-	Atom    string    `json:"atom"`
-	Tool    string    `json:"tool"`
-	Summary string    `json:"summary"`
-	Since   time.Time `json:"since"`
-}
-
-type tokensJSON struct {
-	Input         int64 `json:"input"`
-	Output        int64 `json:"output"`
-	CacheCreation int64 `json:"cache_creation"`
-	CacheRead     int64 `json:"cache_read"`
-	Total         int64 `json:"total"`
-}
-
-type usageJSON struct {
-	Responses int        `json:"responses"`
-	Tokens    tokensJSON `json:"tokens"`
-	CostUSD   float64    `json:"cost_usd"`
-}
-
-func toTokensJSON(t agent.Tokens) tokensJSON {
-	return tokensJSON{Input: t.Input, Output: t.Output, CacheCreation: t.CacheCreation, CacheRead: t.CacheRead, Total: t.Total()}
-}
-
-// noAtom is the by_atom key of what no atom was worked on (the
-// coordination, or several atoms at once).
-const noAtom = "(none)"
-
-// activityOf is l's activity as status --json prints it: nil when it
-// was not read (--no-activity).
-func activityOf(l *loaded) *activityJSON {
-	a := l.activity()
-	if a == nil {
-		return nil
-	}
-	prices := l.prices()
-	out := &activityJSON{
-		Found: a.Found, Dirs: nonNil(a.Dirs), Sessions: len(a.Sessions), Agents: len(a.Agents), NeedsYou: a.NeedsYou, HookSeen: a.HookSeen,
-		Tokens: toTokensJSON(a.Total.Tokens()), Responses: a.Total.Responses, Cost: a.Total.Cost(prices),
-		ByAtom: map[string]usageJSON{}, ByIteration: map[string]usageJSON{}, IterationsFrom: a.IterationsFrom,
-		Lines: a.Lines, Unrecognised: a.Unrecognised, Notes: append(slices.Clone(l.actNotes), a.Notes...),
-	}
-	if !l.actSince.IsZero() {
-		s := l.actSince.UTC()
-		out.Since = &s
-	}
-	if n := a.NotRecognised(); n != "" {
-		out.Notes = append(out.Notes, n)
-	}
-	if out.Notes == nil {
-		out.Notes = []string{}
-	}
-	if a.Now != nil {
-		out.Now = &nowJSON{Agent: a.Now.Agent, Role: a.Now.Role, Atom: a.Now.Atom, Tool: a.Now.Step.Tool, Summary: a.Now.Step.Summary, Since: a.Now.Since}
-	}
-	use := func(u agent.Usage) usageJSON {
-		return usageJSON{Responses: u.Responses, Tokens: toTokensJSON(u.Tokens()), CostUSD: u.Cost(prices).USD}
-	}
-	for k, u := range a.ByAtom {
-		if k == "" {
-			k = noAtom
-		}
-		out.ByAtom[k] = use(u)
-	}
-	for k, u := range a.ByIteration {
-		out.ByIteration[strconv.Itoa(k)] = use(u)
-	}
-	return out
+// activityOf is l's activity as status --json prints it (agent.Report,
+// which status --scan --json prints for each loop too): nil when it was
+// not read (--no-activity).
+func activityOf(l *loaded) *agent.Report {
+	return agent.NewReport(l.activity(), l.prices(), l.actSince, l.actNotes)
 }
 
 // prices are the prices the activity was read with.
@@ -260,6 +170,20 @@ func printActivity(w io.Writer, l *loaded, now time.Time) {
 		textfmt.Count(t.Input), textfmt.Count(t.Output), textfmt.Count(t.CacheCreation), textfmt.Count(t.CacheRead), c.USD, c.PricesDate)
 	if n := a.NotRecognised(); n != "" {
 		fmt.Fprintf(w, "          %s\n", n)
+	}
+}
+
+// fleetActivity is fleet.Options.Activity (aot-tui --scan, status
+// --scan): each AoT loop's sessions read as status reads them
+// (activityFor: since the loop's first version in its journal); nil with
+// --no-activity.
+func (a *activityFlag) fleetActivity(jd *journalDirFlag) fleet.ActivityFunc {
+	if a.off {
+		return nil
+	}
+	return func(statePath string) (agent.Options, []string, bool) {
+		o, notes := activityFor(statePath, nil, jd)
+		return o, notes, true
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -108,5 +109,83 @@ func TestStatusActivity(t *testing.T) {
 	}
 	if _, out, _ = status("--no-activity"); strings.Contains(out, "activity") || strings.Contains(out, "tokens") {
 		t.Fatalf("--no-activity:\n%s", out)
+	}
+}
+
+// status --scan reads each AoT loop's sessions as status does: each row
+// has the very activity status --json prints for the loop, a session
+// waiting for a person (the hook told it, run as Claude Code runs it)
+// makes the loop's attention needs_you with its message, first of the
+// attention classes, and the text form marks it and gives the estimated
+// cost; --no-activity reads none of it.
+func TestStatusScanActivity(t *testing.T) {
+	project, claude := activityProject(t)
+	state := t.TempDir()
+	env := append(os.Environ(), "CLAUDE_CONFIG_DIR="+claude, "XDG_STATE_HOME="+state)
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(binary(t), args...)
+		cmd.Env = env
+		code, out, errs := runCmd(t, cmd)
+		if code != 0 {
+			t.Fatalf("%q: exit %d %s", args, code, errs)
+		}
+		return out
+	}
+	loopOf := func(out string) map[string]any {
+		t.Helper()
+		loops := decodeObject(t, out)["loops"].([]any)
+		if len(loops) != 1 {
+			t.Fatalf("%d loops: %s", len(loops), out)
+		}
+		return loops[0].(map[string]any)
+	}
+	same := func(a, b any) bool {
+		x, _ := json.Marshal(a)
+		y, _ := json.Marshal(b)
+		return string(x) == string(y)
+	}
+	single := decodeObject(t, run("status", project, "--json"))["activity"]
+	row := loopOf(run("status", "--scan", project, "--depth", "0", "--json"))
+	if row["activity"] == nil || !same(row["activity"], single) {
+		t.Fatalf("the row's activity is not status --json's:\n%v\n%v", row["activity"], single)
+	}
+	// rich.md is near its stall limit: that is its attention, until a
+	// session waits for a person.
+	if row["attention"] != "near_limit" {
+		t.Fatalf("attention %v", row["attention"])
+	}
+	hook := exec.Command(binary(t), "hook")
+	hook.Env = env
+	hook.Stdin = strings.NewReader(`{"session_id":"22222222-2222-4222-8222-222222222222","cwd":` + mustJSON(project) +
+		`,"hook_event_name":"Notification","notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`)
+	if out, err := hook.CombinedOutput(); err != nil || len(out) > 0 {
+		t.Fatalf("hook: %v %s", err, out)
+	}
+	out := run("status", "--scan", project, "--depth", "0", "--json")
+	row = loopOf(out)
+	single = decodeObject(t, run("status", project, "--json"))["activity"]
+	sum := decodeObject(t, out)["summary"].(map[string]any)
+	if row["attention"] != "needs_you" || row["reason"] != "needs you: Claude needs your permission to use Bash" || !same(row["activity"], single) ||
+		sum["needs_you"] != 1.0 || sum["needs_attention"] != 1.0 {
+		t.Fatalf("with the hook's event: attention %v, reason %v, summary %v\n%v", row["attention"], row["reason"], sum, row["activity"])
+	}
+	text := run("status", "--scan", project, "--depth", "0")
+	for _, want := range []string{"≈cost", " $0.03 ", "└ needs you: Claude needs your permission to use Bash", "└ stall 2/3",
+		"≈cost: the estimated cost of each loop's Claude Code sessions since it began, at the prices of 2026-11-27"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text lacks %q:\n%s", want, text)
+		}
+	}
+	if lines := strings.Split(text, "\n"); len(lines) < 3 || !strings.HasPrefix(lines[2], "? ") {
+		t.Errorf("the loop's line is not marked ?:\n%s", text)
+	}
+
+	row = loopOf(run("status", "--scan", project, "--depth", "0", "--json", "--no-activity"))
+	if row["activity"] != nil || row["attention"] != "near_limit" {
+		t.Fatalf("--no-activity: activity %v, attention %v", row["activity"], row["attention"])
+	}
+	if text := run("status", "--scan", project, "--depth", "0", "--no-activity"); strings.Contains(text, "cost") || strings.Contains(text, "needs you") {
+		t.Fatalf("--no-activity:\n%s", text)
 	}
 }

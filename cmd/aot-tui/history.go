@@ -337,13 +337,11 @@ func reportSource(path, journal, gitPath string, noJournal bool, jd *journalDirF
 
 // reportActivity adds to r what Claude Code's transcripts of the loop's
 // sessions used (report.AddActivity), read as status reads them
-// (oneShotActivity), since the first version (a day before the only one),
+// (activityFor), since the first version (a day before the only one),
 // with the iterations the versions give.
 func reportActivity(r *report.Report, rec *recorded) {
-	o, note := oneShotActivity(rec.target.Path, r.AtomIDs())
-	if note != "" {
-		r.Notes = append(r.Notes, note)
-	}
+	o, notes := activityFor(rec.target.Path, r.AtomIDs(), nil)
+	r.Notes = append(r.Notes, notes...)
 	o.Iterations = r.IterationMarks()
 	o.Since = r.Outcome.Start
 	if last := rec.versions[len(rec.versions)-1].At; o.Since.IsZero() && !last.IsZero() {

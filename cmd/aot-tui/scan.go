@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/agent"
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
@@ -112,6 +113,7 @@ func runFleetTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags)
 	}
 	o := t.uiOptions(g, keys)
 	o.Fleet = &ui.FleetOptions{Dirs: dirs, Options: t.scan.options(g)}
+	o.Fleet.Options.Activity = t.activity.fleetActivity(&t.journalDir)
 	return runModel(cmd, ui.New(o))
 }
 
@@ -126,8 +128,10 @@ type fleetJSON struct {
 	Watch   fleet.WatchReport `json:"watch"`
 }
 
-// runStatusScan prints the fleet table once.
-func runStatusScan(cmd *cobra.Command, args []string, s *scanFlags, file string, g *globalFlags, asJSON bool) error {
+// runStatusScan prints the fleet table once; activity (nil with
+// --no-activity) reads each AoT loop's sessions into its row as status
+// does.
+func runStatusScan(cmd *cobra.Command, args []string, s *scanFlags, file string, g *globalFlags, asJSON bool, activity fleet.ActivityFunc) error {
 	dirs, err := scanDirs(args, file, nil)
 	if err != nil {
 		return err
@@ -137,7 +141,12 @@ func runStatusScan(cmd *cobra.Command, args []string, s *scanFlags, file string,
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	rows := fleet.ReadAll(loops, opts.Watch)
+	var rows []fleet.Row
+	if activity != nil {
+		rows = fleet.ReadAllActivity(loops, opts.Watch, activity)
+	} else {
+		rows = fleet.ReadAll(loops, opts.Watch)
+	}
 	out := cmd.OutOrStdout()
 	if asJSON {
 		abs := make([]string, len(dirs))
@@ -164,13 +173,21 @@ func printFleet(w io.Writer, rows []fleet.Row, watch fleet.WatchReport, now time
 		return
 	}
 	nameW := len("project")
+	costs := false // a cost column when some loop's sessions were read
 	for _, r := range rows {
 		nameW = max(nameW, len([]rune(line(r.Name))))
+		costs = costs || r.Activity != nil
 	}
-	fmt.Fprintf(w, "  %-*s %-5s %-12s %-9s %-6s %-12s %-7s %s\n", nameW, "project", "kind", "status", "iteration", "stall", "atoms", "changed", "goal")
+	costHead := ""
+	if costs {
+		costHead = fmt.Sprintf("%-7s ", "≈cost")
+	}
+	fmt.Fprintf(w, "  %-*s %-5s %-12s %-9s %-6s %-12s %-7s %s%s\n", nameW, "project", "kind", "status", "iteration", "stall", "atoms", "changed", costHead, "goal")
 	for _, r := range rows {
 		mark := " "
 		switch {
+		case r.Attention == fleet.AttentionNeedsYou:
+			mark = "?"
 		case r.NeedsAttention():
 			mark = "!"
 		case r.LoopTools > 0:
@@ -194,10 +211,19 @@ func printFleet(w io.Writer, rows []fleet.Row, watch fleet.WatchReport, now time
 		if r.MaxIterations == 0 { // never read: nothing to count
 			iter, stall, atoms = "—", "—", "—"
 		}
+		cost := ""
+		if costs {
+			cost = fmt.Sprintf("%-7s ", costText(r.Activity))
+		}
 		name := line(r.Name)
-		fmt.Fprintf(w, "%s %s%s %-5s %-12s %-9s %-6s %-12s %-7s %s\n", mark, name, strings.Repeat(" ", nameW-len([]rune(name))),
-			kind, line(status), iter, stall, atoms, changed, line(r.Goal))
+		fmt.Fprintf(w, "%s %s%s %-5s %-12s %-9s %-6s %-12s %-7s %s%s\n", mark, name, strings.Repeat(" ", nameW-len([]rune(name))),
+			kind, line(status), iter, stall, atoms, changed, cost, line(r.Goal))
 		switch {
+		case r.Attention == fleet.AttentionNeedsYou:
+			fmt.Fprintf(w, "  %s└ %s\n", strings.Repeat(" ", nameW), line(r.Reason))
+			if a, why := r.UnderWait(); a != fleet.AttentionNone {
+				fmt.Fprintf(w, "  %s└ %s\n", strings.Repeat(" ", nameW), line(why))
+			}
 		case r.NeedsAttention():
 			fmt.Fprintf(w, "  %s└ %s\n", strings.Repeat(" ", nameW), line(r.Reason))
 		case r.LoopTools > 0:
@@ -207,5 +233,27 @@ func printFleet(w io.Writer, rows []fleet.Row, watch fleet.WatchReport, now time
 			fmt.Fprintf(w, "  %s└ %s\n", strings.Repeat(" ", nameW), line(watch.PolledWhy()))
 		}
 	}
+	if costs {
+		fmt.Fprintln(w, "≈cost: the estimated cost of each loop's Claude Code sessions since it began, at the prices of "+line(pricesDate(rows))+" (an estimate: see the README)")
+	}
 	fmt.Fprintln(w, line(watch.String()))
+}
+
+// costText is a loop's estimated cost in the text table: "—" when its
+// sessions were not read or none was found.
+func costText(a *agent.Report) string {
+	if a == nil || (!a.Found && a.Responses == 0) {
+		return "—"
+	}
+	return textfmt.USD(a.Cost.USD)
+}
+
+// pricesDate is the date of the prices the rows' costs are estimated at.
+func pricesDate(rows []fleet.Row) string {
+	for _, r := range rows {
+		if r.Activity != nil {
+			return r.Activity.Cost.PricesDate
+		}
+	}
+	return ""
 }

@@ -72,7 +72,7 @@ func TestStatusScanJSON(t *testing.T) {
 	if len(dirs) != 1 || dirs[0] != abs || string(doc["depth"]) != "4" {
 		t.Fatalf("dirs %q depth %s", dirs, doc["depth"])
 	}
-	wantSummary := map[string]int{"loops": 5, "running": 3, "needs_attention": 3, "pending": 1, "completed": 0, "stopped": 0, "invalid": 1}
+	wantSummary := map[string]int{"loops": 5, "running": 3, "needs_attention": 3, "needs_you": 0, "pending": 1, "completed": 0, "stopped": 0, "invalid": 1}
 	if !mapsEqual(summary, wantSummary) {
 		t.Fatalf("summary %v, want %v", summary, wantSummary)
 	}

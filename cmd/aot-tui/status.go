@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aot-loop/aot-tui/agent"
 	"github.com/aot-loop/aot-tui/internal/jsonstream"
 	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
@@ -44,8 +45,11 @@ watch them: the directories, on macOS and the BSDs the descriptors of its
 budget, and the loops it would leave to the stat poll. --json gives {dirs,
 depth, summary, loops, watch} with one object per loop (path, project, name,
 kind, file, status, goal, iteration, stall_count, attention, reason, changed,
-...) and watch's mode, backend, dirs, claude_dirs, descriptors, budget,
-open_files_limit, loops, polled, poll_ms, rescan_ms (see the README).
+activity, ...) and watch's mode, backend, dirs, claude_dirs, descriptors, budget,
+open_files_limit, loops, polled, poll_ms, rescan_ms (see the README). A loop
+whose Claude Code session waits for you comes first (attention needs_you);
+each loop's activity is what status --json prints for it (null with
+--no-activity).
 
 --scan --json --follow keeps going, for a reader on another machine (through
 ssh): that object on one line, then one line per change — a row that changed or
@@ -84,7 +88,7 @@ file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 				return runStatusFollow(cmd, args, &sf, ff.path, g, asJSON, &fl)
 			}
 			if sf.on {
-				return runStatusScan(cmd, args, &sf, ff.path, g, asJSON)
+				return runStatusScan(cmd, args, &sf, ff.path, g, asJSON, af.fleetActivity(&jd))
 			}
 			path, err := ff.resolve(args)
 			if err != nil {
@@ -389,7 +393,7 @@ type aotStatus struct {
 	Valid             bool          `json:"valid"`
 	Errors            []string      `json:"errors"`
 	Warnings          []string      `json:"warnings"`
-	Activity          *activityJSON `json:"activity"`
+	Activity          *agent.Report `json:"activity"`
 }
 
 func toAtomJSON(a model.Atom) atomJSON {

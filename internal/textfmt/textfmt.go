@@ -67,3 +67,18 @@ func Count(n int64) string {
 	}
 	return strconv.FormatInt(n, 10)
 }
+
+// USD is an amount of US dollars (an estimated cost) in at most 7
+// characters, for a table's column: "<$0.01", "$0.42", "$123.45", "$1234",
+// "$123k".
+func USD(usd float64) string {
+	switch {
+	case usd > 0 && usd < 0.005:
+		return "<$0.01"
+	case usd < 999.995:
+		return "$" + strconv.FormatFloat(usd, 'f', 2, 64)
+	case usd < 99999.5:
+		return "$" + strconv.FormatFloat(usd, 'f', 0, 64)
+	}
+	return "$" + strconv.FormatFloat(usd/1000, 'f', 0, 64) + "k"
+}

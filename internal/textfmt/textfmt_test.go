@@ -31,3 +31,12 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestUSD(t *testing.T) {
+	for usd, want := range map[float64]string{0: "$0.00", 0.004: "<$0.01", 0.006: "$0.01", 12.345: "$12.35", 999.99: "$999.99",
+		999.996: "$1000", 1234.5: "$1234", 99999.4: "$99999", 150000: "$150k", 12_345_678: "$12346k"} {
+		if got := USD(usd); got != want || len(got) > 8 {
+			t.Errorf("USD(%v) = %q, want %q", usd, got, want)
+		}
+	}
+}

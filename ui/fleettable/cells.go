@@ -9,6 +9,7 @@ import (
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/ui/internal/cells"
 	"github.com/aot-loop/aot-tui/ui/kit"
@@ -23,13 +24,19 @@ type fleetCol struct {
 
 // fleetColumns picks the columns that fit width: the attention mark,
 // project, status, iteration, stall and changed always (as far as they
-// fit); then goal, kind and atom counts as room allows. The project takes
-// what its longest name needs, up to half of the flexible room; the goal
-// takes the rest.
-func fleetColumns(width, longestName int) []fleetCol {
+// fit); then goal, kind and atom counts as room allows, and — when the
+// loops' sessions are read (activity) — the estimated cost and the tokens,
+// the first to go when room is short (the tokens before the cost). The
+// project takes what its longest name needs, up to half of the flexible
+// room; the goal takes the rest.
+func fleetColumns(width, longestName int, activity bool) []fleetCol {
 	fixed := []fleetCol{{"mark", "", 1}, {"status", "status", 12}, {"iter", "iteration", 10},
-		{"stall", "stall", 10}, {"kind", "kind", 5}, {"atoms", "atoms", 12}, {"changed", "changed", 7}}
+		{"stall", "stall", 10}, {"kind", "kind", 5}, {"atoms", "atoms", 12}, {"changed", "changed", 7},
+		{"cost", costTitle, 7}, {"tokens", "tokens", 6}}
 	drop := map[string]bool{}
+	if !activity {
+		drop["cost"], drop["tokens"] = true, true
+	}
 	useGoal := true
 	room := func() int {
 		n := width
@@ -41,7 +48,7 @@ func fleetColumns(width, longestName int) []fleetCol {
 		return n
 	}
 	// Drop the least useful columns until project (and goal) have room.
-	for _, id := range []string{"atoms", "kind", "goal", "changed", "stall", "iter"} {
+	for _, id := range []string{"tokens", "cost", "atoms", "kind", "goal", "changed", "stall", "iter"} {
 		need := 12
 		if useGoal {
 			need += 15
@@ -77,9 +84,15 @@ func fleetColumns(width, longestName int) []fleetCol {
 	add(fixed[2])
 	add(fixed[3])
 	add(fixed[5])
+	add(fixed[7])
+	add(fixed[8])
 	add(fixed[6])
 	return out
 }
+
+// costTitle heads the cost column: "≈" says it is an estimate (the help
+// says from which prices).
+const costTitle = "≈cost"
 
 // fleetCell is one cell's text (sanitised) and style.
 type fleetCell struct {
@@ -87,28 +100,55 @@ type fleetCell struct {
 	style lipgloss.Style
 }
 
-// fleetRowLine draws one row; the selected one plain on the selection
-// colour (styles inside it would cut the highlight short).
-func rowLine(s kit.Styles, r fleet.Row, ago string, cols []fleetCol, width int, selected bool) string {
-	var parts []string
+// rowHead draws one row's cells but its last "changed" one (cols without
+// it), joined: what does not change with the time alone. The selected
+// row's are plain, for the selection colour rowLine lays over the line
+// (styles inside it would cut the highlight short).
+func rowHead(s kit.Styles, r fleet.Row, cols []fleetCol, selected bool) string {
+	parts := make([]string, 0, len(cols))
 	for _, c := range cols {
-		cell := rowCell(s, r, ago, c.id)
+		cell := rowCell(s, r, c.id)
 		text := cells.Pad(cells.Cut(cell.text, c.width), c.width)
 		if !selected {
 			text = cell.style.Render(text)
 		}
 		parts = append(parts, text)
 	}
-	line := strings.Join(parts, " ")
+	return strings.Join(parts, " ")
+}
+
+// rowLine is a row's line of width cells: its head (rowHead, headWidth
+// cells) and its "changed" text in a column of agoWidth cells (0: no
+// such column), drawn by agoCell. Only the text is measured: the head's
+// width is known.
+func rowLine(s kit.Styles, head string, headWidth int, ago string, agoWidth, width int, selected bool, agoCell func(string) string) string {
+	line, w := head, headWidth
+	if agoWidth > 0 {
+		text := cells.Pad(cells.Cut(ago, agoWidth), agoWidth)
+		if !selected {
+			text = agoCell(text)
+		}
+		if w > 0 {
+			line += " "
+			w++
+		}
+		line += text
+		w += agoWidth
+	}
+	if w < width {
+		line += strings.Repeat(" ", width-w)
+	}
 	if selected {
 		return s.Selected.Render(cells.Pad(line, width))
 	}
-	return cells.Pad(line, width)
+	return line
 }
 
 // attentionGlyph marks a row that needs a person (not by colour alone).
 func attentionGlyph(a fleet.Attention) string {
 	switch a {
+	case fleet.AttentionNeedsYou:
+		return "?"
 	case fleet.AttentionNearLimit:
 		return "⚠"
 	case fleet.AttentionStopped:
@@ -123,7 +163,7 @@ func attentionGlyph(a fleet.Attention) string {
 
 // rowCell renders column id of row r. Every string from a file goes
 // through termtext before it is drawn.
-func rowCell(s kit.Styles, r fleet.Row, ago, id string) fleetCell {
+func rowCell(s kit.Styles, r fleet.Row, id string) fleetCell {
 	switch id {
 	case "mark":
 		st := s.Danger.Bold(true)
@@ -149,16 +189,34 @@ func rowCell(s kit.Styles, r fleet.Row, ago, id string) fleetCell {
 	case "status":
 		return statusCell(s, r)
 	case "goal":
+		if r.Attention == fleet.AttentionNeedsYou {
+			// What the session asks comes before the goal (the status
+			// cell says "needs you"; the preview keeps the goal).
+			return fleetCell{termtext.Line(strings.TrimPrefix(r.Reason, "needs you: ")), s.Danger}
+		}
 		return fleetCell{termtext.Line(r.Goal), s.Base}
+	case "cost", "tokens":
+		return activityCell(s, r, id)
 	case "iter", "stall", "atoms":
 		if r.MaxIterations == 0 { // never read: nothing to count
 			return fleetCell{"—", s.Muted}
 		}
 		return countCell(s, r, id)
-	case "changed":
-		return fleetCell{ago, s.Muted}
 	}
 	return fleetCell{"", s.Base}
+}
+
+// activityCell draws the cost and tokens columns: "—" while the loop's
+// sessions are not read (a phase loop, or not yet) or none was found.
+func activityCell(s kit.Styles, r fleet.Row, id string) fleetCell {
+	a := r.Activity
+	if a == nil || (!a.Found && a.Responses == 0) {
+		return fleetCell{"—", s.Muted}
+	}
+	if id == "tokens" {
+		return fleetCell{textfmt.Count(a.Tokens.Total), s.Muted}
+	}
+	return fleetCell{textfmt.USD(a.Cost.USD), s.Base}
 }
 
 // countCell draws the iteration, stall and atoms columns.
@@ -196,6 +254,8 @@ func countCell(s kit.Styles, r fleet.Row, id string) fleetCell {
 func statusCell(s kit.Styles, r fleet.Row) fleetCell {
 	st := model.LoopStatus(r.Status)
 	switch {
+	case r.Attention == fleet.AttentionNeedsYou:
+		return fleetCell{"? needs you", s.Danger.Bold(true)}
 	case r.File != fleet.FileOK:
 		return fleetCell{"✗ invalid", s.Danger.Bold(true)}
 	case r.RedirectRequested && (st == model.LoopRunning || st == model.LoopPending):
@@ -206,6 +266,32 @@ func statusCell(s kit.Styles, r fleet.Row) fleetCell {
 		return fleetCell{"✓ shipped", s.Loop(st)}
 	}
 	return fleetCell{loopword.LoopGlyph(st) + " " + termtext.Line(loopword.StatusText(st)), s.Loop(st)}
+}
+
+// activityLine is the preview's word on the loop's sessions: what runs
+// now and the estimated cost with the tokens ("" while they are not
+// read). Its strings are sanitised by agent.
+func activityLine(r fleet.Row) string {
+	a := r.Activity
+	if a == nil {
+		return ""
+	}
+	if !a.Found && a.Responses == 0 {
+		return "no Claude Code transcripts of this project found"
+	}
+	text := fmt.Sprintf("%s estimated · %s tokens · %s", textfmt.USD(a.Cost.USD), textfmt.Count(a.Tokens.Total), textfmt.Plural(a.Sessions, "session"))
+	if n := a.Now; n != nil {
+		who := n.Agent
+		if n.Atom != "" && !strings.Contains(who, n.Atom) {
+			who = n.Atom + " " + who
+		}
+		line := n.Tool
+		if n.Summary != "" {
+			line += " " + n.Summary
+		}
+		text = "◐ " + who + ": " + line + " · " + text
+	}
+	return termtext.Line(text)
 }
 
 // meterText is n/max as cells of █ and ░.
@@ -231,6 +317,11 @@ func preview(s kit.Styles, r fleet.Row, polled string, w, n int) []string {
 	var why []string // why the loop needs a person, wrapped into the room left
 	style := s.Danger
 	switch {
+	case r.Attention == fleet.AttentionNeedsYou:
+		why = []string{attentionGlyph(r.Attention) + " " + line(r.Reason)}
+		if a, reason := r.UnderWait(); a != fleet.AttentionNone {
+			why = append(why, attentionGlyph(a)+" "+line(reason))
+		}
 	case r.Attention == fleet.AttentionRedirect:
 		why, style = []string{attentionGlyph(r.Attention) + " " + line(r.Reason)}, s.Warn
 	case r.NeedsAttention():
@@ -255,6 +346,9 @@ func preview(s kit.Styles, r fleet.Row, polled string, w, n int) []string {
 	reserved := 1 // the path's line comes last, after the polled one
 	if polled != "" {
 		reserved++
+	}
+	if act := activityLine(r); act != "" && n-len(out)-reserved-len(why) >= 1 {
+		out = append(out, s.Muted.Render(cells.Cut(act, w)))
 	}
 	room := max(len(why), n-len(out)-reserved)
 	for i, text := range why {

@@ -14,11 +14,15 @@ import (
 	"github.com/aot-loop/aot-tui/ui/kit"
 )
 
-// cachedLine is a row's drawn line and what it was drawn from.
+// cachedLine is a row's drawn line and what it was drawn from: its head
+// (every cell but "changed") is kept apart, so that a line whose
+// "changed" text alone moved on (once a second in the minute after a
+// write, for every row that wrote) costs that cell, not the row.
 type cachedLine struct {
 	row      fleet.Row
 	ago      string
 	selected bool
+	head     string
 	line     string
 }
 
@@ -65,12 +69,26 @@ func (t *Table) noteNext(now, at time.Time) {
 }
 
 // ago is the "changed" column of r at now, noting when it next changes.
+// Every row reads its time at the same whole second (now cut to it), so
+// the column changes on one shared clock tick: however many rows count
+// seconds, their texts change together, at most once a second — one
+// wake-up and one frame, not one per row at its own sub-second moment.
 func (t *Table) ago(r fleet.Row, now time.Time) string {
 	if r.Changed.IsZero() {
 		return "—"
 	}
-	t.noteNext(now, textfmt.NextAgoChange(r.Changed, now))
-	return textfmt.Ago(now.Sub(r.Changed))
+	sec := now.Truncate(time.Second)
+	t.noteNext(now, ceilSecond(textfmt.NextAgoChange(r.Changed, sec)))
+	return textfmt.Ago(sec.Sub(r.Changed))
+}
+
+// ceilSecond is the first whole second at or after at: the tick of the
+// shared clock on which text that changes at at is drawn.
+func ceilSecond(at time.Time) time.Time {
+	if s := at.Truncate(time.Second); !s.Equal(at) {
+		return s.Add(time.Second)
+	}
+	return at
 }
 
 // View draws the fleet screen: a title with the summary, the table with a
@@ -133,10 +151,20 @@ func (t *Table) SummaryText(s kit.Styles) string {
 // the table's height, each line the pane's width.
 func (t *Table) drawTable(s kit.Styles, now time.Time) []string {
 	c, w := &t.cur, t.width
-	cols := fleetColumns(w, t.longest)
+	cols := fleetColumns(w, t.longest, t.cfg.Options.Activity != nil)
 	var head []string
 	for _, col := range cols {
 		head = append(head, cells.Pad(col.title, col.width))
+	}
+	// "changed" is the last column, when it is there at all (a narrow
+	// pane drops it, and then the time changes nothing on screen).
+	headCols, agoWidth := cols, 0
+	if n := len(cols); n > 0 && cols[n-1].id == "changed" {
+		headCols, agoWidth = cols[:n-1], cols[n-1].width
+	}
+	headWidth := max(0, len(headCols)-1)
+	for _, c := range headCols {
+		headWidth += c.width
 	}
 	lines := []string{cells.Pad(s.Muted.Bold(true).Render(strings.Join(head, " ")), w)}
 	h := c.bodyHeight()
@@ -152,17 +180,39 @@ func (t *Table) drawTable(s kit.Styles, now time.Time) []string {
 		}
 	}
 	if layout := (lineLayout{w, t.longest, s.NoColor}); layout != t.linesFor || t.lines == nil {
-		t.lines, t.linesFor = map[string]cachedLine{}, layout
+		t.lines, t.linesFor, t.agoCells = map[string]cachedLine{}, layout, map[string]string{}
+	}
+	// The "changed" cells drawn, by their text: fifty rows counting
+	// seconds share a few dozen of them.
+	agoCell := func(text string) string {
+		c, ok := t.agoCells[text]
+		if !ok {
+			if len(t.agoCells) > 512 {
+				clear(t.agoCells)
+			}
+			c = s.Muted.Render(text)
+			t.agoCells[text] = c
+		}
+		return c
 	}
 	for k := c.top; k < len(c.visible) && k < c.top+h; k++ {
 		r := t.rows[c.visible[k]]
 		t.shown = append(t.shown, r.Path)
-		cl := cachedLine{row: r, ago: t.ago(r, now), selected: k == c.sel}
-		if old, ok := t.lines[r.Path]; ok && old.row == cl.row && old.ago == cl.ago && old.selected == cl.selected {
+		cl := cachedLine{row: r, selected: k == c.sel}
+		if agoWidth > 0 {
+			cl.ago = t.ago(r, now)
+		}
+		old, ok := t.lines[r.Path]
+		switch {
+		case ok && old.row == cl.row && old.selected == cl.selected && old.ago == cl.ago:
 			lines = append(lines, old.line)
 			continue
+		case ok && old.row == cl.row && old.selected == cl.selected:
+			cl.head = old.head
+		default:
+			cl.head = rowHead(s, r, headCols, cl.selected)
 		}
-		cl.line = rowLine(s, r, cl.ago, cols, w, cl.selected)
+		cl.line = rowLine(s, cl.head, headWidth, cl.ago, agoWidth, w, cl.selected, agoCell)
 		t.lines[r.Path] = cl
 		lines = append(lines, cl.line)
 	}

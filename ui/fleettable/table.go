@@ -77,6 +77,7 @@ type Table struct {
 	// when time-dependent text among them next reads differently.
 	lines     map[string]cachedLine
 	linesFor  lineLayout
+	agoCells  map[string]string
 	body      []string
 	hints     string
 	hintsRoom int
@@ -526,6 +527,27 @@ func (t *Table) WatchNote() string {
 		return ""
 	}
 	return "watch: " + t.watch().String()
+}
+
+// CostNote is the help screen's word on the cost column: an estimate,
+// from which prices ("" when the loops' sessions are not read).
+func (t *Table) CostNote() string {
+	if t.cfg.Options.Activity == nil {
+		return ""
+	}
+	date := ""
+	for _, r := range t.rows {
+		if r.Activity != nil {
+			date = r.Activity.Cost.PricesDate
+			break
+		}
+	}
+	note := costTitle + ": the estimated cost of each loop's Claude Code sessions since it began"
+	if date != "" {
+		note += ", at the prices of " + termtext.Line(date)
+	}
+	return note + " (an estimate: a subscription is not billed per token; the prices file overrides the table), then its tokens; " +
+		"? needs you: a session waits for a person (aot-tui hook install tells it exactly, else the transcript)"
 }
 
 // firstRow is the screen row of the table's first row: under the title
