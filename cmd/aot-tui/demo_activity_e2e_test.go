@@ -77,7 +77,8 @@ func TestE2EDemoShowsTheAgentsActivityNeedsYouAndCost(t *testing.T) {
 	s.waitGone("needs you")
 	s.send("7")
 	screen := s.waitFor("tokens and estimated cost", "agents", "coordinator — AoT Loop iteration")
-	m := regexp.MustCompile(`total +in \S+ · out \S+ · cache \S+ · ~\$(\d+\.\d\d)`).FindStringSubmatch(screen)
+	// The cost table's total row: input, output, cache, total, cost, share.
+	m := regexp.MustCompile(`total +\S+ +\S+ +\S+ +\S+ +~\$(\d+\.\d\d) +100%`).FindStringSubmatch(screen)
 	if m == nil {
 		t.Fatalf("tab 7 shows no total cost:\n%s", screen)
 	}

@@ -213,7 +213,7 @@ type removedLine struct {
 // row that changes, each loop that appears and each that goes, as the
 // fleet's watcher (the live table's) sees them, until stdin closes or a
 // signal comes.
-func runStatusFollow(cmd *cobra.Command, args []string, s *scanFlags, file string, g *globalFlags, asJSON bool, f *followFlags) error {
+func runStatusFollow(cmd *cobra.Command, args []string, s *scanFlags, file string, g *globalFlags, asJSON bool, f *followFlags, activity fleet.ActivityFunc) error {
 	out := newStreamWriter(cmd.OutOrStdout(), f.heartbeat)
 	defer out.stop()
 	switch {
@@ -228,7 +228,11 @@ func runStatusFollow(cmd *cobra.Command, args []string, s *scanFlags, file strin
 	}
 	ctx, stop := streamContext(cmd.InOrStdin())
 	defer stop()
-	w, err := fleet.Start(dirs, s.options(g))
+	// The rows carry what the loops' sessions show (needs you, cost), as
+	// status --scan --json's do: a reader on another machine sees them.
+	opts := s.options(g)
+	opts.Activity = activity
+	w, err := fleet.Start(dirs, opts)
 	if err != nil {
 		return out.endWith(fail(exitUsage, "%v", err))
 	}

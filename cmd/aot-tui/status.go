@@ -85,7 +85,7 @@ file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 				return err
 			}
 			if fl.on {
-				return runStatusFollow(cmd, args, &sf, ff.path, g, asJSON, &fl)
+				return runStatusFollow(cmd, args, &sf, ff.path, g, asJSON, &fl, af.fleetActivity(&jd))
 			}
 			if sf.on {
 				return runStatusScan(cmd, args, &sf, ff.path, g, asJSON, af.fleetActivity(&jd))
