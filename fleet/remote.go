@@ -25,6 +25,15 @@ func (a *Attention) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// Key tells loops apart across hosts: the path, with the host for a
+// remote loop (two machines may have a loop at the same path).
+func (r Row) Key() string {
+	if r.Host == "" {
+		return r.Path
+	}
+	return r.Host + "\x00" + r.Path
+}
+
 // HostOptions say how to follow a remote host's fleet.
 type HostOptions struct {
 	// Heartbeat is what the far side is asked for (default 15 s); the
@@ -176,7 +185,7 @@ func (hf *HostFleet) line(b []byte) (ok bool, err error) {
 }
 
 func (hf *HostFleet) put(r Row) {
-	r.Host = hf.Host.Name
+	r.Host, r.HostState = hf.Host.Name, ""
 	r.Gone = false
 	hf.rows[r.Path] = r
 }

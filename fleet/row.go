@@ -92,8 +92,11 @@ type Row struct {
 	Path    string `json:"path"`
 	Project string `json:"project"`
 	Name    string `json:"name"`
-	// Host is the remote host the loop is on ("" for this machine).
-	Host string `json:"host,omitempty"`
+	// Host is the remote host the loop is on ("" for this machine);
+	// HostState how the link to it stands as the table shows it ("live",
+	// "stale", "lost", …; "" for this machine).
+	Host      string `json:"host,omitempty"`
+	HostState string `json:"-"`
 	// Kind is "aot-loop" or "phase-loop".
 	Kind string `json:"kind"`
 	// File is FileOK, FileInvalid or FileError; Error says what is wrong.

@@ -28,6 +28,10 @@ type FileOptions struct {
 	Link LinkOptions
 	// Now is the clock (tests).
 	Now func() time.Time
+	// NotWritable, when set, is every loaded version's NotWritable: why
+	// the caller does not write this file (a read-only host says so
+	// without it).
+	NotWritable error
 }
 
 // FollowFile follows the state file at path on h — `aot-tui cat --follow
@@ -159,7 +163,8 @@ func (r *fileReader) loaded(ev statefile.Event, data []byte) statefile.Event {
 	}
 	r.doc = doc
 	ev.Kind, ev.Doc, ev.Facts = statefile.EventLoaded, doc, r.derive.Derive(doc.State)
-	if r.h.ReadOnly {
+	ev.NotWritable = r.o.NotWritable
+	if r.h.ReadOnly && ev.NotWritable == nil {
 		ev.NotWritable = fmt.Errorf("%s is read-only here (read_only in remotes.yaml; hosts given on the command line always are)", r.h.Name)
 	}
 	return ev

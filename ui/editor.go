@@ -82,6 +82,8 @@ func editorWhy(h here) string {
 	switch {
 	case h.l == nil || h.l.st == nil:
 		return "no state file read yet"
+	case h.l.remoteHost != "":
+		return "the loop is on " + termtext.Line(h.l.remoteHost) + ": E edits files of this machine"
 	case h.l.hist.inPast():
 		return "the past is read-only: E edits the file as it is now (esc returns)"
 	case h.m.editorCmd == nil:

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/remote"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/fleettable"
 	"github.com/aot-loop/aot-tui/ui/kit"
@@ -17,6 +19,10 @@ import (
 type FleetOptions struct {
 	Dirs    []string
 	Options fleet.Options
+	// Hosts are remote hosts whose loops join the table, followed with
+	// HostOptions (their transport: remote.Host).
+	Hosts       []*remote.Host
+	HostOptions fleet.HostOptions
 }
 
 // fleetLoops are the loops opened from the fleet table (the table itself
@@ -38,7 +44,7 @@ type fleetLoops struct {
 // started (in the loop's envelope), as generation gen.
 type fleetWatchMsg struct {
 	gen int
-	w   *statefile.Watcher
+	w   stopper
 }
 
 // initFleet sets the model up for the fleet table: no loop until one is
@@ -48,7 +54,8 @@ func (m *Model) initFleet() {
 	if o.Options.Watch.MaxSize == 0 {
 		o.Options.Watch.MaxSize = m.opts.Watch.MaxSize
 	}
-	m.fleet = fleettable.New(fleettable.Config{Dirs: o.Dirs, Options: o.Options, Quiet: m.opts.Quiet, Notify: m.opts.Notify})
+	m.fleet = fleettable.New(fleettable.Config{Dirs: o.Dirs, Options: o.Options, Quiet: m.opts.Quiet, Notify: m.opts.Notify,
+		Hosts: o.Hosts, HostOptions: o.HostOptions})
 	m.fleetLoops = &fleetLoops{shown: true, opened: map[string]*loop{}, watching: map[*loop]int{}}
 }
 
@@ -93,7 +100,7 @@ func (m *Model) onFleetWatch(l *loop, msg fleetWatchMsg) tea.Cmd {
 	return stopWatcher(msg.w)
 }
 
-func stopWatcher(w *statefile.Watcher) tea.Cmd {
+func stopWatcher(w stopper) tea.Cmd {
 	if w == nil {
 		return nil
 	}
@@ -108,7 +115,7 @@ func stopWatcher(w *statefile.Watcher) tea.Cmd {
 func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
 	f := m.fleetLoops
 	var cmds []tea.Cmd
-	l := f.opened[r.Path]
+	l := f.opened[r.Key()]
 	if l == nil {
 		kind := statefile.KindAoT
 		if r.Kind == statefile.KindPhaseLoop.String() {
@@ -116,22 +123,39 @@ func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
 		}
 		l = newLoop(len(m.loops), statefile.Target{Path: r.Path, Kind: kind, Exists: true}, m.opts)
 		l.name = termtext.Line(r.Name)
+		if r.Host != "" {
+			l.remoteHost = r.Host
+			l.name = termtext.Line(r.Host) + ":" + l.name
+		}
 		m.setupTables(l)
 		m.loops = append(m.loops, l)
-		f.opened[r.Path] = l
+		f.opened[r.Key()] = l
 		cmds = append(cmds, listen(l))
 	}
 	if f.watching[l] == 0 {
 		f.gen++
 		f.watching[l] = f.gen
 		t, opts, ch, gen := l.target, m.opts.Watch, l.events, f.gen
-		cmds = append(cmds, l.send(func() tea.Msg {
-			w := statefile.StartWatch(t, opts, func(ev statefile.Event) { ch <- ev })
-			return fleetWatchMsg{gen: gen, w: w}
-		}))
-		// Its sessions too, followed live as a loop's own view follows
-		// them (the header, the activity view), while it is on screen.
-		cmds = append(cmds, m.startActivity(l))
+		if h := m.fleet.Host(l.remoteHost); l.remoteHost != "" && h != nil {
+			// A remote loop: its file's versions streamed through the
+			// host's transport and parsed here (remote.FollowFile);
+			// corrections are not written from here.
+			cmds = append(cmds, l.send(func() tea.Msg {
+				w := remote.FollowFile(h, t, remote.FileOptions{MaxSize: opts.MaxSize, NotWritable: remoteNotWritable(h)},
+					func(ev statefile.Event) { ch <- ev })
+				return fleetWatchMsg{gen: gen, w: w}
+			}))
+		} else {
+			cmds = append(cmds, l.send(func() tea.Msg {
+				w := statefile.StartWatch(t, opts, func(ev statefile.Event) { ch <- ev })
+				return fleetWatchMsg{gen: gen, w: w}
+			}))
+			// Its sessions too, followed live as a loop's own view
+			// follows them (the header, the activity view), while it is
+			// on screen. (A remote loop's are on its host: its row says
+			// what they show.)
+			cmds = append(cmds, m.startActivity(l))
+		}
 	}
 	f.shown = false
 	m.cur = l
@@ -150,8 +174,23 @@ func (m *Model) leaveFleetLoop() tea.Cmd {
 	delete(f.watching, l)
 	w := l.watcher
 	l.watcher = nil
-	m.fleet.Select(l.target.Path)
+	m.fleet.Select(fleetKey(l))
 	return tea.Batch(stopWatcher(w), stopFollower(l))
+}
+
+// fleetKey is l's row's key in the table (fleet.Row.Key).
+func fleetKey(l *loop) string {
+	return fleet.Row{Path: l.target.Path, Host: l.remoteHost}.Key()
+}
+
+// remoteNotWritable is why a remote loop takes no correction from the
+// TUI: read-only hosts by choice; the others because the forms do not yet
+// write through the transport (the CLI does, on the host).
+func remoteNotWritable(h *remote.Host) error {
+	if h.ReadOnly {
+		return fmt.Errorf("%s is read-only (read_only in remotes.yaml; hosts given as ssh:// are)", termtext.Line(h.Name))
+	}
+	return fmt.Errorf("the loop is on %s; the forms write on this machine only — correct it there (aot-tui redirect …)", termtext.Line(h.Name))
 }
 
 // stopFollower stops the follower of l's sessions, and then ends the
@@ -171,12 +210,12 @@ func stopFollower(l *loop) tea.Cmd {
 
 // stepFleetLoop opens the loop d rows away in the table (wrapping).
 func (m *Model) stepFleetLoop(d int) tea.Cmd {
-	next, ok := m.fleet.Step(m.cur.target.Path, d)
-	if !ok || next.Path == m.cur.target.Path {
+	next, ok := m.fleet.Step(fleetKey(m.cur), d)
+	if !ok || next.Key() == fleetKey(m.cur) {
 		return nil
 	}
 	stop := m.leaveFleetLoop()
-	m.fleet.Select(next.Path)
+	m.fleet.Select(next.Key())
 	return tea.Batch(stop, m.openFleetLoop(next))
 }
 
@@ -195,7 +234,7 @@ func (m *Model) renderFleetBar() string {
 	status, glyph := loopStatus(l)
 	k := m.keys
 	back := s.Muted.Render("◂ fleet ") + s.Key.Render(k.Back.Help().Key) + s.Muted.Render(" "+k.PrevLoop.Help().Key+" "+k.NextLoop.Help().Key+" │ ")
-	cur := s.TabActive.Render(m.fleet.Position(l.target.Path) + termtext.Line(l.name) + " " + glyph + " " + termtext.Line(status))
+	cur := s.TabActive.Render(m.fleet.Position(fleetKey(l)) + termtext.Line(l.name) + " " + glyph + " " + termtext.Line(status))
 	return truncate(back+cur+s.Muted.Render(" │ ")+m.fleet.SummaryText(s), m.width)
 }
 

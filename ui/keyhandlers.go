@@ -430,6 +430,9 @@ func selectedWhy(h here) string {
 // verifyWhy says why the base_case cannot be verified ("" when it can).
 func verifyWhy(h here) string {
 	l := h.l
+	if l.remoteHost != "" {
+		return "the loop is on " + termtext.Line(l.remoteHost) + ": V runs the checks on this machine"
+	}
 	return verifyview.Why(l.phase != nil || l.target.Kind == statefile.KindPhaseLoop, l.st)
 }
 

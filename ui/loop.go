@@ -18,7 +18,10 @@ type loop struct {
 	// name tells the loop apart from the others watched (loopNames).
 	name    string
 	events  chan statefile.Event
-	watcher *statefile.Watcher
+	// watcher follows the file: a statefile.Watcher, or for a loop on a
+	// remote host (remoteHost, its name) a remote link.
+	watcher    stopper
+	remoteHost string
 
 	// The last good state and what was derived from it.
 	st    *model.State
@@ -126,6 +129,9 @@ type appliedCorrection struct {
 	// again.
 	reapplied int
 }
+
+// stopper is what follows a loop's file: Stop ends it and waits.
+type stopper interface{ Stop() }
 
 func newLoop(idx int, t statefile.Target, opts Options) *loop {
 	l := &loop{idx: idx, target: t, events: make(chan statefile.Event, 16)}

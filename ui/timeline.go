@@ -100,7 +100,9 @@ func (m *Model) timelineOf(l *loop) *timeline {
 		return l.hist
 	}
 	h := &timeline{tl: history.NewTimeline(history.TimelineOptions{}), idx: -1, parsed: map[int]shownState{}, speed: 1}
-	if journal := m.opts.Journal; journal != nil && l.target.Kind == statefile.KindAoT && m.opts.Replay == nil {
+	// A remote loop's versions are kept in memory only: a journal here
+	// is named by a path of this machine.
+	if journal := m.opts.Journal; journal != nil && l.target.Kind == statefile.KindAoT && m.opts.Replay == nil && l.remoteHost == "" {
 		path := l.target.Path
 		h.rec = history.NewLazyRecorder(func() (string, error) { return journal(path) }, history.JournalOptions{MaxSize: m.opts.JournalMax, StateFile: path})
 	}

@@ -21,23 +21,6 @@ import (
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
-// remoteLoop writes a loop (testdata/rich.md, at iteration 7) under dir/name.
-func remoteLoop(t testing.TB, dir, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rich.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, name, ".claude", "aot-loop-state.md")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // hostView collects what a remote host's fleet says.
 type hostView struct {
 	mu     sync.Mutex
@@ -218,19 +201,5 @@ func nextLoaded(t *testing.T, events chan statefile.Event) statefile.Event {
 		case <-deadline:
 			t.Fatal("no version streamed")
 		}
-	}
-}
-
-func rewrite(t testing.TB, path, old, new string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(data), old) {
-		t.Fatalf("%s has no %q", path, old)
-	}
-	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/aot-loop/aot-tui/internal/loopword"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
+	"github.com/aot-loop/aot-tui/remote"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui"
 	"github.com/spf13/cobra"
@@ -29,6 +30,7 @@ type scanFlags struct {
 	worktrees bool
 	watch     string
 	budget    int
+	noRemotes bool
 }
 
 func (s *scanFlags) register(cmd *cobra.Command) {
@@ -37,6 +39,7 @@ func (s *scanFlags) register(cmd *cobra.Command) {
 	f.IntVar(&s.depth, "depth", fleet.DefaultDepth, "with --scan: how many directory levels below each directory a project may be")
 	f.BoolVar(&s.worktrees, "worktrees", true, "with --scan: also every git worktree of the repositories found (--worktrees=false: not)")
 	f.StringVar(&s.watch, "watch", "auto", "with --scan: trees (watch every directory: Linux, Windows), claude (only the loops' .claude directories, trees walked again every 10s: macOS, BSD) or auto")
+	f.BoolVar(&s.noRemotes, "no-remotes", false, "with --scan: leave out the hosts of remotes.yaml (ssh://host/dir arguments still count)")
 	f.IntVar(&s.budget, "watch-budget", 0, "with --scan: file descriptors the claude mode's watches may hold (default half the open-files limit); loops beyond it are polled every 2s")
 }
 
@@ -46,7 +49,7 @@ var watchModes = map[string]fleet.WatchMode{"auto": fleet.WatchAuto, "trees": fl
 // check refuses the scan's tuning flags without --scan, and a bad depth.
 func (s *scanFlags) check(flags *pflag.FlagSet) error {
 	if !s.on {
-		for _, name := range []string{"depth", "worktrees", "watch", "watch-budget"} {
+		for _, name := range []string{"depth", "worktrees", "watch", "watch-budget", "no-remotes"} {
 			if flags.Changed(name) {
 				return fail(exitUsage, "--%s goes with --scan", name)
 			}
@@ -101,9 +104,42 @@ func scanDirs(args []string, file string, root *cobra.Command) ([]string, error)
 	return args, nil
 }
 
+// scanRoots splits --scan's arguments into local directories (scanDirs;
+// "." when there are no arguments at all) and remote hosts: ssh://
+// arguments, and unless --no-remotes the hosts of remotes.yaml.
+func scanRoots(args []string, file string, root *cobra.Command, s *scanFlags) ([]string, []*remote.Host, error) {
+	var local []string
+	var hosts []*remote.Host
+	for _, a := range args {
+		if !remote.IsURL(a) {
+			local = append(local, a)
+			continue
+		}
+		h, err := remote.ParseURL(a)
+		if err != nil {
+			return nil, nil, fail(exitUsage, "--scan %v", err)
+		}
+		hosts = append(hosts, &h)
+	}
+	if !s.noRemotes {
+		listed, err := remote.LoadFile(remote.File())
+		if err != nil {
+			return nil, nil, fail(exitUsage, "%v", err)
+		}
+		for i := range listed {
+			hosts = append(hosts, &listed[i])
+		}
+	}
+	if len(local) == 0 && len(args) > 0 {
+		return nil, hosts, nil // only remote roots: no local scan
+	}
+	dirs, err := scanDirs(local, file, root)
+	return dirs, hosts, err
+}
+
 // runFleetTUI opens the fleet table on every loop under args.
 func runFleetTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) error {
-	dirs, err := scanDirs(args, t.file, cmd.Root())
+	dirs, hosts, err := scanRoots(args, t.file, cmd.Root(), &t.scan)
 	if err != nil {
 		return err
 	}
@@ -112,7 +148,7 @@ func runFleetTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags)
 		return err
 	}
 	o := t.uiOptions(g, keys)
-	o.Fleet = &ui.FleetOptions{Dirs: dirs, Options: t.scan.options(g)}
+	o.Fleet = &ui.FleetOptions{Dirs: dirs, Options: t.scan.options(g), Hosts: hosts}
 	o.Fleet.Options.Activity = t.activity.fleetActivity(&t.journalDir)
 	return runModel(cmd, ui.New(o))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/remote"
 	"github.com/aot-loop/aot-tui/ui/internal/cells"
 	"github.com/aot-loop/aot-tui/ui/kit"
 )
@@ -29,13 +30,20 @@ type fleetCol struct {
 // the first to go when room is short (the tokens before the cost). The
 // project takes what its longest name needs, up to half of the flexible
 // room; the goal takes the rest.
-func fleetColumns(width, longestName int, activity bool) []fleetCol {
+//
+// With remote hosts (hostW > 0), a host column of hostW cells comes first
+// after the mark, and stays: which machine a loop is on is part of its
+// name.
+func fleetColumns(width, longestName int, activity bool, hostW int) []fleetCol {
 	fixed := []fleetCol{{"mark", "", 1}, {"status", "status", 12}, {"iter", "iteration", 10},
 		{"stall", "stall", 10}, {"kind", "kind", 5}, {"atoms", "atoms", 12}, {"changed", "changed", 7},
-		{"cost", costTitle, 7}, {"tokens", "tokens", 6}}
+		{"cost", costTitle, 7}, {"tokens", "tokens", 6}, {"host", "host", hostW}}
 	drop := map[string]bool{}
 	if !activity {
 		drop["cost"], drop["tokens"] = true, true
+	}
+	if hostW <= 0 {
+		drop["host"] = true
 	}
 	useGoal := true
 	room := func() int {
@@ -75,6 +83,7 @@ func fleetColumns(width, longestName int, activity bool) []fleetCol {
 		}
 	}
 	add(fixed[0])
+	add(fixed[9])
 	add(fleetCol{"project", "project", project})
 	add(fixed[4])
 	add(fixed[1])
@@ -165,6 +174,21 @@ func attentionGlyph(a fleet.Attention) string {
 // through termtext before it is drawn.
 func rowCell(s kit.Styles, r fleet.Row, id string) fleetCell {
 	switch id {
+	case "host":
+		if r.Host == "" {
+			return fleetCell{"local", s.Muted}
+		}
+		text, st := termtext.Line(r.Host), s.Base
+		switch r.HostState {
+		case "", remote.Live.String():
+		case remote.Connecting.String():
+			text, st = text+" …", s.Muted
+		case remote.Stale.String():
+			text, st = text+" ⌛", s.Warn
+		default: // lost, version mismatch: the values are as of then
+			text, st = text+" ✗", s.Danger
+		}
+		return fleetCell{text, st}
 	case "mark":
 		st := s.Danger.Bold(true)
 		if r.Attention == fleet.AttentionRedirect {
@@ -305,7 +329,11 @@ func meterText(n, maxN, width int) string {
 // it is not).
 func preview(s kit.Styles, r fleet.Row, polled string, w, n int) []string {
 	line := termtext.Line
-	head := s.Bold.Render(line(r.Name)) + s.Muted.Render(" · "+r.Kind+" · "+line(r.Project))
+	where := line(r.Project)
+	if r.Host != "" {
+		where = "on " + line(r.Host) + ": " + where
+	}
+	head := s.Bold.Render(line(r.Name)) + s.Muted.Render(" · "+r.Kind+" · "+where)
 	out := []string{cells.Cut(head, w)}
 	if r.Goal != "" { // an unread file has none to show
 		label := "goal "

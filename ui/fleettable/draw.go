@@ -116,8 +116,11 @@ func (t *Table) View(ctx kit.Context) string {
 			break
 		}
 	}
-	if lipgloss.Width(title)+8 <= t.width { // where, if some of it fits
+	if t.where != "" && lipgloss.Width(title)+8 <= t.width { // where, if some of it fits
 		title += s.Muted.Render(fmt.Sprintf(" │ %s · depth %d", termtext.Line(t.where), t.cfg.Options.Depth))
+	}
+	if hs := t.hostsText(s); hs != "" {
+		title += s.Muted.Render(" │ ") + hs
 	}
 	lines := append([]string{cells.Pad(cells.Cut(title, t.width), t.width)}, t.body...)
 	blank := strings.Repeat(" ", t.width)
@@ -151,7 +154,7 @@ func (t *Table) SummaryText(s kit.Styles) string {
 // the table's height, each line the pane's width.
 func (t *Table) drawTable(s kit.Styles, now time.Time) []string {
 	c, w := &t.cur, t.width
-	cols := fleetColumns(w, t.longest, t.cfg.Options.Activity != nil)
+	cols := fleetColumns(w, t.longest, t.cfg.Options.Activity != nil, t.hostWidth())
 	var head []string
 	for _, col := range cols {
 		head = append(head, cells.Pad(col.title, col.width))
@@ -197,12 +200,12 @@ func (t *Table) drawTable(s kit.Styles, now time.Time) []string {
 	}
 	for k := c.top; k < len(c.visible) && k < c.top+h; k++ {
 		r := t.rows[c.visible[k]]
-		t.shown = append(t.shown, r.Path)
+		t.shown = append(t.shown, r.Key())
 		cl := cachedLine{row: r, selected: k == c.sel}
 		if agoWidth > 0 {
 			cl.ago = t.ago(r, now)
 		}
-		old, ok := t.lines[r.Path]
+		old, ok := t.lines[r.Key()]
 		switch {
 		case ok && old.row == cl.row && old.selected == cl.selected && old.ago == cl.ago:
 			lines = append(lines, old.line)
@@ -213,7 +216,7 @@ func (t *Table) drawTable(s kit.Styles, now time.Time) []string {
 			cl.head = rowHead(s, r, headCols, cl.selected)
 		}
 		cl.line = rowLine(s, cl.head, headWidth, cl.ago, agoWidth, w, cl.selected, agoCell)
-		t.lines[r.Path] = cl
+		t.lines[r.Key()] = cl
 		lines = append(lines, cl.line)
 	}
 	blank := strings.Repeat(" ", w)
@@ -225,7 +228,7 @@ func (t *Table) drawTable(s kit.Styles, now time.Time) []string {
 		lines = append(lines, s.Border.Render(strings.Repeat("─", w)))
 		var pv []string
 		if r, ok := t.Selected(); ok {
-			pv = preview(s, r, t.polled(r.Path), w, ph-1)
+			pv = preview(s, r, t.polled(r), w, ph-1)
 		}
 		for k := 0; k < ph-1; k++ {
 			l := blank
@@ -238,13 +241,17 @@ func (t *Table) drawTable(s kit.Styles, now time.Time) []string {
 	return lines
 }
 
-// polled says why the loop at path is followed by the stat poll alone
-// ("" when its .claude directory is watched).
-func (t *Table) polled(path string) string {
+// polled says why r's loop is followed by the stat poll alone ("" when
+// its .claude directory is watched), or how the link to its host stands
+// when that is not live.
+func (t *Table) polled(r fleet.Row) string {
+	if r.Host != "" {
+		return t.hostNote(r.Host)
+	}
 	if t.watch == nil {
 		return ""
 	}
-	if rep := t.watch(); rep.IsPolled(path) {
+	if rep := t.watch(); rep.IsPolled(r.Path) {
 		return "⟳ " + rep.PolledWhy()
 	}
 	return ""

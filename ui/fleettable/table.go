@@ -21,6 +21,7 @@ import (
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/notify"
+	"github.com/aot-loop/aot-tui/remote"
 	"github.com/aot-loop/aot-tui/ui/internal/cells"
 	"github.com/aot-loop/aot-tui/ui/kit"
 	"github.com/charmbracelet/x/ansi"
@@ -36,6 +37,10 @@ type Config struct {
 	// Notify, when set, is sent each alert's event, whatever Quiet and
 	// the focus (notify.go).
 	Notify *notify.Notifier
+	// Hosts are remote hosts whose loops join the table (hosts.go),
+	// followed with HostOptions.
+	Hosts       []*remote.Host
+	HostOptions fleet.HostOptions
 }
 
 // Table is the fleet table. The zero value is not usable: New builds one.
@@ -88,6 +93,11 @@ type Table struct {
 
 	// status is the table's own footer line.
 	status kit.Shown
+
+	// hosts follows the remote hosts (hosts.go; nil without any);
+	// hostStatus is each one's link as last told.
+	hosts      *hostWatch
+	hostStatus map[string]remote.Status
 }
 
 // New builds the table for cfg; Init starts its watcher.
@@ -136,13 +146,18 @@ func (Started) fleetMsg() {}
 func (Ready) fleetMsg()   {}
 func (Rows) fleetMsg()    {}
 
-// Init starts the fleet watcher.
+// Init starts the fleet watcher (none without directories to scan: the
+// remote hosts' alone) and follows the remote hosts.
 func (t *Table) Init() tea.Cmd {
 	dirs, o := t.cfg.Dirs, t.cfg.Options
-	return func() tea.Msg {
+	if len(dirs) == 0 {
+		t.ready = true
+		return t.startHosts()
+	}
+	return tea.Batch(func() tea.Msg {
 		w, err := fleet.Start(dirs, o)
 		return Started{w: w, err: err}
-	}
+	}, t.startHosts())
 }
 
 // Batch is how long the table waits after a change for others to join
@@ -182,6 +197,9 @@ func (t *Table) Close() {
 	if t.w != nil {
 		t.w.Stop()
 	}
+	if t.hosts != nil {
+		t.hosts.stop()
+	}
 }
 
 // SetSize gives the table the pane: the title and the footer take a line
@@ -202,6 +220,8 @@ func (t *Table) Update(ctx kit.Context, msg tea.Msg) kit.Action {
 		return kit.Run(t.started(msg))
 	case Ready:
 		t.ready = true
+	case hostsStarted, HostRows:
+		return kit.Run(t.hostsMsg(msg))
 	case Rows:
 		alert := t.apply(msg.Rows)
 		if t.w == nil { // rows given by hand (tests): no watcher to wait for
@@ -283,7 +303,7 @@ func (t *Table) onKey(ctx kit.Context, msg tea.KeyPressMsg) kit.Action {
 			return kit.Say(t.OpenWhy(), kit.Info)
 		}
 		t.picked = true
-		return kit.Action{Kind: kit.OpenLoop, Loop: r.Path}
+		return kit.Action{Kind: kit.OpenLoop, Loop: r.Key()}
 	case is("copy_text"):
 		r, ok := t.Selected()
 		if !ok {
@@ -338,11 +358,11 @@ func (t *Table) apply(changes []fleet.Row) tea.Cmd {
 	sel := t.selectedPath()
 	byPath := make(map[string]int, len(t.rows))
 	for i, r := range t.rows {
-		byPath[r.Path] = i
+		byPath[r.Key()] = i
 	}
 	var alerts []string
 	for _, c := range changes {
-		i, had := byPath[c.Path]
+		i, had := byPath[c.Key()]
 		switch {
 		case c.Gone && had:
 			t.rows[i].Gone = true
@@ -354,7 +374,7 @@ func (t *Table) apply(changes []fleet.Row) tea.Cmd {
 			}
 			t.rows[i] = c
 		default:
-			byPath[c.Path] = len(t.rows)
+			byPath[c.Key()] = len(t.rows)
 			t.rows = append(t.rows, c)
 		}
 	}
@@ -363,7 +383,7 @@ func (t *Table) apply(changes []fleet.Row) tea.Cmd {
 		if !r.Gone {
 			kept = append(kept, r)
 		} else {
-			delete(t.lines, r.Path)
+			delete(t.lines, r.Key())
 		}
 	}
 	t.rows = kept
@@ -408,18 +428,20 @@ func (t *Table) Selected() (fleet.Row, bool) {
 	return t.rows[c.visible[c.sel]], true
 }
 
-// selectedPath is the path of the selected row ("" when none).
+// selectedPath is the key of the selected row (fleet.Row.Key: the path,
+// with the host for a remote loop; "" when none).
 func (t *Table) selectedPath() string {
 	if r, ok := t.Selected(); ok {
-		return r.Path
+		return r.Key()
 	}
 	return ""
 }
 
-// Select moves the selection to path's row, if it is visible.
+// Select moves the selection to the row of key (fleet.Row.Key), if it is
+// visible.
 func (t *Table) Select(path string) {
 	for k, r := range t.cur.visible {
-		if t.rows[r].Path == path {
+		if t.rows[r].Key() == path {
 			t.cur.sel = k
 			t.cur.clamp()
 			return
@@ -427,10 +449,11 @@ func (t *Table) Select(path string) {
 	}
 }
 
-// Row is the row of the loop whose state file is path.
+// Row is the row of key (fleet.Row.Key: a local loop's is its state
+// file's path).
 func (t *Table) Row(path string) (fleet.Row, bool) {
 	for _, r := range t.rows {
-		if r.Path == path {
+		if r.Key() == path {
 			return r, true
 		}
 	}
@@ -455,7 +478,7 @@ func (t *Table) Step(path string, d int) (fleet.Row, bool) {
 	}
 	k := 0
 	for i, r := range vis {
-		if t.rows[r].Path == path {
+		if t.rows[r].Key() == path {
 			k = i + d
 			break
 		}
@@ -471,7 +494,7 @@ func (t *Table) Step(path string, d int) (fleet.Row, bool) {
 // it is not shown).
 func (t *Table) Position(path string) string {
 	for k, r := range t.cur.visible {
-		if t.rows[r].Path == path {
+		if t.rows[r].Key() == path {
 			return fmt.Sprintf("%d/%d ", k+1, len(t.cur.visible))
 		}
 	}
@@ -569,7 +592,7 @@ func (t *Table) click(msg tea.MouseClickMsg) kit.Action {
 	}
 	path := t.shown[k]
 	t.picked = true
-	if r, ok := t.Selected(); ok && r.Path == path {
+	if r, ok := t.Selected(); ok && r.Key() == path {
 		return kit.Action{Kind: kit.OpenLoop, Loop: path}
 	}
 	t.Select(path)

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The fleet table with a remote host (remotes.yaml, a docker-style plain
+// command transport running the built binary): the host column, its
+// loops beside the local one, a remote loop opened in the normal views
+// following the remote file's writes, and its corrections refused with
+// the reason; a host that cannot be reached is named in the title.
+func TestE2EFleetWithARemoteHost(t *testing.T) {
+	bin := binary(t)
+	tmp := t.TempDir()
+	far, near, cfg := filepath.Join(tmp, "far"), filepath.Join(tmp, "near"), filepath.Join(tmp, "cfg")
+	web := remoteLoop(t, far, "web")
+	remoteLoop(t, near, "cli")
+	if err := os.MkdirAll(filepath.Join(cfg, "aot-tui"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yaml := "hosts:\n  - name: box\n    transport: [" + bin + ", …]\n    dirs: [" + far + "]\n" +
+		"  - name: down\n    transport: [" + filepath.Join(tmp, "no-such-aot-tui") + ", …]\n    dirs: [/x]\n"
+	if err := os.WriteFile(filepath.Join(cfg, "aot-tui", "remotes.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startTmux(t, 160, 30, []string{"NO_COLOR=1", "XDG_CONFIG_HOME=" + cfg}, bin, "--scan", near)
+	s.waitFor("host", "box", "web", "local", "cli", "down lost")
+	// The remote loop, opened: box's web (the table's first row is a
+	// paused loop: box's api is not there, web and cli are both paused).
+	s.send("/", "w", "e", "b", "Enter", "Enter")
+	s.waitFor("box:web", "iteration 7/20")
+	rewrite(t, web, "iteration: 7", "iteration: 8")
+	s.waitFor("iteration 8/20")
+	s.send("r")
+	s.waitFor("the loop is on box")
+}
+
+// remoteLoop writes a loop (testdata/rich.md, at iteration 7) under dir/name.
+func remoteLoop(t testing.TB, dir, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rich.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name, ".claude", "aot-loop-state.md")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func rewrite(t testing.TB, path, old, new string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("%s has no %q", path, old)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
