@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -198,4 +199,40 @@ func oneLineText(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// ReadHost reads h's fleet once — `aot-tui status --scan --json` through
+// its transport — as `status --scan` does a local one: its rows, each
+// marked with the host. The output is bounded (64 MiB); ctx bounds the
+// time.
+func ReadHost(ctx context.Context, h *remote.Host) ([]Row, error) {
+	// --no-remotes: the far side reads its own loops only, never hosts
+	// of its own remotes.yaml (which could name this one again).
+	args := []string{"status", "--scan", "--json", "--no-remotes"}
+	if h.Depth > 0 {
+		args = append(args, "--depth", strconv.Itoa(h.Depth))
+	}
+	args = append(append(args, "--"), h.Dirs...)
+	const limit = 64 << 20
+	var out []byte
+	err := remote.Run(ctx, h.Command(args...), remote.RunOptions{MaxLine: limit}, func(line []byte) error {
+		if len(out)+len(line) > limit {
+			return fmt.Errorf("%s sent over %d bytes: cut off", h.Name, limit)
+		}
+		out = append(append(out, line...), '\n')
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var got struct {
+		Loops []Row `json:"loops"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		return nil, fmt.Errorf("%s did not answer with the fleet's JSON (%s): is aot-tui there the right program?", h.Name, oneLineText(err.Error()))
+	}
+	for i := range got.Loops {
+		got.Loops[i].Host = h.Name
+	}
+	return got.Loops, nil
 }

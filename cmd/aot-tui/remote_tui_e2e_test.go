@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,5 +68,55 @@ func rewrite(t testing.TB, path, old, new string) {
 	}
 	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// status --scan reads the remote hosts once too: their rows marked with
+// the host, in one order with the local ones, and a host it could not
+// read named with why.
+func TestStatusScanReadsRemoteHosts(t *testing.T) {
+	bin := binary(t)
+	tmp := t.TempDir()
+	far, near, cfg := filepath.Join(tmp, "far"), filepath.Join(tmp, "near"), filepath.Join(tmp, "cfg")
+	remoteLoop(t, far, "web")
+	remoteLoop(t, near, "cli")
+	if err := os.MkdirAll(filepath.Join(cfg, "aot-tui"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yaml := "hosts:\n  - name: box\n    transport: [" + bin + ", …]\n    dirs: [" + far + "]\n" +
+		"  - name: down\n    transport: [" + filepath.Join(tmp, "no-such-aot-tui") + ", …]\n    dirs: [/x]\n"
+	if err := os.WriteFile(filepath.Join(cfg, "aot-tui", "remotes.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "status", "--scan", "--json", "--no-activity", near)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+cfg)
+	code, out, errOut := runCmd(t, cmd)
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	var got fleetJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	hosts := map[string]string{}
+	for _, r := range got.Loops {
+		hosts[r.Name] = r.Host
+	}
+	if len(got.Loops) != 2 || hosts["web"] != "box" || hosts["cli"] != "" || got.Summary.Loops != 2 {
+		t.Fatalf("loops %+v", got.Loops)
+	}
+	if len(got.Hosts) != 2 || got.Hosts[0].Loops != 1 || got.Hosts[1].Error == "" {
+		t.Fatalf("hosts %+v", got.Hosts)
+	}
+	cmd = exec.Command(bin, "status", "--scan", "--no-activity", near)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+cfg)
+	if _, text, _ := runCmd(t, cmd); !strings.Contains(text, "box:web") || !strings.Contains(text, "host down: ") {
+		t.Fatalf("the text form:\n%s", text)
+	}
+	// --no-remotes leaves them out.
+	cmd = exec.Command(bin, "status", "--scan", "--json", "--no-activity", "--no-remotes", near)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+cfg)
+	if _, out, _ := runCmd(t, cmd); strings.Contains(out, `"host"`) {
+		t.Fatalf("--no-remotes read the hosts:\n%s", out)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aot-loop/aot-tui/agent"
@@ -162,13 +164,55 @@ type fleetJSON struct {
 	Summary fleet.Summary     `json:"summary"`
 	Loops   []fleet.Row       `json:"loops"`
 	Watch   fleet.WatchReport `json:"watch"`
+	// Hosts are the remote hosts read (Many machines), with why one could
+	// not be; none without remote hosts.
+	Hosts []hostJSON `json:"hosts,omitempty"`
+}
+
+// hostJSON is a remote host as status --scan read it.
+type hostJSON struct {
+	Name  string `json:"name"`
+	Loops int    `json:"loops"`
+	Error string `json:"error,omitempty"`
+}
+
+// readHosts reads every host's fleet at once (fleet.ReadHost), a minute
+// at most each.
+func readHosts(hosts []*remote.Host) ([]fleet.Row, []hostJSON) {
+	type result struct {
+		rows []fleet.Row
+		err  error
+	}
+	res := make([]result, len(hosts))
+	var wg sync.WaitGroup
+	for i, h := range hosts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			res[i].rows, res[i].err = fleet.ReadHost(ctx, h)
+		}()
+	}
+	wg.Wait()
+	var rows []fleet.Row
+	var out []hostJSON
+	for i, h := range hosts {
+		hj := hostJSON{Name: h.Name, Loops: len(res[i].rows)}
+		if res[i].err != nil {
+			hj.Error = res[i].err.Error()
+		}
+		out = append(out, hj)
+		rows = append(rows, res[i].rows...)
+	}
+	return rows, out
 }
 
 // runStatusScan prints the fleet table once; activity (nil with
 // --no-activity) reads each AoT loop's sessions into its row as status
 // does.
 func runStatusScan(cmd *cobra.Command, args []string, s *scanFlags, file string, g *globalFlags, asJSON bool, activity fleet.ActivityFunc) error {
-	dirs, err := scanDirs(args, file, nil)
+	dirs, hosts, err := scanRoots(args, file, nil, s)
 	if err != nil {
 		return err
 	}
@@ -183,16 +227,28 @@ func runStatusScan(cmd *cobra.Command, args []string, s *scanFlags, file string,
 	} else {
 		rows = fleet.ReadAll(loops, opts.Watch)
 	}
+	var hostsRead []hostJSON
+	if len(hosts) > 0 {
+		var far []fleet.Row
+		far, hostsRead = readHosts(hosts)
+		rows = append(rows, far...)
+		fleet.Sort(rows)
+	}
 	out := cmd.OutOrStdout()
 	if asJSON {
 		abs := make([]string, len(dirs))
 		for i, d := range dirs {
 			abs[i], _ = filepath.Abs(d)
 		}
-		writeJSON(out, fleetJSON{Dirs: abs, Depth: s.depth, Summary: fleet.Summarize(rows), Loops: rows, Watch: watch})
+		writeJSON(out, fleetJSON{Dirs: abs, Depth: s.depth, Summary: fleet.Summarize(rows), Loops: rows, Watch: watch, Hosts: hostsRead})
 		return nil
 	}
 	printFleet(out, rows, watch, time.Now())
+	for _, h := range hostsRead {
+		if h.Error != "" {
+			fmt.Fprintf(out, "host %s: %s\n", termtext.Line(h.Name), termtext.Line(h.Error))
+		}
+	}
 	return nil
 }
 
@@ -211,7 +267,11 @@ func printFleet(w io.Writer, rows []fleet.Row, watch fleet.WatchReport, now time
 	nameW := len("project")
 	costs := false // a cost column when some loop's sessions were read
 	for _, r := range rows {
-		nameW = max(nameW, len([]rune(line(r.Name))))
+		n := len([]rune(line(r.Name)))
+		if r.Host != "" {
+			n += len([]rune(line(r.Host))) + 1
+		}
+		nameW = max(nameW, n)
 		costs = costs || r.Activity != nil
 	}
 	costHead := ""
@@ -252,6 +312,9 @@ func printFleet(w io.Writer, rows []fleet.Row, watch fleet.WatchReport, now time
 			cost = fmt.Sprintf("%-7s ", costText(r.Activity))
 		}
 		name := line(r.Name)
+		if r.Host != "" {
+			name = line(r.Host) + ":" + name
+		}
 		fmt.Fprintf(w, "%s %s%s %-5s %-12s %-9s %-6s %-12s %-7s %s%s\n", mark, name, strings.Repeat(" ", nameW-len([]rune(name))),
 			kind, line(status), iter, stall, atoms, changed, cost, line(r.Goal))
 		switch {
