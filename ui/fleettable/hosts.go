@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/fleet"
@@ -70,16 +69,7 @@ func (t *Table) listenHosts() tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg {
-		select {
-		case <-hw.wake:
-		case <-quit:
-			return nil
-		}
-		timer := time.NewTimer(Batch)
-		defer timer.Stop()
-		select {
-		case <-timer.C:
-		case <-quit:
+		if !waitBatch(hw.wake, quit) {
 			return nil
 		}
 		hw.mu.Lock()

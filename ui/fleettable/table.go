@@ -171,19 +171,28 @@ const Batch = 100 * time.Millisecond
 func (t *Table) listen() tea.Cmd {
 	w, quit := t.w, t.quit
 	return func() tea.Msg {
-		select {
-		case <-w.Notify():
-		case <-quit:
-			return nil
-		}
-		timer := time.NewTimer(Batch)
-		defer timer.Stop()
-		select {
-		case <-timer.C:
-		case <-quit:
+		if !waitBatch(w.Notify(), quit) {
 			return nil
 		}
 		return Rows{Rows: w.Changes()}
+	}
+}
+
+// waitBatch waits for a wake-up and then a Batch more, for other changes
+// to join it; false when quit closes first.
+func waitBatch(wake <-chan struct{}, quit <-chan struct{}) bool {
+	select {
+	case <-wake:
+	case <-quit:
+		return false
+	}
+	timer := time.NewTimer(Batch)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-quit:
+		return false
 	}
 }
 
