@@ -16,8 +16,8 @@ type loop struct {
 	idx    int
 	target statefile.Target
 	// name tells the loop apart from the others watched (loopNames).
-	name    string
-	events  chan statefile.Event
+	name   string
+	events chan statefile.Event
 	// watcher follows the file: a statefile.Watcher, or for a loop on a
 	// remote host (remoteHost, its name) a remote link.
 	watcher    stopper

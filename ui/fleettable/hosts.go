@@ -9,8 +9,8 @@ import (
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/remote"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/aot-loop/aot-tui/ui/kit"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // hostWatch follows the remote hosts (fleet.FollowHost, one link each):
