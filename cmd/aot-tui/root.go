@@ -63,7 +63,9 @@ Several PATHs watch several loops: < and > switch between them.
 With --scan, the PATHs are directories (default .; a missing one is refused,
 exit 2): every loop under them (and in the git worktrees of the repositories
 met) is shown in one live table, sorted by what needs attention; enter opens a
-loop, esc comes back.
+loop, esc comes back. ssh://[user@]host/dir roots, and the hosts of
+remotes.yaml in the config directory, add loops on other machines (read
+through ssh or another transport; --no-remotes leaves remotes.yaml out).
 
 ` + statefile.ExchangeNote(),
 		SilenceUsage:  true,
