@@ -1,6 +1,7 @@
 package fastyaml
 
 import (
+	"math"
 	"strings"
 	"unsafe"
 
@@ -40,6 +41,9 @@ type Reader struct {
 	whyLine int
 	// cutAt is, for a Reader made by Cut, where it starts.
 	cutAt int
+	// flowRead is where the flow collection last read to its end starts
+	// (see Skip).
+	flowRead int
 }
 
 // rline is a line of the text: where it starts and ends (without its
@@ -88,36 +92,40 @@ func tagOf(tag string) Tag {
 }
 
 // A Value is what a Reader read: a scalar whole, or where the entries of a
-// mapping or sequence are, for Next to read.
+// mapping or sequence are, for Next to read. It is small, since values
+// are passed around by the thousand.
 type Value struct {
+	// Text is a scalar's value. Unless Fresh, it is a part of the text
+	// the Reader reads: keep a copy of it, not it, past that text's life.
+	Text string
 	// Kind is the kind of node yaml.v3 builds for the value: a scalar, a
 	// mapping or a sequence (0 when there is no value: the reader gave up).
 	Kind yaml.Kind
-	Tag  Tag
-	// Text is a scalar's value. Unless Fresh, it is a part of the text
-	// the Reader reads: keep a copy of it, not it, past that text's life.
-	Text  string
-	Fresh bool
 	// Line is the line the value starts on, from 1, as yaml.Node's Line
 	// (the line of the first key or dash of a block collection, of an
 	// empty value's indicator).
-	Line int
+	Line  int32
+	Tag   Tag
+	Fresh bool
 
 	// What Next needs of a collection: whether it is a flow collection,
 	// where its entries are (block: the start of its first line; flow:
 	// where the next entry is read), the indentation of its keys or
-	// dashes and its depth (block), where Cut made it stop (block; 0:
-	// nowhere), the end of its line, the number of its entries and
-	// whether a comma is wanted or was just read (flow).
+	// dashes (block; flow: where it starts, its '[' or '{') and its depth,
+	// where Cut made it stop (block; 0: nowhere), the end of its line and
+	// the state of its commas (flow).
 	flow   bool
-	at     int
-	indent int
-	depth  int
-	stop   int
-	end    int
-	n      int
 	comma  uint8
+	at     int32
+	indent int32
+	depth  int32
+	stop   int32
+	end    int32
 }
+
+// Depth is how deep the collection v is: 0 for the top-level mapping, 1
+// for the value of one of its keys, and so on.
+func (v Value) Depth() int { return int(v.depth) }
 
 // The states of a flow collection's comma.
 const (
@@ -135,6 +143,9 @@ const (
 func NewReader(yml []byte, lines yamltext.LineMap) *Reader {
 	if !lines.SameLines() {
 		return nil
+	}
+	if len(yml) > math.MaxInt32 {
+		return nil // positions are kept in 32 bits
 	}
 	if ok, _ := fastSafeText(yml); !ok {
 		return nil
@@ -202,36 +213,49 @@ func (r *Reader) Next(c *Value) (key, val Value, ok bool) {
 	if c.flow {
 		return r.flowNext(c)
 	}
-	if !r.within(c.indent) || (c.stop > 0 && r.cur.start >= c.stop) {
+	if !r.within(int(c.indent)) || (c.stop > 0 && r.cur.start >= int(c.stop)) {
 		return Value{}, Value{}, false
 	}
 	l := r.cur
 	if c.Kind == yaml.MappingNode {
 		t := r.text()
 		k := keyEnd(t)
-		if l.indent > c.indent || k < 0 {
+		if l.indent > int(c.indent) || k < 0 {
 			r.fail("not a key line in a mapping")
 			return Value{}, Value{}, false
 		}
-		key = Value{Kind: yaml.ScalarNode, Tag: tagOf(keyTag(t[:k])), Text: t[:k], Line: r.line + 1}
-		val = r.value(l.start+l.indent+k+1, c.indent, true, c.depth)
+		key = Value{Kind: yaml.ScalarNode, Tag: tagOf(keyTag(t[:k])), Text: t[:k], Line: int32(r.line + 1)}
+		val = r.value(l.start+l.indent+k+1, int(c.indent), true, int(c.depth))
 		return key, val, !r.bad
 	}
-	if l.indent > c.indent {
+	if l.indent > int(c.indent) {
 		r.fail("more indented than the sequence")
 		return Value{}, Value{}, false
 	}
 	if !isDashEntry(r.text()) {
 		return Value{}, Value{}, false // the next key of the mapping around an indentless sequence
 	}
-	val = r.value(l.start+l.indent+1, c.indent, false, c.depth)
+	val = r.value(l.start+l.indent+1, int(c.indent), false, int(c.depth))
 	return Value{}, val, !r.bad
 }
 
-// Skip moves past v, a value Next returned, when it is a block collection
-// whose entries were not read; anything else was read whole by Next.
+// Skip moves past v, a value Next returned, when it is a collection whose
+// entries were not read to their end; anything else was read whole by
+// Next. (A flow collection is on the line Next left, but is checked
+// only as its entries are read.)
 func (r *Reader) Skip(v Value) {
-	if r.bad || v.flow || (v.Kind != yaml.MappingNode && v.Kind != yaml.SequenceNode) || r.cur.start != v.at {
+	if r.bad || (v.Kind != yaml.MappingNode && v.Kind != yaml.SequenceNode) {
+		return
+	}
+	if v.flow {
+		for r.flowRead != int(v.indent) {
+			if _, _, ok := r.flowNext(&v); !ok {
+				return
+			}
+		}
+		return
+	}
+	if r.cur.start != int(v.at) {
 		return
 	}
 	for {
@@ -249,9 +273,16 @@ func (r *Reader) Skip(v Value) {
 // text the Reader takes, and meant for sizing what is made of v.
 func (r *Reader) Len(v Value) int {
 	switch {
+	case v.Kind != yaml.MappingNode && v.Kind != yaml.SequenceNode:
+		return 0
 	case v.flow:
-		return v.n
-	case (v.Kind != yaml.MappingNode && v.Kind != yaml.SequenceNode) || r.cur.start != v.at:
+		n := 0
+		for c := v; ; n++ {
+			if _, _, ok := r.flowNext(&c); !ok {
+				return n
+			}
+		}
+	case r.cur.start != int(v.at):
 		return 0
 	}
 	n, _, _, _ := r.scan(v, -1)
@@ -273,22 +304,23 @@ func (r *Reader) Len(v Value) int {
 // entries from the cut on read the same whether a Reader came to them
 // from the entries before or started there.
 func (r *Reader) Cut(v *Value, least int) (second *Reader, rest Value, n, from int, ok bool) {
-	if v.flow || v.Kind != yaml.SequenceNode || r.cur.start != v.at || r.bad {
+	at := int(v.at)
+	if v.flow || v.Kind != yaml.SequenceNode || r.cur.start != at || r.bad {
 		return nil, Value{}, 0, 0, false
 	}
 	n, end, _, _ := r.scan(*v, -1)
 	if n < max(least, 2) {
 		return nil, Value{}, 0, 0, false
 	}
-	from, _, cut, cutLine := r.scan(*v, v.at+(end-v.at)/2)
-	if cut <= v.at {
+	from, _, cut, cutLine := r.scan(*v, at+(end-at)/2)
+	if cut <= at {
 		return nil, Value{}, 0, 0, false
 	}
 	second = &Reader{src: r.src, line: cutLine, cutAt: cut}
 	second.load(cut)
 	rest = *v
-	rest.at, rest.Line = cut, cutLine+1
-	v.stop = cut
+	rest.at, rest.Line = int32(cut), int32(cutLine+1)
+	v.stop = int32(cut)
 	return second, rest, n, from, true
 }
 
@@ -316,7 +348,7 @@ func (r *Reader) Join(second *Reader) {
 // returns its start and line as cut and cutLine and its index as n (cut is
 // 0 when v has one entry).
 func (r *Reader) scan(v Value, mid int) (n, end, cut, cutLine int) {
-	k, seq := v.indent, v.Kind == yaml.SequenceNode
+	k, seq := int(v.indent), v.Kind == yaml.SequenceNode
 	// The first line is v's first entry; its indentation may have been
 	// moved (see value).
 	n = 1
@@ -377,7 +409,7 @@ func (r *Reader) open(kind yaml.Kind, indent, depth int) Value {
 	if kind == yaml.SequenceNode {
 		tag = SeqTag
 	}
-	return Value{Kind: kind, Tag: tag, Line: r.line + 1, at: r.cur.start, indent: indent, depth: depth}
+	return Value{Kind: kind, Tag: tag, Line: int32(r.line + 1), at: int32(r.cur.start), indent: int32(indent), depth: int32(depth)}
 }
 
 // value reads what follows an indicator — the ':' after a key (inMap) or
@@ -416,7 +448,7 @@ func (r *Reader) value(pos, indent int, inMap bool, depth int) Value {
 			}
 		}
 		// yaml.v3 places an empty value just after its indicator.
-		return Value{Kind: yaml.ScalarNode, Tag: NullTag, Line: line + 1}
+		return Value{Kind: yaml.ScalarNode, Tag: NullTag, Line: int32(line + 1)}
 	}
 	if lead == 0 && inMap {
 		r.fail("\"key:x\" is not a key")
@@ -445,14 +477,14 @@ func (r *Reader) value(pos, indent int, inMap bool, depth int) Value {
 			r.fail(why)
 			return Value{}
 		}
-		v = Value{Kind: yaml.ScalarNode, Tag: StrTag, Text: s, Fresh: fresh, Line: line + 1}
+		v = Value{Kind: yaml.ScalarNode, Tag: StrTag, Text: s, Fresh: fresh, Line: int32(line + 1)}
 	default:
 		s, tag, ok := plainScalar(r.src, at, l.end)
 		if !ok {
 			r.fail("not a plain scalar")
 			return Value{}
 		}
-		v = Value{Kind: yaml.ScalarNode, Tag: tagOf(tag), Text: s, Line: line + 1}
+		v = Value{Kind: yaml.ScalarNode, Tag: tagOf(tag), Text: s, Line: int32(line + 1)}
 	}
 	if r.bad {
 		return Value{}
@@ -468,38 +500,28 @@ func (r *Reader) value(pos, indent int, inMap bool, depth int) Value {
 	return v
 }
 
-// flow reads the flow sequence or mapping of scalars at at, which must
-// close on its line, and returns it ready for Next: checked whole, its
-// entries counted.
+// flow returns the flow sequence or mapping of scalars at at, which must
+// close on its line, for Next: it is read, and checked, entry by entry.
 func (r *Reader) flow(at int) Value {
-	v := Value{Kind: yaml.SequenceNode, Tag: SeqTag, Line: r.line + 1, flow: true, at: at + 1, end: r.cur.end}
+	v := Value{Kind: yaml.SequenceNode, Tag: SeqTag, Line: int32(r.line + 1), flow: true, at: int32(at + 1), indent: int32(at), end: int32(r.cur.end)}
 	if r.src[at] == '{' {
 		v.Kind, v.Tag = yaml.MappingNode, MapTag
-	}
-	c := v
-	for {
-		_, _, ok := r.flowNext(&c)
-		if !ok {
-			break
-		}
-		v.n++
-	}
-	if !r.bad && !restIsComment(r.src[c.at:c.end]) {
-		r.fail("flow: text after it")
 	}
 	return v
 }
 
 // flowNext reads the next entry of the flow collection c (the loop of
-// fastParser.flow, one entry at a time).
+// fastParser.flow, one entry at a time); at its end it checks that only
+// a comment follows.
 func (r *Reader) flowNext(c *Value) (key, val Value, ok bool) {
 	closer := byte(']')
 	if c.Kind == yaml.MappingNode {
 		closer = '}'
 	}
+	end := int(c.end)
 	for !r.bad && c.comma != commaDone {
-		k := skipSpaces(r.src, c.at, c.end)
-		if k >= c.end {
+		k := skipSpaces(r.src, int(c.at), end)
+		if k >= end {
 			r.fail("flow: not closed on its line")
 			break
 		}
@@ -507,7 +529,11 @@ func (r *Reader) flowNext(c *Value) (key, val Value, ok bool) {
 			if c.comma == commaAfter {
 				r.fail("flow: a trailing comma")
 			}
-			c.at, c.comma = k+1, commaDone
+			c.at, c.comma = int32(k+1), commaDone
+			if !restIsComment(r.src[k+1 : end]) {
+				r.fail("flow: text after it")
+			}
+			r.flowRead = int(c.indent)
 			break
 		}
 		if c.comma == commaWant {
@@ -515,21 +541,21 @@ func (r *Reader) flowNext(c *Value) (key, val Value, ok bool) {
 				r.fail("flow: no comma")
 				break
 			}
-			c.comma, c.at = commaAfter, k+1
+			c.comma, c.at = commaAfter, int32(k+1)
 			continue
 		}
 		c.comma = commaWant
 		if c.Kind == yaml.MappingNode {
 			start := k
-			key = r.flowScalar(&k, c.end, ':', c.Line)
-			if r.bad || k+1 >= c.end || r.src[k] != ':' || r.src[k+1] != ' ' || k-start > maxKeyLen {
+			key = r.flowScalar(&k, end, ':', c.Line)
+			if r.bad || k+1 >= end || r.src[k] != ':' || r.src[k+1] != ' ' || k-start > maxKeyLen {
 				r.fail("flow: not key: value")
 				break
 			}
-			k = skipSpaces(r.src, k+1, c.end)
+			k = skipSpaces(r.src, k+1, end)
 		}
-		val = r.flowScalar(&k, c.end, closer, c.Line)
-		c.at = k
+		val = r.flowScalar(&k, end, closer, c.Line)
+		c.at = int32(k)
 		return key, val, !r.bad
 	}
 	return Value{}, Value{}, false
@@ -539,7 +565,7 @@ func (r *Reader) flowNext(c *Value) (key, val Value, ok bool) {
 // which ends before a ',' or stop, and moves *k past it (as
 // fastParser.flowScalar); line is the collection's line, which the reader
 // may have left by the time its entries are read.
-func (r *Reader) flowScalar(k *int, end int, stop byte, line int) Value {
+func (r *Reader) flowScalar(k *int, end int, stop byte, line int32) Value {
 	at := *k
 	if at < end && (r.src[at] == '"' || r.src[at] == '\'') {
 		close := closingQuote(r.src, at, end)
@@ -637,7 +663,7 @@ func (r *Reader) blockScalar(at, indent int) Value {
 		b.WriteByte('\n')
 	}
 	r.cur, r.line = r.lineAt(last.next), lastLine+1
-	return Value{Kind: yaml.ScalarNode, Tag: StrTag, Text: b.String(), Fresh: true, Line: line + 1}
+	return Value{Kind: yaml.ScalarNode, Tag: StrTag, Text: b.String(), Fresh: true, Line: int32(line + 1)}
 }
 
 // load makes the line starting at pos the reader's line.

@@ -133,7 +133,7 @@ func (w *readWalk) value(r *Reader, v Value, n *yaml.Node, path string, depth in
 	switch {
 	case n == nil:
 		w.differ(path, "no node in the tree")
-	case v.Kind != n.Kind || v.Tag.String() != n.ShortTag() || v.Line != n.Line:
+	case v.Kind != n.Kind || v.Tag.String() != n.ShortTag() || int(v.Line) != n.Line:
 		w.differ(path, "kind %v, tag %s, line %d; the tree's %v, %s, %d", v.Kind, v.Tag, v.Line, n.Kind, n.ShortTag(), n.Line)
 	case v.Kind == yaml.ScalarNode && v.Text != n.Value:
 		w.differ(path, "value %q, the tree's %q", v.Text, n.Value)

@@ -51,6 +51,7 @@ type decoder struct {
 	// taken from it (direct.go).
 	r    *fastyaml.Reader
 	text textArena
+	strs []string
 }
 
 // val is a value being decoded: a node of the tree, or a value the
@@ -104,7 +105,7 @@ func (d *decoder) line(x val) int {
 	case x.n != nil:
 		return d.lines.File(x.n.Line)
 	case x.v.Kind != 0:
-		return d.lines.File(x.v.Line)
+		return d.lines.File(int(x.v.Line))
 	}
 	return 0
 }
@@ -336,7 +337,15 @@ func (d *decoder) strList(x val, p path) []string {
 		d.problem(x, ps, "%s should be a list, not %s", ps, kindName(x))
 		return nil
 	}
-	out := make([]string, 0, d.itemCount(x))
+	var out []string
+	if x.n != nil {
+		out = make([]string, 0, len(x.n.Content))
+	} else {
+		// The reader's list is counted as it is read, into the decoder's
+		// scratch slice, then copied to a slice of its size (strList
+		// does not recur).
+		out = d.strs[:0]
+	}
 	d.items(x, func(i int, c val) {
 		c = d.resolve(c)
 		if c.kind() != yaml.ScalarNode || isNull(c) {
@@ -346,6 +355,11 @@ func (d *decoder) strList(x val, p path) []string {
 		}
 		out = append(out, d.keep(c))
 	})
+	if x.n == nil {
+		d.strs = out[:0]
+		out = append(make([]string, 0, len(out)), out...)
+		clear(d.strs[:cap(d.strs)])
+	}
 	return out
 }
 
@@ -378,11 +392,21 @@ func (d *decoder) entries(x val, each func(k, v val)) {
 
 // items calls each with every item of the sequence x.
 func (d *decoder) items(x val, each func(i int, item val)) {
-	i := 0
-	d.entries(x, func(_, item val) {
-		each(i, item)
-		i++
-	})
+	if x.n != nil {
+		for i, c := range x.n.Content {
+			each(i, nodeVal(c))
+		}
+		return
+	}
+	c := x.v
+	for i := 0; ; i++ {
+		_, v, ok := d.r.Next(&c)
+		if !ok {
+			return
+		}
+		each(i, val{v: v})
+		d.r.Skip(v)
+	}
 }
 
 // mapping iterates over the entries of a mapping. known handles a key and
@@ -399,8 +423,8 @@ func (d *decoder) mapping(x val, p path, known func(key string, k, v val) bool) 
 		return nil, model.Lines{}, false
 	}
 	var extra model.Extra
-	lines := make(model.Lines, d.itemCount(x))
-	d.entries(x, func(k, v val) {
+	lines := make(model.Lines, d.sizeHint(x))
+	pair := func(k, v val) {
 		k = d.resolve(k)
 		if k.kind() != yaml.ScalarNode {
 			ps := p.String()
@@ -408,16 +432,40 @@ func (d *decoder) mapping(x val, p path, known func(key string, k, v val) bool) 
 			return
 		}
 		key := d.key(k)
-		if _, dup := lines[key]; dup {
+		n := len(lines)
+		if lines[key] = d.line(k); len(lines) == n {
 			ps := p.String()
 			d.problem(k, ps, "%s has the key %q twice", ps, key)
 		}
-		lines[key] = d.line(k)
 		if !known(key, k, v) {
 			extra = append(extra, model.Field{Key: key, Value: d.generic(v, 0), Line: d.line(k)})
 		}
-	})
-	return extra, lines, true
+	}
+	if x.n != nil {
+		for i := 0; i+1 < len(x.n.Content); i += 2 {
+			pair(nodeVal(x.n.Content[i]), nodeVal(x.n.Content[i+1]))
+		}
+		return extra, lines, true
+	}
+	c := x.v
+	for {
+		k, v, ok := d.r.Next(&c)
+		if !ok {
+			return extra, lines, true
+		}
+		pair(val{v: k}, val{v: v})
+		d.r.Skip(v)
+	}
+}
+
+// sizeHint is the number of entries of the mapping x, to size its Lines:
+// for the reader, of the top-level collections only (it counts lines),
+// since a map of up to eight keys costs the same whatever its hint.
+func (d *decoder) sizeHint(x val) int {
+	if x.n == nil && x.v.Depth() > 1 {
+		return 0
+	}
+	return d.itemCount(x)
 }
 
 // generic decodes any value for display (unknown fields).
