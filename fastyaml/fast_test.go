@@ -68,6 +68,11 @@ func TestFastParseConstructs(t *testing.T) {
 		{"long compact key", "a:\n- " + strings.Repeat("k", 1025) + ": 1\n", false},
 		{"long flow key", "a: {\"" + strings.Repeat("k", 1023) + "\": 1}\n", false},
 		{"long value", "a: " + strings.Repeat("v", 1100) + "\n", true},
+		// the Reader checks a flow collection only as it reads it
+		{"text after a flow", "a: [x, y] z\nb: 1\n", false},
+		{"text after a flow map", "a:\n  - {k: v} z\n", false},
+		{"comment after a flow", "a: [x, y] # c\nb: {k: v}   # d\n", true},
+		{"flow in a flow map", "a: {k: [x]}\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
