@@ -39,8 +39,10 @@ type Reader struct {
 	why  string
 	// whyLine is the line (1-based) on which the reader gave up.
 	whyLine int
-	// cutAt is, for a Reader made by Cut, where it starts.
-	cutAt int
+	// For a Reader made by Cut: where it starts, and where the sequence
+	// it reads ends (the start of the line after it, and that line's
+	// index).
+	cutAt, endAt, endLine int
 	// flowRead is where the flow collection last read to its end starts
 	// (see Skip).
 	flowRead int
@@ -285,18 +287,19 @@ func (r *Reader) Len(v Value) int {
 	case r.cur.start != int(v.at):
 		return 0
 	}
-	n, _, _, _ := r.scan(v, -1)
-	return n
+	return r.scan(v, -1).n
 }
 
 // Cut prepares reading the block sequence *v, whose entries have not been
-// read yet, in two parts at once: *v now ends before an entry near the
-// middle of its text, which second, a Reader of its own, reads from on as
-// rest, to the sequence's end. n is the number of entries of the whole
-// sequence and from the index of rest's first. Once *v has been read to
-// that entry and rest to its end, Join takes second's place after the
-// sequence. ok is false (and nothing changed) when v has fewer than least
-// entries.
+// read yet, in two parts at once: *v now ends before one of its entries,
+// which second, a Reader of its own, reads from on as rest, to the
+// sequence's end. n is the number of entries of the whole sequence and
+// from the index of rest's first. Once r has read *v to that entry, Leave
+// takes r past the sequence, to go on with what follows it while second
+// reads rest; once second has read rest, Join checks that the two met.
+// The cut is placed so that r's part of the text (what precedes it, and
+// what follows the sequence) is about as long as second's. ok is false
+// (and nothing changed) when v has fewer than least entries.
 //
 // Within the subset, a line with a dash at the column of the sequence's
 // own dashes can only start one of its entries (no scalar spans lines
@@ -308,53 +311,74 @@ func (r *Reader) Cut(v *Value, least int) (second *Reader, rest Value, n, from i
 	if v.flow || v.Kind != yaml.SequenceNode || r.cur.start != at || r.bad {
 		return nil, Value{}, 0, 0, false
 	}
-	n, end, _, _ := r.scan(*v, -1)
-	if n < max(least, 2) {
+	all := r.scan(*v, -1)
+	if all.n < max(least, 2) {
 		return nil, Value{}, 0, 0, false
 	}
-	from, _, cut, cutLine := r.scan(*v, at+(end-at)/2)
-	if cut <= at {
+	c := r.scan(*v, max(at, all.end-len(r.src)/2))
+	if c.cut <= at {
 		return nil, Value{}, 0, 0, false
 	}
-	second = &Reader{src: r.src, line: cutLine, cutAt: cut}
-	second.load(cut)
+	second = &Reader{src: r.src, line: c.cutLine, cutAt: c.cut, endAt: all.end, endLine: all.endLine}
+	second.load(c.cut)
 	rest = *v
-	rest.at, rest.Line = int32(cut), int32(cutLine+1)
-	v.stop = int32(cut)
-	return second, rest, n, from, true
+	rest.at, rest.Line = int32(c.cut), int32(c.cutLine+1)
+	v.stop = int32(c.cut)
+	return second, rest, all.n, c.n, true
 }
 
-// Join goes on after a sequence read in two parts (see Cut): r must have
-// read the first part to its end, second the rest. r takes second's place,
-// or gives up when the two parts do not meet.
+// Leave takes r, which has read the first part of a sequence Cut made to
+// its end, past the sequence: where second will be once it has read the
+// rest. r gives up when it is not where second starts.
+func (r *Reader) Leave(second *Reader) {
+	switch {
+	case r.bad:
+	case r.cur.start != second.cutAt:
+		r.fail("the parts of a sequence read at once do not meet")
+	default:
+		r.cur, r.line = r.lineAt(second.endAt), second.endLine
+	}
+}
+
+// Join checks, once second has read the rest of a sequence Cut made, that
+// it read it whole and ended where Leave took r; r gives up otherwise.
 func (r *Reader) Join(second *Reader) {
 	switch {
 	case second.bad:
 		r.fail(second.why)
 		r.whyLine = second.whyLine
-	case !r.bad && r.cur.start != second.cutAt:
-		r.fail("the parts of a sequence read at once do not meet")
-	case !r.bad:
-		r.cur, r.line = second.cur, second.line
+	case second.cur.start != second.endAt || second.line != second.endLine:
+		r.fail("the second part of a sequence read at once did not end with it")
 	}
+}
+
+// scanned is what scan found.
+type scanned struct {
+	// n is the number of entries (up to the cut, with a cut).
+	n int
+	// end is the start of the line after the collection, line index
+	// endLine (without a cut).
+	end, endLine int
+	// cut is the start of the entry line scan stopped at, on line index
+	// cutLine (0: none).
+	cut, cutLine int
 }
 
 // scan looks at the lines of the block collection v from the reader's
 // line, the first of v's, on, as Next would read them on text it takes:
-// n is the number of v's entries (the key lines of a mapping, the dash
-// lines of a sequence, at its indentation) and end the start of the line
-// after them. With mid >= 0 it stops at the first entry line after v's
-// first that starts at mid or later (else it takes the last entry), and
-// returns its start and line as cut and cutLine and its index as n (cut is
-// 0 when v has one entry).
-func (r *Reader) scan(v Value, mid int) (n, end, cut, cutLine int) {
+// the number of v's entries (the key lines of a mapping, the dash lines of
+// a sequence, at its indentation) and where the line after them is. With
+// mid >= 0 it stops at the first entry line after v's first that starts
+// at mid or later (else it takes the last entry): the cut, with the
+// number of entries before it.
+func (r *Reader) scan(v Value, mid int) scanned {
 	k, seq := int(v.indent), v.Kind == yaml.SequenceNode
 	// The first line is v's first entry; its indentation may have been
 	// moved (see value).
-	n = 1
+	var last scanned
+	n := 1
 	line := r.line + 1
 	pos := r.cur.next
-	lastIdx := 0
 	for ; pos < len(r.src); line++ {
 		e := strings.IndexByte(r.src[pos:], '\n')
 		next, lend := len(r.src), len(r.src)
@@ -370,14 +394,17 @@ func (r *Reader) scan(v Value, mid int) (n, end, cut, cutLine int) {
 			case t == "" || t[0] == '#' || t == "\r":
 				// blank: neither an entry nor the end
 			case i < k, seq && !isDashEntry(t):
-				return scanEnd(n, pos, mid, cut, cutLine, lastIdx)
+				if mid >= 0 {
+					return last
+				}
+				return scanned{n: n, end: pos, endLine: line}
 			case !seq && isDashEntry(t):
 				// an item of an indentless sequence, in an entry
 			default:
 				if mid >= 0 {
-					cut, cutLine, lastIdx = pos, line, n
+					last = scanned{n: n, cut: pos, cutLine: line}
 					if pos >= mid {
-						return n, pos, cut, cutLine
+						return last
 					}
 				}
 				n++
@@ -385,16 +412,10 @@ func (r *Reader) scan(v Value, mid int) (n, end, cut, cutLine int) {
 		}
 		pos = next
 	}
-	return scanEnd(n, pos, mid, cut, cutLine, lastIdx)
-}
-
-// scanEnd is what scan returns at the end of the collection: with mid >=
-// 0, the last entry as the cut.
-func scanEnd(n, end, mid, cut, cutLine, lastIdx int) (int, int, int, int) {
 	if mid >= 0 {
-		return lastIdx, end, cut, cutLine
+		return last
 	}
-	return n, end, 0, 0
+	return scanned{n: n, end: pos, endLine: line}
 }
 
 // open starts the block collection whose first entry is at the reader's

@@ -77,7 +77,7 @@ func sameTree(a, b *yaml.Node, path string) error {
 // fast parser does, and reading all of a text it takes gives the values of
 // yaml.v3's tree, in order — each collection's Len first, and again with
 // some collections skipped and the top-level sequences read in two parts
-// (Cut, Join), as statefile reads them.
+// (Cut, Leave, Join), as statefile reads them.
 func verifyReader(yml []byte) (bool, error) {
 	whole, wholeErr := parseWhole(yml)
 	fast := fastParse(yml) != nil
@@ -163,6 +163,7 @@ func (w *readWalk) value(r *Reader, v Value, n *yaml.Node, path string, depth in
 			if i != from {
 				w.differ(path, "the first part of the cut has %d entries, Cut said %d", i, from)
 			}
+			r.Leave(second)
 			i = w.entries(second, &rest, kids, path, depth, i)
 			if i != total {
 				w.differ(path, "the cut sequence has %d entries, Cut said %d", i, total)

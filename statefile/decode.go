@@ -52,6 +52,9 @@ type decoder struct {
 	r    *fastyaml.Reader
 	text textArena
 	strs []string
+	// pending are the second parts of the atoms lists the reader cut,
+	// being read on other goroutines (readInHalves).
+	pending []half
 }
 
 // val is a value being decoded: a node of the tree, or a value the

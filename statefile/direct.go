@@ -2,8 +2,8 @@ package statefile
 
 import (
 	"runtime"
+	"slices"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/aot-loop/aot-tui/fastyaml"
@@ -30,7 +30,7 @@ import (
 // readDirect decodes the frontmatter yml, whose LineMap is lines, with a
 // fastyaml.Reader: the state, with its problems, or nil when the Reader
 // gave up. From halves atoms on (and on more than one core) the atoms list
-// is read in two halves at once (readInHalves).
+// is read in two parts at once (readInHalves).
 func readDirect(yml []byte, lines yamltext.LineMap, halves int) *model.State {
 	r := fastyaml.NewReader(yml, lines)
 	if r == nil {
@@ -42,6 +42,7 @@ func readDirect(yml []byte, lines yamltext.LineMap, halves int) *model.State {
 	}
 	d := &decoder{lines: lines, halves: halves, r: r}
 	st := d.decodeState(val{v: root})
+	d.joinHalves()
 	if !r.Finish() {
 		return nil
 	}
@@ -49,15 +50,26 @@ func readDirect(yml []byte, lines yamltext.LineMap, halves int) *model.State {
 	return st
 }
 
+// half is the second part of an atoms list, read by a decoder of its own
+// on another goroutine (readInHalves); at is where its problems go among
+// those of the decoder that cut the list.
+type half struct {
+	d    *decoder
+	at   int
+	done chan bool
+}
+
 // readInHalves is atomsInHalves for a text read directly: the Reader cuts
-// the atoms list x near its middle (fastyaml.Reader.Cut), a second decoder
-// with a Reader of its own decodes the atoms from the cut on while this
-// one decodes those before it, and the problems of the second half follow
-// those of the first, as they do when the list is read in one piece. It
-// declines (false) for a list that is not a block sequence of at least
-// d.halves atoms, and on one core. If the halves did not meet where the
-// cut said (text the Reader would not take), the Reader gives up: what it
-// read of the file is thrown away.
+// the atoms list x (fastyaml.Reader.Cut), a second decoder with a Reader
+// of its own decodes the atoms from the cut on while this one decodes
+// those before it and then goes on with the sections after the list; the
+// cut is placed so that the two have about as much text to read.
+// joinHalves waits for the second decoder and puts its problems after
+// those of the first part, as reading the list in one piece orders them.
+// readInHalves declines (false) for a list that is not a block sequence of
+// at least d.halves atoms, and on one core. If the parts did not meet
+// where the cut said (text the Reader would not take), the Reader gives
+// up: what it read of the file is thrown away.
 func (d *decoder) readInHalves(x val) ([]model.Atom, bool) {
 	if d.halves <= 0 || x.n != nil || x.v.Kind != yaml.SequenceNode || runtime.GOMAXPROCS(0) < 2 {
 		return nil, false
@@ -68,23 +80,30 @@ func (d *decoder) readInHalves(x val) ([]model.Atom, bool) {
 		return nil, false
 	}
 	out := make([]model.Atom, n)
-	b := &decoder{lines: d.lines, half: true, r: second}
-	var (
-		okB bool
-		wg  sync.WaitGroup
-	)
-	wg.Go(func() { okB = b.readAtoms(&rest, from, n, out) })
-	okA := d.readAtoms(&c, 0, from, out)
-	wg.Wait()
-	if !okA || !okB {
-		d.r.Fail("the halves of the atoms list do not hold the atoms the cut counted")
-		return nil, true
+	h := half{d: &decoder{lines: d.lines, half: true, r: second}, done: make(chan bool, 1)}
+	go func() { h.done <- h.d.readAtoms(&rest, from, n, out) }()
+	if !d.readAtoms(&c, 0, from, out) {
+		d.r.Fail("the first part of the atoms list does not hold the atoms the cut counted")
 	}
-	if d.r.Join(second); d.r.Failed() {
-		return nil, true
-	}
-	d.problems = append(d.problems, b.problems...)
+	d.r.Leave(second)
+	h.at = len(d.problems)
+	d.pending = append(d.pending, h)
 	return out, true
+}
+
+// joinHalves waits for the second parts of the lists readInHalves cut,
+// checks that each ended where its list does, and puts their problems
+// where reading the lists in one piece puts them.
+func (d *decoder) joinHalves() {
+	for k := len(d.pending) - 1; k >= 0; k-- {
+		h := d.pending[k]
+		if !<-h.done {
+			d.r.Fail("the second part of the atoms list does not hold the atoms the cut counted")
+		}
+		d.r.Join(h.d.r)
+		d.problems = slices.Insert(d.problems, h.at, h.d.problems...)
+	}
+	d.pending = nil
 }
 
 // readAtoms decodes the entries of the atoms list c, which must be the

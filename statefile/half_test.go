@@ -141,6 +141,7 @@ func readerTookHalves(t testing.TB, data []byte) bool {
 			_, took = d.readInHalves(v)
 		}
 	})
+	d.joinHalves()
 	return took && r.Finish()
 }
 
