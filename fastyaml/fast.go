@@ -157,16 +157,11 @@ type fastParser struct {
 }
 
 // fastSafeText reports whether yml has only what the fast parser handles
-// at the character level: text yaml.v3 accepts (yamltext.BadChar), no tab
-// and no BOM, and no directive or document marker lines. (Line breaks
-// other than LF and CRLF show in the LineMap: see fastParseWhy.) ascii
-// says yml is all ASCII.
+// at the character level: safeChars, and no directive or document marker
+// lines. (Line breaks other than LF and CRLF show in the LineMap: see
+// fastParseWhy.) ascii says yml is all ASCII.
 func fastSafeText(yml []byte) (ok, ascii bool) {
-	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) {
-		return false, false
-	}
-	bad, ascii := yamltext.BadChar(yml)
-	if bad >= 0 {
+	if ok, ascii = safeChars(yml); !ok {
 		return false, false
 	}
 	if isMarkerLine(yml) {
@@ -178,6 +173,17 @@ func fastSafeText(yml []byte) (ok, ascii bool) {
 		}
 	}
 	return true, ascii
+}
+
+// safeChars reports whether yml's characters are all ones the fast
+// parser handles: text yaml.v3 accepts (yamltext.BadChar), no tab and no
+// BOM. ascii says yml is all ASCII.
+func safeChars(yml []byte) (ok, ascii bool) {
+	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) {
+		return false, false
+	}
+	bad, ascii := yamltext.BadChar(yml)
+	return bad < 0, ascii
 }
 
 // fail marks the input as outside the subset; why is for debugging.

@@ -260,3 +260,18 @@ func perturb(r *rand.Rand, doc string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// FuzzReader checks the Reader against the fast parser and yaml.v3 on any
+// text (verifyReader): the same texts taken, the same values read, and no
+// panic on text whose characters were not checked. (statefile's FuzzParse
+// runs the same check on whole state files.)
+func FuzzReader(f *testing.F) {
+	f.Add("atoms:\n- id: A1\n  depends_on: [A0, 'x''y']\n- - a\n  -\nb: |\n  x\n\n  y\nc: {k: \"v\\u00e9\"} # c\n")
+	f.Add("a:\n  - k: >-\n      y\n  - [x, y] z\n")
+	f.Add("a: 1\r\n---\r\nb:\t2\n")
+	f.Fuzz(func(t *testing.T, yml string) {
+		if _, err := verifyReader([]byte(yml)); err != nil {
+			t.Fatalf("%v\n%q", err, yml)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package fastyaml
 
 import (
 	"math"
+	"runtime"
 	"strings"
 	"unsafe"
 
@@ -46,6 +47,9 @@ type Reader struct {
 	// flowRead is where the flow collection last read to its end starts
 	// (see Skip).
 	flowRead int
+	// chars is the check of the text's characters (safeChars) when
+	// another goroutine makes it, while the text is read (nil: made).
+	chars chan bool
 }
 
 // rline is a line of the text: where it starts and ends (without its
@@ -139,20 +143,53 @@ const (
 
 // NewReader returns a Reader of yml, the frontmatter whose LineMap the
 // caller has made (NewLineMap(yml, off) for any off), or nil when yml
-// has characters or line breaks outside the subset (see fastSafeText).
-// The Reader's values share yml's bytes, which must not change while they
-// are used.
+// has line breaks outside the subset. The characters the fast parser
+// leaves to yaml.v3 (see fastSafeText) make the Reader give up too: a
+// directive or document marker when it reads that line, and the others
+// at Finish — for a large text, on another core while the text is read
+// (checkInParallelFrom). The Reader's values share yml's bytes, which
+// must not change while they are used.
 func NewReader(yml []byte, lines yamltext.LineMap) *Reader {
+	check := checkNow
+	if len(yml) >= checkInParallelFrom && runtime.GOMAXPROCS(0) > 1 {
+		check = checkAside
+	}
+	return newReader(yml, lines, check)
+}
+
+// checkInParallelFrom is the size of text from which NewReader checks its
+// characters on another goroutine. (A Reader reads any bytes without
+// harm: FuzzParse reads every input unchecked too, see verifyReader.)
+const checkInParallelFrom = 64 << 10
+
+// How newReader checks the characters: before it reads, on another
+// goroutine while it reads, or (for tests) not at all.
+const (
+	checkNow = iota
+	checkAside
+	checkNot
+)
+
+func newReader(yml []byte, lines yamltext.LineMap, check int) *Reader {
 	if !lines.SameLines() {
 		return nil
 	}
 	if len(yml) > math.MaxInt32 {
 		return nil // positions are kept in 32 bits
 	}
-	if ok, _ := fastSafeText(yml); !ok {
-		return nil
-	}
 	r := &Reader{}
+	switch check {
+	case checkAside:
+		r.chars = make(chan bool, 1)
+		go func() {
+			ok, _ := safeChars(yml)
+			r.chars <- ok
+		}()
+	case checkNow:
+		if ok, _ := safeChars(yml); !ok {
+			return nil
+		}
+	}
 	if len(yml) > 0 {
 		r.src = unsafe.String(&yml[0], len(yml))
 	}
@@ -194,13 +231,20 @@ func (r *Reader) Root() Value {
 }
 
 // Finish checks, once the root's entries have all been read, that nothing
-// follows them, and reports whether the whole text was read (not Failed).
+// follows them and that the text's characters are ones the subset has,
+// and reports whether the whole text was read (not Failed).
 func (r *Reader) Finish() bool {
 	if !r.bad {
 		r.skipBlank()
 		if !r.eof() {
 			r.fail("text after the top-level mapping")
 		}
+	}
+	if r.chars != nil {
+		if !<-r.chars {
+			r.fail("characters outside the subset")
+		}
+		r.chars = nil
 	}
 	return !r.bad
 }
@@ -336,7 +380,8 @@ func (r *Reader) Leave(second *Reader) {
 	case r.cur.start != second.cutAt:
 		r.fail("the parts of a sequence read at once do not meet")
 	default:
-		r.cur, r.line = r.lineAt(second.endAt), second.endLine
+		r.load(second.endAt)
+		r.line = second.endLine
 	}
 }
 
@@ -683,12 +728,26 @@ func (r *Reader) blockScalar(at, indent int) Value {
 	if !strip {
 		b.WriteByte('\n')
 	}
-	r.cur, r.line = r.lineAt(last.next), lastLine+1
+	r.load(last.next)
+	r.line = lastLine + 1
 	return Value{Kind: yaml.ScalarNode, Tag: StrTag, Text: b.String(), Fresh: true, Line: int32(line + 1)}
 }
 
-// load makes the line starting at pos the reader's line.
-func (r *Reader) load(pos int) { r.cur = r.lineAt(pos) }
+// load makes the line starting at pos the reader's line. The reader
+// loads every line of the text it reads once (a block scalar's lines
+// other than the first are never at column 0): a directive or document
+// marker line makes it give up, as it makes fastSafeText refuse the text.
+func (r *Reader) load(pos int) {
+	r.cur = r.lineAt(pos)
+	if pos < len(r.src) && isMarkerText(r.src[pos:r.cur.end]) {
+		r.fail("a directive or document marker line")
+	}
+}
+
+// isMarkerText is isMarkerLine for a string.
+func isMarkerText(line string) bool {
+	return strings.HasPrefix(line, "---") || strings.HasPrefix(line, "...") || strings.HasPrefix(line, "%")
+}
 
 // lineAt returns the line starting at pos (one past the text's end at
 // the end: there is no line there).

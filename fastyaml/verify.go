@@ -77,12 +77,17 @@ func sameTree(a, b *yaml.Node, path string) error {
 // fast parser does, and reading all of a text it takes gives the values of
 // yaml.v3's tree, in order — each collection's Len first, and again with
 // some collections skipped and the top-level sequences read in two parts
-// (Cut, Leave, Join), as statefile reads them.
+// (Cut, Leave, Join), as statefile reads them, and the characters
+// checked on another goroutine. It also reads yml with no check of its
+// characters, which must not panic whatever they are.
 func verifyReader(yml []byte) (bool, error) {
 	whole, wholeErr := parseWhole(yml)
 	fast := fastParse(yml) != nil
-	for _, cut := range []bool{false, true} {
-		taken, diff := readAll(yml, whole, cut)
+	// Any bytes at all: a large text is read before its characters are
+	// checked.
+	readAll(yml, nil, true, checkNot)
+	for k, cut := range []bool{false, true} {
+		taken, diff := readAll(yml, whole, cut, []int{checkNow, checkAside}[k])
 		switch {
 		case taken != fast:
 			return taken, fmt.Errorf("the Reader takes the text (%v) where the fast parser does not, or the other way round (cut %v)", taken, cut)
@@ -99,9 +104,9 @@ func verifyReader(yml []byte) (bool, error) {
 // tree (the whole parse; nil when it failed) at the same place; it returns
 // whether the Reader took yml and the first difference. With cut, it
 // skips the collections at odd depths and reads the top-level sequences
-// in two parts.
-func readAll(yml []byte, tree *yaml.Node, cut bool) (bool, string) {
-	r := NewReader(yml, yamltext.NewLineMap(yml, 0))
+// in two parts. check says how the Reader checks the characters.
+func readAll(yml []byte, tree *yaml.Node, cut bool, check int) (bool, string) {
+	r := newReader(yml, yamltext.NewLineMap(yml, 0), check)
 	if r == nil {
 		return false, ""
 	}
