@@ -658,6 +658,21 @@ func (p *fastParser) quoted(at, end int) *yaml.Node {
 // sure of ("" when it is).
 func quotedScalar(src string, at, end int) (v string, fresh bool, style yaml.Style, why string) {
 	q := src[at]
+	style = yaml.DoubleQuotedStyle
+	if q == '\'' {
+		style = yaml.SingleQuotedStyle
+	}
+	// Most values have no escape: the closing quote, with no backslash
+	// before it (and, single-quoted, no second quote after it).
+	if k := strings.IndexByte(src[at+1:end], q) + at + 1; k > at {
+		plain := q == '"' && strings.IndexByte(src[at+1:k], '\\') < 0 || q == '\'' && (k+1 >= end || src[k+1] != '\'')
+		if plain {
+			if !restIsComment(src[k+1 : end]) {
+				return "", false, 0, "not closed on this line, or followed by more than a comment"
+			}
+			return src[at+1 : k], false, style, ""
+		}
+	}
 	var b strings.Builder
 	escaped := false
 	k := at + 1
@@ -698,10 +713,6 @@ func quotedScalar(src string, at, end int) (v string, fresh bool, style yaml.Sty
 	v = src[at+1 : k]
 	if escaped {
 		v = b.String()
-	}
-	style = yaml.DoubleQuotedStyle
-	if q == '\'' {
-		style = yaml.SingleQuotedStyle
 	}
 	return v, escaped, style, ""
 }

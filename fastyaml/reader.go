@@ -486,10 +486,8 @@ func (r *Reader) open(kind yaml.Kind, indent, depth int) Value {
 func (r *Reader) value(pos, indent int, inMap bool, depth int) Value {
 	line := r.line
 	l := r.cur
-	rest := r.src[pos:l.end]
-	lead := len(rest) - len(strings.TrimLeft(rest, " "))
-	rest = rest[lead:]
-	at := pos + lead
+	at := skipSpaces(r.src, pos, l.end)
+	lead, rest := at-pos, r.src[at:l.end]
 	if rest == "" || rest[0] == '#' {
 		if lead == 0 && rest != "" {
 			r.fail("\"-#\": not a comment")
@@ -739,8 +737,10 @@ func (r *Reader) blockScalar(at, indent int) Value {
 // marker line makes it give up, as it makes fastSafeText refuse the text.
 func (r *Reader) load(pos int) {
 	r.cur = r.lineAt(pos)
-	if pos < len(r.src) && isMarkerText(r.src[pos:r.cur.end]) {
-		r.fail("a directive or document marker line")
+	if pos < len(r.src) {
+		if c := r.src[pos]; (c == '-' || c == '.' || c == '%') && isMarkerText(r.src[pos:r.cur.end]) {
+			r.fail("a directive or document marker line")
+		}
 	}
 }
 
