@@ -161,12 +161,16 @@ func (p path) dot(f string) path {
 }
 
 // resolve follows an alias, charging the alias budget with the size of the
-// subtree it names.
+// subtree it names (small enough to be inlined where there is none).
 func (d *decoder) resolve(x val) val {
-	n := x.n
-	if n == nil || n.Kind != yaml.AliasNode {
+	if x.n == nil || x.n.Kind != yaml.AliasNode {
 		return x
 	}
+	return d.follow(x.n)
+}
+
+// follow is resolve for the alias n.
+func (d *decoder) follow(n *yaml.Node) val {
 	for n != nil && n.Kind == yaml.AliasNode {
 		if d.half {
 			panic(errHalfAlias)
