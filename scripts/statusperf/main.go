@@ -29,6 +29,7 @@ import (
 
 func main() {
 	bin := flag.String("bin", "", "the aot-tui binary to measure")
+	base := flag.String("base", "", "another aot-tui binary (a build before a change), run in turn with the two")
 	py := flag.String("py", "", "the loop's read_state.py (none: aot-tui alone)")
 	atoms := flag.String("atoms", "10000,100000,250000", "loop sizes, in atoms")
 	pyAtoms := flag.String("py-atoms", "10000,100000", "the sizes read_state.py is run on too")
@@ -47,8 +48,12 @@ func main() {
 		fail(err.Error())
 	}
 	defer os.RemoveAll(dir)
-	fmt.Println("| atoms | file | aot-tui status --json: median (min) | CPU | peak RSS | read_state.py: median (min) | CPU | peak RSS | ratio of medians | load before → after |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	head := "| atoms | file | aot-tui status --json: median (min) | CPU | peak RSS | read_state.py: median (min) | CPU | peak RSS | ratio of medians |"
+	if *base != "" {
+		head += " -base: median (min) | CPU | peak RSS |"
+	}
+	fmt.Println(head + " load before → after |")
+	fmt.Println(strings.Repeat("|---", strings.Count(head, "|")-1) + "|---|")
 	for _, n := range ints(*atoms) {
 		path := filepath.Join(dir, strconv.Itoa(n), ".claude", "aot-loop-state.md")
 		// A process of its own writes the loop: a child's peak memory
@@ -63,38 +68,51 @@ func main() {
 		if fi, err := os.Stat(path); err == nil {
 			size = fi.Size()
 		}
-		progs := [][]string{{*bin, "status", "--json", "-f", path}}
+		progs := [][]string{{*bin, "status", "--json", "-f", path}, nil, nil}
 		if *py != "" && slices.Contains(ints(*pyAtoms), n) {
-			progs = append(progs, []string{"python3", *py, "--state-file", path})
+			progs[1] = []string{"python3", *py, "--state-file", path}
+		}
+		if *base != "" {
+			// An older build may have a smaller default size limit.
+			progs[2] = []string{*base, "--max-size", "1073741824", "status", "--json", "-f", path}
 		}
 		before := load()
 		res := make([][]sample, len(progs))
 		for _, p := range progs {
-			runOnce(p) // warm the page cache and the binary
-			runOnce(p)
+			if p != nil {
+				runOnce(p) // warm the page cache and the binary
+				runOnce(p)
+			}
 		}
 		for range *runs {
 			for k, p := range progs {
-				res[k] = append(res[k], runOnce(p))
+				if p != nil {
+					res[k] = append(res[k], runOnce(p))
+				}
 			}
 		}
 		after := load()
 		row := []string{fmt.Sprintf("%d", n), fmt.Sprintf("%.1f MB", float64(size)/1e6)}
-		var meds []time.Duration
-		for k := range 2 {
-			if k >= len(res) {
-				row = append(row, "—", "—", "—")
+		meds := make([]time.Duration, len(progs))
+		cells := make([][]string, len(progs))
+		for k := range progs {
+			if len(res[k]) == 0 {
+				cells[k] = []string{"—", "—", "—"}
 				continue
 			}
 			med, least, cpu, rss := summary(res[k])
-			meds = append(meds, med)
-			row = append(row, fmt.Sprintf("%s (%s)", ms(med), ms(least)), ms(cpu), fmt.Sprintf("%.0f MB", float64(rss)/1024))
+			meds[k] = med
+			cells[k] = []string{fmt.Sprintf("%s (%s)", ms(med), ms(least)), ms(cpu), fmt.Sprintf("%.0f MB", float64(rss)/1024)}
 		}
 		ratio := "—"
-		if len(meds) == 2 {
+		if meds[1] > 0 {
 			ratio = fmt.Sprintf("%.3f", float64(meds[0])/float64(meds[1]))
 		}
-		row = append(row, ratio, before+" → "+after)
+		row = append(append(append(row, cells[0]...), cells[1]...), ratio)
+		if *base != "" {
+			row = append(row, cells[2]...)
+		}
+		row = append(row, before+" → "+after)
 		fmt.Println("| " + strings.Join(row, " | ") + " |")
 	}
 }
