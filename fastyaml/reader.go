@@ -331,7 +331,7 @@ func (r *Reader) Len(v Value) int {
 	case r.cur.start != int(v.at):
 		return 0
 	}
-	return r.scan(v, -1).n
+	return r.scan(v, false).n
 }
 
 // Cut prepares reading the block sequence *v, whose entries have not been
@@ -355,20 +355,25 @@ func (r *Reader) Cut(v *Value, least int) (second *Reader, rest Value, n, from i
 	if v.flow || v.Kind != yaml.SequenceNode || r.cur.start != at || r.bad {
 		return nil, Value{}, 0, 0, false
 	}
-	all := r.scan(*v, -1)
-	if all.n < max(least, 2) {
+	all := r.scan(*v, true)
+	if all.n < max(least, 2) || len(all.marks) == 0 {
 		return nil, Value{}, 0, 0, false
 	}
-	c := r.scan(*v, max(at, all.end-len(r.src)/2))
-	if c.cut <= at {
-		return nil, Value{}, 0, 0, false
+	// The first mark at the target or after it, else the last.
+	target := max(at, all.end-len(r.src)/2)
+	c := all.marks[len(all.marks)-1]
+	for _, m := range all.marks {
+		if m.pos >= target {
+			c = m
+			break
+		}
 	}
-	second = &Reader{src: r.src, line: c.cutLine, cutAt: c.cut, endAt: all.end, endLine: all.endLine}
-	second.load(c.cut)
+	second = &Reader{src: r.src, line: c.line, cutAt: c.pos, endAt: all.end, endLine: all.endLine}
+	second.load(c.pos)
 	rest = *v
-	rest.at, rest.Line = int32(c.cut), int32(c.cutLine+1)
-	v.stop = int32(c.cut)
-	return second, rest, all.n, c.n, true
+	rest.at, rest.Line = int32(c.pos), int32(c.line+1)
+	v.stop = int32(c.pos)
+	return second, rest, all.n, c.index, true
 }
 
 // Leave takes r, which has read the first part of a sequence Cut made to
@@ -397,30 +402,34 @@ func (r *Reader) Join(second *Reader) {
 	}
 }
 
-// scanned is what scan found.
+// scanned is what scan found: the number of entries, where the line
+// after them starts and its index, and marks at entries after the first,
+// evenly spaced (at most maxMarks).
 type scanned struct {
-	// n is the number of entries (up to the cut, with a cut).
-	n int
-	// end is the start of the line after the collection, line index
-	// endLine (without a cut).
+	n            int
 	end, endLine int
-	// cut is the start of the entry line scan stopped at, on line index
-	// cutLine (0: none).
-	cut, cutLine int
+	marks        []mark
 }
+
+// A mark is an entry line: where it starts, its line index and the
+// entry's index.
+type mark struct{ pos, line, index int }
+
+// maxMarks bounds the marks scan keeps: Cut chooses the cut among them,
+// and one within a hundredth of the list of the best is as good.
+const maxMarks = 128
 
 // scan looks at the lines of the block collection v from the reader's
 // line, the first of v's, on, as Next would read them on text it takes:
 // the number of v's entries (the key lines of a mapping, the dash lines of
-// a sequence, at its indentation) and where the line after them is. With
-// mid >= 0 it stops at the first entry line after v's first that starts
-// at mid or later (else it takes the last entry): the cut, with the
-// number of entries before it.
-func (r *Reader) scan(v Value, mid int) scanned {
+// a sequence, at its indentation) and where the line after them is; with
+// marks, marks at entries.
+func (r *Reader) scan(v Value, marks bool) scanned {
 	k, seq := int(v.indent), v.Kind == yaml.SequenceNode
+	var sc scanned
+	stride := 1
 	// The first line is v's first entry; its indentation may have been
 	// moved (see value).
-	var last scanned
 	n := 1
 	line := r.line + 1
 	pos := r.cur.next
@@ -439,17 +448,22 @@ func (r *Reader) scan(v Value, mid int) scanned {
 			case t == "" || t[0] == '#' || t == "\r":
 				// blank: neither an entry nor the end
 			case i < k, seq && !isDashEntry(t):
-				if mid >= 0 {
-					return last
-				}
-				return scanned{n: n, end: pos, endLine: line}
+				sc.n, sc.end, sc.endLine = n, pos, line
+				return sc
 			case !seq && isDashEntry(t):
 				// an item of an indentless sequence, in an entry
 			default:
-				if mid >= 0 {
-					last = scanned{n: n, cut: pos, cutLine: line}
-					if pos >= mid {
-						return last
+				if marks && n%stride == 0 {
+					if len(sc.marks) == maxMarks {
+						// Every other one: the marks stay evenly spaced.
+						kept := sc.marks[:0]
+						for j := 1; j < len(sc.marks); j += 2 {
+							kept = append(kept, sc.marks[j])
+						}
+						sc.marks, stride = kept, 2*stride
+					}
+					if n%stride == 0 {
+						sc.marks = append(sc.marks, mark{pos: pos, line: line, index: n})
 					}
 				}
 				n++
@@ -457,10 +471,8 @@ func (r *Reader) scan(v Value, mid int) scanned {
 		}
 		pos = next
 	}
-	if mid >= 0 {
-		return last
-	}
-	return scanned{n: n, end: pos, endLine: line}
+	sc.n, sc.end, sc.endLine = n, pos, line
+	return sc
 }
 
 // open starts the block collection whose first entry is at the reader's
