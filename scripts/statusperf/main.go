@@ -1,8 +1,9 @@
 // Command statusperf measures `aot-tui status --json` as a person runs it,
 // a process of its own on a generated loop, against the loop's own reader
-// (the plugin's read_state.py, given with -py): wall time, CPU time and
-// peak memory of each, the two run in turn so that both see the same
-// machine, with the load average before and after. Issue 26 asks for
+// (the plugin's read_state.py, given with -py, run by -python): wall time,
+// CPU time and peak memory of each, the two run in turn so that both see
+// the same machine, with the load average before and after; the output
+// goes to /dev/null, as with hyperfine. Issue 26 asks for
 // status at 10,000 atoms in at most 0.1 of read_state.py's time, at
 // 100,000 in 0.15 and below its peak memory, and 250,000 atoms in under
 // 2 s. The loops are sim/gen's, as scripts/perf writes them.
@@ -14,6 +15,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -34,6 +36,7 @@ func main() {
 	atoms := flag.String("atoms", "10000,100000,250000", "loop sizes, in atoms")
 	pyAtoms := flag.String("py-atoms", "10000,100000", "the sizes read_state.py is run on too")
 	runs := flag.Int("runs", 10, "runs of each program at each size")
+	python := flag.String("python", "python3", "the Python interpreter that runs -py")
 	write := flag.String("write", "", "(internal) write the loop of -atoms atoms to this file and exit")
 	flag.Parse()
 	if *write != "" {
@@ -70,7 +73,7 @@ func main() {
 		}
 		progs := [][]string{{*bin, "status", "--json", "-f", path}, nil, nil}
 		if *py != "" && slices.Contains(ints(*pyAtoms), n) {
-			progs[1] = []string{"python3", *py, "--state-file", path}
+			progs[1] = []string{*python, *py, "--state-file", path}
 		}
 		if *base != "" {
 			// An older build may have a smaller default size limit.
@@ -80,7 +83,7 @@ func main() {
 		res := make([][]sample, len(progs))
 		for _, p := range progs {
 			if p != nil {
-				runOnce(p) // warm the page cache and the binary
+				checkJSON(p) // and warm the page cache and the binary
 				runOnce(p)
 			}
 		}
@@ -135,20 +138,32 @@ type sample struct {
 	rss       int64
 }
 
+// runOnce runs argv with its output to /dev/null, as hyperfine does
+// (reading 2 MB of JSON through a pipe would time the reader too).
 func runOnce(argv []string) sample {
 	cmd := exec.Command(argv[0], argv[1:]...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		fail(err.Error())
+	}
+	defer null.Close()
+	var errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = null, &errOut
 	t0 := time.Now()
 	if err := cmd.Run(); err != nil {
 		fail(fmt.Sprintf("statusperf: %s: %v\n%s", strings.Join(argv, " "), err, errOut.String()))
 	}
 	wall := time.Since(t0)
-	if argv[1] != "-write" && !bytes.HasPrefix(bytes.TrimSpace(out.Bytes()), []byte("{")) {
-		fail("statusperf: " + strings.Join(argv, " ") + " printed no JSON")
-	}
 	st := cmd.ProcessState
 	return sample{wall: wall, cpu: st.UserTime() + st.SystemTime(), rss: maxRSS(st)}
+}
+
+// checkJSON runs argv once and checks that it prints a JSON object.
+func checkJSON(argv []string) {
+	out, err := exec.Command(argv[0], argv[1:]...).Output()
+	if err != nil || !json.Valid(out) || !bytes.HasPrefix(bytes.TrimSpace(out), []byte("{")) {
+		fail(fmt.Sprintf("statusperf: %s printed no JSON object (%v)", strings.Join(argv, " "), err))
+	}
 }
 
 // summary is the median and least wall time of s, the median CPU time and
