@@ -16,8 +16,8 @@ import (
 // of each collection in turn and gets each scalar with the tag, value and
 // line the tree's node would have. The tree of a 10,000-atom state file
 // is some 26 MB of nodes, about twenty times the file; a Reader allocates
-// nothing but the few scalars that are not a part of the text (quoted
-// ones with escapes, block scalars).
+// next to nothing: itself, and the few scalars that are not a part of the
+// text (quoted ones with escapes, block scalars).
 //
 // It takes exactly what the fast parser takes: the same characters,
 // lines and constructs, each decided by the same rule (most of them by
