@@ -157,16 +157,11 @@ type fastParser struct {
 }
 
 // fastSafeText reports whether yml has only what the fast parser handles
-// at the character level: text yaml.v3 accepts (yamltext.BadChar), no tab
-// and no BOM, and no directive or document marker lines. (Line breaks
-// other than LF and CRLF show in the LineMap: see fastParseWhy.) ascii
-// says yml is all ASCII.
+// at the character level: safeChars, and no directive or document marker
+// lines. (Line breaks other than LF and CRLF show in the LineMap: see
+// fastParseWhy.) ascii says yml is all ASCII.
 func fastSafeText(yml []byte) (ok, ascii bool) {
-	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) {
-		return false, false
-	}
-	bad, ascii := yamltext.BadChar(yml)
-	if bad >= 0 {
+	if ok, ascii = safeChars(yml); !ok {
 		return false, false
 	}
 	if isMarkerLine(yml) {
@@ -178,6 +173,17 @@ func fastSafeText(yml []byte) (ok, ascii bool) {
 		}
 	}
 	return true, ascii
+}
+
+// safeChars reports whether yml's characters are all ones the fast
+// parser handles: text yaml.v3 accepts (yamltext.BadChar), no tab and no
+// BOM. ascii says yml is all ASCII.
+func safeChars(yml []byte) (ok, ascii bool) {
+	if bytes.IndexByte(yml, '\t') >= 0 || bytes.Contains(yml, []byte("\uFEFF")) {
+		return false, false
+	}
+	bad, ascii := yamltext.BadChar(yml)
+	return bad < 0, ascii
 }
 
 // fail marks the input as outside the subset; why is for debugging.
@@ -545,17 +551,25 @@ func restIsComment(s string) bool {
 // plain parses a plain scalar from at to the end of the line (or to a
 // comment).
 func (p *fastParser) plain(at, end int) *yaml.Node {
-	s := p.src[at:end]
-	if k := strings.Index(s, " #"); k >= 0 {
-		s = s[:k]
-	}
-	s = strings.TrimRight(s, " ")
-	tag, ok := plainTag(s, false)
+	s, tag, ok := plainScalar(p.src, at, end)
 	if !ok {
 		p.fail("not a plain scalar")
 		return nil
 	}
 	return p.node(yaml.ScalarNode, tag, s, 0, p.i, at)
+}
+
+// plainScalar reads the plain scalar of a block value in src from at to
+// end (the end of its line), up to any comment: its text and tag, ok false
+// when it is not one the parsers are sure of (see plainTag).
+func plainScalar(src string, at, end int) (s, tag string, ok bool) {
+	s = src[at:end]
+	if k := strings.Index(s, " #"); k >= 0 {
+		s = s[:k]
+	}
+	s = strings.TrimRight(s, " ")
+	tag, ok = plainTag(s, false)
+	return s, tag, ok
 }
 
 // plainTag returns the tag yaml.v3 resolves the plain scalar s to, and
@@ -629,16 +643,45 @@ func numberTag(s string) (string, bool) {
 // quoted parses a single-line double- or single-quoted scalar at at and
 // checks that only blanks or a comment follow it.
 func (p *fastParser) quoted(at, end int) *yaml.Node {
-	q := p.src[at]
+	v, _, style, why := quotedScalar(p.src, at, end)
+	if why != "" {
+		p.fail(why)
+		return nil
+	}
+	return p.node(yaml.ScalarNode, "!!str", v, style, p.i, at)
+}
+
+// quotedScalar reads the single-line double- or single-quoted scalar at
+// at in src, which only blanks or a comment may follow up to end: its
+// value, whether that is a string of its own (it had escapes) rather than
+// a part of src, and its style; why says why it is not one the parsers are
+// sure of ("" when it is).
+func quotedScalar(src string, at, end int) (v string, fresh bool, style yaml.Style, why string) {
+	q := src[at]
+	style = yaml.DoubleQuotedStyle
+	if q == '\'' {
+		style = yaml.SingleQuotedStyle
+	}
+	// Most values have no escape: the closing quote, with no backslash
+	// before it (and, single-quoted, no second quote after it).
+	if k := strings.IndexByte(src[at+1:end], q) + at + 1; k > at {
+		plain := q == '"' && strings.IndexByte(src[at+1:k], '\\') < 0 || q == '\'' && (k+1 >= end || src[k+1] != '\'')
+		if plain {
+			if !restIsComment(src[k+1 : end]) {
+				return "", false, 0, "not closed on this line, or followed by more than a comment"
+			}
+			return src[at+1 : k], false, style, ""
+		}
+	}
 	var b strings.Builder
 	escaped := false
 	k := at + 1
 	for ; k < end; k++ {
-		c := p.src[k]
+		c := src[k]
 		if c == q {
-			if q == '\'' && k+1 < end && p.src[k+1] == '\'' {
+			if q == '\'' && k+1 < end && src[k+1] == '\'' {
 				if !escaped {
-					b.WriteString(p.src[at+1 : k])
+					b.WriteString(src[at+1 : k])
 					escaped = true
 				}
 				b.WriteByte('\'')
@@ -649,13 +692,12 @@ func (p *fastParser) quoted(at, end int) *yaml.Node {
 		}
 		if q == '"' && c == '\\' {
 			if !escaped {
-				b.WriteString(p.src[at+1 : k])
+				b.WriteString(src[at+1 : k])
 				escaped = true
 			}
-			r, n := unescape(p.src[k+1 : end])
+			r, n := unescape(src[k+1 : end])
 			if n == 0 {
-				p.fail("an escape left to yaml.v3")
-				return nil
+				return "", false, 0, "an escape left to yaml.v3"
 			}
 			b.WriteRune(r)
 			k += n
@@ -665,19 +707,14 @@ func (p *fastParser) quoted(at, end int) *yaml.Node {
 			b.WriteByte(c)
 		}
 	}
-	if k >= end || !restIsComment(p.src[k+1:end]) {
-		p.fail("not closed on this line, or followed by more than a comment")
-		return nil
+	if k >= end || !restIsComment(src[k+1:end]) {
+		return "", false, 0, "not closed on this line, or followed by more than a comment"
 	}
-	v := p.src[at+1 : k]
+	v = src[at+1 : k]
 	if escaped {
 		v = b.String()
 	}
-	style := yaml.DoubleQuotedStyle
-	if q == '\'' {
-		style = yaml.SingleQuotedStyle
-	}
-	return p.node(yaml.ScalarNode, "!!str", v, style, p.i, at)
+	return v, escaped, style, ""
 }
 
 // unescape decodes the double-quoted escape that s starts with (after the
@@ -787,12 +824,8 @@ func (p *fastParser) flow(at int) *yaml.Node {
 // *k, which ends before a ',' or stop, and moves *k past it.
 func (p *fastParser) flowScalar(k *int, end int, stop byte) *yaml.Node {
 	at := *k
-	if at >= end {
-		p.fail("flow: no scalar")
-		return nil
-	}
-	if c := p.src[at]; c == '"' || c == '\'' {
-		close := p.closingQuote(at, end)
+	if at < end && (p.src[at] == '"' || p.src[at] == '\'') {
+		close := closingQuote(p.src, at, end)
 		if close < 0 {
 			p.fail("flow: a quote not closed")
 			return nil
@@ -800,18 +833,32 @@ func (p *fastParser) flowScalar(k *int, end int, stop byte) *yaml.Node {
 		*k = close + 1
 		return p.quoted(at, close+1)
 	}
-	e := at
-	for e < end && p.src[e] != ',' && p.src[e] != stop {
-		e++
-	}
-	v := strings.TrimRight(p.src[at:e], " ")
-	tag, ok := plainTag(v, true)
-	if !ok {
-		p.fail("flow: not a plain scalar")
+	v, tag, next, why := flowPlain(p.src, at, end, stop)
+	if why != "" {
+		p.fail(why)
 		return nil
 	}
-	*k = e
+	*k = next
 	return p.node(yaml.ScalarNode, tag, v, 0, p.i, at)
+}
+
+// flowPlain reads the plain scalar of a flow collection at at in src,
+// which ends before a ',' or stop (or end): its text, its tag and where it
+// ends; why says why it is not one the parsers are sure of ("" when it is).
+func flowPlain(src string, at, end int, stop byte) (v, tag string, next int, why string) {
+	if at >= end {
+		return "", "", at, "flow: no scalar"
+	}
+	e := at
+	for e < end && src[e] != ',' && src[e] != stop {
+		e++
+	}
+	v = strings.TrimRight(src[at:e], " ")
+	tag, ok := plainTag(v, true)
+	if !ok {
+		return "", "", at, "flow: not a plain scalar"
+	}
+	return v, tag, e, ""
 }
 
 func skipSpaces(s string, k, end int) int {
@@ -822,14 +869,14 @@ func skipSpaces(s string, k, end int) int {
 }
 
 // closingQuote returns the offset of the quote that closes the quoted
-// scalar at k, or -1.
-func (p *fastParser) closingQuote(k, end int) int {
-	q := p.src[k]
+// scalar at k in src, or -1.
+func closingQuote(src string, k, end int) int {
+	q := src[k]
 	for j := k + 1; j < end; j++ {
-		switch c := p.src[j]; {
+		switch c := src[j]; {
 		case q == '"' && c == '\\':
 			j++
-		case c == q && q == '\'' && j+1 < end && p.src[j+1] == '\'':
+		case c == q && q == '\'' && j+1 < end && src[j+1] == '\'':
 			j++
 		case c == q:
 			return j

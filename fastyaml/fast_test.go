@@ -68,6 +68,11 @@ func TestFastParseConstructs(t *testing.T) {
 		{"long compact key", "a:\n- " + strings.Repeat("k", 1025) + ": 1\n", false},
 		{"long flow key", "a: {\"" + strings.Repeat("k", 1023) + "\": 1}\n", false},
 		{"long value", "a: " + strings.Repeat("v", 1100) + "\n", true},
+		// the Reader checks a flow collection only as it reads it
+		{"text after a flow", "a: [x, y] z\nb: 1\n", false},
+		{"text after a flow map", "a:\n  - {k: v} z\n", false},
+		{"comment after a flow", "a: [x, y] # c\nb: {k: v}   # d\n", true},
+		{"flow in a flow map", "a: {k: [x]}\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,4 +259,19 @@ func perturb(r *rand.Rand, doc string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// FuzzReader checks the Reader against the fast parser and yaml.v3 on any
+// text (verifyReader): the same texts taken, the same values read, and no
+// panic on text whose characters were not checked. (statefile's FuzzParse
+// runs the same check on whole state files.)
+func FuzzReader(f *testing.F) {
+	f.Add("atoms:\n- id: A1\n  depends_on: [A0, 'x''y']\n- - a\n  -\nb: |\n  x\n\n  y\nc: {k: \"v\\u00e9\"} # c\n")
+	f.Add("a:\n  - k: >-\n      y\n  - [x, y] z\n")
+	f.Add("a: 1\r\n---\r\nb:\t2\n")
+	f.Fuzz(func(t *testing.T, yml string) {
+		if _, err := verifyReader([]byte(yml)); err != nil {
+			t.Fatalf("%v\n%q", err, yml)
+		}
+	})
 }

@@ -48,7 +48,7 @@ func TestCorrectionProperty(t *testing.T) {
 	for _, seed := range seeds {
 		r := rand.New(rand.NewPCG(seed, 7))
 		data, layout := randomState(r, seed)
-		doc, err := Parse(data)
+		doc, err := parseTree(data)
 		if err != nil {
 			t.Fatalf("seed %d (%s): generated state does not parse: %v", seed, layout, err)
 		}
@@ -290,7 +290,7 @@ func checkCorrection(doc *Document, req model.Request, c model.PlanContext) (boo
 	if err != nil {
 		return true, fmt.Errorf("the plan does not apply: %v\nedits: %v", err, p.Edits)
 	}
-	nd, err := Parse(out)
+	nd, err := parseTree(out)
 	if err != nil {
 		return true, fmt.Errorf("the corrected file does not parse: %v", err)
 	}

@@ -5,14 +5,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aot-loop/aot-tui/fastyaml"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/yamltext"
 	"go.yaml.in/yaml/v3"
 )
 
-// decoder walks the yaml.Node tree once and fills model types directly:
-// yaml.v3's reflection decoder would walk it a second time and would drop
-// both unknown fields and line numbers.
+// decoder fills model types directly, in one walk, from either the
+// yaml.Node tree or a fastyaml.Reader reading the text (Parse's direct
+// reading, direct.go): yaml.v3's reflection decoder would walk the tree a
+// second time and would drop both unknown fields and line numbers. Both
+// ways run the same code below, on vals.
 type decoder struct {
 	// lines turns node lines (counted by yaml.v3 from the first YAML line)
 	// into the file's lines.
@@ -42,6 +45,51 @@ type decoder struct {
 	// two halves at once; half marks the decoder of a half (half.go).
 	halves int
 	half   bool
+
+	// r is the reader the values come from when the text is read
+	// directly (nil: the tree is decoded), and text keeps the strings
+	// taken from it (direct.go).
+	r    *fastyaml.Reader
+	text textArena
+	strs []string
+	// pending are the second parts of the atoms lists the reader cut,
+	// being read on other goroutines (readInHalves).
+	pending []half
+}
+
+// val is a value being decoded: a node of the tree, or a value the
+// reader returned (n is nil then; neither is set for no value at all).
+type val struct {
+	n *yaml.Node
+	v fastyaml.Value
+}
+
+func nodeVal(n *yaml.Node) val { return val{n: n} }
+
+// none reports whether x is no value at all.
+func (x val) none() bool { return x.n == nil && x.v.Kind == 0 }
+
+func (x val) kind() yaml.Kind {
+	if x.n != nil {
+		return x.n.Kind
+	}
+	return x.v.Kind
+}
+
+// is reports whether x is a scalar with tag t.
+func (x val) is(t fastyaml.Tag) bool {
+	if x.n != nil {
+		return x.n.Kind == yaml.ScalarNode && x.n.ShortTag() == t.String()
+	}
+	return x.v.Kind == yaml.ScalarNode && x.v.Tag == t
+}
+
+// raw is a scalar's value, as the tree or the text holds it (see keep).
+func (x val) raw() string {
+	if x.n != nil {
+		return x.n.Value
+	}
+	return x.v.Text
 }
 
 // maxAliasExpansions bounds how many nodes the decoder reaches through
@@ -55,20 +103,74 @@ type aliasBombError struct{ line int }
 
 func (e aliasBombError) Error() string { return "the document expands too many aliases" }
 
-func (d *decoder) line(n *yaml.Node) int {
-	if n == nil {
-		return 0
+func (d *decoder) line(x val) int {
+	switch {
+	case x.n != nil:
+		return d.lines.File(x.n.Line)
+	case x.v.Kind != 0:
+		return d.lines.File(int(x.v.Line))
 	}
-	return d.lines.File(n.Line)
+	return 0
 }
 
-func (d *decoder) problem(n *yaml.Node, path, format string, args ...any) {
-	d.problems = append(d.problems, model.Problem{Line: d.line(n), Path: path, Message: fmt.Sprintf(format, args...)})
+func (d *decoder) problem(x val, path, format string, args ...any) {
+	d.problems = append(d.problems, model.Problem{Line: d.line(x), Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// path names a decoded value in its problems, and is made into text only
+// for one: "atoms[12].status" is the list "atoms", entry 12, field
+// "status"; "bindings.A3.summary" the mapping "bindings", key "A3".
+type path struct {
+	base  string
+	index int // the entry base[index]; -1: none
+	key   string
+	keyed bool // the entry base.key
+	field string
+}
+
+// pathOf is the path s, as written.
+func pathOf(s string) path { return path{base: s, index: -1} }
+
+// entryPath is entry i of the list base.
+func entryPath(base string, i int) path { return path{base: base, index: i} }
+
+// keyPath is the entry key of the mapping base.
+func keyPath(base, key string) path { return path{base: base, index: -1, key: key, keyed: true} }
+
+func (p path) String() string {
+	s := p.base
+	if p.index >= 0 {
+		s += "[" + strconv.Itoa(p.index) + "]"
+	}
+	if p.keyed {
+		s += "." + p.key
+	}
+	if p.field != "" {
+		s += "." + p.field
+	}
+	return s
+}
+
+// dot is the field f of p.
+func (p path) dot(f string) path {
+	if p.field != "" {
+		return path{base: p.String() + "." + f, index: -1}
+	}
+	p.field = f
+	return p
 }
 
 // resolve follows an alias, charging the alias budget with the size of the
-// subtree it names.
-func (d *decoder) resolve(n *yaml.Node) *yaml.Node {
+// subtree it names (small enough to be inlined where there is none).
+func (d *decoder) resolve(x val) val {
+	if x.n == nil || x.n.Kind != yaml.AliasNode {
+		return x
+	}
+	return d.follow(x.n)
+}
+
+// follow is resolve for the alias n.
+func (d *decoder) follow(n *yaml.Node) val {
 	for n != nil && n.Kind == yaml.AliasNode {
 		if d.half {
 			panic(errHalfAlias)
@@ -79,11 +181,11 @@ func (d *decoder) resolve(n *yaml.Node) *yaml.Node {
 		}
 		d.aliasBudget -= max(d.anchorSize[n.Alias], 1)
 		if d.aliasBudget < 0 {
-			panic(aliasBombError{line: d.line(n)})
+			panic(aliasBombError{line: d.line(nodeVal(n))})
 		}
 		n = n.Alias
 	}
-	return n
+	return nodeVal(n)
 }
 
 // countNodes returns the number of nodes under n, not following aliases,
@@ -102,178 +204,314 @@ func countNodes(n *yaml.Node, sizes map[*yaml.Node]int) int {
 	return total
 }
 
-func isNull(n *yaml.Node) bool {
-	return n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null")
+func isNull(x val) bool {
+	return x.none() || x.is(fastyaml.NullTag)
 }
 
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
+func kindName(x val) string {
+	switch x.kind() {
 	case yaml.MappingNode:
 		return "a mapping"
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!int":
-			return "the number " + n.Value
-		case "!!float":
-			return "the number " + n.Value
-		case "!!bool":
-			return "the boolean " + n.Value
-		case "!!null":
+		switch {
+		case x.is(fastyaml.IntTag), x.is(fastyaml.FloatTag):
+			return "the number " + x.raw()
+		case x.is(fastyaml.BoolTag):
+			return "the boolean " + x.raw()
+		case x.is(fastyaml.NullTag):
 			return "null"
 		}
-		return strconv.Quote(n.Value)
+		return strconv.Quote(x.raw())
 	}
 	return "an unexpected node"
 }
 
-// str reads a scalar as text; null is "". Numbers and booleans are kept as
-// written (an id of 7 is "7").
-func (d *decoder) str(n *yaml.Node, path string) string {
-	n = d.resolve(n)
-	if isNull(n) {
-		return ""
+// keep returns the scalar x's value to keep in the model: the tree's
+// string, or a copy of the text's (see textArena).
+func (d *decoder) keep(x val) string {
+	if x.n != nil || x.v.Fresh {
+		return x.raw()
 	}
-	if n.Kind != yaml.ScalarNode {
-		d.problem(n, path, "%s should be text, not %s", path, kindName(n))
-		return ""
-	}
-	return n.Value
+	return d.text.keep(x.v.Text)
 }
 
-func (d *decoder) integer(n *yaml.Node, path string) int {
-	n = d.resolve(n)
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" {
-		if v, err := strconv.Atoi(n.Value); err == nil {
+// key returns the key k's text to keep in the model (known keys share the
+// decoder's own strings: see knownKey).
+func (d *decoder) key(k val) string {
+	if k.n != nil {
+		return k.n.Value
+	}
+	if s, ok := knownKey(k.v.Text); ok {
+		return s
+	}
+	return d.keep(k)
+}
+
+// str reads a scalar as text; null is "". Numbers and booleans are kept as
+// written (an id of 7 is "7").
+func (d *decoder) str(x val, p path) string {
+	x = d.resolve(x)
+	if isNull(x) {
+		return ""
+	}
+	if x.kind() != yaml.ScalarNode {
+		ps := p.String()
+		d.problem(x, ps, "%s should be text, not %s", ps, kindName(x))
+		return ""
+	}
+	return d.keep(x)
+}
+
+// boolOf, intOf and floatOf are a scalar's value as yaml.v3 decodes it (ok
+// false when it does not).
+func boolOf(x val) (bool, bool) {
+	if x.n != nil {
+		var b bool
+		return b, x.n.Decode(&b) == nil
+	}
+	switch x.v.Text {
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	}
+	return false, false
+}
+
+func floatOf(x val) (float64, bool) {
+	if x.n != nil {
+		var f float64
+		return f, x.n.Decode(&f) == nil
+	}
+	if x.v.Tag == fastyaml.IntTag {
+		i, err := strconv.Atoi(x.v.Text)
+		return float64(i), err == nil
+	}
+	f, err := strconv.ParseFloat(x.v.Text, 64)
+	return f, err == nil
+}
+
+func (d *decoder) integer(x val, p path) int {
+	x = d.resolve(x)
+	if x.is(fastyaml.IntTag) {
+		if v, err := strconv.Atoi(x.raw()); err == nil {
 			return v
 		}
 		var v int
-		if err := n.Decode(&v); err == nil {
+		if x.n != nil && x.n.Decode(&v) == nil {
 			return v
 		}
 	}
-	d.problem(n, path, "%s should be an integer, not %s", path, kindName(n))
+	ps := p.String()
+	d.problem(x, ps, "%s should be an integer, not %s", ps, kindName(x))
 	return 0
 }
 
-func (d *decoder) number(n *yaml.Node, path string) float64 {
-	n = d.resolve(n)
-	if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
-		var v float64
-		if err := n.Decode(&v); err == nil {
+func (d *decoder) number(x val, p path) float64 {
+	x = d.resolve(x)
+	if x.is(fastyaml.IntTag) || x.is(fastyaml.FloatTag) {
+		if v, ok := floatOf(x); ok {
 			return v
 		}
 	}
-	d.problem(n, path, "%s should be a number, not %s", path, kindName(n))
+	ps := p.String()
+	d.problem(x, ps, "%s should be a number, not %s", ps, kindName(x))
 	return 0
 }
 
-func (d *decoder) boolean(n *yaml.Node, path string) bool {
-	n = d.resolve(n)
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" {
-		var v bool
-		if err := n.Decode(&v); err == nil {
+func (d *decoder) boolean(x val, p path) bool {
+	x = d.resolve(x)
+	if x.is(fastyaml.BoolTag) {
+		if v, ok := boolOf(x); ok {
 			return v
 		}
 	}
-	d.problem(n, path, "%s should be true or false, not %s", path, kindName(n))
+	ps := p.String()
+	d.problem(x, ps, "%s should be true or false, not %s", ps, kindName(x))
 	return false
 }
 
 // strList reads a list of scalars in flow or block style; null is empty.
-func (d *decoder) strList(n *yaml.Node, path string) []string {
-	n = d.resolve(n)
-	if isNull(n) {
+func (d *decoder) strList(x val, p path) []string {
+	x = d.resolve(x)
+	if isNull(x) {
 		return nil
 	}
-	if n.Kind != yaml.SequenceNode {
-		d.problem(n, path, "%s should be a list, not %s", path, kindName(n))
+	if x.kind() != yaml.SequenceNode {
+		ps := p.String()
+		d.problem(x, ps, "%s should be a list, not %s", ps, kindName(x))
 		return nil
 	}
-	out := make([]string, 0, len(n.Content))
-	for i, c := range n.Content {
+	var out []string
+	if x.n != nil {
+		out = make([]string, 0, len(x.n.Content))
+	} else {
+		// The reader's list is counted as it is read, into the decoder's
+		// scratch slice, then copied to a slice of its size (strList
+		// does not recur).
+		out = d.strs[:0]
+	}
+	d.items(x, func(i int, c val) {
 		c = d.resolve(c)
-		if c.Kind != yaml.ScalarNode || isNull(c) {
-			d.problem(c, path, "%s[%d] should be text, not %s", path, i, kindName(c))
-			continue
+		if c.kind() != yaml.ScalarNode || isNull(c) {
+			ps := p.String()
+			d.problem(c, ps, "%s[%d] should be text, not %s", ps, i, kindName(c))
+			return
 		}
-		out = append(out, c.Value)
+		out = append(out, d.keep(c))
+	})
+	if x.n == nil {
+		d.strs = out[:0]
+		out = append(make([]string, 0, len(out)), out...)
+		clear(d.strs[:cap(d.strs)])
 	}
 	return out
+}
+
+// entries calls each with the key and value of every entry of the mapping
+// x, or with the zero val and every item of the sequence x, in order.
+// Entries the reader returned and each did not read are skipped.
+func (d *decoder) entries(x val, each func(k, v val)) {
+	if x.n != nil {
+		if x.n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(x.n.Content); i += 2 {
+				each(nodeVal(x.n.Content[i]), nodeVal(x.n.Content[i+1]))
+			}
+			return
+		}
+		for _, c := range x.n.Content {
+			each(val{}, nodeVal(c))
+		}
+		return
+	}
+	c := x.v
+	for {
+		k, v, ok := d.r.Next(&c)
+		if !ok {
+			return
+		}
+		each(val{v: k}, val{v: v})
+		d.r.Skip(v)
+	}
+}
+
+// items calls each with every item of the sequence x.
+func (d *decoder) items(x val, each func(i int, item val)) {
+	if x.n != nil {
+		for i, c := range x.n.Content {
+			each(i, nodeVal(c))
+		}
+		return
+	}
+	c := x.v
+	for i := 0; ; i++ {
+		_, v, ok := d.r.Next(&c)
+		if !ok {
+			return
+		}
+		each(i, val{v: v})
+		d.r.Skip(v)
+	}
 }
 
 // mapping iterates over the entries of a mapping. known handles a key and
 // reports whether it knew it; unknown keys go to the returned Extra. It also
 // returns the line of every key present.
-func (d *decoder) mapping(n *yaml.Node, path string, known func(key string, k, v *yaml.Node) bool) (model.Extra, model.Lines, bool) {
-	n = d.resolve(n)
-	if isNull(n) {
+func (d *decoder) mapping(x val, p path, known func(key string, k, v val) bool) (model.Extra, model.Lines, bool) {
+	x = d.resolve(x)
+	if isNull(x) {
 		return nil, model.Lines{}, false
 	}
-	if n.Kind != yaml.MappingNode {
-		d.problem(n, path, "%s should be a mapping of fields, not %s", path, kindName(n))
+	if x.kind() != yaml.MappingNode {
+		ps := p.String()
+		d.problem(x, ps, "%s should be a mapping of fields, not %s", ps, kindName(x))
 		return nil, model.Lines{}, false
 	}
 	var extra model.Extra
-	lines := make(model.Lines, len(n.Content)/2)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := d.resolve(n.Content[i]), n.Content[i+1]
-		key := k.Value
-		if k.Kind != yaml.ScalarNode {
-			d.problem(k, path, "%s has a key that is not text", path)
-			continue
+	lines := make(model.Lines, d.sizeHint(x))
+	pair := func(k, v val) {
+		k = d.resolve(k)
+		if k.kind() != yaml.ScalarNode {
+			ps := p.String()
+			d.problem(k, ps, "%s has a key that is not text", ps)
+			return
 		}
-		if _, dup := lines[key]; dup {
-			d.problem(k, path, "%s has the key %q twice", path, key)
+		key := d.key(k)
+		n := len(lines)
+		if lines[key] = d.line(k); len(lines) == n {
+			ps := p.String()
+			d.problem(k, ps, "%s has the key %q twice", ps, key)
 		}
-		lines[key] = d.line(k)
 		if !known(key, k, v) {
 			extra = append(extra, model.Field{Key: key, Value: d.generic(v, 0), Line: d.line(k)})
 		}
 	}
-	return extra, lines, true
+	if x.n != nil {
+		for i := 0; i+1 < len(x.n.Content); i += 2 {
+			pair(nodeVal(x.n.Content[i]), nodeVal(x.n.Content[i+1]))
+		}
+		return extra, lines, true
+	}
+	c := x.v
+	for {
+		k, v, ok := d.r.Next(&c)
+		if !ok {
+			return extra, lines, true
+		}
+		pair(val{v: k}, val{v: v})
+		d.r.Skip(v)
+	}
+}
+
+// sizeHint is the number of entries of the mapping x, to size its Lines:
+// for the reader, of the top-level collections only (it counts lines),
+// since a map of up to eight keys costs the same whatever its hint.
+func (d *decoder) sizeHint(x val) int {
+	if x.n == nil && x.v.Depth() > 1 {
+		return 0
+	}
+	return d.itemCount(x)
 }
 
 // generic decodes any value for display (unknown fields).
-func (d *decoder) generic(n *yaml.Node, depth int) any {
-	n = d.resolve(n)
+func (d *decoder) generic(x val, depth int) any {
+	x = d.resolve(x)
 	if depth > maxNesting {
 		return "…"
 	}
-	switch n.Kind {
+	switch x.kind() {
 	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
+		switch {
+		case x.is(fastyaml.NullTag):
 			return nil
-		case "!!bool":
-			var b bool
-			if n.Decode(&b) == nil {
+		case x.is(fastyaml.BoolTag):
+			if b, ok := boolOf(x); ok {
 				return b
 			}
-		case "!!int":
-			if v, err := strconv.Atoi(n.Value); err == nil {
+		case x.is(fastyaml.IntTag):
+			if v, err := strconv.Atoi(x.raw()); err == nil {
 				return v
 			}
-		case "!!float":
-			var f float64
-			if n.Decode(&f) == nil {
+		case x.is(fastyaml.FloatTag):
+			if f, ok := floatOf(x); ok {
 				return f
 			}
 		}
-		return n.Value
+		return d.keep(x)
 	case yaml.SequenceNode:
-		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
+		out := make([]any, 0, d.itemCount(x))
+		d.items(x, func(_ int, c val) {
 			out = append(out, d.generic(c, depth+1))
-		}
+		})
 		return out
 	case yaml.MappingNode:
 		var out model.Extra
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := d.resolve(n.Content[i])
-			out = append(out, model.Field{Key: k.Value, Value: d.generic(n.Content[i+1], depth+1), Line: d.line(k)})
-		}
+		d.entries(x, func(k, v val) {
+			k = d.resolve(k)
+			out = append(out, model.Field{Key: d.key(k), Value: d.generic(v, depth+1), Line: d.line(k)})
+		})
 		return out
 	}
 	return nil
@@ -281,9 +519,16 @@ func (d *decoder) generic(n *yaml.Node, depth int) any {
 
 // itemCount is the number of items of a list or entries of a mapping, to
 // size what is decoded from it (no alias budget is charged: it reads one
-// slice length).
-func itemCount(n *yaml.Node) int {
-	if n != nil && n.Kind == yaml.AliasNode {
+// slice length; the reader counts lines).
+func (d *decoder) itemCount(x val) int {
+	n := x.n
+	if n == nil {
+		if x.v.Kind == 0 {
+			return 0
+		}
+		return d.r.Len(x.v)
+	}
+	if n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
 	switch {
@@ -298,28 +543,27 @@ func itemCount(n *yaml.Node) int {
 }
 
 // seq iterates over the items of a list; null is empty.
-func (d *decoder) seq(n *yaml.Node, path string, each func(i int, item *yaml.Node)) bool {
-	n = d.resolve(n)
-	if isNull(n) {
+func (d *decoder) seq(x val, p path, each func(i int, item val)) bool {
+	x = d.resolve(x)
+	if isNull(x) {
 		return false
 	}
-	if n.Kind != yaml.SequenceNode {
-		d.problem(n, path, "%s should be a list, not %s", path, kindName(n))
+	if x.kind() != yaml.SequenceNode {
+		ps := p.String()
+		d.problem(x, ps, "%s should be a list, not %s", ps, kindName(x))
 		return false
 	}
-	for i, c := range n.Content {
-		each(i, c)
-	}
+	d.items(x, each)
 	return true
 }
 
 // seqEntries decodes the top-level list key, value v, entry by entry with
 // decode, taking an entry from old (the previous version's, moved by
 // shift) where its text did not change (see entry).
-func seqEntries[T any](d *decoder, key string, v *yaml.Node, old []T, shift func(T, int) T, decode func(*yaml.Node, int) T) []T {
-	out := make([]T, 0, itemCount(v))
+func seqEntries[T any](d *decoder, key string, v val, old []T, shift func(T, int) T, decode func(val, int) T) []T {
+	out := make([]T, 0, d.itemCount(v))
 	r := d.list(key, v)
-	d.seq(v, key, func(i int, item *yaml.Node) {
+	d.seq(v, pathOf(key), func(i int, item val) {
 		out = append(out, entry(d, r, i, item, old, shift, func() T { return decode(item, i) }))
 	})
 	r.done(d)
@@ -328,10 +572,10 @@ func seqEntries[T any](d *decoder, key string, v *yaml.Node, old []T, shift func
 
 // mapEntries is seqEntries for a top-level mapping (or_groups,
 // bindings): decode is given each entry's key text and nodes.
-func mapEntries[T any](d *decoder, key string, v *yaml.Node, old []T, shift func(T, int) T, decode func(name string, k, v *yaml.Node) T) []T {
-	out := make([]T, 0, itemCount(v))
+func mapEntries[T any](d *decoder, key string, v val, old []T, shift func(T, int) T, decode func(name string, k, v val) T) []T {
+	out := make([]T, 0, d.itemCount(v))
 	r := d.list(key, v)
-	d.mapping(v, key, func(name string, k, val *yaml.Node) bool {
+	d.mapping(v, pathOf(key), func(name string, k, val val) bool {
 		out = append(out, entry(d, r, len(out), val, old, shift, func() T { return decode(name, k, val) }))
 		return true
 	})
@@ -340,13 +584,13 @@ func mapEntries[T any](d *decoder, key string, v *yaml.Node, old []T, shift func
 }
 
 // decodeState fills a model.State from the frontmatter's root mapping.
-func (d *decoder) decodeState(root *yaml.Node) *model.State {
+func (d *decoder) decodeState(root val) *model.State {
 	s := &model.State{}
 	prev := d.prevState()
 	if prev == nil {
 		prev = &model.State{}
 	}
-	s.Extra, s.Lines, _ = d.mapping(root, "frontmatter", func(key string, k, v *yaml.Node) bool {
+	s.Extra, s.Lines, _ = d.mapping(root, pathOf("frontmatter"), func(key string, k, v val) bool {
 		switch key {
 		case "objective":
 			s.Objective = d.objective(v)
@@ -378,20 +622,20 @@ func (d *decoder) decodeState(root *yaml.Node) *model.State {
 	return s
 }
 
-func (d *decoder) objective(n *yaml.Node) model.Objective {
+func (d *decoder) objective(x val) model.Objective {
 	var o model.Objective
-	o.Extra, o.Lines, _ = d.mapping(n, "objective", func(key string, k, v *yaml.Node) bool {
+	o.Extra, o.Lines, _ = d.mapping(x, pathOf("objective"), func(key string, k, v val) bool {
 		switch key {
 		case "goal":
-			o.Goal = d.str(v, "objective.goal")
+			o.Goal = d.str(v, pathOf("objective.goal"))
 		case "base_case":
 			o.BaseCase = d.baseCase(v)
 		case "background_intent":
-			o.BackgroundIntent = d.str(v, "objective.background_intent")
+			o.BackgroundIntent = d.str(v, pathOf("objective.background_intent"))
 		case "deliverables":
-			o.Deliverables = d.str(v, "objective.deliverables")
+			o.Deliverables = d.str(v, pathOf("objective.deliverables"))
 		case "definition_of_done":
-			o.DefinitionOfDone = d.str(v, "objective.definition_of_done")
+			o.DefinitionOfDone = d.str(v, pathOf("objective.definition_of_done"))
 		case "constraints":
 			o.Constraints = d.constraints(v)
 		default:
@@ -402,16 +646,16 @@ func (d *decoder) objective(n *yaml.Node) model.Objective {
 	return o
 }
 
-func (d *decoder) constraints(n *yaml.Node) model.Constraints {
+func (d *decoder) constraints(x val) model.Constraints {
 	var c model.Constraints
-	c.Extra, c.Lines, _ = d.mapping(n, "objective.constraints", func(key string, k, v *yaml.Node) bool {
+	c.Extra, c.Lines, _ = d.mapping(x, pathOf("objective.constraints"), func(key string, k, v val) bool {
 		switch key {
 		case "max_iterations":
-			c.MaxIterations = d.integer(v, "constraints.max_iterations")
+			c.MaxIterations = d.integer(v, pathOf("constraints.max_iterations"))
 		case "max_parallel_agents":
-			c.MaxParallelAgents = d.integer(v, "constraints.max_parallel_agents")
+			c.MaxParallelAgents = d.integer(v, pathOf("constraints.max_parallel_agents"))
 		case "max_stall_count":
-			c.MaxStallCount = d.integer(v, "constraints.max_stall_count")
+			c.MaxStallCount = d.integer(v, pathOf("constraints.max_stall_count"))
 		default:
 			return false
 		}
@@ -420,18 +664,18 @@ func (d *decoder) constraints(n *yaml.Node) model.Constraints {
 	return c
 }
 
-func (d *decoder) baseCase(n *yaml.Node) model.BaseCase {
-	b := model.BaseCase{Line: d.line(n)}
-	n = d.resolve(n)
-	if n.Kind == yaml.ScalarNode && !isNull(n) {
+func (d *decoder) baseCase(x val) model.BaseCase {
+	b := model.BaseCase{Line: d.line(x)}
+	x = d.resolve(x)
+	if x.kind() == yaml.ScalarNode && !isNull(x) {
 		// A bare string is an informal legacy assertion; keep it readable.
-		b.Legacy = &model.Check{Type: model.CheckAssertion, Value: n.Value, Line: d.line(n)}
-		d.problem(n, "objective.base_case", "objective.base_case should be a mapping ({type, value} or checklist), not %s", kindName(n))
+		b.Legacy = &model.Check{Type: model.CheckAssertion, Value: d.keep(x), Line: d.line(x)}
+		d.problem(x, "objective.base_case", "objective.base_case should be a mapping ({type, value} or checklist), not %s", kindName(x))
 		return b
 	}
 	legacy := model.Check{Lines: model.Lines{}}
 	var sawLegacy bool
-	b.Extra, _, _ = d.mapping(n, "objective.base_case", func(key string, k, v *yaml.Node) bool {
+	b.Extra, _, _ = d.mapping(x, pathOf("objective.base_case"), func(key string, k, v val) bool {
 		switch key {
 		case "checklist":
 			b.IsChecklist = true
@@ -446,25 +690,25 @@ func (d *decoder) baseCase(n *yaml.Node) model.BaseCase {
 		return true
 	})
 	if sawLegacy {
-		legacy.Line = d.line(n)
+		legacy.Line = d.line(x)
 		b.Legacy = &legacy
 	}
 	return b
 }
 
-func (d *decoder) checklist(n *yaml.Node, path string, depth int) []model.ChecklistItem {
+func (d *decoder) checklist(x val, path string, depth int) []model.ChecklistItem {
 	if depth > maxNesting {
-		d.problem(d.resolve(n), path, "%s nests more than %d levels deep", path, maxNesting)
+		d.problem(d.resolve(x), path, "%s nests more than %d levels deep", path, maxNesting)
 		return nil
 	}
 	var items []model.ChecklistItem
-	d.seq(n, path, func(i int, item *yaml.Node) {
+	d.seq(x, pathOf(path), func(i int, item val) {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		ci := model.ChecklistItem{Line: d.line(d.resolve(item))}
-		ci.Extra, _, _ = d.mapping(item, p, func(key string, k, v *yaml.Node) bool {
+		ci.Extra, _, _ = d.mapping(item, pathOf(p), func(key string, k, v val) bool {
 			switch key {
 			case "item":
-				ci.Item = d.str(v, p+".item")
+				ci.Item = d.str(v, pathOf(p+".item"))
 			case "check":
 				ci.Check = d.check(v, p+".check")
 			case "group":
@@ -483,9 +727,9 @@ func (d *decoder) checklist(n *yaml.Node, path string, depth int) []model.Checkl
 	return items
 }
 
-func (d *decoder) check(n *yaml.Node, path string) *model.Check {
-	c := &model.Check{Line: d.line(d.resolve(n))}
-	c.Extra, c.Lines, _ = d.mapping(n, path, func(key string, k, v *yaml.Node) bool {
+func (d *decoder) check(x val, path string) *model.Check {
+	c := &model.Check{Line: d.line(d.resolve(x))}
+	c.Extra, c.Lines, _ = d.mapping(x, pathOf(path), func(key string, k, v val) bool {
 		switch key {
 		case "type", "value", "rubric", "criteria", "pass_threshold", "scope":
 			d.checkField(c, key, v, path)
@@ -496,31 +740,31 @@ func (d *decoder) check(n *yaml.Node, path string) *model.Check {
 	return c
 }
 
-func (d *decoder) checkField(c *model.Check, key string, v *yaml.Node, path string) {
+func (d *decoder) checkField(c *model.Check, key string, v val, path string) {
 	switch key {
 	case "type":
-		c.Type = model.CheckType(d.str(v, path+".type"))
+		c.Type = model.CheckType(d.str(v, pathOf(path+".type")))
 	case "value":
-		c.Value = d.str(v, path+".value")
+		c.Value = d.str(v, pathOf(path+".value"))
 	case "criteria":
-		c.Criteria = d.str(v, path+".criteria")
+		c.Criteria = d.str(v, pathOf(path+".criteria"))
 	case "scope":
-		c.Scope = d.str(v, path+".scope")
+		c.Scope = d.str(v, pathOf(path+".scope"))
 	case "pass_threshold":
-		c.PassThreshold = d.number(v, path+".pass_threshold")
+		c.PassThreshold = d.number(v, pathOf(path+".pass_threshold"))
 		c.HasThreshold = true
 	case "rubric":
-		d.seq(v, path+".rubric", func(i int, item *yaml.Node) {
+		d.seq(v, pathOf(path+".rubric"), func(i int, item val) {
 			p := fmt.Sprintf("%s.rubric[%d]", path, i)
 			r := model.RubricCriterion{Line: d.line(d.resolve(item))}
-			r.Extra, _, _ = d.mapping(item, p, func(key string, k, v *yaml.Node) bool {
+			r.Extra, _, _ = d.mapping(item, pathOf(p), func(key string, k, v val) bool {
 				switch key {
 				case "criterion":
-					r.Criterion = d.str(v, p+".criterion")
+					r.Criterion = d.str(v, pathOf(p+".criterion"))
 				case "description":
-					r.Description = d.str(v, p+".description")
+					r.Description = d.str(v, pathOf(p+".description"))
 				case "weight":
-					r.Weight = d.number(v, p+".weight")
+					r.Weight = d.number(v, pathOf(p+".weight"))
 				case "levels":
 					r.Levels = d.levels(v, p+".levels")
 				default:
@@ -533,37 +777,37 @@ func (d *decoder) checkField(c *model.Check, key string, v *yaml.Node, path stri
 	}
 }
 
-func (d *decoder) levels(n *yaml.Node, path string) []model.RubricLevel {
+func (d *decoder) levels(x val, path string) []model.RubricLevel {
 	var out []model.RubricLevel
-	d.mapping(n, path, func(key string, k, v *yaml.Node) bool {
+	d.mapping(x, pathOf(path), func(key string, k, v val) bool {
 		score, err := strconv.Atoi(key)
 		if err != nil {
 			d.problem(k, path, "%s has the level %q; levels are scores such as 1, 3, 5", path, key)
 		}
-		out = append(out, model.RubricLevel{Score: score, Text: d.str(v, path+"."+key)})
+		out = append(out, model.RubricLevel{Score: score, Text: d.str(v, pathOf(path+"."+key))})
 		return true
 	})
 	return out
 }
 
-func (d *decoder) control(n *yaml.Node) model.Control {
+func (d *decoder) control(x val) model.Control {
 	var c model.Control
-	c.Extra, c.Lines, _ = d.mapping(n, "control", func(key string, k, v *yaml.Node) bool {
+	c.Extra, c.Lines, _ = d.mapping(x, pathOf("control"), func(key string, k, v val) bool {
 		switch key {
 		case "status":
-			c.Status = model.LoopStatus(d.str(v, "control.status"))
+			c.Status = model.LoopStatus(d.str(v, pathOf("control.status")))
 		case "iteration":
-			c.Iteration = d.integer(v, "control.iteration")
+			c.Iteration = d.integer(v, pathOf("control.iteration"))
 		case "stall_count":
-			c.StallCount = d.integer(v, "control.stall_count")
+			c.StallCount = d.integer(v, pathOf("control.stall_count"))
 		case "prev_pending_count":
-			c.PrevPendingCount = d.integer(v, "control.prev_pending_count")
+			c.PrevPendingCount = d.integer(v, pathOf("control.prev_pending_count"))
 		case "stop_requested":
-			c.StopRequested = d.boolean(v, "control.stop_requested")
+			c.StopRequested = d.boolean(v, pathOf("control.stop_requested"))
 		case "stop_reason":
-			c.StopReason = d.str(v, "control.stop_reason")
+			c.StopReason = d.str(v, pathOf("control.stop_reason"))
 		case "redirect_requested":
-			c.RedirectRequested = d.boolean(v, "control.redirect_requested")
+			c.RedirectRequested = d.boolean(v, pathOf("control.redirect_requested"))
 		default:
 			return false
 		}
@@ -575,21 +819,21 @@ func (d *decoder) control(n *yaml.Node) model.Control {
 	return c
 }
 
-func (d *decoder) atom(n *yaml.Node, i int) model.Atom {
-	path := "atoms[" + strconv.Itoa(i) + "]"
-	a := model.Atom{Line: d.line(d.resolve(n))}
-	a.Extra, a.Lines, _ = d.mapping(n, path, func(key string, k, v *yaml.Node) bool {
+func (d *decoder) atom(x val, i int) model.Atom {
+	p := entryPath("atoms", i)
+	a := model.Atom{Line: d.line(d.resolve(x))}
+	a.Extra, a.Lines, _ = d.mapping(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "id":
-			a.ID = d.str(v, path+".id")
+			a.ID = d.str(v, p.dot("id"))
 		case "description":
-			a.Description = d.str(v, path+".description")
+			a.Description = d.str(v, p.dot("description"))
 		case "status":
-			a.Status = model.AtomStatus(d.str(v, path+".status"))
+			a.Status = model.AtomStatus(d.str(v, p.dot("status")))
 		case "depends_on":
-			a.DependsOn = d.strList(v, path+".depends_on")
+			a.DependsOn = d.strList(v, p.dot("depends_on"))
 		case "or_group":
-			a.ORGroup = d.str(v, path+".or_group")
+			a.ORGroup = d.str(v, p.dot("or_group"))
 		default:
 			return false
 		}
@@ -598,17 +842,17 @@ func (d *decoder) atom(n *yaml.Node, i int) model.Atom {
 	return a
 }
 
-func (d *decoder) decomposition(n *yaml.Node, i int) model.Decomposition {
-	path := fmt.Sprintf("decompositions[%d]", i)
-	dc := model.Decomposition{Line: d.line(d.resolve(n))}
-	dc.Extra, _, _ = d.mapping(n, path, func(key string, k, v *yaml.Node) bool {
+func (d *decoder) decomposition(x val, i int) model.Decomposition {
+	p := entryPath("decompositions", i)
+	dc := model.Decomposition{Line: d.line(d.resolve(x))}
+	dc.Extra, _, _ = d.mapping(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "parent":
-			dc.Parent = d.str(v, path+".parent")
+			dc.Parent = d.str(v, p.dot("parent"))
 		case "children":
-			dc.Children = d.strList(v, path+".children")
+			dc.Children = d.strList(v, p.dot("children"))
 		case "reason":
-			dc.Reason = d.str(v, path+".reason")
+			dc.Reason = d.str(v, p.dot("reason"))
 		default:
 			return false
 		}
@@ -617,17 +861,17 @@ func (d *decoder) decomposition(n *yaml.Node, i int) model.Decomposition {
 	return dc
 }
 
-func (d *decoder) orGroup(name string, k, v *yaml.Node) model.ORGroup {
-	path := "or_groups." + name
+func (d *decoder) orGroup(name string, k, x val) model.ORGroup {
+	p := keyPath("or_groups", name)
 	g := model.ORGroup{Name: name, Line: d.line(k)}
-	g.Extra, g.Lines, _ = d.mapping(v, path, func(key string, k, v *yaml.Node) bool {
+	g.Extra, g.Lines, _ = d.mapping(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "choices":
-			g.Choices = d.strList(v, path+".choices")
+			g.Choices = d.strList(v, p.dot("choices"))
 		case "selected":
-			g.Selected = d.str(v, path+".selected")
+			g.Selected = d.str(v, p.dot("selected"))
 		case "failed":
-			g.Failed = d.strList(v, path+".failed")
+			g.Failed = d.strList(v, p.dot("failed"))
 		default:
 			return false
 		}
@@ -636,15 +880,15 @@ func (d *decoder) orGroup(name string, k, v *yaml.Node) model.ORGroup {
 	return g
 }
 
-func (d *decoder) binding(id string, k, v *yaml.Node) model.Binding {
-	path := "bindings." + id
+func (d *decoder) binding(id string, k, x val) model.Binding {
+	p := keyPath("bindings", id)
 	b := model.Binding{AtomID: id, Line: d.line(k)}
-	b.Extra, b.Lines, _ = d.mapping(v, path, func(key string, k, v *yaml.Node) bool {
+	b.Extra, b.Lines, _ = d.mapping(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "summary":
-			b.Summary = strings.TrimRight(d.str(v, path+".summary"), "\n")
+			b.Summary = strings.TrimRight(d.str(v, p.dot("summary")), "\n")
 		case "artifacts":
-			b.Artifacts = d.strList(v, path+".artifacts")
+			b.Artifacts = d.strList(v, p.dot("artifacts"))
 		default:
 			return false
 		}
@@ -653,21 +897,21 @@ func (d *decoder) binding(id string, k, v *yaml.Node) model.Binding {
 	return b
 }
 
-func (d *decoder) trail(n *yaml.Node, i int) model.TrailEntry {
-	path := fmt.Sprintf("trail[%d]", i)
-	t := model.TrailEntry{Line: d.line(d.resolve(n))}
-	t.Extra, _, _ = d.mapping(n, path, func(key string, k, v *yaml.Node) bool {
+func (d *decoder) trail(x val, i int) model.TrailEntry {
+	p := entryPath("trail", i)
+	t := model.TrailEntry{Line: d.line(d.resolve(x))}
+	t.Extra, _, _ = d.mapping(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "type":
-			t.Type = d.str(v, path+".type")
+			t.Type = d.str(v, p.dot("type"))
 		case "or_group":
-			t.ORGroup = d.str(v, path+".or_group")
+			t.ORGroup = d.str(v, p.dot("or_group"))
 		case "selected":
-			t.Selected = d.str(v, path+".selected")
+			t.Selected = d.str(v, p.dot("selected"))
 		case "reason":
-			t.Reason = d.str(v, path+".reason")
+			t.Reason = d.str(v, p.dot("reason"))
 		case "timestamp":
-			t.Timestamp = d.str(v, path+".timestamp")
+			t.Timestamp = d.str(v, p.dot("timestamp"))
 		default:
 			return false
 		}
@@ -676,19 +920,19 @@ func (d *decoder) trail(n *yaml.Node, i int) model.TrailEntry {
 	return t
 }
 
-func (d *decoder) correction(n *yaml.Node, i int) model.Correction {
-	path := fmt.Sprintf("corrections[%d]", i)
-	c := model.Correction{Line: d.line(d.resolve(n))}
-	c.Extra, _, _ = d.mapping(n, path, func(key string, k, v *yaml.Node) bool {
+func (d *decoder) correction(x val, i int) model.Correction {
+	p := entryPath("corrections", i)
+	c := model.Correction{Line: d.line(d.resolve(x))}
+	c.Extra, _, _ = d.mapping(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "timestamp":
-			c.Timestamp = d.str(v, path+".timestamp")
+			c.Timestamp = d.str(v, p.dot("timestamp"))
 		case "type":
-			c.Type = model.CorrectionType(d.str(v, path+".type"))
+			c.Type = model.CorrectionType(d.str(v, p.dot("type")))
 		case "description":
-			c.Description = d.str(v, path+".description")
+			c.Description = d.str(v, p.dot("description"))
 		case "trail_cleared":
-			c.TrailCleared = d.boolean(v, path+".trail_cleared")
+			c.TrailCleared = d.boolean(v, p.dot("trail_cleared"))
 		default:
 			return false
 		}

@@ -25,7 +25,7 @@ func FuzzApplyEdits(f *testing.F) {
 		f.Add(data, int64(i), uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, seed int64, n uint8) {
-		doc, err := Parse(data)
+		doc, err := parseTree(data)
 		if err != nil {
 			return
 		}

@@ -522,9 +522,9 @@ func randomEdits(r *rand.Rand, root *yaml.Node, k int) (edits []model.Edit, conf
 				v = flowValue(r)
 			}
 			switch {
-			case e.node.Kind == yaml.MappingNode || (isNull(e.node) && r.Intn(2) == 0):
+			case e.node.Kind == yaml.MappingNode || (isNull(nodeVal(e.node)) && r.Intn(2) == 0):
 				ed = model.AddKey(e.path, fmt.Sprintf("new%d", r.Intn(5)), v)
-			case e.node.Kind == yaml.SequenceNode || isNull(e.node):
+			case e.node.Kind == yaml.SequenceNode || isNull(nodeVal(e.node)):
 				ed = model.Append(e.path, v)
 			default:
 				continue

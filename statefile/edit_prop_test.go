@@ -40,7 +40,7 @@ func TestApplyEditsProperties(t *testing.T) {
 		lay := layouts[it%len(layouts)]
 		n := atomCount(r)
 		data := genState(r, n, lay)
-		doc, err := Parse(data)
+		doc, err := parseTree(data)
 		if err != nil {
 			t.Fatalf("iteration %d (%s, %d atoms): generated state does not parse: %v\n%s", it, lay.name, n, err, data)
 		}

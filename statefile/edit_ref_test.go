@@ -279,6 +279,11 @@ func diffLines(a, b []string) []diffOp {
 // before whatever follows it, with the blank and comment lines around; for
 // an add, the lines of the collection's last item and of its key.
 func targetedLines(doc *Document, edits []model.Edit) map[int]bool {
+	if doc.Root == nil {
+		if tree, err := parseTree(doc.Data); err == nil {
+			doc = tree
+		}
+	}
 	lines := yamlLines(doc.FM.YAML(doc.Data))
 	off := 0 // node lines count YAML lines, as yamlLines does
 	// Document order of node start lines, to find where a subtree ends.

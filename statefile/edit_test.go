@@ -322,11 +322,15 @@ func TestApplyEditsGolden(t *testing.T) {
 // intend, everywhere.
 func checkEdited(t testing.TB, doc *Document, edits []model.Edit, out []byte) {
 	t.Helper()
-	got, err := Parse(out)
+	got, err := parseTree(out)
 	if err != nil {
 		t.Fatalf("the output does not parse: %v\n%s", err, out)
 	}
-	want, err := expectAfter(doc.Root, edits)
+	before, err := parseTree(doc.Data)
+	if err != nil {
+		t.Fatalf("the input does not parse: %v", err)
+	}
+	want, err := expectAfter(before.Root, edits)
 	if err != nil {
 		t.Fatalf("reference applier: %v", err)
 	}

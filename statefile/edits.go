@@ -34,8 +34,8 @@ var (
 func ApplyEdits(doc *Document, edits []model.Edit) ([]byte, error) {
 	var in yamledit.Input
 	if doc != nil && doc.Root == nil {
-		// A Document from Reparse keeps no tree.
-		full, err := Parse(doc.Data)
+		// A Document from Parse or Reparse keeps no tree.
+		full, err := parseTree(doc.Data)
 		if err != nil {
 			return nil, err
 		}

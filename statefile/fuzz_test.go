@@ -10,12 +10,13 @@ import (
 )
 
 // FuzzParse runs what reading a state file runs — frontmatter split,
-// parse (and the fast and split parses, each compared with yaml.v3's),
-// derive, validate, gate, outlook, and the phase loop reader on the same
-// bytes — and checks that it never panics, that errors are *Error
-// values naming a line of the input, and that the derived facts hold
-// their invariants. The seed corpus is in testdata/fuzz/FuzzParse: the
-// fixtures and tricky cases (BOM, CRLF, aliases, nesting, bad UTF-8).
+// parse (and the fast and split parses, each compared with yaml.v3's, and
+// the direct reading, compared with the node tree's decoding), derive,
+// validate, gate, outlook, and the phase loop reader on the same bytes —
+// and checks that it never panics, that errors are *Error values naming a
+// line of the input, and that the derived facts hold their invariants.
+// The seed corpus is in testdata/fuzz/FuzzParse: the fixtures and tricky
+// cases (BOM, CRLF, aliases, nesting, bad UTF-8).
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("---\natoms: []\n---\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -29,6 +30,11 @@ func FuzzParse(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
+		// Parse reads the frontmatter straight into the model when the
+		// Reader takes it (which Verify checked against the fast
+		// parser): the Document must be the one the tree gives, errors
+		// and lines included, with the atoms in one piece or in halves.
+		checkDirect(t, data, "the input")
 		doc, err := Parse(data)
 		if err != nil {
 			e, ok := ParseError(err)

@@ -26,7 +26,11 @@ var errHalfAlias = &struct{ error }{}
 // (false) for Reparse, which records and reuses entries one by one, for a
 // list under d.halves atoms or on one core, and when either half meets an
 // alias.
-func (d *decoder) atomsInHalves(n *yaml.Node) ([]model.Atom, bool) {
+func (d *decoder) atomsInHalves(x val) ([]model.Atom, bool) {
+	if d.r != nil {
+		return d.readInHalves(x)
+	}
+	n := x.n
 	if d.memo != nil || d.halves <= 0 || n == nil || n.Kind != yaml.SequenceNode || len(n.Content) < max(d.halves, 2) || runtime.GOMAXPROCS(0) < 2 {
 		return nil, false
 	}
@@ -60,7 +64,7 @@ func (d *decoder) atomRange(items []*yaml.Node, from, to int, out []model.Atom) 
 		}
 	}()
 	for i := from; i < to; i++ {
-		out[i] = d.atom(items[i], i)
+		out[i] = d.atom(nodeVal(items[i]), i)
 	}
 	return true
 }

@@ -1,13 +1,16 @@
 package statefile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"testing"
 
+	"github.com/aot-loop/aot-tui/fastyaml"
 	"github.com/aot-loop/aot-tui/sim/gen"
+	"github.com/aot-loop/aot-tui/yamltext"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -41,7 +44,7 @@ func tookHalves(t testing.TB, data []byte) bool {
 		}
 	}
 	d := &decoder{lines: doc.lines, aliasBudget: maxAliasExpansions, root: doc.Root, halves: 2}
-	_, ok := d.atomsInHalves(atoms)
+	_, ok := d.atomsInHalves(nodeVal(atoms))
 	return ok
 }
 
@@ -60,6 +63,10 @@ func TestAtomHalvesGenerated(t *testing.T) {
 				checkAtomHalves(t, data)
 				if n >= 2 && !tookHalves(t, data) {
 					t.Errorf("%d atoms, seed %d: the atoms were not decoded in halves", n, seed)
+				}
+				checkDirect(t, data, fmt.Sprintf("%d atoms, seed %d", n, seed))
+				if n >= 2 && !readerTookHalves(t, data) {
+					t.Errorf("%d atoms, seed %d: the atoms were not read in halves", n, seed)
 				}
 			}
 		}
@@ -81,6 +88,7 @@ func TestAtomHalvesFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkAtomHalves(t, data)
+		checkDirect(t, data, f)
 	}
 }
 
@@ -93,18 +101,48 @@ func TestAtomHalvesProblemsAndAliases(t *testing.T) {
 		"  - id: A1\n    depends_on: &d [A0]\n  - id: A2\n  - id: A3\n    depends_on: *d\n",
 		"  - id: A1\n  - id: A1\n    id: A2\n  - ~\n  - []\n",
 	} {
-		checkAtomHalves(t, []byte("---\nobjective:\n  goal: g\ncontrol:\n  status: running\natoms:\n"+atoms+"---\nbody\n"))
+		data := []byte("---\nobjective:\n  goal: g\ncontrol:\n  status: running\natoms:\n" + atoms + "---\nbody\n")
+		checkAtomHalves(t, data)
+		checkDirect(t, data, atoms)
 	}
 }
 
-// FuzzAtomHalves checks the atoms decoded in halves against one piece.
-// Seed corpus: testdata/fuzz/FuzzAtomHalves.
+// FuzzAtomHalves checks the atoms decoded in halves against one piece,
+// through the node tree and read directly. Seed corpus:
+// testdata/fuzz/FuzzAtomHalves.
 func FuzzAtomHalves(f *testing.F) {
 	f.Add([]byte("---\natoms:\n  - id: A1\n    status: [x]\n  - id: A2\n    depends_on: [A1]\n---\n"))
 	f.Add([]byte("---\natoms:\n  - &a {id: A1}\n  - *a\n---\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkAtomHalves(t, data)
+		checkDirect(t, data, "the input")
 	})
+}
+
+// readerTookHalves reports whether reading data directly decodes its
+// atoms list in two halves from two atoms on.
+func readerTookHalves(t testing.TB, data []byte) bool {
+	t.Helper()
+	fm, err := SplitFrontmatter(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yml := fm.YAML(data)
+	lines := yamltext.NewLineMap(yml, fm.FirstLine-1)
+	r := fastyaml.NewReader(yml, lines)
+	if r == nil {
+		return false
+	}
+	root := r.Root()
+	d := &decoder{lines: lines, halves: 2, r: r}
+	took := false
+	d.entries(val{v: root}, func(k, v val) {
+		if k.raw() == "atoms" {
+			_, took = d.readInHalves(v)
+		}
+	})
+	d.joinHalves()
+	return took && r.Finish()
 }
 
 func BenchmarkAtomHalves(b *testing.B) {

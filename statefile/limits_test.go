@@ -173,7 +173,7 @@ func TestSizeLimit(t *testing.T) {
 		if err := os.WriteFile(path, []byte("---\natoms: []\n---\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		// One byte over 16 MiB (sparse: nothing is written).
+		// One byte over 64 MiB (sparse: nothing is written).
 		if err := os.Truncate(path, DefaultMaxSize+1); err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestSizeLimit(t *testing.T) {
 			if !errors.Is(err, ErrTooLarge) {
 				t.Fatalf("err = %v, want ErrTooLarge", err)
 			}
-			want := "state file " + path + ": the file is 16.0 MiB (16777217 bytes), larger than the 16.0 MiB (16777216 bytes) limit"
+			want := "state file " + path + ": the file is 64.0 MiB (67108865 bytes), larger than the 64.0 MiB (67108864 bytes) limit"
 			if !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("err = %q\nwant prefix %q", err, want)
 			}

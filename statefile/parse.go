@@ -16,19 +16,26 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// DefaultMaxSize is the largest state file read unless a caller says otherwise.
-const DefaultMaxSize = 16 << 20
+// DefaultMaxSize is the largest state file read unless a caller says
+// otherwise: 64 MiB, some 470,000 atoms as sim/gen writes them. (It was 16
+// MiB, 88,000 atoms, while the file was read through the node tree;
+// reading it straight into the model, `status` handles 250,000 atoms in
+// under two seconds: BenchmarkStatusJSON, scripts/statusperf.)
+const DefaultMaxSize = 64 << 20
 
 // Document is a parsed AoT state file: its bytes, where the frontmatter is,
-// the yaml.Node tree (whose positions drive text edits) and the typed state.
+// the typed state and, for a text edit, the yaml.Node tree.
 type Document struct {
 	// Data is the whole file as read.
 	Data []byte
 	// FM locates the frontmatter and body in Data.
 	FM Frontmatter
-	// Root is the frontmatter's root mapping node. Node lines count from
-	// the first YAML line; add FM.FirstLine-1 for file lines. Nil in a
-	// Document from Reparse (ApplyEdits then parses Data again).
+	// Root is the frontmatter's root mapping node, whose positions drive
+	// text edits. Node lines count from the first YAML line; add
+	// FM.FirstLine-1 for file lines. Only the write protocol's own parse
+	// keeps it: it is nil in a Document from Parse, which reads the text
+	// straight into the State when it can (direct.go), and from Reparse;
+	// ApplyEdits parses Data again when it needs it.
 	Root *yaml.Node
 	// State is the decoded state, with file line numbers.
 	State *model.State
@@ -51,7 +58,34 @@ func (d *Document) FileLine(nodeLine int) int { return d.lines.File(nodeLine) }
 // Parse reads an AoT state file from bytes. Errors are *Error values with
 // the line (no path; Load adds it). Type errors inside an otherwise readable
 // file do not fail Parse: they are listed in State.Problems for Validate.
-func Parse(data []byte) (*Document, error) { return parse(data, nil, false, atomHalves) }
+// The Document keeps data as its Data (the State does not share its
+// bytes) and no node tree.
+func Parse(data []byte) (*Document, error) { return read(data, atomHalves) }
+
+// read is Parse, which decodes a list of at least halves atoms in two
+// halves at once: straight from the text when the fastyaml.Reader takes
+// it, else through the node tree, which the Document does not keep.
+func read(data []byte, halves int) (*Document, error) {
+	fm, err := SplitFrontmatter(data)
+	if err != nil {
+		return nil, frontmatterError(err)
+	}
+	yml := fm.YAML(data)
+	lines := yamltext.NewLineMap(yml, fm.FirstLine-1)
+	if st := readDirect(yml, lines, halves); st != nil {
+		finish(st, data, fm, nil, nil, nil)
+		return &Document{Data: data, FM: fm, State: st, lines: lines}, nil
+	}
+	doc, err := parseYAML(data, fm, lines, nil, false, halves)
+	if doc != nil {
+		doc.Root = nil
+	}
+	return doc, err
+}
+
+// parseTree is Parse through the node tree, which the Document keeps in
+// Root: the parse a text edit (ApplyEdits) works from.
+func parseTree(data []byte) (*Document, error) { return parse(data, nil, false, atomHalves) }
 
 // Reparse is Parse for a new version of the file that prev (nil for none)
 // was read from, as a watcher reads each change: the Document it returns
@@ -71,21 +105,32 @@ func Reparse(prev *Document, data []byte) (*Document, error) {
 	return parse(data, prev, true, atomHalves)
 }
 
-// parse is Parse, and Reparse when record is set; a list of at least
-// halves atoms is decoded in two halves at once (see atomsInHalves).
-func parse(data []byte, prev *Document, record bool, halves int) (doc *Document, err error) {
+// frontmatterError is the *Error of a file SplitFrontmatter refused.
+func frontmatterError(err error) *Error {
+	e := &Error{Msg: err.Error(), Err: err, Line: 1}
+	if errors.Is(err, ErrNoFrontmatter) {
+		e.Hint = "an AoT state file starts with '---', its YAML, then '---' and the prompt"
+	} else {
+		e.Hint = "add a '---' line after the YAML"
+	}
+	return e
+}
+
+// parse reads data through the node tree: parseTree, and Reparse when
+// record is set; a list of at least halves atoms is decoded in two halves
+// at once (see atomsInHalves).
+func parse(data []byte, prev *Document, record bool, halves int) (*Document, error) {
 	fm, err := SplitFrontmatter(data)
 	if err != nil {
-		e := &Error{Msg: err.Error(), Err: err, Line: 1}
-		if errors.Is(err, ErrNoFrontmatter) {
-			e.Hint = "an AoT state file starts with '---', its YAML, then '---' and the prompt"
-		} else {
-			e.Hint = "add a '---' line after the YAML"
-		}
-		return nil, e
+		return nil, frontmatterError(err)
 	}
+	return parseYAML(data, fm, yamltext.NewLineMap(fm.YAML(data), fm.FirstLine-1), prev, record, halves)
+}
+
+// parseYAML is parse once the frontmatter fm of data is found, lines being
+// its YAML's LineMap.
+func parseYAML(data []byte, fm Frontmatter, lines yamltext.LineMap, prev *Document, record bool, halves int) (doc *Document, err error) {
 	yml := fm.YAML(data)
-	lines := yamltext.NewLineMap(yml, fm.FirstLine-1)
 	var (
 		root *yaml.Node
 		memo *fastyaml.Memo
@@ -122,31 +167,12 @@ func parse(data []byte, prev *Document, record bool, halves int) (doc *Document,
 			doc, err = nil, &Error{Line: bomb.line, Msg: bomb.Error(), Hint: "remove the anchors and aliases (&name / *name)"}
 		}
 	}()
-	st := d.decodeState(root)
+	st := d.decodeState(nodeVal(root))
 	if d.stubMissed {
 		return parse(data, nil, record, halves)
 	}
 	st.Problems = d.problems
-	body := fm.Body(data)
-	if prev != nil && prev.State.Body == string(body) {
-		st.Body = prev.State.Body
-	} else {
-		st.Body = string(body)
-	}
-	// How the loop's own line-based tools read these bytes: one pass over
-	// the lines, which on a Reparse takes the entries whose text did not
-	// change from the version before (see loopEntries): the same reading
-	// as a Parse.
-	frame := looptools.Frame{YAMLStart: fm.YAMLStart, YAMLEnd: fm.YAMLEnd,
-		BodyStart: fm.BodyStart, FirstLine: fm.FirstLine, BOM: fm.BOM, CRLF: fm.CRLF}
-	if d.memo != nil {
-		e := loopEntries(d.memo, prev, root, fm.YAMLStart, fm.FirstLine)
-		st.LoopRead, e.read = looptools.ReadEntries(data, frame, st, e)
-		e.forget()
-		d.memo.loopTools = e
-	} else {
-		st.LoopRead = looptools.Read(data, frame, st)
-	}
+	finish(st, data, fm, prev, d.memo, root)
 	if record {
 		// The tree of a Reparse holds stubs for the entries taken from
 		// prev, and keeping it would keep the whole tree (see Reparse).
@@ -156,6 +182,30 @@ func parse(data []byte, prev *Document, record bool, halves int) (doc *Document,
 		}
 	}
 	return &Document{Data: data, FM: fm, Root: root, State: st, lines: lines, memo: d.memo}, nil
+}
+
+// finish adds to st, decoded from the frontmatter fm of data, the body
+// and how the loop's own line-based tools read these bytes: one pass over
+// the lines, which on a Reparse (memo, on the tree root, and prev) takes
+// the entries whose text did not change from the version before (see
+// loopEntries): the same reading as a Parse.
+func finish(st *model.State, data []byte, fm Frontmatter, prev *Document, memo *docMemo, root *yaml.Node) {
+	body := fm.Body(data)
+	if prev != nil && prev.State.Body == string(body) {
+		st.Body = prev.State.Body
+	} else {
+		st.Body = string(body)
+	}
+	frame := looptools.Frame{YAMLStart: fm.YAMLStart, YAMLEnd: fm.YAMLEnd,
+		BodyStart: fm.BodyStart, FirstLine: fm.FirstLine, BOM: fm.BOM, CRLF: fm.CRLF}
+	if memo != nil {
+		e := loopEntries(memo, prev, root, fm.YAMLStart, fm.FirstLine)
+		st.LoopRead, e.read = looptools.ReadEntries(data, frame, st, e)
+		e.forget()
+		memo.loopTools = e
+	} else {
+		st.LoopRead = looptools.Read(data, frame, st)
+	}
 }
 
 // leanSection says which top-level lists Reparse keeps no nodes of: those

@@ -406,7 +406,11 @@ func TestParseBOMAndCRLF(t *testing.T) {
 	if !strings.HasPrefix(s.Body, "\r\n# Original Prompt\r\n") {
 		t.Errorf("Body = %q", s.Body)
 	}
-	if root := doc.Root; root.Kind != yaml.MappingNode || root.Content[0].Value != "objective" || root.Content[0].Line+doc.LineOffset() != 2 {
+	tree, err := parseTree(doc.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root := tree.Root; root.Kind != yaml.MappingNode || root.Content[0].Value != "objective" || root.Content[0].Line+doc.LineOffset() != 2 {
 		t.Errorf("root node = kind %v, first key %q on line %d", root.Kind, root.Content[0].Value, root.Content[0].Line)
 	}
 }
@@ -618,7 +622,11 @@ func TestLinesWithOtherLineBreaks(t *testing.T) {
 			if !slices.Contains(r.Errors, want) {
 				t.Errorf("errors = %q, want %q among them", r.Errors, want)
 			}
-			statusKey := doc.Root.Content[1].Content[0].Content[4]
+			tree, err := parseTree(doc.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			statusKey := tree.Root.Content[1].Content[0].Content[4]
 			if got := doc.FileLine(statusKey.Line); statusKey.Value != "status" || got != a.Lines["status"] {
 				t.Errorf("FileLine(status node) = %d, want %d", got, a.Lines["status"])
 			}

@@ -366,7 +366,8 @@ func TestReparseStartsOverWhenAnEntryCannotBeTaken(t *testing.T) {
 
 // FuzzReparse reads a file, then a version of it with the bytes at..at+del
 // replaced by ins, then the first again, each with Reparse on the
-// Document before: each must be what Parse gives. The seed corpus is in
+// Document before: each must be what Parse gives, and Parse's direct
+// reading what the node tree gives. The seed corpus is in
 // testdata/fuzz/FuzzReparse.
 func FuzzReparse(f *testing.F) {
 	for name, base := range reparseBases(f) {
@@ -397,6 +398,9 @@ func checkReparseFuzz(t *testing.T, prev *Document, data []byte) *Document {
 	if err := sameDoc(got, want, gotErr, wantErr); err != nil {
 		t.Fatalf("Reparse differs from Parse: %v\n--- file\n%q", err, data)
 	}
+	// Parse reads directly when it can: that too must be what the tree
+	// gives.
+	checkDirect(t, data, "a version")
 	return got
 }
 

@@ -134,13 +134,13 @@ type listRec struct {
 
 // list starts recording the entries of coll, the value of the top-level
 // key, when the memo knows them all.
-func (d *decoder) list(key string, coll *yaml.Node) *listRec {
+func (d *decoder) list(key string, coll val) *listRec {
 	if d.memo == nil {
 		return nil
 	}
-	sec := d.memo.yaml.Section(key, coll)
+	sec := d.memo.yaml.Section(key, coll.n)
 	n := sec.Len()
-	if n == 0 || n != itemCount(coll) {
+	if n == 0 || n != d.itemCount(coll) {
 		return nil
 	}
 	r := &listRec{key: key, sec: sec, spans: make([]int32, 0, 2*n)}
@@ -163,11 +163,11 @@ func (r *listRec) done(d *decoder) {
 // of lines), else with decode. A node the parse took from the previous
 // version (the fastyaml.Stub) has nothing to decode: when the entry
 // cannot be taken, d.stubMissed says so.
-func entry[T any](d *decoder, r *listRec, i int, node *yaml.Node, old []T, shift func(T, int) T, decode func() T) T {
+func entry[T any](d *decoder, r *listRec, i int, node val, old []T, shift func(T, int) T, decode func() T) T {
 	start := len(d.problems)
 	v, ok := reused(d, r, i, old, shift)
 	if !ok {
-		if fastyaml.IsStub(node) {
+		if fastyaml.IsStub(node.n) {
 			d.stubMissed = true
 		} else {
 			v = decode()

@@ -161,7 +161,7 @@ func undoOnce(doc *Document, before, after *model.State, c model.PlanContext) (*
 	if err != nil {
 		return nil, nil, fmt.Errorf("does not apply: %v\nedits: %v", err, u.Edits)
 	}
-	nd, err := Parse(out)
+	nd, err := parseTree(out)
 	if err != nil {
 		return nil, nil, fmt.Errorf("does not parse: %v", err)
 	}

@@ -322,7 +322,8 @@ var errCarried = errors.New("the file already carries the change")
 // prepare plans and applies the edits to data and checks the result.
 func prepare(data []byte, path string, plan PlanFunc, carried func(*Document) bool) (prepared, error) {
 	p := prepared{data: data}
-	doc, err := Parse(data)
+	// Parsed with its node tree, which the edits are applied on.
+	doc, err := parseTree(data)
 	if err != nil {
 		return p, withPath(err, path)
 	}

@@ -78,7 +78,7 @@ through ssh or another transport; --no-remotes leaves remotes.yaml out).
 	tf.register(root)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.PersistentFlags().Int64Var(&g.maxSize, "max-size", 16<<20, "refuse state files larger than this many bytes")
+	root.PersistentFlags().Int64Var(&g.maxSize, "max-size", statefile.DefaultMaxSize, "refuse state files larger than this many bytes")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		// "aot-tui stats --json": the mistyped command, not the flag. With
 		// --scan the arguments are directories (scanDirs).
