@@ -19,6 +19,9 @@ type loop struct {
 	name    string
 	events  chan statefile.Event
 	watcher *statefile.Watcher
+	// validator validates the live versions as they arrive, off the UI
+	// goroutine (listen, eventMsg).
+	validator *model.Validator
 
 	// The last good state and what was derived from it.
 	st    *model.State
@@ -128,7 +131,7 @@ type appliedCorrection struct {
 }
 
 func newLoop(idx int, t statefile.Target, opts Options) *loop {
-	l := &loop{idx: idx, target: t, events: make(chan statefile.Event, 16)}
+	l := &loop{idx: idx, target: t, events: make(chan statefile.Event, 16), validator: &model.Validator{}}
 	l.readOnly = opts.ReadOnly
 	if opts.ReadOnly {
 		l.readOnlyWhy = "--read-only"
