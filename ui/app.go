@@ -221,6 +221,11 @@ type Model struct {
 	bodyAt       time.Time
 	bodyNext     time.Time
 	bodyGen      uint64
+
+	// bodyPad pads the body's lines, leftPad and rightPad the graph's and
+	// the details' beside it (renderContent).
+	bodyPad, leftPad, rightPad padMemo
+
 	// frame is the last frame drawn (see render), at frameAt; frameNext
 	// is when time-dependent text in it next changes (zero: none).
 	frame     string

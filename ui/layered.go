@@ -78,6 +78,8 @@ type layered struct {
 	desc     []string
 	// exec are the executable atoms g marks (model.Facts.Executable).
 	exec []string
+	// pad pads the lines view draws.
+	pad padMemo
 }
 
 // want makes w the boxes' width, when the pane or the graph's shape call
@@ -401,9 +403,7 @@ func (l *layered) view(w, h int, st dagdraw.Styler, s Styles) string {
 		lines, l.minimap, l.shown.mini = overlayMinimap(lines, lay, l.gv.Viewport(), l.gv.Selected(), w, st, s)
 	}
 	lines = append(lines, s.Muted.Render(padTo(truncate(termtext.Line(ind), w), w)))
-	for i := range lines {
-		lines[i] = padTo(lines[i], w)
-	}
+	l.pad.pad(lines, w)
 	for len(lines) < h {
 		lines = append(lines, strings.Repeat(" ", w))
 	}
