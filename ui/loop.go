@@ -43,6 +43,9 @@ type loop struct {
 	// the watcher read it (the follower counts tokens by them).
 	costSort  costSort
 	iterMarks []agent.IterationMark
+	// followerAtoms are the atom ids the follower was given last
+	// (giveAtoms).
+	followerAtoms []string
 	// resume says how a stopped loop resumes (loopword.ResumeWith).
 	resume string
 	// gone are the atoms that were in progress in an earlier version of

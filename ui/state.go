@@ -74,6 +74,9 @@ func (m *Model) onEvent(l *loop, ev statefile.Event, c *checks) tea.Cmd {
 func (m *Model) onLoaded(l *loop, ev statefile.Event, c *checks) tea.Cmd {
 	record := m.queueVersion(l, ev)
 	noteIteration(l, ev)
+	if ev.Doc != nil {
+		giveAtoms(l, ev.Doc.State)
+	}
 	if l.hist.inPast() {
 		return tea.Batch(record, m.onLoadedInPast(l, ev))
 	}
