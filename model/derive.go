@@ -54,10 +54,14 @@ type Facts struct {
 	// unresolved atom except OR choices that are not selected (a failed or
 	// unused alternative stays pending for good).
 	Outstanding int
+	// sh is the shape the facts were derived with: the work graph with
+	// its ids looked up, which Validate and StuckAtoms read rather than
+	// look every id up again (nil for facts made otherwise).
+	sh *shape
 }
 
 // Derive computes the facts of s in time linear in its size.
-func Derive(s *State) *Facts { return derive(s, newShape(s)) }
+func Derive(s *State) *Facts { return derive(s, newShape(s), nil) }
 
 // A Deriver derives the facts of the successive states of one loop, as a
 // watcher reads them. When a state's work graph has the shape of the last
@@ -71,18 +75,51 @@ func Derive(s *State) *Facts { return derive(s, newShape(s)) }
 type Deriver struct {
 	last  *State
 	shape *shape
+	// chain is the last facts' LongestChain.
+	chain []string
 }
 
 // Derive returns Derive(s).
+//
+// The longest chain of unresolved atoms depends on the shape and on which
+// atoms are unresolved: when a write changed neither (an atom went from
+// pending to in_progress, say), it is the last one.
 func (d *Deriver) Derive(s *State) *Facts {
-	if d.shape == nil || d.last == nil || !sameShape(d.last, s) {
+	var chain *[]string
+	switch {
+	case d.shape == nil || d.last == nil || !sameShape(d.last, s):
 		d.shape = newShape(s)
+	case sameUnresolved(d.last, s, d.shape.first):
+		chain = &d.chain
 	}
 	d.last = s
-	return derive(s, d.shape)
+	f := derive(s, d.shape, chain)
+	d.chain = f.LongestChain
+	return f
+}
+
+// sameUnresolved reports whether the same atoms (the first of each id) are
+// unresolved in a and b, of one shape.
+func sameUnresolved(a, b *State, first []bool) bool {
+	for i := range a.Atoms {
+		if first[i] && a.Atoms[i].Status.Unresolved() != b.Atoms[i].Status.Unresolved() {
+			return false
+		}
+	}
+	return true
+}
+
+// SameShape reports whether f and g were derived from states whose work
+// graphs have one shape — the same atom ids in the same order with the
+// same dependencies and OR groups, the same OR group choices and
+// decompositions — because one Deriver found it so and shares it between
+// them. False says nothing: facts derived otherwise never share a shape.
+func (f *Facts) SameShape(g *Facts) bool {
+	return f != nil && g != nil && f.sh != nil && f.sh == g.sh
 }
 
 // shape is what Derive builds from the shape of the work graph alone.
+// It is shared by the facts of states of one shape and never modified.
 type shape struct {
 	index      map[string]int
 	first      []bool // the atom is the first with its id
@@ -91,6 +128,34 @@ type shape struct {
 	orGroupOf  map[string]string
 	parentOf   map[string]string
 	childrenOf map[string][]string
+	// orFirst and orLast are, for each atom first with its id that is in
+	// an OR group (orGroupOf), the index in State.ORGroups of the first
+	// and of the last group of that name; -1 for the others. Nil when
+	// there are no OR groups.
+	orFirst, orLast []int32
+	// The decomposition children of atom i (first with its id) are
+	// kids[kidOff[i]:kidOff[i+1]] in childrenOf's order, each the index of
+	// the atom it names or -1; nil when there are no decompositions.
+	kidOff, kids []int32
+}
+
+// orGroupFirst is the index of the OR group atom i (first with its id) is
+// in, of the groups with its name the first (orGroupsByName's); -1 for
+// none.
+func (sh *shape) orGroupFirst(i int) int {
+	if sh.orFirst == nil {
+		return -1
+	}
+	return int(sh.orFirst[i])
+}
+
+// children are the indexes of the decomposition children of atom i
+// (first with its id); -1 for a child no atom has.
+func (sh *shape) children(i int) []int32 {
+	if sh.kidOff == nil {
+		return nil
+	}
+	return sh.kids[sh.kidOff[i]:sh.kidOff[i+1]]
 }
 
 func newShape(s *State) *shape {
@@ -117,6 +182,85 @@ func newShape(s *State) *shape {
 			sh.childrenOf[d.Parent] = append(sh.childrenOf[d.Parent], c)
 		}
 	}
+	sh.orGroupIndexes(s)
+	sh.childIndexes(s)
+	return sh
+}
+
+// orGroupIndexes fills orFirst and orLast.
+func (sh *shape) orGroupIndexes(s *State) {
+	if len(s.ORGroups) == 0 {
+		return
+	}
+	first := make(map[string]int32, len(s.ORGroups))
+	last := make(map[string]int32, len(s.ORGroups))
+	for k, g := range s.ORGroups {
+		if _, ok := first[g.Name]; !ok {
+			first[g.Name] = int32(k)
+		}
+		last[g.Name] = int32(k)
+	}
+	n := len(s.Atoms)
+	sh.orFirst, sh.orLast = make([]int32, n), make([]int32, n)
+	for i := range n {
+		sh.orFirst[i], sh.orLast[i] = -1, -1
+	}
+	for id, name := range sh.orGroupOf {
+		if i, ok := sh.index[id]; ok {
+			sh.orFirst[i], sh.orLast[i] = first[name], last[name]
+		}
+	}
+}
+
+// childIndexes fills kidOff and kids.
+func (sh *shape) childIndexes(s *State) {
+	if len(sh.childrenOf) == 0 {
+		return
+	}
+	n := len(s.Atoms)
+	sh.kidOff = make([]int32, n+1)
+	total := 0
+	for parent, kids := range sh.childrenOf {
+		if i, ok := sh.index[parent]; ok {
+			sh.kidOff[i+1] = int32(len(kids))
+			total += len(kids)
+		}
+	}
+	for i := range n {
+		sh.kidOff[i+1] += sh.kidOff[i]
+	}
+	sh.kids = make([]int32, total)
+	for parent, kids := range sh.childrenOf {
+		i, ok := sh.index[parent]
+		if !ok {
+			continue
+		}
+		at := sh.kidOff[i]
+		for k, c := range kids {
+			j, ok := sh.index[c]
+			if !ok {
+				j = -1
+			}
+			sh.kids[int(at)+k] = int32(j)
+		}
+	}
+}
+
+// shapeOf is the shape f was derived with, or, for facts made otherwise,
+// one built from s and f's Index.
+func shapeOf(s *State, f *Facts) *shape {
+	if f.sh != nil {
+		return f.sh
+	}
+	sh := &shape{index: f.Index, first: make([]bool, len(s.Atoms)), orGroupOf: f.ORGroupOf, childrenOf: f.ChildrenOf}
+	for i, a := range s.Atoms {
+		if k, ok := f.Index[a.ID]; ok && k == i {
+			sh.first[i] = true
+		}
+	}
+	sh.g = resolveDeps(s, f.Index)
+	sh.orGroupIndexes(s)
+	sh.childIndexes(s)
 	return sh
 }
 
@@ -144,14 +288,16 @@ func sameShape(a, b *State) bool {
 	return true
 }
 
-// derive computes the facts of s, whose shape is sh.
-func derive(s *State, sh *shape) *Facts {
+// derive computes the facts of s, whose shape is sh; chain, when not nil,
+// is its longest chain of unresolved atoms, known already.
+func derive(s *State, sh *shape, chain *[]string) *Facts {
 	f := &Facts{
 		Index:      sh.index,
 		Dependents: sh.dependents,
 		ORGroupOf:  sh.orGroupOf,
 		ParentOf:   sh.parentOf,
 		ChildrenOf: sh.childrenOf,
+		sh:         sh,
 	}
 	for _, a := range s.Atoms {
 		f.Counts.Total++
@@ -166,24 +312,12 @@ func derive(s *State, sh *shape) *Facts {
 			f.Counts.Other++
 		}
 	}
-	groups := make(map[string]*ORGroup, len(s.ORGroups))
-	for i := range s.ORGroups {
-		groups[s.ORGroups[i].Name] = &s.ORGroups[i]
-	}
-
-	status := func(id string) (AtomStatus, bool) {
-		i, ok := f.Index[id]
-		if !ok {
-			return "", false
-		}
-		return s.Atoms[i].Status, true
-	}
 	for i, a := range s.Atoms {
 		// Only the first of duplicate ids counts (duplicates are a validation error).
 		if a.Status != StatusPending || !sh.first[i] {
 			continue
 		}
-		if f.isExecutable(s, sh.g, i, groups, status) {
+		if isExecutable(s, sh, i) {
 			f.Executable = append(f.Executable, a.ID)
 		}
 	}
@@ -201,17 +335,32 @@ func derive(s *State, sh *shape) *Facts {
 	default:
 		f.Progress = ProgressExpanding
 	}
-	f.LongestChain = longestUnresolvedChain(s, sh.g, sh.first)
-	for _, a := range s.Atoms {
+	if chain != nil {
+		f.LongestChain = *chain
+	} else {
+		f.LongestChain = longestUnresolvedChain(s, sh.g, sh.first)
+	}
+	for i, a := range s.Atoms {
 		if !a.Status.Unresolved() {
 			continue
 		}
-		if g := f.ORGroupOf[a.ID]; g != "" && groups[g].Selected != a.ID {
+		k := i
+		if !sh.first[i] {
+			k = sh.index[a.ID] // a repeated id: the group is its first's
+		}
+		if unselected(s, sh, k, a.ID) {
 			continue
 		}
 		f.Outstanding++
 	}
 	return f
+}
+
+// unselected reports whether the atom id, first at index i, is an OR
+// choice that its group (of the groups with the group's name, the last)
+// does not select.
+func unselected(s *State, sh *shape, i int, id string) bool {
+	return sh.orLast != nil && sh.orLast[i] >= 0 && s.ORGroups[sh.orLast[i]].Selected != id
 }
 
 // depGraph is every atom's depends_on resolved once: the dependencies of
@@ -316,23 +465,24 @@ func dependents(s *State, g depGraph) map[string][]string {
 	return out
 }
 
-func (f *Facts) isExecutable(s *State, g depGraph, i int, groups map[string]*ORGroup, status func(string) (AtomStatus, bool)) bool {
-	a := &s.Atoms[i]
+// isExecutable reports whether the pending atom i (first with its id) can
+// start: its dependencies are all resolved atoms, so are its decomposition
+// children that are atoms, and it is not an OR choice its group leaves
+// unselected.
+func isExecutable(s *State, sh *shape, i int) bool {
+	g := sh.g
 	for p := g.off[i]; p < g.off[i+1]; p++ {
 		if x := g.dep[p]; x < 0 || s.Atoms[x].Status != StatusResolved {
 			return false
 		}
 	}
 	// A decomposed parent is a container: it resolves when its children do.
-	for _, c := range f.ChildrenOf[a.ID] {
-		if st, ok := status(c); ok && st != StatusResolved {
+	for _, c := range sh.children(i) {
+		if c >= 0 && s.Atoms[c].Status != StatusResolved {
 			return false
 		}
 	}
-	if g := f.ORGroupOf[a.ID]; g != "" && groups[g].Selected != a.ID {
-		return false
-	}
-	return true
+	return !unselected(s, sh, i, s.Atoms[i].ID)
 }
 
 // longestUnresolvedChain runs a longest-path pass over unresolved atoms in

@@ -37,7 +37,7 @@ func TestDeriveMatchesReference(t *testing.T) {
 		states = append(states, randomState(r))
 	}
 	for k, s := range states {
-		got, want := model.Derive(s), deriveRef(s)
+		got, want := model.WithoutShape(model.Derive(s)), deriveRef(s)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("state %d: Derive\n%+v\nwant\n%+v\natoms %+v", k, got, want, s.Atoms)
 		}
@@ -54,7 +54,7 @@ func TestDeriverMatchesDerive(t *testing.T) {
 		var d model.Deriver
 		s := randomState(r)
 		for step := 0; step < 20; step++ {
-			got := d.Derive(s)
+			got := model.WithoutShape(d.Derive(s))
 			if want := deriveRef(s); !reflect.DeepEqual(got, want) {
 				t.Fatalf("chain %d step %d: Deriver\n%+v\nwant\n%+v", chain, step, got, want)
 			}

@@ -29,11 +29,12 @@ func StuckAtoms(s *State, f *Facts) Stuck {
 	if f.Outstanding == 0 {
 		return Stuck{}
 	}
-	sf := stuckFinder{s: s, f: f, groups: orGroupsByName(s)}
+	sf := stuckFinder{s: s, f: f, sh: shapeOf(s, f)}
 	sf.finishable()
 	var out Stuck
-	for i, a := range s.Atoms {
-		if f.Index[a.ID] == i && !sf.can[i] && a.Status.Unresolved() && sf.deselectedBy(a.ID) == "" {
+	for i := range s.Atoms {
+		a := &s.Atoms[i]
+		if sf.sh.first[i] && !sf.can[i] && a.Status.Unresolved() && sf.deselected(i) == "" {
 			out.IDs = append(out.IDs, a.ID)
 		}
 	}
@@ -45,9 +46,10 @@ func StuckAtoms(s *State, f *Facts) Stuck {
 
 // stuckFinder finds the stuck atoms of s.
 type stuckFinder struct {
-	s      *State
-	f      *Facts
-	groups map[string]*ORGroup
+	s *State
+	f *Facts
+	// sh is the work graph of s with its ids looked up (f's shape).
+	sh *shape
 	// can marks, by atom index (first of each id), the atoms that are
 	// resolved or will be.
 	can []bool
@@ -56,12 +58,28 @@ type stuckFinder struct {
 // deselectedBy is the OR group that lists id as a choice and selects
 // another ("" when none does).
 func (sf *stuckFinder) deselectedBy(id string) string {
+	if i, ok := sf.f.Index[id]; ok {
+		return sf.deselected(i)
+	}
+	// Not an atom (cause asks only about atoms).
 	name, ok := sf.f.ORGroupOf[id]
 	if !ok {
 		return ""
 	}
-	if g := sf.groups[name]; g != nil && g.Selected != id {
+	if g, ok := sf.s.ORGroup(name); ok && g.Selected != id {
 		return name
+	}
+	return ""
+}
+
+// deselected is deselectedBy of atom i (first with its id).
+func (sf *stuckFinder) deselected(i int) string {
+	k := sf.sh.orGroupFirst(i)
+	if k < 0 {
+		return ""
+	}
+	if g := &sf.s.ORGroups[k]; g.Selected != sf.s.Atoms[i].ID {
+		return g.Name
 	}
 	return ""
 }
@@ -71,7 +89,8 @@ func (sf *stuckFinder) deselectedBy(id string) string {
 // pending atom, not an unselected OR choice, whose dependencies all exist
 // and whose dependencies and decomposition children are all finishable.
 func (sf *stuckFinder) finishable() {
-	s, f := sf.s, sf.f
+	s, sh := sf.s, sf.sh
+	g := sh.g
 	n := len(s.Atoms)
 	can := make([]bool, n)
 	sf.can = can
@@ -80,18 +99,14 @@ func (sf *stuckFinder) finishable() {
 	// dependency or a decomposed parent on its child, once each: last[j]
 	// is i+1 once i waits on j (i's pairs are made one after the other).
 	type wait struct{ on, by int32 }
-	total := 0
-	for _, a := range s.Atoms {
-		total += len(a.DependsOn)
-	}
-	waits := make([]wait, 0, total+len(f.ParentOf))
+	waits := make([]wait, 0, len(g.dep)+len(sh.kids))
 	last := make([]int32, n)
 	queue := make([]int32, 0, n)
-	for i, a := range s.Atoms {
-		if f.Index[a.ID] != i {
+	for i := range s.Atoms {
+		if !sh.first[i] {
 			continue
 		}
-		switch a.Status {
+		switch s.Atoms[i].Status {
 		case StatusResolved, StatusInProgress:
 			can[i] = true
 			queue = append(queue, int32(i))
@@ -100,28 +115,28 @@ func (sf *stuckFinder) finishable() {
 		default:
 			continue // a status the loop does not know: it never runs
 		}
-		if sf.deselectedBy(a.ID) != "" {
+		if sf.deselected(i) != "" {
 			continue
 		}
 		by := int32(i)
-		on := func(j int) {
+		on := func(j int32) {
 			if last[j] != by+1 {
 				last[j] = by + 1
-				waits = append(waits, wait{int32(j), by})
+				waits = append(waits, wait{j, by})
 				need[i]++
 			}
 		}
 		blocked := false
-		for _, d := range a.DependsOn {
-			j, ok := f.Index[d]
-			if !ok {
+		for p := g.off[i]; p < g.off[i+1]; p++ {
+			j := g.dep[p]
+			if j < 0 {
 				blocked = true
 				break
 			}
 			on(j)
 		}
-		for _, c := range f.ChildrenOf[a.ID] {
-			if j, ok := f.Index[c]; ok {
+		for _, j := range sh.children(i) {
+			if j >= 0 {
 				on(j)
 			}
 		}

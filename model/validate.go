@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,7 +64,12 @@ func (r *Report) finish() {
 type validator struct {
 	s *State
 	f *Facts
-	r Report
+	// sh is the work graph of s with its ids looked up (f's shape).
+	sh *shape
+	// memo is what the Validator, if any, kept of the last state; next
+	// what this validation keeps for the next one.
+	memo, next *Validator
+	r          Report
 	// badValue holds the paths of values the decoder found of the wrong
 	// type. Such a value was decoded as its zero value; a finding about
 	// that zero ("constraints.max_iterations is 0") would be misleading,
@@ -97,8 +103,61 @@ func Validate(s *State) Report {
 }
 
 // ValidateWith is Validate with facts already derived from s.
-func ValidateWith(s *State, f *Facts) Report {
-	v := &validator{s: s, f: f, badValue: make(map[string]bool, len(s.Problems))}
+func ValidateWith(s *State, f *Facts) Report { return validate(s, f, nil, nil) }
+
+// A Validator validates the successive states of one loop as a watcher
+// reads them: Validate returns what ValidateWith does, taking from the
+// last state it validated what cannot have changed. Which fields each
+// atom has is taken from the last state where the atom's Lines are the
+// same map (a re-read shares the entries whose text did not change:
+// statefile.Reparse); what depends on the work graph's shape alone (its
+// dependency cycles, the OR group choices that are not atoms) when the
+// facts share the last ones' shape (Facts.SameShape); the atom of each
+// binding when it names the same id as the last state's binding at its
+// place. That keeps a write of a 10,000-atom loop from looking every
+// field of every atom up again (issue 26). A Validator is for one
+// goroutine, and the states it is given are not modified.
+type Validator struct {
+	last *State
+	sh   *shape
+	// fields has, for each atom of last, the fields its Lines has
+	// (fieldDescription, …).
+	fields []uint8
+	// bindAt is the index of the atom of each binding of last (-1: none).
+	bindAt []int32
+	// cycles are sh's dependency cycles, choiceAtom whether each choice
+	// of each OR group of sh names an atom (the groups' choices in
+	// order); made when first needed, as is orField.
+	cycles     []cycle
+	cyclesDone bool
+	choiceAtom []bool
+	// orField is what each atom's or_group field names in sh (orFieldOK,
+	// …).
+	orField []uint8
+}
+
+// Validate returns ValidateWith(s, f).
+func (m *Validator) Validate(s *State, f *Facts) Report {
+	next := &Validator{last: s}
+	r := validate(s, f, m, next)
+	if m != nil {
+		*m = *next
+	}
+	return r
+}
+
+// validate is ValidateWith, reusing what memo kept of the last state and
+// keeping in next what the next validation may reuse (both nil for a
+// validation on its own).
+func validate(s *State, f *Facts, memo, next *Validator) Report {
+	v := &validator{s: s, f: f, sh: shapeOf(s, f), badValue: make(map[string]bool, len(s.Problems))}
+	if memo != nil && next != nil {
+		v.memo, v.next = memo, next
+		v.next.sh = v.sh
+		if memo.sh == v.sh {
+			v.next.cycles, v.next.cyclesDone, v.next.choiceAtom, v.next.orField = memo.cycles, memo.cyclesDone, memo.choiceAtom, memo.orField
+		}
+	}
 	v.r.AtomCount = len(s.Atoms)
 	for _, p := range s.Problems {
 		v.r.add(true, p)
@@ -119,6 +178,43 @@ func ValidateWith(s *State, f *Facts) Report {
 	v.r.finish()
 	v.atomsOf()
 	return v.r
+}
+
+// The fields of an atom Validate asks whether it has.
+const (
+	fieldDescription uint8 = 1 << iota
+	fieldStatus
+	fieldDependsOn
+)
+
+// atomFields are the fields atom i (a) has of those Validate asks about:
+// the last state's answer when a's Lines are the map it had.
+func (v *validator) atomFields(i int, a *Atom) uint8 {
+	var has uint8
+	if m := v.memo; m != nil && m.last != nil && i < len(m.fields) && sameMap(m.last.Atoms[i].Lines, a.Lines) {
+		has = m.fields[i]
+	} else {
+		for _, f := range []struct {
+			key string
+			bit uint8
+		}{{"description", fieldDescription}, {"status", fieldStatus}, {"depends_on", fieldDependsOn}} {
+			if a.Lines.Has(f.key) {
+				has |= f.bit
+			}
+		}
+	}
+	if v.next != nil {
+		if v.next.fields == nil {
+			v.next.fields = make([]uint8, len(v.s.Atoms))
+		}
+		v.next.fields[i] = has
+	}
+	return has
+}
+
+// sameMap reports whether a and b are one map (not merely equal ones).
+func sameMap(a, b Lines) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // atomsOf names the atom of each finding whose path is in one
@@ -355,58 +451,101 @@ func (v *validator) atoms() {
 	if v.s.Lines.Has("atoms") && len(v.s.Atoms) == 0 {
 		v.errf(v.s.Lines["atoms"], "atoms", "no atoms defined (must have at least 1)")
 	}
-	// An atom's OR group and whether it lists the atom, looked up, not
-	// scanned for: with one group per few atoms a scan per atom made
-	// validate quadratic (issue 26).
-	groups := orGroupsByName(v.s)
-	type choice struct{ group, atom string }
-	listed := map[choice]bool{}
-	for _, g := range v.s.ORGroups {
-		for _, c := range g.Choices {
-			listed[choice{g.Name, c}] = true
-		}
-	}
-	for i, a := range v.s.Atoms {
-		p := fmt.Sprintf("atoms[%d]", i)
+	orField := v.orFields()
+	g := v.sh.g
+	for i := range v.s.Atoms {
+		a := &v.s.Atoms[i]
+		// The path is spelt out only for a finding: this runs on every
+		// write of the loop, over every atom.
+		path := func(field string) string { return "atoms[" + strconv.Itoa(i) + "]" + field }
 		name := a.ID
 		if a.ID == "" {
-			v.errf(a.Line, p+".id", "%s has no id", p)
-			name = p
-		} else if first := v.f.Index[a.ID]; first != i {
-			v.errf(a.Line, p+".id", "duplicate atom id %s (first defined on line %d)", a.ID, v.s.Atoms[first].Line)
+			v.errf(a.Line, path(".id"), "%s has no id", path(""))
+			name = path("")
+		} else if !v.sh.first[i] {
+			v.errf(a.Line, path(".id"), "duplicate atom id %s (first defined on line %d)", a.ID, v.s.Atoms[v.f.Index[a.ID]].Line)
 		}
-		if !a.Lines.Has("description") {
-			v.warnf(a.Line, p+".description", "atom %s has no description", name)
+		has := v.atomFields(i, a)
+		if has&fieldDescription == 0 {
+			v.warnf(a.Line, path(".description"), "atom %s has no description", name)
 		}
 		switch {
-		case !a.Lines.Has("status"):
-			v.errf(a.Line, p+".status", "atom %s has no status", name)
+		case has&fieldStatus == 0:
+			v.errf(a.Line, path(".status"), "atom %s has no status", name)
 		case !a.Status.Known():
-			v.errf(a.Lines["status"], p+".status", "atom %s has status %q; expected pending, in_progress or resolved", name, a.Status)
+			v.errf(a.Lines["status"], path(".status"), "atom %s has status %q; expected pending, in_progress or resolved", name, a.Status)
 		}
-		if !a.Lines.Has("depends_on") {
-			v.warnf(a.Line, p+".depends_on", "atom %s has no depends_on (write depends_on: [] when it has none)", name)
+		if has&fieldDependsOn == 0 {
+			v.warnf(a.Line, path(".depends_on"), "atom %s has no depends_on (write depends_on: [] when it has none)", name)
 		}
-		seen := map[string]bool{}
-		for _, d := range a.DependsOn {
-			if seen[d] {
-				v.warnf(a.Lines["depends_on"], p+".depends_on", "atom %s lists dependency %s twice", name, d)
+		// The dependencies as the shape resolved them: repeat marks one
+		// named earlier in the list, a negative index one no atom has.
+		for p := g.off[i]; p < g.off[i+1]; p++ {
+			d := a.DependsOn[p-g.off[i]]
+			if g.repeat[p] {
+				v.warnf(a.Lines["depends_on"], path(".depends_on"), "atom %s lists dependency %s twice", name, d)
 			}
-			seen[d] = true
-			if _, ok := v.f.Index[d]; !ok {
-				v.errf(a.Lines["depends_on"], p+".depends_on", "atom %s depends on %s, which does not exist (the loop could never finish)", name, d)
+			if g.dep[p] < 0 {
+				v.errf(a.Lines["depends_on"], path(".depends_on"), "atom %s depends on %s, which does not exist (the loop could never finish)", name, d)
 			}
 		}
-		if a.ORGroup != "" {
-			g, ok := groups[a.ORGroup]
-			switch {
-			case !ok:
-				v.warnf(a.Lines["or_group"], p+".or_group", "atom %s names OR group %s, which is not defined in or_groups", name, a.ORGroup)
-			case !listed[choice{g.Name, a.ID}]:
-				v.warnf(a.Lines["or_group"], p+".or_group", "atom %s names OR group %s, whose choices do not list it", name, a.ORGroup)
-			}
+		switch orField[i] {
+		case orUndefined:
+			v.warnf(a.Lines["or_group"], path(".or_group"), "atom %s names OR group %s, which is not defined in or_groups", name, a.ORGroup)
+		case orUnlisted:
+			v.warnf(a.Lines["or_group"], path(".or_group"), "atom %s names OR group %s, whose choices do not list it", name, a.ORGroup)
 		}
 	}
+}
+
+// What an atom's or_group field names.
+const (
+	orFieldOK   uint8 = iota // no group, or one that lists the atom
+	orUndefined              // a group or_groups does not define
+	orUnlisted               // a group whose choices do not list the atom
+)
+
+// orFields says, for each atom, what its or_group field names (orFieldOK,
+// …). It depends on the work graph's shape alone: a Validator works it
+// out once per shape.
+func (v *validator) orFields() []uint8 {
+	if v.next != nil && v.next.orField != nil {
+		return v.next.orField
+	}
+	out := make([]uint8, len(v.s.Atoms))
+	// An atom's OR group and whether it lists the atom, looked up, not
+	// scanned for: with one group per few atoms a scan per atom made
+	// validate quadratic (issue 26). Made for the first atom that names a
+	// group.
+	var groups map[string]*ORGroup
+	type choice struct{ group, atom string }
+	var listed map[choice]bool
+	for i := range v.s.Atoms {
+		a := &v.s.Atoms[i]
+		if a.ORGroup == "" {
+			continue
+		}
+		if groups == nil {
+			groups = orGroupsByName(v.s)
+			listed = map[choice]bool{}
+			for _, g := range v.s.ORGroups {
+				for _, c := range g.Choices {
+					listed[choice{g.Name, c}] = true
+				}
+			}
+		}
+		g, ok := groups[a.ORGroup]
+		switch {
+		case !ok:
+			out[i] = orUndefined
+		case !listed[choice{g.Name, a.ID}]:
+			out[i] = orUnlisted
+		}
+	}
+	if v.next != nil {
+		v.next.orField = out
+	}
+	return out
 }
 
 // resolvedTooEarly reports a resolved atom that depends on an unresolved
@@ -421,15 +560,18 @@ func (v *validator) atoms() {
 // model.Interrupt). Dependencies that are not atoms, or whose status is
 // not one the loop knows, are reported as such elsewhere.
 func (v *validator) resolvedTooEarly() {
-	for i, a := range v.s.Atoms {
-		if a.Status != StatusResolved || v.f.Index[a.ID] != i {
+	g := v.sh.g
+	for i := range v.s.Atoms {
+		a := &v.s.Atoms[i]
+		if a.Status != StatusResolved || !v.sh.first[i] {
 			continue
 		}
-		for _, d := range a.DependsOn {
-			j, ok := v.f.Index[d]
-			if !ok || !v.s.Atoms[j].Status.Unresolved() {
+		for p := g.off[i]; p < g.off[i+1]; p++ {
+			j := g.dep[p]
+			if j < 0 || !v.s.Atoms[j].Status.Unresolved() {
 				continue
 			}
+			d := a.DependsOn[p-g.off[i]]
 			line := a.Lines["status"]
 			if line == 0 {
 				line = a.Line
@@ -442,11 +584,43 @@ func (v *validator) resolvedTooEarly() {
 	}
 }
 
-// cycles reports each dependency cycle once, as a path A1 -> A2 -> A1
-// (read "depends on"), with an iterative DFS so long chains cannot
-// overflow the stack.
+// cycle is a dependency cycle found in the work graph: the atoms on it
+// (ids) from the atom j where it was entered, and its finding's message.
+type cycle struct {
+	j   int
+	ids []string
+	msg string
+}
+
+// cycles reports each dependency cycle once (up to 20), as a path A1 ->
+// A2 -> A1 (read "depends on"). The cycles depend on the work graph's
+// shape alone: a Validator finds them once per shape.
 func (v *validator) cycles() {
-	atoms := v.s.Atoms
+	var found []cycle
+	switch {
+	case v.next != nil && v.next.cyclesDone:
+		found = v.next.cycles
+	default:
+		found = findCycles(v.s, v.sh)
+		if v.next != nil {
+			v.next.cycles, v.next.cyclesDone = found, true
+		}
+	}
+	for _, c := range found {
+		n := len(v.r.Problems)
+		v.errf(v.s.Atoms[c.j].Line, fmt.Sprintf("atoms[%d].depends_on", c.j), "%s", c.msg)
+		if len(v.r.Problems) > n {
+			v.r.Problems[n].Atoms = c.ids
+		}
+	}
+}
+
+// findCycles finds the dependency cycles of s (of shape sh), up to 20,
+// each once, with an iterative DFS so long chains cannot overflow the
+// stack.
+func findCycles(s *State, sh *shape) []cycle {
+	atoms := s.Atoms
+	g := sh.g
 	const (
 		white = iota
 		grey
@@ -454,30 +628,35 @@ func (v *validator) cycles() {
 	)
 	color := make([]uint8, len(atoms))
 	reported := map[string]bool{}
-	type frame struct{ node, next int }
+	var found []cycle
+	// next is the position in g.dep of the dependency of node to follow.
+	type frame struct {
+		node int
+		next int32
+	}
+	var stack []frame
 	for start := range atoms {
-		if color[start] != white || v.f.Index[atoms[start].ID] != start {
+		if color[start] != white || !sh.first[start] {
 			continue
 		}
-		stack := []frame{{start, 0}}
+		stack = append(stack[:0], frame{start, g.off[start]})
 		color[start] = grey
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			deps := atoms[top.node].DependsOn
-			if top.next >= len(deps) {
+			if top.next >= g.off[top.node+1] {
 				color[top.node] = black
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			j, ok := v.f.Index[deps[top.next]]
+			j := int(g.dep[top.next])
 			top.next++
-			if !ok {
+			if j < 0 {
 				continue
 			}
 			switch color[j] {
 			case white:
 				color[j] = grey
-				stack = append(stack, frame{j, 0})
+				stack = append(stack, frame{j, g.off[j]})
 			case grey:
 				// Back edge: the cycle is the stack from j to the top.
 				var ids []string
@@ -491,15 +670,13 @@ func (v *validator) cycles() {
 				key := canonicalCycle(ids)
 				if !reported[key] && len(reported) < 20 {
 					reported[key] = true
-					n := len(v.r.Problems)
-					v.errf(atoms[j].Line, fmt.Sprintf("atoms[%d].depends_on", j), "circular dependency: %s", strings.Join(append(ids, atoms[j].ID), " -> "))
-					if len(v.r.Problems) > n {
-						v.r.Problems[n].Atoms = ids
-					}
+					path := strings.Join(append(ids[:len(ids):len(ids)], atoms[j].ID), " -> ")
+					found = append(found, cycle{j: j, ids: ids, msg: "circular dependency: " + path})
 				}
 			}
 		}
 	}
+	return found
 }
 
 // canonicalCycle names a cycle independently of where it was entered.
@@ -514,33 +691,57 @@ func canonicalCycle(ids []string) string {
 }
 
 func (v *validator) orGroups() {
+	isAtom := v.choiceAtoms()
+	k := 0
 	for _, g := range v.s.ORGroups {
-		p := "or_groups." + g.Name
+		// The path is spelt out only for a finding (this runs on every
+		// write).
+		p := func(field string) string { return "or_groups." + g.Name + field }
 		if len(g.Choices) == 0 {
-			v.errf(g.Line, p+".choices", "OR group %s has no choices", g.Name)
+			v.errf(g.Line, p(".choices"), "OR group %s has no choices", g.Name)
 		}
 		for _, c := range g.Choices {
-			if _, ok := v.f.Index[c]; !ok {
-				v.warnf(g.Lines["choices"], p+".choices", "OR group %s lists choice %s, which is not an atom (yet)", g.Name, c)
+			if !isAtom[k] {
+				v.warnf(g.Lines["choices"], p(".choices"), "OR group %s lists choice %s, which is not an atom (yet)", g.Name, c)
 			}
+			k++
 		}
 		switch {
 		case !g.Lines.Has("selected") || g.Selected == "":
-			v.warnf(g.Line, p+".selected", "OR group %s has no selected choice", g.Name)
+			v.warnf(g.Line, p(".selected"), "OR group %s has no selected choice", g.Name)
 		case !contains(g.Choices, g.Selected):
-			v.errf(g.Lines["selected"], p+".selected", "OR group %s selects %s, which is not among its choices %v", g.Name, g.Selected, g.Choices)
+			v.errf(g.Lines["selected"], p(".selected"), "OR group %s selects %s, which is not among its choices %v", g.Name, g.Selected, g.Choices)
 		case contains(g.Failed, g.Selected):
-			v.warnf(g.Lines["selected"], p+".selected", "OR group %s selects %s, which is listed as failed", g.Name, g.Selected)
+			v.warnf(g.Lines["selected"], p(".selected"), "OR group %s selects %s, which is listed as failed", g.Name, g.Selected)
 		}
 		if !g.Lines.Has("failed") {
-			v.warnf(g.Line, p+".failed", "OR group %s has no failed list (write failed: [])", g.Name)
+			v.warnf(g.Line, p(".failed"), "OR group %s has no failed list (write failed: [])", g.Name)
 		}
 		for _, fl := range g.Failed {
 			if !contains(g.Choices, fl) {
-				v.warnf(g.Lines["failed"], p+".failed", "OR group %s lists failed choice %s, which is not among its choices", g.Name, fl)
+				v.warnf(g.Lines["failed"], p(".failed"), "OR group %s lists failed choice %s, which is not among its choices", g.Name, fl)
 			}
 		}
 	}
+}
+
+// choiceAtoms reports, for each choice of each OR group in order, whether
+// an atom has its id: the shape's, which a Validator keeps.
+func (v *validator) choiceAtoms() []bool {
+	if v.next != nil && v.next.choiceAtom != nil {
+		return v.next.choiceAtom
+	}
+	isAtom := []bool{}
+	for _, g := range v.s.ORGroups {
+		for _, c := range g.Choices {
+			_, ok := v.f.Index[c]
+			isAtom = append(isAtom, ok)
+		}
+	}
+	if v.next != nil {
+		v.next.choiceAtom = isAtom
+	}
+	return isAtom
 }
 
 // orDeadEnds warns about pending atoms that wait on an OR choice the group
@@ -553,41 +754,44 @@ func (v *validator) orDeadEnds() {
 	if len(v.s.ORGroups) == 0 {
 		return
 	}
-	groups := orGroupsByName(v.s)
-	// unselected returns the group of an unresolved OR choice it does not
-	// select.
-	unselected := func(id string) *ORGroup {
-		name, ok := v.f.ORGroupOf[id]
-		if !ok {
+	sh, g := v.sh, v.sh.g
+	// unselected returns the group of atom j (first with its id), an
+	// unresolved OR choice it does not select; nil for the others and for
+	// an id no atom has (j < 0).
+	unselected := func(j int) *ORGroup {
+		if j < 0 {
 			return nil
 		}
-		g := groups[name]
-		if g == nil || g.Selected == id {
+		k := sh.orGroupFirst(j)
+		if k < 0 {
 			return nil
 		}
-		if j, ok := v.f.Index[id]; !ok || v.s.Atoms[j].Status == StatusResolved {
+		grp := &v.s.ORGroups[k]
+		if grp.Selected == v.s.Atoms[j].ID || v.s.Atoms[j].Status == StatusResolved {
 			return nil
 		}
-		return g
+		return grp
 	}
-	for i, a := range v.s.Atoms {
-		if a.Status != StatusPending || v.f.Index[a.ID] != i || unselected(a.ID) != nil {
+	for i := range v.s.Atoms {
+		a := &v.s.Atoms[i]
+		if a.Status != StatusPending || !sh.first[i] || unselected(i) != nil {
 			continue
 		}
-		for _, d := range a.DependsOn {
-			g := unselected(d)
-			if g == nil {
+		for p := g.off[i]; p < g.off[i+1]; p++ {
+			grp := unselected(int(g.dep[p]))
+			if grp == nil {
 				continue
 			}
-			sel := g.Selected
+			d := a.DependsOn[p-g.off[i]]
+			sel := grp.Selected
 			if sel == "" {
 				sel = "nothing"
 			}
-			p := fmt.Sprintf("atoms[%d].depends_on", i)
-			if contains(g.Failed, d) {
-				v.warnf(a.Lines["depends_on"], p, "atom %s depends on %s, which failed in OR group %s (it selects %s): %s can never run", a.ID, d, g.Name, sel, a.ID)
+			path := fmt.Sprintf("atoms[%d].depends_on", i)
+			if contains(grp.Failed, d) {
+				v.warnf(a.Lines["depends_on"], path, "atom %s depends on %s, which failed in OR group %s (it selects %s): %s can never run", a.ID, d, grp.Name, sel, a.ID)
 			} else {
-				v.warnf(a.Lines["depends_on"], p, "atom %s depends on %s, which OR group %s does not select (it selects %s): %s can never run", a.ID, d, g.Name, sel, a.ID)
+				v.warnf(a.Lines["depends_on"], path, "atom %s depends on %s, which OR group %s does not select (it selects %s): %s can never run", a.ID, d, grp.Name, sel, a.ID)
 			}
 		}
 	}
@@ -626,22 +830,47 @@ func (v *validator) decompositions() {
 }
 
 func (v *validator) bindings() {
-	bound := make(map[string]bool, len(v.s.Bindings))
-	for _, b := range v.s.Bindings {
-		bound[b.AtomID] = true
-		j, ok := v.f.Index[b.AtomID]
+	// bound marks the atoms (the first of each id) that have a binding.
+	bound := make([]bool, len(v.s.Atoms))
+	var at []int32
+	if v.next != nil {
+		at = make([]int32, len(v.s.Bindings))
+		v.next.bindAt = at
+	}
+	for k, b := range v.s.Bindings {
+		j := v.bindingAtom(k, b.AtomID)
+		if at != nil {
+			at[k] = int32(j)
+		}
+		if j >= 0 {
+			bound[j] = true
+		}
 		switch {
-		case !ok:
+		case j < 0:
 			v.warnf(b.Line, "bindings."+b.AtomID, "binding for %s, which is not an atom", b.AtomID)
 		case v.s.Atoms[j].Status != StatusResolved:
 			v.warnf(b.Line, "bindings."+b.AtomID, "binding for %s, which is %s (stale: bindings belong to resolved atoms)", b.AtomID, v.s.Atoms[j].Status)
 		}
 	}
-	for i, a := range v.s.Atoms {
-		if a.Status == StatusResolved && !bound[a.ID] && v.f.Index[a.ID] == i {
+	for i := range v.s.Atoms {
+		a := &v.s.Atoms[i]
+		if a.Status == StatusResolved && !bound[i] && v.sh.first[i] {
 			v.warnf(a.Line, fmt.Sprintf("atoms[%d]", i), "atom %s is resolved but has no binding", a.ID)
 		}
 	}
+}
+
+// bindingAtom is the index of the atom (the first of the id) binding k,
+// for id, belongs to; -1 for none: the last state's answer when its
+// binding k was for id too and the atoms have the last state's shape.
+func (v *validator) bindingAtom(k int, id string) int {
+	if m := v.memo; m != nil && m.sh == v.sh && m.last != nil && k < len(m.bindAt) && m.last.Bindings[k].AtomID == id {
+		return int(m.bindAt[k])
+	}
+	if j, ok := v.f.Index[id]; ok {
+		return j
+	}
+	return -1
 }
 
 func (v *validator) trailAndCorrections() {

@@ -106,14 +106,37 @@ func (m *Model) onActivity(l *loop, msg activityMsg) tea.Cmd {
 		// transitions that need one.
 		ring = m.alert(l, strings.TrimPrefix(needsYouText(msg.a), "⚠ "))
 	}
-	if l.follower != nil && l.st != nil {
-		ids := make([]string, len(l.st.Atoms))
-		for i, a := range l.st.Atoms {
-			ids[i] = a.ID
-		}
-		l.follower.SetAtoms(ids)
-	}
 	return tea.Batch(ring, listenActivity(l))
+}
+
+// giveAtoms hands the follower the atom ids of st, a version the watcher
+// read (new Task descriptions are matched against them; onLoaded), when
+// they are not those it was given last. A follower that is given atoms
+// makes a new snapshot: handed over with every snapshot, as they were,
+// they kept one coming every 50 ms while nothing changed (issue 26: a
+// redraw each, and at 10,000 atoms a copy and a map of every id).
+func giveAtoms(l *loop, st *model.State) {
+	if l.follower == nil || st == nil {
+		return
+	}
+	if len(l.followerAtoms) == len(st.Atoms) {
+		same := true
+		for i := range st.Atoms {
+			if l.followerAtoms[i] != st.Atoms[i].ID {
+				same = false
+				break
+			}
+		}
+		if same {
+			return
+		}
+	}
+	ids := make([]string, len(st.Atoms))
+	for i, a := range st.Atoms {
+		ids[i] = a.ID
+	}
+	l.followerAtoms = ids
+	l.follower.SetAtoms(ids)
 }
 
 // stopActivities stops every follower (the TUI is closing).

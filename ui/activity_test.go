@@ -5,11 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/aot-loop/aot-tui/agent"
 	"github.com/aot-loop/aot-tui/statefile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
 // The header says what the loop's session does now, read live from its
@@ -200,4 +203,124 @@ func TestAgentDescriptionDropsTheAtomItsNameSays(t *testing.T) {
 			t.Errorf("%q / %q: %q, want %q", c.name, c.desc, got, c.want)
 		}
 	}
+}
+
+// activityCounter counts the activity snapshots the program takes.
+type activityCounter struct {
+	probe
+	n *atomic.Int64
+}
+
+func (p activityCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if lm, ok := msg.(loopMsg); ok {
+		if _, ok := lm.msg.(activityMsg); ok {
+			p.n.Add(1)
+		}
+	}
+	_, cmd := p.probe.Update(msg)
+	return p, cmd
+}
+
+// While neither the state file nor a transcript changes, the follower
+// sends no snapshot: handing it the atoms with every snapshot made it send
+// one every 50 ms, each redrawing the frame (issue 26).
+func TestActivityQuietWhileNothingChanges(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "rich.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Target: statefile.Target{Path: path, Kind: statefile.KindAoT}, NoColor: true,
+		Watch: statefile.WatchOptions{Debounce: 5 * time.Millisecond, Poll: 100 * time.Millisecond},
+		Activity: func(statePath string) (agent.Options, bool) {
+			return agent.Options{Project: statefile.ProjectDir(statePath), Root: root, Prices: agent.DefaultPrices()}, true
+		}})
+	var n atomic.Int64
+	tm := teatest.NewTestModel(t, activityCounter{probe{m}, &n}, teatest.WithInitialTermSize(120, 30))
+	t.Cleanup(func() {
+		_ = tm.Quit()
+		m.Close()
+	})
+	// The start: the state read, its atoms and iteration handed to the
+	// follower, its snapshots taken.
+	deadline := time.Now().Add(10 * time.Second)
+	for n.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n.Load() == 0 {
+		t.Fatal("no activity snapshot came")
+	}
+	time.Sleep(300 * time.Millisecond)
+	before := n.Load()
+	time.Sleep(time.Second)
+	if after := n.Load(); after != before {
+		t.Fatalf("%d snapshots came in a second while nothing changed", after-before)
+	}
+}
+
+// The follower is given each version's atoms as the watcher reads it: an
+// agent whose prompt names an atom the loop has just added is that atom's
+// (a follower left with the first version's atoms calls it "agent").
+func TestAgentOfAnAtomJustAdded(t *testing.T) {
+	root := t.TempDir()
+	now := time.Now().UTC()
+	session := "44444444-4444-4444-8444-444444444444"
+	var sessionDir string
+	opts := Options{Activity: func(statePath string) (agent.Options, bool) {
+		project := statefile.ProjectDir(statePath)
+		name, _ := agent.DirName(project)
+		dir := filepath.Join(root, name)
+		sessionDir = filepath.Join(dir, session)
+		if err := os.MkdirAll(filepath.Join(sessionDir, "subagents"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		main := fmt.Sprintf(`{"type":"user","cwd":%q,"sessionId":%q,"uuid":"u1","timestamp":%q,"message":{"role":"user","content":"/enter-recursion"}}`+"\n",
+			project, session, now.Add(-time.Minute).Format(time.RFC3339Nano))
+		if err := os.WriteFile(filepath.Join(dir, session+".jsonl"), []byte(main), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return agent.Options{Project: project, Root: root, Since: now.Add(-time.Hour), Prices: agent.DefaultPrices()}, true
+	}}
+	f := startFlow(t, "rich.md", 120, 30, opts)
+	f.waitFor("A1")
+
+	// The loop adds A99; the TUI reads it.
+	data, err := os.ReadFile(f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := strings.Replace(string(data), "\natoms:\n", "\natoms:\n  - id: A99\n    description: \"Write the adapter\"\n    status: pending\n    depends_on: []\n", 1)
+	if err := os.WriteFile(f.path, []byte(added), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func() (ok bool) {
+		f.withModel(func(m *Model) { ok = m.cur.st != nil && len(m.cur.st.Atoms) > 0 && m.cur.st.Atoms[0].ID == "A99" })
+		return ok
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !read() {
+		if time.Now().After(deadline) {
+			t.Fatal("the TUI never read the version with A99")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	// Then a worker starts on it: its prompt names A99.
+	project := statefile.ProjectDir(f.path)
+	worker := fmt.Sprintf(`{"type":"user","isSidechain":true,"agentId":"w1","cwd":%q,"sessionId":%q,"uuid":"w1","timestamp":%q,"message":{"role":"user","content":"A99 Write the adapter"}}`+"\n",
+		project, session, now.Format(time.RFC3339Nano)) +
+		fmt.Sprintf(`{"type":"assistant","isSidechain":true,"agentId":"w1","cwd":%q,"sessionId":%q,"uuid":"w2","timestamp":%q,"message":{"id":"msg_w","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"toolu_w","name":"Edit","input":{"file_path":"/p/adapter.go"}}],"usage":{"input_tokens":3,"output_tokens":2}}}`+"\n",
+			project, session, now.Add(time.Second).Format(time.RFC3339Nano))
+	if err := os.WriteFile(filepath.Join(sessionDir, "subagents", "agent-w1.jsonl"), []byte(worker), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.keys("7")
+	f.waitFor("A99 agent")
 }

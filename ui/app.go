@@ -119,8 +119,12 @@ type (
 		idx int
 		msg tea.Msg
 	}
-	// stateMsg is a watch event.
-	stateMsg struct{ ev statefile.Event }
+	// stateMsg is a watch event; checks are those of its state (nil
+	// when not made yet: setShown makes them).
+	stateMsg struct {
+		ev     statefile.Event
+		checks *checks
+	}
 	// watchStarted: the loop's statefile watcher runs.
 	watchStarted struct{ w *statefile.Watcher }
 	tickMsg      time.Time
@@ -217,6 +221,11 @@ type Model struct {
 	bodyAt       time.Time
 	bodyNext     time.Time
 	bodyGen      uint64
+
+	// bodyPad pads the body's lines, leftPad and rightPad the graph's and
+	// the details' beside it (renderContent).
+	bodyPad, leftPad, rightPad padMemo
+
 	// frame is the last frame drawn (see render), at frameAt; frameNext
 	// is when time-dependent text in it next changes (zero: none).
 	frame     string
@@ -344,10 +353,10 @@ func (m *Model) startWatch(l *loop) tea.Cmd {
 }
 
 // listen waits for the next watch event of a loop; it is re-armed after
-// each one.
+// each one. A new state is checked here, off the UI goroutine (eventMsg).
 func listen(l *loop) tea.Cmd {
-	ch := l.events
-	return l.send(func() tea.Msg { return stateMsg{ev: <-ch} })
+	ch, vr := l.events, l.validator
+	return l.send(func() tea.Msg { return eventMsg(vr, <-ch) })
 }
 
 // tick starts the clock (see clock.go): its tickMsg starts listening for
@@ -452,7 +461,7 @@ func (m *Model) onLoopMsg(l *loop, msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case stateMsg:
 		had := l.st != nil || l.phase != nil
-		cmd := m.onState(l, msg.ev)
+		cmd := m.onEvent(l, msg.ev, msg.checks)
 		if l != m.cur && had {
 			l.unseen = true
 		}

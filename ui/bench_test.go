@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"bytes"
+	"math"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -110,13 +113,41 @@ func benchViewAfterScroll(b *testing.B, w, h int) {
 }
 
 // BenchmarkLoopWrite10k is one write of the loop as the TUI takes it at
-// 10,000 atoms, everything but the terminal: the watcher's Reparse and
-// Derive of the new bytes (an atom's status and the iteration changed),
-// Update and View, the version kept in the timeline. The timeline grows
-// by one version per write, as it does in a run.
-func BenchmarkLoopWrite10k(b *testing.B) {
-	next := gen.LoopWrites(gen.Generate(gen.Options{Atoms: 10000, Seed: 11, Resolved: 0.3, ORGroups: 400, Decompositions: 250}))
-	version := func(int) []byte { return next() } // called in order
+// 10,000 atoms, everything but the terminal, part by part: what the
+// watcher does (read: Reparse and Derive of the new bytes, an atom's
+// status and the iteration changed), the checks made with the event off
+// the UI goroutine (checks: validate, outlook, resume line, eventMsg),
+// Update and View on the UI goroutine, and the version kept in the
+// timeline after the frame (record). Each is reported as its median per
+// write (read-ms, checks-ms, update-ms, view-ms, record-ms); frame-ms and
+// frame-p95-ms are the median and 95th percentile of the in-process work
+// before the frame, read+checks+update+view, in wall time; frame-cpu-ms
+// the median of the CPU time the process spent on it (on a busy machine
+// the wall time includes waiting for a processor; not reported where
+// getrusage is missing). The TUI runs on one processor: -cpu 1 measures
+// it so (the reader decodes in two halves at once on more). The timeline
+// grows by one version per write, as it does in a run.
+func BenchmarkLoopWrite10k(b *testing.B) { benchLoopWrite(b, 10000, false) }
+
+// BenchmarkLoopWrite1k is BenchmarkLoopWrite10k at 1,000 atoms.
+func BenchmarkLoopWrite1k(b *testing.B) { benchLoopWrite(b, 1000, false) }
+
+// BenchmarkLoopWrite10kResolve is BenchmarkLoopWrite10k with every other
+// write also resolving an atom (without its binding: a warning comes and
+// goes): the set of unresolved atoms changes, so the longest chain is
+// worked out again, and the findings and the flags change.
+func BenchmarkLoopWrite10kResolve(b *testing.B) { benchLoopWrite(b, 10000, true) }
+
+func benchLoopWrite(b *testing.B, atoms int, resolve bool) {
+	writes := gen.LoopWrites(gen.Generate(gen.Options{Atoms: atoms, Seed: 11, Resolved: 0.3, ORGroups: atoms / 25, Decompositions: atoms / 40}))
+	n := 0
+	next := func() []byte {
+		data := writes()
+		if n++; resolve && n%2 == 0 {
+			data = bytes.Replace(data, []byte("    status: in_progress\n"), []byte("    status: resolved\n"), 1)
+		}
+		return data
+	}
 	var d model.Deriver
 	read := func(prev *statefile.Document, data []byte) statefile.Event {
 		doc, err := statefile.Reparse(prev, data)
@@ -125,25 +156,63 @@ func BenchmarkLoopWrite10k(b *testing.B) {
 		}
 		return statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: d.Derive(doc.State), Data: data, At: fixedNow}
 	}
-	ev := read(nil, version(0))
+	ev := read(nil, next())
 	m := benchModel(b, ev, 160, 50)
+	vr := &model.Validator{}
+	parts := [...]string{"read", "checks", "update", "view", "record"}
+	var took [len(parts)][]time.Duration
+	var frame, frameCPU []time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 1; i <= b.N; i++ {
 		b.StopTimer()
-		data := version(i)
+		data := next()
 		b.StartTimer()
+		c0, cpu := processCPU()
+		t0 := time.Now()
 		ev = read(ev.Doc, data)
-		m.Update(m.loops[0].envelope(stateMsg{ev: ev}))
+		t1 := time.Now()
+		msg := eventMsg(vr, ev)
+		t2 := time.Now()
+		m.Update(m.loops[0].envelope(msg))
+		t3 := time.Now()
 		_ = m.View()
+		t4 := time.Now()
+		if c4, ok := processCPU(); cpu && ok {
+			frameCPU = append(frameCPU, c4-c0)
+		}
 		m.Update(m.loops[0].envelope(recordMsg{})) // the version recorded after the frame
+		t5 := time.Now()
+		for k, d := range []time.Duration{t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t4.Sub(t3), t5.Sub(t4)} {
+			took[k] = append(took[k], d)
+		}
+		frame = append(frame, t4.Sub(t0))
 	}
 	b.StopTimer()
+	for k, name := range parts {
+		b.ReportMetric(quantileMs(took[k], 0.5), name+"-ms")
+	}
+	b.ReportMetric(quantileMs(frame, 0.5), "frame-ms")
+	b.ReportMetric(quantileMs(frame, 0.95), "frame-p95-ms")
+	if len(frameCPU) > 0 {
+		b.ReportMetric(quantileMs(frameCPU, 0.5), "frame-cpu-ms")
+	}
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "MB-live")
 	runtime.KeepAlive(m)
+}
+
+// quantileMs is the q-quantile of ds in milliseconds (nearest rank).
+func quantileMs(ds []time.Duration, q float64) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	k := min(len(s)-1, int(math.Ceil(q*float64(len(s))))-1)
+	return float64(s[max(k, 0)]) / float64(time.Millisecond)
 }
 
 // BenchmarkIdleTick1k… time what the clock costs while the file is quiet,

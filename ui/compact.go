@@ -2,7 +2,6 @@ package ui
 
 import (
 	"container/heap"
-	"hash/fnv"
 	"sort"
 	"strings"
 
@@ -11,28 +10,41 @@ import (
 
 // structureKey fingerprints what a graph layout depends on: ids, edges,
 // OR groups and decompositions, not statuses or text. Layouts are rebuilt
-// only when it changes.
+// only when it changes. It is FNV-1a over each part followed by a zero
+// byte, hashed in place: it runs on every write, and hash.Hash's Write
+// copied each part to the heap.
 func structureKey(s *model.State) uint64 {
-	h := fnv.New64a()
-	w := func(parts ...string) {
-		for _, p := range parts {
-			h.Write([]byte(p))
-			h.Write([]byte{0})
-		}
-	}
+	h := fnvKey(fnvOffset)
 	for _, a := range s.Atoms {
-		w("a", a.ID, a.ORGroup)
-		w(a.DependsOn...)
+		h = h.add("a").add(a.ID).add(a.ORGroup).add(a.DependsOn...)
 	}
 	for _, g := range s.ORGroups {
-		w("g", g.Name)
-		w(g.Choices...)
+		h = h.add("g").add(g.Name).add(g.Choices...)
 	}
 	for _, d := range s.Decompositions {
-		w("d", d.Parent)
-		w(d.Children...)
+		h = h.add("d").add(d.Parent).add(d.Children...)
 	}
-	return h.Sum64()
+	return uint64(h)
+}
+
+// fnvKey is a 64-bit FNV-1a hash (hash/fnv's New64a) being computed.
+type fnvKey uint64
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// add hashes each part and a zero byte after it.
+func (h fnvKey) add(parts ...string) fnvKey {
+	for _, p := range parts {
+		for i := 0; i < len(p); i++ {
+			h ^= fnvKey(p[i])
+			h *= fnvPrime
+		}
+		h *= fnvPrime // the zero byte: h ^= 0 changes nothing
+	}
+	return h
 }
 
 // compactLayout is the list layout of the work graph: atoms in topological

@@ -129,7 +129,7 @@ func (g *graphView) rowsJob() *layoutJob {
 // jobFor is the layout job for the options now, seeded from lay.
 func (g *graphView) jobFor(lay *dagdraw.Layout) *layoutJob {
 	l := &g.lay
-	key := layoutKey(g.st, l.opt)
+	key := l.layoutKey(g.st)
 	l.pending = key
 	return &layoutJob{old: lay, g: l.g, opt: l.opt, key: key}
 }

@@ -55,12 +55,13 @@ func (g *graphView) setState(st *model.State, f *model.Facts, r *model.Report) *
 		g.sel = next
 	}
 	g.st, g.facts = st, f
+	g.lay.noteShape(st, f)
 	g.exec = make(map[string]bool, len(f.Executable))
 	for _, id := range f.Executable {
 		g.exec[id] = true
 	}
 	g.flags = atomFlags(r)
-	if g.layout == nil || g.layout.key != structureKey(st) {
+	if g.layout == nil || g.layout.key != g.lay.structure(st) {
 		g.layout = buildCompact(st, f)
 	}
 	g.refilter()
@@ -144,7 +145,7 @@ func (g *graphView) forcedJob() *layoutJob {
 	if !l.forced || g.st == nil || l.gv.Layout() != nil || l.pending != 0 {
 		return nil
 	}
-	l.pending = layoutKey(g.st, l.opt)
+	l.pending = l.layoutKey(g.st)
 	return &layoutJob{old: nil, g: l.g, opt: l.opt, key: l.pending}
 }
 
@@ -171,7 +172,7 @@ func (g *graphView) relayoutJob() *layoutJob {
 		return nil
 	}
 	l.want(g.nodeWidth())
-	key := layoutKey(g.st, l.opt)
+	key := l.layoutKey(g.st)
 	if key == l.key {
 		return g.rowsJob() // the same boxes: the pane's height may call for more rows, or fewer
 	}
@@ -179,7 +180,7 @@ func (g *graphView) relayoutJob() *layoutJob {
 		// Other options (orientation, collapse) make another shape: the
 		// boxes start again from the width the pane calls for.
 		l.opt.NodeWidth, l.opt.TitleLines, l.shrinks, l.grown, l.rowCap = l.wanted, 0, 0, false, 0
-		key = layoutKey(g.st, l.opt)
+		key = l.layoutKey(g.st)
 	}
 	if key == l.pending || (len(g.st.Atoms) > maxLayered && !l.forced) {
 		return nil

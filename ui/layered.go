@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"strings"
 
@@ -60,6 +61,25 @@ type layered struct {
 	minimap *dagdraw.Canvas
 	// shown is what view painted last (mouse.go).
 	shown shownDrawing
+	// skey is structureKey(skeyOf), kept: a state's key is asked for by
+	// the list, the layout key and each relayout. skeyFacts are
+	// skeyOf's facts: a state whose facts share their shape has its key
+	// (noteShape).
+	skeyOf    *model.State
+	skeyFacts *model.Facts
+	skey      uint64
+	// gkey is the structure g was built for; nodeAtom are the atoms of
+	// its nodes (indexes into the state's atoms), nodeOf the node of each
+	// atom (-1: none, a repeated id) and desc the descriptions the labels
+	// were made from (graphOf).
+	gkey     uint64
+	nodeAtom []int
+	nodeOf   []int
+	desc     []string
+	// exec are the executable atoms g marks (model.Facts.Executable).
+	exec []string
+	// pad pads the lines view draws.
+	pad padMemo
 }
 
 // want makes w the boxes' width, when the pane or the graph's shape call
@@ -91,12 +111,40 @@ func (j *layoutJob) run() layoutMsg {
 	return layoutMsg{job: *j, nl: j.old.Update(j.g, j.opt)}
 }
 
-// layoutKey fingerprints what decides the layout: the graph's structure,
-// the options and, when resolved history is collapsed, which atoms are
-// resolved.
-func layoutKey(st *model.State, opt dagdraw.Options) uint64 {
+// structure is structureKey(st), computed once per state.
+func (l *layered) structure(st *model.State) uint64 {
+	if st != l.skeyOf {
+		l.skeyOf, l.skeyFacts, l.skey = st, nil, structureKey(st)
+	}
+	return l.skey
+}
+
+// noteShape gives structure st's key, st's facts being f: when the
+// watcher's Deriver found st of the last state's shape
+// (model.Facts.SameShape), the key is the last one's, without hashing the
+// graph again.
+func (l *layered) noteShape(st *model.State, f *model.Facts) {
+	switch {
+	case st == l.skeyOf:
+	case l.skeyOf != nil && f.SameShape(l.skeyFacts):
+		l.skeyOf = st
+	default:
+		l.skeyOf, l.skey = st, structureKey(st)
+	}
+	l.skeyFacts = f
+}
+
+// layoutKey is layoutKeyOf st with the options now.
+func (l *layered) layoutKey(st *model.State) uint64 {
+	return layoutKeyOf(l.structure(st), st, l.opt)
+}
+
+// layoutKeyOf fingerprints what decides the layout: the graph's structure
+// (skey, st's structureKey), the options and, when resolved history is
+// collapsed, which atoms are resolved.
+func layoutKeyOf(skey uint64, st *model.State, opt dagdraw.Options) uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%d|%d|%d|%v|", structureKey(st), opt.Orientation, opt.NodeWidth, opt.TitleLines, opt.CollapseResolved)
+	fmt.Fprintf(h, "%d|%d|%d|%d|%v|", skey, opt.Orientation, opt.NodeWidth, opt.TitleLines, opt.CollapseResolved)
 	var ids []string
 	for id, on := range opt.Collapsed {
 		if on {
@@ -123,11 +171,10 @@ func (l *layered) refresh(st *model.State, f *model.Facts, r *model.Report, node
 	if l.gv == nil {
 		l.gv = dagdraw.NewView(1, 1)
 	}
-	l.g = loopgraph.FromState(st, f)
-	loopgraph.Flags(&l.g, r)
+	l.g = l.graphOf(st, f, r)
 	l.opt.FitTitles = true
 	l.want(nodeWidth)
-	key := layoutKey(st, l.opt)
+	key := l.layoutKey(st)
 	if l.gv.Layout() != nil && key == l.key {
 		// The same structure: redecorate the installed layout. SetGraph
 		// would rebuild the structure only to find it unchanged (8 ms a
@@ -143,6 +190,115 @@ func (l *layered) refresh(st *model.State, f *model.Facts, r *model.Report, node
 	}
 	l.pending = key
 	return &layoutJob{old: l.gv.Layout(), g: l.g, opt: l.opt, key: key}
+}
+
+// graphOf is the drawing's graph of st: loopgraph.FromState with the
+// findings' flags (loopgraph.Flags). A state of the structure of the last
+// one (a write that changed statuses, the control block, descriptions or
+// OR selections) takes the last graph's edges and decompositions and its
+// nodes but for their status, executable mark and flag; a label is made
+// again only when its description changed. That keeps a write at 10,000
+// atoms from sanitising every description again (issue 26).
+func (l *layered) graphOf(st *model.State, f *model.Facts, r *model.Report) dagdraw.Graph {
+	skey := l.structure(st)
+	old := l.g
+	if skey != l.gkey || len(old.Nodes) == 0 || len(l.nodeAtom) != len(old.Nodes) {
+		g := loopgraph.FromState(st, f)
+		loopgraph.Flags(&g, r)
+		l.gkey, l.exec = skey, f.Executable
+		l.nodeAtom, l.desc, l.nodeOf = l.nodeAtom[:0], l.desc[:0], slices.Grow(l.nodeOf[:0], len(st.Atoms))
+		for i := range st.Atoms {
+			k, ok := f.Index[st.Atoms[i].ID]
+			if !ok || k != i {
+				l.nodeOf = append(l.nodeOf, -1)
+				continue
+			}
+			l.nodeOf = append(l.nodeOf, len(l.nodeAtom))
+			l.nodeAtom = append(l.nodeAtom, i)
+			l.desc = append(l.desc, st.Atoms[i].Description)
+		}
+		return g
+	}
+	// The nodes are new: the last graph's may be read by a layout job.
+	g := dagdraw.Graph{Nodes: make([]dagdraw.Node, len(old.Nodes)), Edges: old.Edges, Decomps: old.Decomps}
+	for k, i := range l.nodeAtom {
+		a := &st.Atoms[i]
+		n := old.Nodes[k]
+		n.Status, n.Flag = nodeStatus(a.Status), 0
+		if a.Description != l.desc[k] {
+			n.Label, l.desc[k] = termtext.Line(a.Description), a.Description
+		}
+		g.Nodes[k] = n
+	}
+	// What changed of the executable atoms and the flagged ones is looked
+	// up, not every node.
+	node := func(id string) *dagdraw.Node {
+		if i, ok := f.Index[id]; ok && l.nodeOf[i] >= 0 {
+			return &g.Nodes[l.nodeOf[i]]
+		}
+		return nil
+	}
+	l.markExecutable(l.exec, f.Executable, f.Index, node)
+	l.exec = f.Executable
+	for id, flag := range loopgraph.FlagsOf(r) {
+		if n := node(id); n != nil {
+			n.Flag = flag
+		}
+	}
+	for _, o := range st.ORGroups {
+		g.ORGroups = append(g.ORGroups, dagdraw.ORGroup{
+			Name:     o.Name,
+			Choices:  append([]string(nil), o.Choices...),
+			Selected: o.Selected,
+			Failed:   append([]string(nil), o.Failed...),
+		})
+	}
+	return g
+}
+
+// markExecutable moves the nodes' executable marks from the atoms was
+// lists to those is lists: both list the ids of atoms in file order
+// (model.Facts.Executable of two states of one structure), and where they
+// differ an id is looked up in index to tell which comes first.
+func (l *layered) markExecutable(was, is []string, index map[string]int, node func(string) *dagdraw.Node) {
+	set := func(id string, on bool) {
+		if n := node(id); n != nil {
+			n.Executable = on
+		}
+	}
+	i, j := 0, 0
+	for i < len(was) && j < len(is) {
+		switch {
+		case was[i] == is[j]:
+			i, j = i+1, j+1
+		case index[was[i]] < index[is[j]]:
+			set(was[i], false)
+			i++
+		default:
+			set(is[j], true)
+			j++
+		}
+	}
+	for ; i < len(was); i++ {
+		set(was[i], false)
+	}
+	for ; j < len(is); j++ {
+		set(is[j], true)
+	}
+}
+
+// nodeStatus is an atom's status in the drawing (as loopgraph.FromState
+// gives it).
+func nodeStatus(s model.AtomStatus) dagdraw.Status {
+	switch s {
+	case model.StatusPending:
+		return dagdraw.Pending
+	case model.StatusInProgress:
+		return dagdraw.InProgress
+	case model.StatusResolved:
+		return dagdraw.Resolved
+	}
+	return dagdraw.Unknown
 }
 
 // install adopts a computed layout unless a newer one is on its way.
@@ -247,9 +403,7 @@ func (l *layered) view(w, h int, st dagdraw.Styler, s Styles) string {
 		lines, l.minimap, l.shown.mini = overlayMinimap(lines, lay, l.gv.Viewport(), l.gv.Selected(), w, st, s)
 	}
 	lines = append(lines, s.Muted.Render(padTo(truncate(termtext.Line(ind), w), w)))
-	for i := range lines {
-		lines[i] = padTo(lines[i], w)
-	}
+	l.pad.pad(lines, w)
 	for len(lines) < h {
 		lines = append(lines, strings.Repeat(" ", w))
 	}

@@ -22,6 +22,9 @@ type loop struct {
 	// remote host (remoteHost, its name) a remote link.
 	watcher    stopper
 	remoteHost string
+	// validator validates the live versions as they arrive, off the UI
+	// goroutine (listen, eventMsg).
+	validator *model.Validator
 
 	// The last good state and what was derived from it.
 	st    *model.State
@@ -43,6 +46,9 @@ type loop struct {
 	// the watcher read it (the follower counts tokens by them).
 	costSort  costSort
 	iterMarks []agent.IterationMark
+	// followerAtoms are the atom ids the follower was given last
+	// (giveAtoms).
+	followerAtoms []string
 	// resume says how a stopped loop resumes (loopword.ResumeWith).
 	resume string
 	// gone are the atoms that were in progress in an earlier version of
@@ -134,7 +140,7 @@ type appliedCorrection struct {
 type stopper interface{ Stop() }
 
 func newLoop(idx int, t statefile.Target, opts Options) *loop {
-	l := &loop{idx: idx, target: t, events: make(chan statefile.Event, 16)}
+	l := &loop{idx: idx, target: t, events: make(chan statefile.Event, 16), validator: &model.Validator{}}
 	l.readOnly = opts.ReadOnly
 	if opts.ReadOnly {
 		l.readOnlyWhy = "--read-only"

@@ -210,12 +210,43 @@ func (m *Model) renderBody() []string {
 	var lines []string
 	m.bodyNext = m.collectClock(func() {
 		lines = m.renderBodyNow(h)
-		for i := range lines {
-			lines[i] = padTo(lines[i], m.width)
-		}
+		m.bodyPad.pad(lines, m.width)
 	})
 	m.bodyCache, m.bodyCacheKey, m.bodyAt = lines, key, m.now
 	return lines
+}
+
+// fitLines is lines cut or filled with empty lines to n lines.
+func fitLines(lines []string, n int) []string {
+	if len(lines) >= n {
+		return lines[:n]
+	}
+	return append(lines, make([]string, n-len(lines))...)
+}
+
+// padMemo pads lines to a width as padTo does, remembering the lines it
+// padded last. Measuring the lines is most of what drawing a frame costs,
+// and after a write of the loop most lines are those of the frame before:
+// a line at the place and width it had last time takes last time's
+// padding.
+type padMemo struct {
+	w           int
+	raw, padded []string
+}
+
+// pad pads each of lines to w cells, in place.
+func (p *padMemo) pad(lines []string, w int) {
+	lastRaw, lastPadded, same := p.raw, p.padded, p.w == w
+	p.raw, p.padded, p.w = make([]string, len(lines)), make([]string, len(lines)), w
+	for i, line := range lines {
+		p.raw[i] = line
+		if same && i < len(lastRaw) && lastRaw[i] == line {
+			lines[i] = lastPadded[i]
+		} else {
+			lines[i] = padTo(line, w)
+		}
+		p.padded[i] = lines[i]
+	}
 }
 
 // collectClock runs draw and returns the earliest instant its text next
@@ -323,16 +354,12 @@ func (m *Model) renderContent(h int) []string {
 		left := strings.Split(l.graph.view(s, m.gstyler), "\n")
 		right := strings.Split(l.details.view(), "\n")
 		sep := s.Border.Render("│")
-		var rows []string
-		for i := 0; i < h; i++ {
-			a, b := "", ""
-			if i < len(left) {
-				a = left[i]
-			}
-			if i < len(right) {
-				b = right[i]
-			}
-			rows = append(rows, padTo(a, l.graph.width)+sep+padTo(b, l.details.width))
+		left, right = fitLines(left, h), fitLines(right, h)
+		m.leftPad.pad(left, l.graph.width)
+		m.rightPad.pad(right, l.details.width)
+		rows := make([]string, h)
+		for i := range rows {
+			rows[i] = left[i] + sep + right[i]
 		}
 		body = strings.Join(rows, "\n")
 		m.shown.body.graph = l.graph.width

@@ -19,10 +19,14 @@ import (
 // old one; a parse error, removal or wait keeps the last good state under
 // a banner. Each new state is checked by the loop's correction session
 // (its guard), which may answer with jobs.
-func (m *Model) onState(l *loop, ev statefile.Event) tea.Cmd {
+func (m *Model) onState(l *loop, ev statefile.Event) tea.Cmd { return m.onEvent(l, ev, nil) }
+
+// onEvent is onState with the checks of a loaded state, when they were
+// made with the event (nil: setShown makes them).
+func (m *Model) onEvent(l *loop, ev statefile.Event, c *checks) tea.Cmd {
 	switch ev.Kind {
 	case statefile.EventLoaded:
-		return m.onLoaded(l, ev)
+		return m.onLoaded(l, ev, c)
 	case statefile.EventInvalid:
 		l.bannerBad = true
 		what := "the file is invalid or mid-write"
@@ -67,9 +71,12 @@ func (m *Model) onState(l *loop, ev statefile.Event) tea.Cmd {
 	return nil
 }
 
-func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
+func (m *Model) onLoaded(l *loop, ev statefile.Event, c *checks) tea.Cmd {
 	record := m.queueVersion(l, ev)
 	noteIteration(l, ev)
+	if ev.Doc != nil {
+		giveAtoms(l, ev.Doc.State)
+	}
 	if l.hist.inPast() {
 		return tea.Batch(record, m.onLoadedInPast(l, ev))
 	}
@@ -98,7 +105,7 @@ func (m *Model) onLoaded(l *loop, ev statefile.Event) tea.Cmd {
 	} else {
 		prev := l.st
 		l.gone = model.KeepGone(l.gone, prev, ev.Doc.State)
-		cmds = append(cmds, m.setShown(l, shownState{doc: ev.Doc, facts: ev.Facts}))
+		cmds = append(cmds, m.setShown(l, shownState{doc: ev.Doc, facts: ev.Facts, checks: c}))
 		cmds = append(cmds, m.alertOn(l, prev, l.st))
 		for _, job := range l.session.Check(ev.Doc) {
 			cmds = append(cmds, m.runJob(l, nil, job))

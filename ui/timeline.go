@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"github.com/aot-loop/aot-tui/internal/loopword"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -72,10 +71,12 @@ type recordMsg struct{}
 // the screen first.
 const recordDelay = 20 * time.Millisecond
 
-// shownState is what the views draw from.
+// shownState is what the views draw from; checks are the state's (nil:
+// setShown makes them).
 type shownState struct {
-	doc   *statefile.Document
-	facts *model.Facts
+	doc    *statefile.Document
+	facts  *model.Facts
+	checks *checks
 }
 
 // playMsg is the loop's play timer, of the play started as gen.
@@ -216,13 +217,17 @@ func (m *Model) show(l *loop, s shownState) tea.Cmd {
 // graph's layout job when its structure changed.
 func (m *Model) setShown(l *loop, s shownState) tea.Cmd {
 	l.doc, l.st, l.facts = s.doc, s.doc.State, s.facts
-	l.outlook = model.PredictOutlook(l.st, l.facts)
+	c := s.checks
+	if c == nil || c.st != l.st {
+		// None made with the event, or (never on purpose) those of
+		// another state: the findings shown are always the state's own.
+		c = checksOf(nil, l.st, l.facts)
+	}
+	l.outlook = c.outlook
 	if !l.hist.inPast() {
 		l.outlook = model.WithGone(l.outlook, l.gone)
 	}
-	l.loopTools = model.LoopToolsWarnings(l.st)
-	l.report = model.ValidateWith(l.st, l.facts)
-	l.resume = loopword.ResumeWith(l.st, l.report)
+	l.loopTools, l.report, l.resume = c.loopTools, c.report, c.resume
 	cmd := m.layoutCmd(l, l.graph.setState(l.st, l.facts, &l.report))
 	l.bindings.setRows(len(l.st.Bindings))
 	l.trail.setRows(len(l.st.Trail))
