@@ -892,10 +892,12 @@ func insertionSort(a []int32) {
 //
 // Only pairs with a dirty item are judged: an item is dirty when it or a
 // neighbour moved since its layer was last judged (positions are compared
-// with those the last call left, see markMoved). A pair of clean items
-// was judged, adjacent, against the same neighbour positions and kept, so
-// it would be kept again: skipping it changes nothing but the time, and
-// late sweeps, which move few items, cost little.
+// with those the last call left, see markMoved), or, within a call, when
+// a swap in the next layer changed the order of its neighbours against
+// those of the item beside it (see markSwapped). A pair of clean items
+// was judged, adjacent, against the same order of their neighbours and
+// kept, so it would be kept again: skipping it changes nothing but the
+// time, and late sweeps, which move few items, cost little.
 func (w *work) transpose(maxPasses int, equal bool) {
 	L := len(w.roots)
 	sc := &w.scratch
@@ -938,8 +940,7 @@ func (w *work) transpose(maxPasses int, equal bool) {
 						order[pb] = a
 						order[pa] = b
 						sc.tpos[a], sc.tpos[b] = pb, pa
-						w.markNeighbours(a, 1)
-						w.markNeighbours(b, 1)
+						w.markSwapped(a, b, l)
 						dirty[a] |= 2 // judged again at the next visit
 						dirty[b] |= 2
 						w.changed(l)
@@ -1015,6 +1016,54 @@ func (w *work) markNeighbours(it int, bit uint8) {
 	}
 }
 
+// markSwapped marks dirty what the swap of a and b, adjacent in layer l,
+// may make judge otherwise in the layers above and below: a pair judges
+// by the order of its items' neighbours, and the swap changed only the
+// order of a and b. So only a pair of adjacent items c, d with c a
+// neighbour of a and d one of b is marked; every other pair would be
+// kept again (see transpose).
+func (w *work) markSwapped(a, b, l int) {
+	d := w.scratch.dirty
+	if l > 0 {
+		if c, e := w.upOne[a], w.upOne[b]; c >= 0 && e >= 0 {
+			if p := w.pos[c] - w.pos[e]; p == 1 || p == -1 {
+				d[c] |= 1
+				d[e] |= 1
+			}
+		} else {
+			w.markAdjacent(w.upNb[w.upOff[a]:w.upOff[a+1]], w.upNb[w.upOff[b]:w.upOff[b+1]])
+		}
+	}
+	if l+1 < len(w.order) {
+		if c, e := w.downOne[a], w.downOne[b]; c >= 0 && e >= 0 {
+			if p := w.pos[c] - w.pos[e]; p == 1 || p == -1 {
+				d[c] |= 1
+				d[e] |= 1
+			}
+		} else {
+			w.markAdjacent(w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])
+		}
+	}
+}
+
+// markAdjacent marks dirty every item of na next to an item of nb in
+// their layer's order, and that item.
+func (w *work) markAdjacent(na, nb []int32) {
+	if len(nb) == 0 {
+		return
+	}
+	d, pos := w.scratch.dirty, w.pos
+	for _, c := range na {
+		pc := pos[c]
+		for _, e := range nb {
+			if p := pc - pos[e]; p == 1 || p == -1 {
+				d[c] |= 1
+				d[e] |= 1
+			}
+		}
+	}
+}
+
 // onePos returns the positions of item it's only neighbour above and
 // below (as dummies have), or -1 where it has several or none.
 func (w *work) onePos(it int) (up, down int32) {
@@ -1034,18 +1083,47 @@ func (w *work) onePos(it int) (up, down int32) {
 // and b's onePos.
 func (w *work) pairCross(a, b int, au, ad, bu, bd int32) (keep, swap int) {
 	pos := w.pos
-	if au >= 0 && bu >= 0 {
+	switch {
+	case au >= 0 && bu >= 0:
 		d := au - bu
 		keep, swap = int(uint32(-d)>>31), int(uint32(d)>>31)
-	} else {
+	case au >= 0:
+		for _, y := range w.upNb[w.upOff[b]:w.upOff[b+1]] {
+			d := au - pos[y]
+			keep += int(uint32(-d) >> 31)
+			swap += int(uint32(d) >> 31)
+		}
+	case bu >= 0:
+		for _, x := range w.upNb[w.upOff[a]:w.upOff[a+1]] {
+			d := pos[x] - bu
+			keep += int(uint32(-d) >> 31)
+			swap += int(uint32(d) >> 31)
+		}
+	default:
 		keep, swap = crossPairs(pos, w.upNb[w.upOff[a]:w.upOff[a+1]], w.upNb[w.upOff[b]:w.upOff[b+1]])
 	}
-	if ad >= 0 && bd >= 0 {
+	switch {
+	case ad >= 0 && bd >= 0:
 		d := ad - bd
-		return keep + int(uint32(-d)>>31), swap + int(uint32(d)>>31)
+		keep += int(uint32(-d) >> 31)
+		swap += int(uint32(d) >> 31)
+	case ad >= 0:
+		for _, y := range w.downNb[w.downOff[b]:w.downOff[b+1]] {
+			d := ad - pos[y]
+			keep += int(uint32(-d) >> 31)
+			swap += int(uint32(d) >> 31)
+		}
+	case bd >= 0:
+		for _, x := range w.downNb[w.downOff[a]:w.downOff[a+1]] {
+			d := pos[x] - bd
+			keep += int(uint32(-d) >> 31)
+			swap += int(uint32(d) >> 31)
+		}
+	default:
+		k, s := crossPairs(pos, w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])
+		keep, swap = keep+k, swap+s
 	}
-	k, s := crossPairs(pos, w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])
-	return keep + k, swap + s
+	return keep, swap
 }
 
 // crossPairs counts the pairs of neighbours (x of a, y of b) with y left
