@@ -74,7 +74,11 @@ type work struct {
 	chainWindow    int        // see effort.window
 	tValid         bool       // scratch.tpos and dirty hold for this work
 	bp             *bestParts // while minimizing: the best order of each part (see bestParts)
-	route          routeScratch
+	// finishAhead, set for a fresh layout, lays out a fork's order: the
+	// layout runStarts makes ahead, aheadLay once the caller takes it
+	finishAhead func(f *work) *Layout
+	aheadLay    *Layout
+	route       routeScratch
 
 	// backing arrays kept for reuse (see newWork)
 	buf workBuffers
@@ -1209,7 +1213,7 @@ func (w *work) effort(parts bool) effort {
 // graphs exactly.
 func (w *work) minimizeCrossings() {
 	bp := w.newBestParts()
-	if best := w.minimizeWith(w.effort(bp != nil), bp); best > 0 {
+	if best := w.minimizeWith(w.effort(bp != nil), bp); best > 0 && w.aheadLay == nil {
 		w.exactSmall(best)
 	}
 }
@@ -1233,18 +1237,25 @@ func (w *work) minimizeCrossings() {
 func (w *work) minimizeWith(e effort, bp *bestParts) int {
 	start := &w.scratch.start
 	w.snapshotInto(start)
-	best, last := -1, 0
-	runs := w.runStarts(e, start, bp)
+	best, last, winner := -1, 0, -1
+	runs, ahead := w.runStarts(e, start, bp)
 	for k := range runs {
 		if best < 0 || runs[k].c < best {
-			best = runs[k].c
-			w.restore(&runs[k].snap)
+			best, winner = runs[k].c, k
 		}
 		last = k
 		if best == 0 {
 			break
 		}
 	}
+	if ahead.k >= 0 && ahead.k == winner {
+		// polished, and laid out, while the last starts ran (see
+		// runStarts)
+		w.restore(&ahead.snap)
+		w.aheadLay = ahead.lay
+		return ahead.c
+	}
+	w.restore(&runs[winner].snap)
 	if bp != nil {
 		for _, r := range runs[:last+1] {
 			bp.merge(r.bp)
