@@ -80,8 +80,10 @@ type work struct {
 	aheadLay    *Layout
 	route       routeScratch
 
-	// backing arrays kept for reuse (see newWork)
-	buf workBuffers
+	// backing arrays kept for reuse (see newWork); spare, a fork's own
+	// layered arrays while it shares another work's (see fork)
+	buf   workBuffers
+	spare layered
 }
 
 // layered is the layered graph a work orders: its items and segments,

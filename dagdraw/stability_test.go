@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -284,4 +285,41 @@ func TestLaidOutAheadOrNot(t *testing.T) {
 		t.Fatal("no layout was made ahead: the test compared nothing")
 	}
 	t.Logf("%d of 36 layouts made ahead", ahead)
+}
+
+// Layouts made at once on several goroutines, whose works (and the forks
+// the ordering starts run on) come from and go back to one pool, are the
+// layouts made one at a time.
+func TestLayoutsAtOnce(t *testing.T) {
+	var graphs []Graph
+	var want []string
+	for k := 0; k < 8; k++ {
+		g := genGraph(uint64(700+k), 80+30*k, genOpts{window: []int{8, 16, 40}[k%3], extras: k%2 == 0, statuses: true})
+		l := NewLayout(g, Options{})
+		graphs = append(graphs, g)
+		want = append(want, l.Paint(l.Decorate(g), l.Bounds(), "").Render(nil))
+	}
+	errs := make(chan string, 64)
+	var wg sync.WaitGroup
+	for gr := 0; gr < 4; gr++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := 0; round < 3; round++ {
+				for k := range graphs {
+					k := (k + gr) % len(graphs)
+					l := NewLayout(graphs[k], Options{})
+					if l.Paint(l.Decorate(graphs[k]), l.Bounds(), "").Render(nil) != want[k] {
+						errs <- fmt.Sprintf("graph %d, goroutine %d: the cells differ", k, gr)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }

@@ -77,6 +77,9 @@ func (w *work) runStarts(e effort, start *orderSnapshot, bp *bestParts) (runs []
 			f.bp.offer(f)
 		}
 		r.bp = f.bp
+		if f != w {
+			f.releaseFork()
+		}
 	}
 	// A start that ends without crossings is the best the caller can
 	// take (it takes the first least in start order), so the later
@@ -163,25 +166,38 @@ func (w *work) polishAhead(e effort, k int, r *startRun, p *polished) {
 		p.lay = w.finishAhead(f)
 	}
 	p.k, p.c = k, c
+	f.releaseFork()
 }
 
 // fork returns a work with its own copy of w's order (block lists and
-// positions) and fresh scratch, sharing w's layered graph, which the
+// positions) and its own scratch, sharing w's layered graph, which the
 // ordering only reads; with bp, it judges parts on its own (see
-// bestParts.fork).
+// bestParts.fork). Its buffers come from workPool: releaseFork returns
+// them.
 func (w *work) fork(bp *bestParts) *work {
-	f := &work{layered: w.layered}
-	f.pos = slices.Clone(w.pos)
-	f.upPos, f.downPos = make([]int32, len(w.upPos)), make([]int32, len(w.downPos))
-	f.order = make([][]int, len(w.order))
+	f, _ := workPool.Get().(*work)
+	if f == nil {
+		f = new(work)
+	}
+	old := *f
+	*f = work{layered: w.layered, spare: old.layered, scratch: old.scratch, chain: old.chain, coord: old.coord, route: old.route, buf: old.buf}
+	sc := &f.scratch
+	sc.layerChg, sc.siftSeen, sc.chainSeen = sc.layerChg[:0], sc.siftSeen[:0], sc.chainSeen[:0]
+	f.pos = append(old.pos[:0], w.pos...)
+	f.upPos, f.downPos = resize(old.upPos, len(w.upPos)), resize(old.downPos, len(w.downPos))
+	// each layer's order and root list carved from two arrays, as in
+	// newWork
+	orders, roots := resize(f.buf.orders, len(w.items)), resize(f.buf.roots, len(w.items))
+	f.buf.orders, f.buf.roots = orders, roots
+	f.order, f.roots = resize(old.order, len(w.order)), resize(old.roots, len(w.roots))
+	a := 0
 	for l, o := range w.order {
-		f.order[l] = slices.Clone(o)
+		z := a + len(o)
+		f.order[l] = append(orders[a:a:z], o...)
+		f.roots[l] = append(roots[a:a:z], w.roots[l]...)
+		a = z
 	}
-	f.roots = make([][]int, len(w.roots))
-	for l, r := range w.roots {
-		f.roots[l] = slices.Clone(r)
-	}
-	f.clusters = slices.Clone(w.clusters)
+	f.clusters = append(old.clusters[:0], w.clusters...)
 	for i := range f.clusters {
 		f.clusters[i].kids = slices.Clone(f.clusters[i].kids)
 	}
@@ -189,6 +205,15 @@ func (w *work) fork(bp *bestParts) *work {
 		f.bp = bp.fork()
 	}
 	return f
+}
+
+// releaseFork returns a fork's buffers to workPool. It keeps nothing of
+// the layered graph it shared, whose arrays are w's: the pooled work gets
+// back the arrays of its own it came with (spare).
+func (f *work) releaseFork() {
+	f.layered, f.spare = f.spare, layered{}
+	f.bp = nil
+	workPool.Put(f)
 }
 
 // fork returns a bestParts for the same parts with no offers yet.
