@@ -154,10 +154,12 @@ func (b *bestParts) partCrossings(w *work) {
 		clear(tree)
 		for _, it := range w.order[l] {
 			ds := w.downSegs(it)
-			if len(ds) == 0 {
+			p := part[it]
+			if len(ds) == 0 || b.best[p] == 0 {
+				// a part whose best crosses nothing cannot do better:
+				// it is not counted (its count stays 0)
 				continue
 			}
-			p := part[it]
 			// the part's slots in layer l+1 start here: segments of
 			// parts further left end before them
 			left := bitSum(tree, int(b.start[w.segs[ds[0]].down]))

@@ -93,6 +93,7 @@ type Layout struct {
 	channels []int
 	grid     grid
 	crossN   int
+	ahead    bool // laid out while the last ordering starts ran (see runStarts)
 }
 
 // NewLayout lays g out from scratch.
@@ -301,11 +302,26 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 
 	// Order.
 	if prev == nil {
+		w.finishAhead = func(f *work) *Layout { return f.finish(opt, g, nil, nil) }
 		w.orderFresh()
+		if lay := w.aheadLay; lay != nil {
+			lay.ahead = true
+			w.release()
+			return lay
+		}
 	} else {
 		w.seedOrder(seed, g)
 	}
+	lay := w.finish(opt, g, seed, prev)
+	w.release()
+	return lay
+}
 
+// finish lays out w's ordered layered graph: box sizes, coordinates,
+// ports, edge tracks and the cells. seed and prev are those of a seeded
+// layout, nil for a fresh one.
+func (w *work) finish(opt Options, g geometry, seed []seedPos, prev *Layout) *Layout {
+	rk := w.rk
 	// Ports need bundles; box sizes need port counts.
 	bs := w.formBundles()
 	var sb []int
@@ -344,10 +360,9 @@ func layout(st *structure, opt Options, prev *Layout) *Layout {
 	}
 	chans = channelHeights(chans, prev)
 
-	lay := &Layout{st: st, opt: opt, channels: chans}
+	lay := &Layout{st: w.st, opt: opt, channels: chans}
 	lay.build(w, rk, bs, g, chans)
 	w.buf.bundles = bs[:0]
-	w.release()
 	return lay
 }
 

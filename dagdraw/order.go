@@ -74,10 +74,16 @@ type work struct {
 	chainWindow    int        // see effort.window
 	tValid         bool       // scratch.tpos and dirty hold for this work
 	bp             *bestParts // while minimizing: the best order of each part (see bestParts)
-	route          routeScratch
+	// finishAhead, set for a fresh layout, lays out a fork's order: the
+	// layout runStarts makes ahead, aheadLay once the caller takes it
+	finishAhead func(f *work) *Layout
+	aheadLay    *Layout
+	route       routeScratch
 
-	// backing arrays kept for reuse (see newWork)
-	buf workBuffers
+	// backing arrays kept for reuse (see newWork); spare, a fork's own
+	// layered arrays while it shares another work's (see fork)
+	buf   workBuffers
+	spare layered
 }
 
 // layered is the layered graph a work orders: its items and segments,
@@ -892,10 +898,12 @@ func insertionSort(a []int32) {
 //
 // Only pairs with a dirty item are judged: an item is dirty when it or a
 // neighbour moved since its layer was last judged (positions are compared
-// with those the last call left, see markMoved). A pair of clean items
-// was judged, adjacent, against the same neighbour positions and kept, so
-// it would be kept again: skipping it changes nothing but the time, and
-// late sweeps, which move few items, cost little.
+// with those the last call left, see markMoved), or, within a call, when
+// a swap in the next layer changed the order of its neighbours against
+// those of the item beside it (see markSwapped). A pair of clean items
+// was judged, adjacent, against the same order of their neighbours and
+// kept, so it would be kept again: skipping it changes nothing but the
+// time, and late sweeps, which move few items, cost little.
 func (w *work) transpose(maxPasses int, equal bool) {
 	L := len(w.roots)
 	sc := &w.scratch
@@ -938,8 +946,7 @@ func (w *work) transpose(maxPasses int, equal bool) {
 						order[pb] = a
 						order[pa] = b
 						sc.tpos[a], sc.tpos[b] = pb, pa
-						w.markNeighbours(a, 1)
-						w.markNeighbours(b, 1)
+						w.markSwapped(a, b, l)
 						dirty[a] |= 2 // judged again at the next visit
 						dirty[b] |= 2
 						w.changed(l)
@@ -1015,6 +1022,54 @@ func (w *work) markNeighbours(it int, bit uint8) {
 	}
 }
 
+// markSwapped marks dirty what the swap of a and b, adjacent in layer l,
+// may make judge otherwise in the layers above and below: a pair judges
+// by the order of its items' neighbours, and the swap changed only the
+// order of a and b. So only a pair of adjacent items c, d with c a
+// neighbour of a and d one of b is marked; every other pair would be
+// kept again (see transpose).
+func (w *work) markSwapped(a, b, l int) {
+	d := w.scratch.dirty
+	if l > 0 {
+		if c, e := w.upOne[a], w.upOne[b]; c >= 0 && e >= 0 {
+			if p := w.pos[c] - w.pos[e]; p == 1 || p == -1 {
+				d[c] |= 1
+				d[e] |= 1
+			}
+		} else {
+			w.markAdjacent(w.upNb[w.upOff[a]:w.upOff[a+1]], w.upNb[w.upOff[b]:w.upOff[b+1]])
+		}
+	}
+	if l+1 < len(w.order) {
+		if c, e := w.downOne[a], w.downOne[b]; c >= 0 && e >= 0 {
+			if p := w.pos[c] - w.pos[e]; p == 1 || p == -1 {
+				d[c] |= 1
+				d[e] |= 1
+			}
+		} else {
+			w.markAdjacent(w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])
+		}
+	}
+}
+
+// markAdjacent marks dirty every item of na next to an item of nb in
+// their layer's order, and that item.
+func (w *work) markAdjacent(na, nb []int32) {
+	if len(nb) == 0 {
+		return
+	}
+	d, pos := w.scratch.dirty, w.pos
+	for _, c := range na {
+		pc := pos[c]
+		for _, e := range nb {
+			if p := pc - pos[e]; p == 1 || p == -1 {
+				d[c] |= 1
+				d[e] |= 1
+			}
+		}
+	}
+}
+
 // onePos returns the positions of item it's only neighbour above and
 // below (as dummies have), or -1 where it has several or none.
 func (w *work) onePos(it int) (up, down int32) {
@@ -1034,18 +1089,47 @@ func (w *work) onePos(it int) (up, down int32) {
 // and b's onePos.
 func (w *work) pairCross(a, b int, au, ad, bu, bd int32) (keep, swap int) {
 	pos := w.pos
-	if au >= 0 && bu >= 0 {
+	switch {
+	case au >= 0 && bu >= 0:
 		d := au - bu
 		keep, swap = int(uint32(-d)>>31), int(uint32(d)>>31)
-	} else {
+	case au >= 0:
+		for _, y := range w.upNb[w.upOff[b]:w.upOff[b+1]] {
+			d := au - pos[y]
+			keep += int(uint32(-d) >> 31)
+			swap += int(uint32(d) >> 31)
+		}
+	case bu >= 0:
+		for _, x := range w.upNb[w.upOff[a]:w.upOff[a+1]] {
+			d := pos[x] - bu
+			keep += int(uint32(-d) >> 31)
+			swap += int(uint32(d) >> 31)
+		}
+	default:
 		keep, swap = crossPairs(pos, w.upNb[w.upOff[a]:w.upOff[a+1]], w.upNb[w.upOff[b]:w.upOff[b+1]])
 	}
-	if ad >= 0 && bd >= 0 {
+	switch {
+	case ad >= 0 && bd >= 0:
 		d := ad - bd
-		return keep + int(uint32(-d)>>31), swap + int(uint32(d)>>31)
+		keep += int(uint32(-d) >> 31)
+		swap += int(uint32(d) >> 31)
+	case ad >= 0:
+		for _, y := range w.downNb[w.downOff[b]:w.downOff[b+1]] {
+			d := ad - pos[y]
+			keep += int(uint32(-d) >> 31)
+			swap += int(uint32(d) >> 31)
+		}
+	case bd >= 0:
+		for _, x := range w.downNb[w.downOff[a]:w.downOff[a+1]] {
+			d := pos[x] - bd
+			keep += int(uint32(-d) >> 31)
+			swap += int(uint32(d) >> 31)
+		}
+	default:
+		k, s := crossPairs(pos, w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])
+		keep, swap = keep+k, swap+s
 	}
-	k, s := crossPairs(pos, w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])
-	return keep + k, swap + s
+	return keep, swap
 }
 
 // crossPairs counts the pairs of neighbours (x of a, y of b) with y left
@@ -1091,7 +1175,8 @@ func resize[T any](s []T, n int) []T {
 }
 
 // effort is how hard crossing reduction tries. It depends on the graph's
-// size only, so the result is deterministic.
+// size and on whether it falls into parts only, so the result is
+// deterministic.
 type effort struct {
 	starts int  // starting orders (see minimizeWith)
 	iters  int  // median sweeps per start
@@ -1106,22 +1191,31 @@ type effort struct {
 // fraction of the best so far gains nothing real.
 const convergence = 0.995
 
-func (w *work) effort() effort {
+// effort is how hard to try on w: everything up to 2,500 segments; three
+// starts up to 5,000. Above that a graph of many parts (parts: see
+// bestParts; the simulator's loops) keeps three starts: each sweep offers
+// every part a new order, and the parts are small, so sweeps still pay
+// (with one start of four sweeps the simulator's loops of 5,000 and
+// 10,000 atoms crossed 20 % more than dot's). A graph that is one big
+// part (long strands) takes one start of four sweeps and two rounds of
+// polishing, where rerouting long edges gains most (with three sweeps and
+// no rounds, as above 30,000 segments before, the long-edge loops of
+// 5,000 and 10,000 atoms crossed 10-13 % more than dot's).
+func (w *work) effort(parts bool) effort {
 	switch segs := len(w.segs); {
 	case segs <= 2500:
 		return effort{starts: 4, iters: 24, quit: 6, again: 1, rounds: 4, sift: true, window: 16}
-	case segs <= 5000:
+	case segs <= 5000 || parts:
 		return effort{starts: 3, iters: 12, quit: 6, again: 1, rounds: 2, sift: true, window: 8}
-	case segs <= 30000:
-		return effort{starts: 1, iters: 4, rounds: 2, window: 8}
 	}
-	return effort{starts: 1, iters: 3}
+	return effort{starts: 1, iters: 4, rounds: 2, window: 8}
 }
 
 // minimizeCrossings orders the layers for few crossings, then solves small
 // graphs exactly.
 func (w *work) minimizeCrossings() {
-	if best := w.minimizeWith(w.effort()); best > 0 {
+	bp := w.newBestParts()
+	if best := w.minimizeWith(w.effort(bp != nil), bp); best > 0 && w.aheadLay == nil {
 		w.exactSmall(best)
 	}
 }
@@ -1136,27 +1230,34 @@ func (w *work) minimizeCrossings() {
 // rest), every order a sweep reaches is also judged part by part: each
 // part keeps its best order over all sweeps and starts, as dot minimises
 // each component on its own, and the parts are then laid side by side
-// (see bestParts); with e.again, sweeps run again from that order.
+// (see bestParts; bp, from newBestParts, is nil for a graph of one
+// part); with e.again, sweeps run again from that order.
 //
 // The starts are independent and run side by side (runStarts); each
 // judges parts on its own and the results are merged in start order, so
 // the outcome is the same on any number of cores.
-func (w *work) minimizeWith(e effort) int {
+func (w *work) minimizeWith(e effort, bp *bestParts) int {
 	start := &w.scratch.start
 	w.snapshotInto(start)
-	bp := w.newBestParts()
-	best, last := -1, 0
-	runs := w.runStarts(e, start, bp)
+	best, last, winner := -1, 0, -1
+	runs, ahead := w.runStarts(e, start, bp)
 	for k := range runs {
 		if best < 0 || runs[k].c < best {
-			best = runs[k].c
-			w.restore(&runs[k].snap)
+			best, winner = runs[k].c, k
 		}
 		last = k
 		if best == 0 {
 			break
 		}
 	}
+	if ahead.k >= 0 && ahead.k == winner {
+		// polished, and laid out, while the last starts ran (see
+		// runStarts)
+		w.restore(&ahead.snap)
+		w.aheadLay = ahead.lay
+		return ahead.c
+	}
+	w.restore(&runs[winner].snap)
 	if bp != nil {
 		for _, r := range runs[:last+1] {
 			bp.merge(r.bp)

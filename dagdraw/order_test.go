@@ -36,3 +36,117 @@ func TestStableSortBlocks(t *testing.T) {
 		}
 	}
 }
+
+// transposeMarkingAll is transpose as it was before markSwapped: a swap
+// marks every neighbour of the two items dirty.
+func (w *work) transposeMarkingAll(maxPasses int, equal bool) {
+	L := len(w.roots)
+	sc := &w.scratch
+	cand := resize(sc.cand, L)
+	next := resize(sc.next, L)
+	defer func() { sc.cand, sc.next = cand, next }()
+	w.markMoved(equal, cand)
+	dirty := sc.dirty
+	for pass := 0; pass < maxPasses; pass++ {
+		gained := false
+		clear(next)
+		for l := 0; l < L; l++ {
+			if !cand[l] {
+				continue
+			}
+			changed := false
+			order := w.order[l]
+			for _, kids := range w.siblingLists(l) {
+				for i := 0; i+1 < len(kids); i++ {
+					a, b := kids[i], kids[i+1]
+					if a < 0 || b < 0 || dirty[a]|dirty[b] == 0 {
+						continue
+					}
+					au, ad := w.onePos(a)
+					bu, bd := w.onePos(b)
+					keep, sw := w.pairCross(a, b, au, ad, bu, bd)
+					if sw < keep || equal && keep > 0 && sw == keep {
+						kids[i], kids[i+1] = b, a
+						pa, pb := w.pos[a], w.pos[b]
+						w.pos[a], w.pos[b] = pb, pa
+						order[pb] = a
+						order[pa] = b
+						sc.tpos[a], sc.tpos[b] = pb, pa
+						w.markNeighbours(a, 1)
+						w.markNeighbours(b, 1)
+						dirty[a] |= 2
+						dirty[b] |= 2
+						changed = true
+						gained = gained || sw < keep
+					}
+				}
+			}
+			for _, it := range order {
+				dirty[it] >>= 1
+			}
+			if changed {
+				next[max(0, l-1)] = true
+				next[l] = true
+				next[min(L-1, l+1)] = true
+			}
+		}
+		if !gained {
+			return
+		}
+		cand, next = next, cand
+	}
+}
+
+// A swap marks dirty only the pairs of the next layers whose order of
+// neighbours it changed (markSwapped): transposition leaves every layer
+// as when a swap marked every neighbour of the two items, from random
+// orders, with and without equal swaps, and through sweeps that move many
+// items between calls. pairCross, which takes a short way for an item
+// with one neighbour on a side, counts as all pairs of neighbours do.
+func TestTransposeMarksWhatASwapChanges(t *testing.T) {
+	r := &rng{s: 3}
+	for trial := 0; trial < 80; trial++ {
+		n := 20 + r.intn(200)
+		g := genGraph(uint64(100+trial), n, genOpts{window: []int{4, 8, 16, 40}[trial%4], extras: trial%3 == 0})
+		st := buildStructure(&g, Options{})
+		w := newWork(st, rankNodes(st, nil), Options{})
+		perm := make([]float64, len(w.items))
+		for i := range perm {
+			perm[i] = float64(r.intn(1000))
+		}
+		w.initOrder(func(it int) float64 { return perm[it] })
+		ref := w.fork(nil)
+		val := make([]float64, len(w.items))
+		for call := 0; call < 6; call++ {
+			equal := call%2 == 1
+			w.transpose(8, equal)
+			ref.transposeMarkingAll(8, equal)
+			for l := range w.order {
+				if !slices.Equal(w.order[l], ref.order[l]) {
+					t.Fatalf("trial %d, call %d, layer %d: %v, marking every neighbour: %v", trial, call, l, w.order[l], ref.order[l])
+				}
+				// pairCross against all pairs of neighbours
+				for _, a := range w.order[l] {
+					for _, b := range w.order[l] {
+						au, ad := w.onePos(a)
+						bu, bd := w.onePos(b)
+						keep, sw := w.pairCross(a, b, au, ad, bu, bd)
+						k1, s1 := crossPairs(w.pos, w.upNb[w.upOff[a]:w.upOff[a+1]], w.upNb[w.upOff[b]:w.upOff[b+1]])
+						k2, s2 := crossPairs(w.pos, w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])
+						if keep != k1+k2 || sw != s1+s2 {
+							t.Fatalf("pairCross(%d, %d) = %d, %d; counting all pairs: %d, %d", a, b, keep, sw, k1+k2, s1+s2)
+						}
+					}
+				}
+			}
+			// a sweep moves many items before the next call
+			down := call%2 == 0
+			for l := range w.order {
+				if down && l > 0 || !down && l+1 < len(w.order) {
+					w.sweepLayer(l, down, val, false)
+					ref.sweepLayer(l, down, val, false)
+				}
+			}
+		}
+	}
+}

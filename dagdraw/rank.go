@@ -180,6 +180,13 @@ func (rk *ranking) adoptChoices(st *structure) *unionFind {
 // layer, kept only if no edge joins two nodes of one set and the
 // contracted graph stays acyclic. It returns the union-find with the
 // frames' sets joined and which decompositions became frames.
+//
+// Decompositions are tried in order, each on the sets the accepted ones
+// left. A contraction can only close a cycle, or put an edge inside a
+// set, within the weakly connected parts of the graph its members are
+// in, so each try looks at those parts only (frameTrier); the simulator's
+// loops have hundreds of small parts, and checking the whole graph for
+// every decomposition made this quadratic.
 func (rk *ranking) contractFrames(st *structure, uf *unionFind) (*unionFind, []bool) {
 	n := len(st.nodes)
 	adoptees := map[int][]int{}
@@ -189,30 +196,153 @@ func (rk *ranking) contractFrames(st *structure, uf *unionFind) (*unionFind, []b
 		}
 	}
 	accepted := make([]bool, len(st.decomps))
-	// try starts as a copy of uf: a union-find's sets (and roots, the
-	// smallest members) do not depend on how it was built.
-	try := &unionFind{p: make([]int, n)}
 	var cs contractScratch
+	if len(st.decomps) == 0 || !contractedOK(uf, rk.edges, n, &cs) {
+		// no contraction undoes an edge inside a set or a cycle
+		return uf, accepted
+	}
+	t := newFrameTrier(uf, rk.edges, n)
 	for di, d := range st.decomps {
-		copy(try.p, uf.p)
 		members := append([]int{d.parent}, d.children...)
 		for _, c := range d.children {
 			members = append(members, adoptees[c]...)
 		}
-		for _, m := range members[1:] {
-			try.union(d.parent, m)
-		}
-		if !contractedOK(try, rk.edges, n, &cs) {
+		if !t.try(members) {
 			continue
 		}
 		accepted[di] = true
-		uf, try = try, uf
+		t.join(members)
 		fi := frameInfo{parent: d.parent}
 		fi.children = append(fi.children, members[1:]...)
 		rk.frameOf[d.parent] = len(rk.frames)
 		rk.frames = append(rk.frames, fi)
 	}
 	return uf, accepted
+}
+
+// frameTrier tries contractions part by part (see contractFrames). The
+// parts are the weakly connected components of the graph whose nodes are
+// uf's sets: part is a union-find of the nodes, and nodes and edges list
+// each part's (by its root). Once uf's contracted graph has no edge
+// inside a set and no cycle (contractFrames checks that first), joining
+// sets keeps it so unless the parts the sets are in come to have one.
+type frameTrier struct {
+	uf    *unionFind
+	edges []ledge
+	part  *unionFind
+	nodes [][]int32
+	segs  [][]int32 // edges of each part
+	// try's scratch: each set root's node in the part's contracted graph
+	// (valid where stamp is the round's), its adjacency and in-degrees
+	id, stamp         []int32
+	round             int32
+	head, next, to    []int32
+	indeg, queue, rts []int32
+}
+
+func newFrameTrier(uf *unionFind, edges []ledge, n int) *frameTrier {
+	t := &frameTrier{uf: uf, edges: edges, part: newUnionFind(n), nodes: make([][]int32, n),
+		segs: make([][]int32, n), id: make([]int32, n), stamp: make([]int32, n)}
+	for v := range n {
+		t.part.union(v, uf.find(v))
+	}
+	for _, e := range edges {
+		t.part.union(e.from, e.to)
+	}
+	for v := range n {
+		r := t.part.find(v)
+		t.nodes[r] = append(t.nodes[r], int32(v))
+	}
+	for i, e := range edges {
+		r := t.part.find(e.from)
+		t.segs[r] = append(t.segs[r], int32(i))
+	}
+	return t
+}
+
+// try reports whether contracting the sets of members into one leaves no
+// edge inside a set and no cycle.
+func (t *frameTrier) try(members []int) bool {
+	t.round++
+	rts := t.rts[:0] // the parts the members are in
+	for _, m := range members {
+		r := int32(t.part.find(m))
+		if t.stamp[r] != -t.round {
+			t.stamp[r] = -t.round
+			rts = append(rts, r)
+		}
+	}
+	t.rts = rts
+	// number the sets of those parts, the members' sets all 0
+	k := int32(1)
+	for _, m := range members {
+		s := t.uf.find(m)
+		t.stamp[s], t.id[s] = t.round, 0
+	}
+	for _, r := range rts {
+		for _, v := range t.nodes[r] {
+			if s := t.uf.find(int(v)); t.stamp[s] != t.round {
+				t.stamp[s], t.id[s] = t.round, k
+				k++
+			}
+		}
+	}
+	head := resize(t.head, int(k))
+	indeg := resize(t.indeg, int(k))
+	for i := range head {
+		head[i], indeg[i] = -1, 0
+	}
+	next, to := t.next[:0], t.to[:0]
+	for _, r := range rts {
+		for _, ei := range t.segs[r] {
+			e := t.edges[ei]
+			u, v := t.id[t.uf.find(e.upper())], t.id[t.uf.find(e.lower())]
+			if u == v {
+				return false
+			}
+			next = append(next, head[u])
+			to = append(to, v)
+			head[u] = int32(len(to) - 1)
+			indeg[v]++
+		}
+	}
+	queue := t.queue[:0]
+	for s := range k {
+		if indeg[s] == 0 {
+			queue = append(queue, s)
+		}
+	}
+	for q := 0; q < len(queue); q++ {
+		for e := head[queue[q]]; e >= 0; e = next[e] {
+			if indeg[to[e]]--; indeg[to[e]] == 0 {
+				queue = append(queue, to[e])
+			}
+		}
+	}
+	t.head, t.indeg, t.next, t.to, t.queue = head, indeg, next, to, queue
+	return len(queue) == int(k)
+}
+
+// join contracts the sets of members into one and their parts into one.
+func (t *frameTrier) join(members []int) {
+	for _, m := range members[1:] {
+		t.uf.union(members[0], m)
+		a, b := t.part.find(members[0]), t.part.find(m)
+		if a == b {
+			continue
+		}
+		t.part.union(a, b)
+		r, o := t.part.find(a), a+b-t.part.find(a)
+		if len(t.nodes[r]) < len(t.nodes[o]) {
+			t.nodes[r], t.nodes[o] = t.nodes[o], t.nodes[r]
+		}
+		t.nodes[r] = append(t.nodes[r], t.nodes[o]...)
+		if len(t.segs[r]) < len(t.segs[o]) {
+			t.segs[r], t.segs[o] = t.segs[o], t.segs[r]
+		}
+		t.segs[r] = append(t.segs[r], t.segs[o]...)
+		t.nodes[o], t.segs[o] = nil, nil
+	}
 }
 
 // linkParts adds part-of links (child ⇢ parent) for the decompositions

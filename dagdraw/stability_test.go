@@ -2,8 +2,10 @@ package dagdraw
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -243,5 +245,81 @@ func TestLayoutsIndependentOfEachOther(t *testing.T) {
 		if paint(jobs[i]) != first[i] {
 			t.Errorf("graph %d lays out differently after other graphs", i)
 		}
+	}
+}
+
+// A layout polished and laid out ahead, on a goroutine that had no
+// ordering start left to run (see runStarts), is the layout made after
+// all starts: the same cells, crossings and seeds for the next update,
+// as on one processor, where nothing is done ahead.
+func TestLaidOutAheadOrNot(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	ahead := 0
+	for k := 0; k < 12; k++ {
+		n := 60 + 40*k
+		g := genGraph(uint64(500+k), n, genOpts{window: []int{8, 16, 40}[k%3], extras: k%2 == 0, statuses: true})
+		opt := Options{Orientation: []Orientation{TopDown, LeftRight}[k%2], FitTitles: k%3 == 0}
+		runtime.GOMAXPROCS(1)
+		want := NewLayout(g, opt)
+		runtime.GOMAXPROCS(4)
+		for try := 0; try < 3; try++ {
+			got := NewLayout(g, opt)
+			if got.ahead {
+				ahead++
+			}
+			if got.Crossings() != want.Crossings() || !slices.Equal(got.nodeSeed, want.nodeSeed) ||
+				!slices.Equal(got.dum, want.dum) || !slices.Equal(got.channels, want.channels) {
+				t.Fatalf("graph %d (ahead %v): %d crossings, seeds differ or not; on one processor %d", k, got.ahead, got.Crossings(), want.Crossings())
+			}
+			if a, b := got.Paint(got.Decorate(g), got.Bounds(), "A3").Render(nil), want.Paint(want.Decorate(g), want.Bounds(), "A3").Render(nil); a != b {
+				t.Fatalf("graph %d (ahead %v): the cells differ from the layout made on one processor", k, got.ahead)
+			}
+			g2, _ := withAtom(g, &rng{s: uint64(k)})
+			u, v := got.Update(g2, opt), want.Update(g2, opt)
+			if a, b := u.Paint(u.Decorate(g2), u.Bounds(), "").Render(nil), v.Paint(v.Decorate(g2), v.Bounds(), "").Render(nil); a != b {
+				t.Fatalf("graph %d (ahead %v): the next update differs", k, got.ahead)
+			}
+		}
+	}
+	if ahead == 0 {
+		t.Fatal("no layout was made ahead: the test compared nothing")
+	}
+	t.Logf("%d of 36 layouts made ahead", ahead)
+}
+
+// Layouts made at once on several goroutines, whose works (and the forks
+// the ordering starts run on) come from and go back to one pool, are the
+// layouts made one at a time.
+func TestLayoutsAtOnce(t *testing.T) {
+	var graphs []Graph
+	var want []string
+	for k := 0; k < 8; k++ {
+		g := genGraph(uint64(700+k), 80+30*k, genOpts{window: []int{8, 16, 40}[k%3], extras: k%2 == 0, statuses: true})
+		l := NewLayout(g, Options{})
+		graphs = append(graphs, g)
+		want = append(want, l.Paint(l.Decorate(g), l.Bounds(), "").Render(nil))
+	}
+	errs := make(chan string, 64)
+	var wg sync.WaitGroup
+	for gr := 0; gr < 4; gr++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := 0; round < 3; round++ {
+				for k := range graphs {
+					k := (k + gr) % len(graphs)
+					l := NewLayout(graphs[k], Options{})
+					if l.Paint(l.Decorate(graphs[k]), l.Bounds(), "").Render(nil) != want[k] {
+						errs <- fmt.Sprintf("graph %d, goroutine %d: the cells differ", k, gr)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
