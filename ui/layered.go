@@ -224,7 +224,7 @@ func (l *layered) graphOf(st *model.State, f *model.Facts, r *model.Report) dagd
 	for k, i := range l.nodeAtom {
 		a := &st.Atoms[i]
 		n := old.Nodes[k]
-		n.Status, n.Flag = nodeStatus(a.Status), 0
+		n.Status, n.Flag = loopgraph.StatusOf(a.Status), 0
 		if a.Description != l.desc[k] {
 			n.Label, l.desc[k] = termtext.Line(a.Description), a.Description
 		}
@@ -285,20 +285,6 @@ func (l *layered) markExecutable(was, is []string, index map[string]int, node fu
 	for ; j < len(is); j++ {
 		set(is[j], true)
 	}
-}
-
-// nodeStatus is an atom's status in the drawing (as loopgraph.FromState
-// gives it).
-func nodeStatus(s model.AtomStatus) dagdraw.Status {
-	switch s {
-	case model.StatusPending:
-		return dagdraw.Pending
-	case model.StatusInProgress:
-		return dagdraw.InProgress
-	case model.StatusResolved:
-		return dagdraw.Resolved
-	}
-	return dagdraw.Unknown
 }
 
 // install adopts a computed layout unless a newer one is on its way.

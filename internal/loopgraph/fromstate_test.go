@@ -27,7 +27,7 @@ func fromStateRef(s *model.State, f *model.Facts) dagdraw.Graph {
 			continue
 		}
 		seen[a.ID] = true
-		g.Nodes = append(g.Nodes, dagdraw.Node{ID: a.ID, Label: termtext.Line(a.Description), Status: statusOf(a.Status), Executable: exec[a.ID]})
+		g.Nodes = append(g.Nodes, dagdraw.Node{ID: a.ID, Label: termtext.Line(a.Description), Status: StatusOf(a.Status), Executable: exec[a.ID]})
 	}
 	done := make(map[string]bool, len(s.Atoms))
 	for _, a := range s.Atoms {

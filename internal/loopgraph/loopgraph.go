@@ -60,7 +60,7 @@ func FromState(s *model.State, f *model.Facts) dagdraw.Graph {
 		g.Nodes = append(g.Nodes, dagdraw.Node{
 			ID:         a.ID,
 			Label:      termtext.Line(a.Description),
-			Status:     statusOf(a.Status),
+			Status:     StatusOf(a.Status),
 			Executable: exec[a.ID],
 		})
 	}
@@ -101,7 +101,8 @@ func FromState(s *model.State, f *model.Facts) dagdraw.Graph {
 	return g
 }
 
-func statusOf(s model.AtomStatus) dagdraw.Status {
+// StatusOf is an atom's status in the drawing.
+func StatusOf(s model.AtomStatus) dagdraw.Status {
 	switch s {
 	case model.StatusPending:
 		return dagdraw.Pending
