@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -124,15 +125,7 @@ func (hf *HostFleet) Rows() []Row {
 	for _, r := range hf.rows {
 		out = append(out, r)
 	}
-	slices.SortFunc(out, func(a, b Row) int {
-		if a.Path < b.Path {
-			return -1
-		}
-		if a.Path > b.Path {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b Row) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 
@@ -150,12 +143,8 @@ type streamLine struct {
 // line takes one line of the stream; ok says whether the rows changed.
 func (hf *HostFleet) line(b []byte) (ok bool, err error) {
 	var l streamLine
-	if err := json.Unmarshal(b, &l); err != nil {
-		return false, fmt.Errorf("%s sent a line that is not the fleet's JSON (%s): is aot-tui there the right program?", hf.Host.Name, oneLineText(err.Error()))
-	}
-	if l.V != remote.StreamVersion {
-		return false, fmt.Errorf("%w: %s streams version %d, this aot-tui reads %d — run the same aot-tui on both machines (aot-tui version --json says which)",
-			remote.ErrMismatch, hf.Host.Name, l.V, remote.StreamVersion)
+	if err := hf.Host.StreamError(l.V, json.Unmarshal(b, &l)); err != nil {
+		return false, err
 	}
 	hf.mu.Lock()
 	defer hf.mu.Unlock()
@@ -179,7 +168,7 @@ func (hf *HostFleet) line(b []byte) (ok bool, err error) {
 			return true, nil
 		}
 	case "error":
-		return false, fmt.Errorf("%s: %s", hf.Host.Name, oneLineText(l.Error))
+		return false, fmt.Errorf("%s: %s", hf.Host.Name, strings.Join(strings.Fields(l.Error), " "))
 	}
 	// heartbeat, and kinds of later releases.
 	return false, nil
@@ -189,16 +178,6 @@ func (hf *HostFleet) put(r Row) {
 	r.Host, r.HostState = hf.Host.Name, ""
 	r.Gone = false
 	hf.rows[r.Path] = r
-}
-
-func oneLineText(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c == '\n' || c == '\r' {
-			b[i] = ' '
-		}
-	}
-	return string(b)
 }
 
 // ReadHost reads h's fleet once — `aot-tui status --scan --json` through
@@ -229,7 +208,7 @@ func ReadHost(ctx context.Context, h *remote.Host) ([]Row, error) {
 		Loops []Row `json:"loops"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
-		return nil, fmt.Errorf("%s did not answer with the fleet's JSON (%s): is aot-tui there the right program?", h.Name, oneLineText(err.Error()))
+		return nil, fmt.Errorf("%s did not answer with the fleet's JSON (%s): is aot-tui there the right program?", h.Name, oneLine(err))
 	}
 	for i := range got.Loops {
 		got.Loops[i].Host = h.Name

@@ -87,11 +87,8 @@ type catLine struct {
 
 func (r *fileReader) line(b []byte) error {
 	var l catLine
-	if err := json.Unmarshal(b, &l); err != nil {
-		return fmt.Errorf("%s sent a line that is not JSON (%s): is aot-tui there the right program?", clean(r.h.Name), clean(oneLine(err.Error())))
-	}
-	if l.V != StreamVersion {
-		return fmt.Errorf("%w: %s streams version %d, this aot-tui reads %d — run the same aot-tui on both machines (aot-tui version --json says which)", ErrMismatch, clean(r.h.Name), l.V, StreamVersion)
+	if err := r.h.StreamError(l.V, json.Unmarshal(b, &l)); err != nil {
+		return err
 	}
 	now := r.o.Now()
 	ev := statefile.Event{Target: r.t, At: now, ModTime: l.MTime}
@@ -144,6 +141,20 @@ func (r *fileReader) line(b []byte) error {
 	return nil
 }
 
+// StreamError is what a line of h's stream that decoded with err and says
+// it is of stream version v means: not aot-tui's JSON, another version
+// (wrapping ErrMismatch), or nil when it can be read.
+func (h *Host) StreamError(v int, err error) error {
+	if err != nil {
+		return fmt.Errorf("%s sent a line that is not aot-tui's JSON (%s): is aot-tui there the right program?", clean(h.Name), clean(oneLine(err.Error())))
+	}
+	if v != StreamVersion {
+		return fmt.Errorf("%w: %s streams version %d, this aot-tui reads %d — run the same aot-tui on both machines (aot-tui version --json says which)",
+			ErrMismatch, clean(h.Name), v, StreamVersion)
+	}
+	return nil
+}
+
 // loaded is the Event of a version's bytes, parsed here.
 func (r *fileReader) loaded(ev statefile.Event, data []byte) statefile.Event {
 	ev.Data = data
@@ -165,7 +176,7 @@ func (r *fileReader) loaded(ev statefile.Event, data []byte) statefile.Event {
 	ev.Kind, ev.Doc, ev.Facts = statefile.EventLoaded, doc, r.derive.Derive(doc.State)
 	ev.NotWritable = r.o.NotWritable
 	if r.h.ReadOnly && ev.NotWritable == nil {
-		ev.NotWritable = fmt.Errorf("%s is read-only here (read_only in remotes.yaml; hosts given on the command line always are)", r.h.Name)
+		ev.NotWritable = fmt.Errorf("%s is read-only here (read_only in remotes.yaml; hosts given on the command line always are)", clean(r.h.Name))
 	}
 	return ev
 }

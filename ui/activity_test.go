@@ -205,22 +205,6 @@ func TestAgentDescriptionDropsTheAtomItsNameSays(t *testing.T) {
 	}
 }
 
-// activityCounter counts the activity snapshots the program takes.
-type activityCounter struct {
-	probe
-	n *atomic.Int64
-}
-
-func (p activityCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if lm, ok := msg.(loopMsg); ok {
-		if _, ok := lm.msg.(activityMsg); ok {
-			p.n.Add(1)
-		}
-	}
-	_, cmd := p.probe.Update(msg)
-	return p, cmd
-}
-
 // While neither the state file nor a transcript changes, the follower
 // sends no snapshot: handing it the atoms with every snapshot made it send
 // one every 50 ms, each redrawing the frame (issue 26).
@@ -243,7 +227,7 @@ func TestActivityQuietWhileNothingChanges(t *testing.T) {
 			return agent.Options{Project: statefile.ProjectDir(statePath), Root: root, Prices: agent.DefaultPrices()}, true
 		}})
 	var n atomic.Int64
-	tm := teatest.NewTestModel(t, activityCounter{probe{m}, &n}, teatest.WithInitialTermSize(120, 30))
+	tm := teatest.NewTestModel(t, loopMsgCounter{probe{m}, &n, func(msg tea.Msg) bool { _, ok := msg.(activityMsg); return ok }}, teatest.WithInitialTermSize(120, 30))
 	t.Cleanup(func() {
 		_ = tm.Quit()
 		m.Close()

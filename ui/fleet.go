@@ -183,12 +183,13 @@ func fleetKey(l *loop) string {
 	return fleet.Row{Path: l.target.Path, Host: l.remoteHost}.Key()
 }
 
-// remoteNotWritable is why a remote loop takes no correction from the
-// TUI: read-only hosts by choice; the others because the forms do not yet
-// write through the transport (the CLI does, on the host).
+// remoteNotWritable is why a remote loop of a host that allows
+// corrections takes none from the TUI: the forms do not yet write through
+// the transport (the CLI does, on the host). A read-only host's reason is
+// FollowFile's own (nil here).
 func remoteNotWritable(h *remote.Host) error {
 	if h.ReadOnly {
-		return fmt.Errorf("%s is read-only (read_only in remotes.yaml; hosts given as ssh:// are)", termtext.Line(h.Name))
+		return nil
 	}
 	return fmt.Errorf("the loop is on %s; the forms write on this machine only — correct it there (aot-tui redirect …)", termtext.Line(h.Name))
 }

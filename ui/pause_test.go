@@ -254,17 +254,17 @@ func TestPauseLookErrorShows(t *testing.T) {
 	f.waitFor("paused for redirect", "✗ could not look at who holds the pause: pause lock", "aot-loop-state.md.aot-tui-pause.lock")
 }
 
-// idleCounter counts the idle timer's wake-ups the program gets.
-type idleCounter struct {
+// loopMsgCounter counts the loop messages of one kind the program gets
+// (is says which): the idle timer's wake-ups, the activity snapshots.
+type loopMsgCounter struct {
 	probe
-	n *atomic.Int64
+	n  *atomic.Int64
+	is func(tea.Msg) bool
 }
 
-func (c idleCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if env, ok := msg.(loopMsg); ok {
-		if _, ok := env.msg.(idleMsg); ok {
-			c.n.Add(1)
-		}
+func (c loopMsgCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if env, ok := msg.(loopMsg); ok && c.is(env.msg) {
+		c.n.Add(1)
 	}
 	_, cmd := c.probe.Update(msg)
 	return c, cmd
@@ -293,7 +293,7 @@ func TestIdleTimerWaitsCalmlyForABusyWrite(t *testing.T) {
 		Now:         func() time.Time { return correctionNow },
 		IdleRelease: 300 * time.Millisecond})
 	var idles atomic.Int64
-	tm := teatest.NewTestModel(t, idleCounter{probe{m}, &idles}, teatest.WithInitialTermSize(100, 32))
+	tm := teatest.NewTestModel(t, loopMsgCounter{probe{m}, &idles, func(msg tea.Msg) bool { _, ok := msg.(idleMsg); return ok }}, teatest.WithInitialTermSize(100, 32))
 	t.Cleanup(func() {
 		_ = tm.Quit()
 		m.Close()
