@@ -107,6 +107,9 @@ type layered struct {
 	upNb, downNb   []int32
 	upSeg, downSeg []int32 // each item's segments above and below (CSR by upOff, downOff)
 	upOne, downOne []int32 // the only neighbour above (below), or -1
+	// upSlot and downSlot are upOne and downOne with len(items) for -1:
+	// indices into pos, whose last entry is -1 (see onePos)
+	upSlot, downSlot []int32
 }
 
 // workBuffers are arrays a work carves or fills anew for every layout;
@@ -284,7 +287,8 @@ func newWork(st *structure, rk *ranking, opt Options) *work {
 // buildAdjacency fills the flat neighbour arrays from the segments.
 func (w *work) buildAdjacency(old *work) {
 	n := len(w.items)
-	w.pos = resize(old.pos, n)
+	w.pos = resize(old.pos, n+1)
+	w.pos[n] = -1 // see onePos
 	w.upNb = resize(old.upNb, len(w.upSeg))
 	w.downNb = resize(old.downNb, len(w.downSeg))
 	for k, s := range w.upSeg {
@@ -297,13 +301,18 @@ func (w *work) buildAdjacency(old *work) {
 	w.downPos = resize(old.downPos, len(w.downNb))
 	w.upOne = resize(old.upOne, n)
 	w.downOne = resize(old.downOne, n)
+	w.upSlot = resize(old.upSlot, n)
+	w.downSlot = resize(old.downSlot, n)
 	for i := range w.items {
 		w.upOne[i], w.downOne[i] = -1, -1
+		w.upSlot[i], w.downSlot[i] = int32(n), int32(n)
 		if w.upOff[i+1]-w.upOff[i] == 1 {
 			w.upOne[i] = w.upNb[w.upOff[i]]
+			w.upSlot[i] = w.upOne[i]
 		}
 		if w.downOff[i+1]-w.downOff[i] == 1 {
 			w.downOne[i] = w.downNb[w.downOff[i]]
+			w.downSlot[i] = w.downOne[i]
 		}
 	}
 }
@@ -996,7 +1005,7 @@ func (w *work) markMoved(equal bool, cand []bool) {
 		return
 	}
 	sc.tEqual = equal
-	for it, p := range w.pos {
+	for it, p := range w.pos[:n] {
 		if sc.tpos[it] != p {
 			sc.tpos[it] = p
 			sc.dirty[it] |= 1
@@ -1029,23 +1038,29 @@ func (w *work) markNeighbours(it int, bit uint8) {
 // neighbour of a and d one of b is marked; every other pair would be
 // kept again (see transpose).
 func (w *work) markSwapped(a, b, l int) {
-	d := w.scratch.dirty
+	d, pos := w.scratch.dirty, w.pos
 	if l > 0 {
 		if c, e := w.upOne[a], w.upOne[b]; c >= 0 && e >= 0 {
-			if p := w.pos[c] - w.pos[e]; p == 1 || p == -1 {
-				d[c] |= 1
-				d[e] |= 1
+			p := pos[c] - pos[e]
+			var m uint8
+			if p*p == 1 {
+				m = 1
 			}
+			d[c] |= m
+			d[e] |= m
 		} else {
 			w.markAdjacent(w.upNb[w.upOff[a]:w.upOff[a+1]], w.upNb[w.upOff[b]:w.upOff[b+1]])
 		}
 	}
 	if l+1 < len(w.order) {
 		if c, e := w.downOne[a], w.downOne[b]; c >= 0 && e >= 0 {
-			if p := w.pos[c] - w.pos[e]; p == 1 || p == -1 {
-				d[c] |= 1
-				d[e] |= 1
+			p := pos[c] - pos[e]
+			var m uint8
+			if p*p == 1 {
+				m = 1
 			}
+			d[c] |= m
+			d[e] |= m
 		} else {
 			w.markAdjacent(w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])
 		}
@@ -1055,17 +1070,17 @@ func (w *work) markSwapped(a, b, l int) {
 // markAdjacent marks dirty every item of na next to an item of nb in
 // their layer's order, and that item.
 func (w *work) markAdjacent(na, nb []int32) {
-	if len(nb) == 0 {
-		return
-	}
 	d, pos := w.scratch.dirty, w.pos
 	for _, c := range na {
 		pc := pos[c]
 		for _, e := range nb {
-			if p := pc - pos[e]; p == 1 || p == -1 {
-				d[c] |= 1
-				d[e] |= 1
+			p := pc - pos[e]
+			var m uint8
+			if p*p == 1 {
+				m = 1
 			}
+			d[c] |= m
+			d[e] |= m
 		}
 	}
 }
@@ -1073,14 +1088,9 @@ func (w *work) markAdjacent(na, nb []int32) {
 // onePos returns the positions of item it's only neighbour above and
 // below (as dummies have), or -1 where it has several or none.
 func (w *work) onePos(it int) (up, down int32) {
-	up, down = -1, -1
-	if x := w.upOne[it]; x >= 0 {
-		up = w.pos[x]
-	}
-	if x := w.downOne[it]; x >= 0 {
-		down = w.pos[x]
-	}
-	return up, down
+	// the slots spare a branch on each side, which the mix of items with
+	// one neighbour and with several makes hard to foretell
+	return w.pos[w.upSlot[it]], w.pos[w.downSlot[it]]
 }
 
 // pairCross returns the crossings between the segments of items a and b

@@ -222,16 +222,25 @@ func (rk *ranking) contractFrames(st *structure, uf *unionFind) (*unionFind, []b
 
 // frameTrier tries contractions part by part (see contractFrames). The
 // parts are the weakly connected components of the graph whose nodes are
-// uf's sets: part is a union-find of the nodes, and nodes and edges list
-// each part's (by its root). Once uf's contracted graph has no edge
-// inside a set and no cycle (contractFrames checks that first), joining
-// sets keeps it so unless the parts the sets are in come to have one.
+// uf's sets: part is a union-find of the nodes, and each part's nodes and
+// edges are linked lists (by its root: first, last; next per node or
+// edge), which joining parts splices. Once uf's contracted graph has no
+// edge inside a set and no cycle (contractFrames checks that first),
+// joining sets keeps it so unless the parts the sets are in come to have
+// one.
 type frameTrier struct {
 	uf    *unionFind
 	edges []ledge
 	part  *unionFind
-	nodes [][]int32
-	segs  [][]int32 // edges of each part
+	// lists: nodes (nFirst, nLast, nNext) and edges (eFirst, eLast, eNext);
+	// size, the nodes of each part
+	nFirst, nLast, nNext []int32
+	eFirst, eLast, eNext []int32
+	size                 []int32
+	// a try whose parts hold most nodes checks the whole graph on a copy
+	// of uf (whole), which costs less than walking the lists
+	whole *unionFind
+	cs    contractScratch
 	// try's scratch: each set root's node in the part's contracted graph
 	// (valid where stamp is the round's), its adjacency and in-degrees
 	id, stamp         []int32
@@ -241,23 +250,41 @@ type frameTrier struct {
 }
 
 func newFrameTrier(uf *unionFind, edges []ledge, n int) *frameTrier {
-	t := &frameTrier{uf: uf, edges: edges, part: newUnionFind(n), nodes: make([][]int32, n),
-		segs: make([][]int32, n), id: make([]int32, n), stamp: make([]int32, n)}
+	t := &frameTrier{uf: uf, edges: edges, part: newUnionFind(n), id: make([]int32, n), stamp: make([]int32, n)}
 	for v := range n {
 		t.part.union(v, uf.find(v))
 	}
 	for _, e := range edges {
 		t.part.union(e.from, e.to)
 	}
+	t.nFirst, t.nLast, t.nNext = listOf(n, n, func(v int) int { return t.part.find(v) })
+	t.eFirst, t.eLast, t.eNext = listOf(n, len(edges), func(i int) int { return t.part.find(edges[i].from) })
+	t.size = make([]int32, n)
 	for v := range n {
-		r := t.part.find(v)
-		t.nodes[r] = append(t.nodes[r], int32(v))
-	}
-	for i, e := range edges {
-		r := t.part.find(e.from)
-		t.segs[r] = append(t.segs[r], int32(i))
+		t.size[t.part.find(v)]++
 	}
 	return t
+}
+
+// listOf links the m elements into one list per key (0..n-1), in element
+// order: first and last element of each key (-1 for none), and the next
+// of each element (-1 at the end).
+func listOf(n, m int, key func(i int) int) (first, last, next []int32) {
+	first, last, next = make([]int32, n), make([]int32, n), make([]int32, m)
+	for k := range first {
+		first[k], last[k] = -1, -1
+	}
+	for i := range m {
+		k := key(i)
+		next[i] = -1
+		if last[k] < 0 {
+			first[k] = int32(i)
+		} else {
+			next[last[k]] = int32(i)
+		}
+		last[k] = int32(i)
+	}
+	return first, last, next
 }
 
 // try reports whether contracting the sets of members into one leaves no
@@ -273,6 +300,20 @@ func (t *frameTrier) try(members []int) bool {
 		}
 	}
 	t.rts = rts
+	nodes := 0
+	for _, r := range rts {
+		nodes += int(t.size[r])
+	}
+	if n := len(t.size); nodes*2 > n {
+		if t.whole == nil {
+			t.whole = &unionFind{p: make([]int, n)}
+		}
+		copy(t.whole.p, t.uf.p)
+		for _, m := range members[1:] {
+			t.whole.union(members[0], m)
+		}
+		return contractedOK(t.whole, t.edges, n, &t.cs)
+	}
 	// number the sets of those parts, the members' sets all 0
 	k := int32(1)
 	for _, m := range members {
@@ -280,7 +321,7 @@ func (t *frameTrier) try(members []int) bool {
 		t.stamp[s], t.id[s] = t.round, 0
 	}
 	for _, r := range rts {
-		for _, v := range t.nodes[r] {
+		for v := t.nFirst[r]; v >= 0; v = t.nNext[v] {
 			if s := t.uf.find(int(v)); t.stamp[s] != t.round {
 				t.stamp[s], t.id[s] = t.round, k
 				k++
@@ -294,7 +335,7 @@ func (t *frameTrier) try(members []int) bool {
 	}
 	next, to := t.next[:0], t.to[:0]
 	for _, r := range rts {
-		for _, ei := range t.segs[r] {
+		for ei := t.eFirst[r]; ei >= 0; ei = t.eNext[ei] {
 			e := t.edges[ei]
 			u, v := t.id[t.uf.find(e.upper())], t.id[t.uf.find(e.lower())]
 			if u == v {
@@ -332,17 +373,25 @@ func (t *frameTrier) join(members []int) {
 			continue
 		}
 		t.part.union(a, b)
-		r, o := t.part.find(a), a+b-t.part.find(a)
-		if len(t.nodes[r]) < len(t.nodes[o]) {
-			t.nodes[r], t.nodes[o] = t.nodes[o], t.nodes[r]
-		}
-		t.nodes[r] = append(t.nodes[r], t.nodes[o]...)
-		if len(t.segs[r]) < len(t.segs[o]) {
-			t.segs[r], t.segs[o] = t.segs[o], t.segs[r]
-		}
-		t.segs[r] = append(t.segs[r], t.segs[o]...)
-		t.nodes[o], t.segs[o] = nil, nil
+		r := t.part.find(a)
+		o := a + b - r
+		splice(t.nFirst, t.nLast, t.nNext, r, o)
+		splice(t.eFirst, t.eLast, t.eNext, r, o)
+		t.size[r], t.size[o] = t.size[r]+t.size[o], 0
 	}
+}
+
+// splice appends list o to list r and empties o.
+func splice(first, last, next []int32, r, o int) {
+	switch {
+	case first[o] < 0:
+	case first[r] < 0:
+		first[r], last[r] = first[o], last[o]
+	default:
+		next[last[r]] = first[o]
+		last[r] = last[o]
+	}
+	first[o], last[o] = -1, -1
 }
 
 // linkParts adds part-of links (child ⇢ parent) for the decompositions

@@ -45,14 +45,17 @@ func (rk *ranking) contractFramesEverywhere(st *structure, uf *unionFind) (*unio
 // framesGraph is a random graph whose decompositions often cannot be
 // frames: children joined by an edge, or contractions that close a cycle
 // through other nodes, some through other decompositions' frames; some
-// children are missing OR choices that adopt a layer.
+// children are missing OR choices that adopt a layer. The nodes fall into
+// up to eight strands joined by no edge (i joins i-strands, ...), so that
+// contractions touch small parts as well as most of the graph.
 func framesGraph(r *rng, n int) Graph {
 	id := func(i int) string { return "A" + strconv.Itoa(i) }
+	strands := 1 + r.intn(8)
 	var g Graph
 	for i := 0; i < n; i++ {
 		g.Nodes = append(g.Nodes, Node{ID: id(i)})
-		for k := r.intn(3); k > 0 && i > 0; k-- {
-			g.Edges = append(g.Edges, Edge{From: id(r.intn(i)), To: id(i)})
+		for k := r.intn(3); k > 0 && i >= strands; k-- {
+			g.Edges = append(g.Edges, Edge{From: id(i - strands*(1+r.intn(i/strands))), To: id(i)})
 		}
 	}
 	for k := r.intn(n/3 + 1); k >= 0; k-- {
