@@ -139,6 +139,10 @@ type Options struct {
 	// available (statefile.PauseLeasesSupported). Tests set it to run
 	// that path here.
 	SoloPause bool
+	// Elsewhere, for a Session, is the machine the file is on when it is
+	// not this one (elsewhere.go): previews are planned on the versions
+	// streamed from there and applied there. nil: the file is here.
+	Elsewhere Elsewhere
 }
 
 func (o Options) now() time.Time {

@@ -2,11 +2,14 @@ package correction
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 )
@@ -66,6 +69,13 @@ type Session struct {
 	applied []*applied
 	guarded []*guarded
 	closed  bool
+	// hold is the pause a form holds on the file's machine (elsewhere.go);
+	// oursElsewhere the sha256 of what the pause wrote there.
+	hold          *holding
+	oursElsewhere [][sha256.Size]byte
+	// pausedSum is the version the pause's write made there, until a
+	// preview has waited for the stream to bring it.
+	pausedSum string
 }
 
 // Applied is a correction this session wrote, as its message log lists
@@ -163,7 +173,7 @@ func NewSession(path string, opts Options) *Session {
 	s := &Session{path: path, opts: opts, FlagGuard: 3 * time.Second, Grace: 2 * time.Second, GuardLife: DefaultGuardLife,
 		PauseWait: DefaultPauseWait}
 	s.RiskyTime = max(loopWindow, s.Grace)
-	s.shared = statefile.PauseLeasesSupported && !opts.SoloPause
+	s.shared = statefile.PauseLeasesSupported && !opts.SoloPause && opts.Elsewhere == nil
 	s.q.init()
 	return s
 }
@@ -185,6 +195,8 @@ type FlagResult struct {
 	// still hold the pause.
 	Held int
 	Err  error
+	// After is what the write left in the file (when Wrote).
+	After []byte
 }
 
 // PreviewResult is a correction planned on the file as it is.
@@ -271,6 +283,9 @@ type Preview struct {
 	// ClearsFlag: the write also sets redirect_requested back to false
 	// (this session set it); FlagNote says what that means for the loop.
 	ClearsFlag bool
+	// releasesOn names the file's machine when the session's pause held
+	// there (Elsewhere) is let go once the correction is written.
+	releasesOn string
 
 	pl  *planner
 	res *statefile.UpdateResult
@@ -282,10 +297,13 @@ type Preview struct {
 // not running stays as it is. "" when the write leaves the flag alone or
 // changes nothing.
 func (p *Preview) FlagNote() string {
-	if !p.ClearsFlag || bytes.Equal(p.Base, p.After) {
+	if !(p.ClearsFlag || p.releasesOn != "") || bytes.Equal(p.Base, p.After) {
 		return ""
 	}
-	const cleared = "and redirect_requested back to false"
+	cleared := "and redirect_requested back to false"
+	if p.releasesOn != "" {
+		cleared = "then the pause on " + termtext.Line(p.releasesOn) + " ends (redirect_requested back to false there unless another aot-tui form holds it)"
+	}
 	var status model.LoopStatus
 	if p.res != nil && p.res.Doc != nil {
 		status = p.res.Doc.State.Control.Status
@@ -433,6 +451,9 @@ func (s *Session) IsOurs(data []byte) bool {
 			return true
 		}
 	}
+	if len(s.oursElsewhere) > 0 {
+		return slices.Contains(s.oursElsewhere, sha256.Sum256(data))
+	}
 	return false
 }
 
@@ -525,6 +546,12 @@ func (s *Session) flagJob() Job {
 // ours to clear later. With shared pauses, "this session" is every
 // aot-tui form on the file (syncShared).
 func (s *Session) syncFlag(want, force bool) FlagResult {
+	switch {
+	case s.opts.Elsewhere != nil && force:
+		return s.clearElsewhere()
+	case s.opts.Elsewhere != nil:
+		return s.syncElsewhere(want)
+	}
 	if s.shared {
 		return s.syncShared(want, pauseRule{held: force})
 	}
@@ -562,10 +589,12 @@ func (s *Session) writeFlag(v bool) FlagResult {
 	s.mu.Lock()
 	s.flagWritten = v
 	s.mu.Unlock()
+	r := FlagResult{Set: v, Wrote: res.Wrote}
 	if res.Wrote {
 		s.remember(res.After)
+		r.After = res.After
 	}
-	return FlagResult{Set: v, Wrote: res.Wrote}
+	return r
 }
 
 func (s *Session) flagFailed(v bool, err error) FlagResult {
@@ -589,6 +618,9 @@ func (s *Session) Preview(req model.Request, note string) Job {
 }
 
 func (s *Session) preview(req model.Request, note string, now time.Time, replanned bool) (*Preview, error) {
+	if s.opts.Elsewhere != nil {
+		return s.previewElsewhere(req, note, now, replanned)
+	}
 	s.mu.Lock()
 	clear := s.flagOurs
 	s.mu.Unlock()
@@ -616,6 +648,9 @@ func (s *Session) Apply(p *Preview) Job {
 }
 
 func (s *Session) apply(p *Preview) ApplyResult {
+	if s.opts.Elsewhere != nil {
+		return s.applyElsewhere(p)
+	}
 	opts := statefile.UpdateOptions{MaxSize: s.opts.MaxSize, Prepared: p.res, Carried: p.pl.carried, KeepDisplaced: true, Installing: s.remember}
 	pause, err := s.pauseForApply(p, &opts)
 	if err != nil {
@@ -840,6 +875,9 @@ func (s *Session) CheckFlag(st *model.State) Job {
 // that does not know leases — is set again, as ours), and a true after our
 // clear is cleared again only while no other form holds the pause.
 func (s *Session) checkFlag(st *model.State) Job {
+	if s.opts.Elsewhere != nil {
+		return nil // the pause there is its aot-tui's to keep (pause --hold)
+	}
 	if !s.flagTouched || s.q.pending() > 0 || s.flagFixes >= maxReapply {
 		return nil
 	}

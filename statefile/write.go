@@ -227,6 +227,20 @@ func Update(path string, opts UpdateOptions, plan PlanFunc) (*UpdateResult, erro
 	return res, fmt.Errorf("%w: %s changed %d times while the correction was being written; try again when the loop is between writes", ErrConflict, path, opts.Attempts)
 }
 
+// Plan is Update's dry run on data, the bytes of the file at path as
+// they came from elsewhere (streamed from the machine the file is on):
+// plan on them, apply the edits in memory and check the result, with no
+// file read. path names the file in messages and the write policy.
+func Plan(path string, data []byte, plan PlanFunc) (*UpdateResult, error) {
+	res := &UpdateResult{Path: path, Attempts: 1}
+	p, err := prepare(data, path, plan, nil)
+	if err != nil {
+		return res, err
+	}
+	res.set(p)
+	return res, nil
+}
+
 func (r *UpdateResult) set(p prepared) {
 	r.Before, r.After, r.Doc, r.NewDoc, r.Edits = p.data, p.out, p.doc, p.newDoc, p.edits
 }

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"fmt"
+	"github.com/aot-loop/aot-tui/correction"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -126,6 +126,14 @@ func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
 		if r.Host != "" {
 			l.remoteHost = r.Host
 			l.name = termtext.Line(r.Host) + ":" + l.name
+			if h := m.fleet.Host(r.Host); h != nil {
+				// Its corrections are previewed here, on the versions
+				// streamed from the host, and written there
+				// (correction.Elsewhere).
+				l.hostFile = remote.NewFarFile(h)
+				l.session.Close()
+				l.session = correction.NewSession(l.target.Path, correction.Options{MaxSize: m.opts.Watch.MaxSize, Now: m.opts.Now, Elsewhere: l.hostFile})
+			}
 		}
 		m.setupTables(l)
 		m.loops = append(m.loops, l)
@@ -139,10 +147,17 @@ func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
 		if h := m.fleet.Host(l.remoteHost); l.remoteHost != "" && h != nil {
 			// A remote loop: its file's versions streamed through the
 			// host's transport and parsed here (remote.FollowFile);
-			// corrections are not written from here.
+			// corrections are written there (hostFile). A read-only
+			// host's versions come NotWritable.
+			hf := l.hostFile
 			cmds = append(cmds, l.send(func() tea.Msg {
-				w := remote.FollowFile(h, t, remote.FileOptions{MaxSize: opts.MaxSize, NotWritable: remoteNotWritable(h)},
-					func(ev statefile.Event) { ch <- ev })
+				w := remote.FollowFile(h, t, remote.FileOptions{MaxSize: opts.MaxSize},
+					func(ev statefile.Event) {
+						if hf != nil {
+							hf.Note(ev)
+						}
+						ch <- ev
+					})
 				return fleetWatchMsg{gen: gen, w: w}
 			}))
 		} else {
@@ -181,17 +196,6 @@ func (m *Model) leaveFleetLoop() tea.Cmd {
 // fleetKey is l's row's key in the table (fleet.Row.Key).
 func fleetKey(l *loop) string {
 	return fleet.Row{Path: l.target.Path, Host: l.remoteHost}.Key()
-}
-
-// remoteNotWritable is why a remote loop of a host that allows
-// corrections takes none from the TUI: the forms do not yet write through
-// the transport (the CLI does, on the host). A read-only host's reason is
-// FollowFile's own (nil here).
-func remoteNotWritable(h *remote.Host) error {
-	if h.ReadOnly {
-		return nil
-	}
-	return fmt.Errorf("the loop is on %s; the forms write on this machine only — correct it there (aot-tui redirect …)", termtext.Line(h.Name))
 }
 
 // stopFollower stops the follower of l's sessions, and then ends the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/model"
+	"github.com/aot-loop/aot-tui/remote"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/aot-loop/aot-tui/ui/verifyview"
 )
@@ -22,6 +23,9 @@ type loop struct {
 	// remote host (remoteHost, its name) a remote link.
 	watcher    stopper
 	remoteHost string
+	// hostFile is a remote loop's file as its session writes it (nil
+	// for a loop of this machine).
+	hostFile *remote.FarFile
 	// validator validates the live versions as they arrive, off the UI
 	// goroutine (listen, eventMsg).
 	validator *model.Validator

@@ -362,9 +362,10 @@ func checkEditFromFlags(cmd *cobra.Command, check, typ, value, item, addItem, un
 func newOverrideBindingCmd(g *globalFlags) *cobra.Command {
 	var w writeFlags
 	var summary, artifacts string
+	var artifactList []string
 	var redo bool
 	cmd := &cobra.Command{
-		Use:   "override-binding ID [--summary TEXT] [--artifacts a,b] [--redo] [--interrupt]",
+		Use:   "override-binding ID [--summary TEXT] [--artifacts a,b | --artifact PATH ...] [--redo] [--interrupt]",
 		Short: "Amend or redo a resolved atom's binding (bindings_override)",
 		Long: `Amends the binding of a resolved atom (--summary and/or --artifacts), or with
 --redo deletes it and sends the atom and its transitive dependents back to
@@ -380,15 +381,15 @@ went.` + interruptHelp,
 			if cmd.Flags().Changed("summary") {
 				req.Summary = &summary
 			}
-			if cmd.Flags().Changed("artifacts") {
+			if cmd.Flags().Changed("artifacts") || cmd.Flags().Changed("artifact") {
 				req.SetArtifacts = true
-				req.Artifacts = splitIDs(artifacts)
+				req.Artifacts = append(splitIDs(artifacts), artifactList...)
 				if req.Artifacts == nil {
 					req.Artifacts = []string{}
 				}
 			}
 			if redo && (req.Summary != nil || req.SetArtifacts) {
-				return fail(exitUsage, "--redo drops the binding; do not combine it with --summary or --artifacts")
+				return fail(exitUsage, "--redo drops the binding; do not combine it with --summary, --artifacts or --artifact")
 			}
 			return runCorrection(cmd, g, &w, req)
 		},
@@ -396,6 +397,7 @@ went.` + interruptHelp,
 	w.register(cmd, true)
 	cmd.Flags().StringVar(&summary, "summary", "", "new summary")
 	cmd.Flags().StringVar(&artifacts, "artifacts", "", "new comma-separated artifact paths (replaces the list)")
+	cmd.Flags().StringArrayVar(&artifactList, "artifact", nil, "a new artifact path, as it is (spaces and commas kept; repeat for more; with --artifacts, after its paths)")
 	cmd.Flags().BoolVar(&redo, "redo", false, "drop the binding and redo the atom and its dependents")
 	interruptFlag(cmd, &w.interrupt)
 	return cmd

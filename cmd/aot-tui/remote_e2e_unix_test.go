@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -15,8 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/internal/testenv"
+	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/remote"
 	"github.com/aot-loop/aot-tui/statefile"
 )
@@ -170,6 +173,94 @@ func TestRemoteHostOverRealSSH(t *testing.T) {
 	}
 	if now, _ := os.ReadFile(api); strings.Count(string(now), "corrections") != strings.Count(string(written), "corrections") || !strings.Contains(string(now), "iteration: 9") {
 		t.Fatalf("the refused apply wrote:\n%s", now)
+	}
+
+	sessionOverSSH(t, h, api)
+}
+
+// sessionOverSSH is what the TUI does with a remote loop's corrections
+// (remote.FarFile as the session's correction.Elsewhere, fed by
+// FollowFile): the pause taken there while a form is open, a correction
+// previewed here on the streamed bytes written there exactly, one the
+// loop's write overtook planned again and then written, an undo there,
+// and the pause let go.
+func sessionOverSSH(t *testing.T, h *remote.Host, path string) {
+	far := remote.NewFarFile(h)
+	seen := make(chan []byte, 100)
+	fl := remote.FollowFile(h, statefile.Target{Path: path, Kind: statefile.KindAoT}, remote.FileOptions{}, func(ev statefile.Event) {
+		far.Note(ev)
+		if ev.Kind == statefile.EventLoaded {
+			seen <- ev.Data
+		}
+	})
+	defer fl.Stop()
+	streamed := func(want []byte) {
+		t.Helper()
+		deadline := time.After(30 * time.Second)
+		for {
+			select {
+			case data := <-seen:
+				if bytes.Equal(data, want) {
+					return
+				}
+			case <-deadline:
+				t.Fatal("the version was not streamed back")
+			}
+		}
+	}
+	current, _ := os.ReadFile(path)
+	streamed(current)
+	s := correction.NewSession(path, correction.Options{Elsewhere: far})
+	defer s.Close()
+	flagOn := func() bool {
+		doc, err := statefile.Load(path, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc.State.Control.RedirectRequested
+	}
+	if flagOn() {
+		rewrite(t, path, "redirect_requested: true", "redirect_requested: false")
+	}
+	if r := s.BeginFor("constraints")().(correction.FlagResult); r.Err != nil || !r.Wrote || !flagOn() {
+		t.Fatalf("pause over ssh: %+v", r)
+	}
+	pr := s.Preview(model.ChangeConstraints{MaxIterations: ptr(44)}, "over ssh")().(correction.PreviewResult)
+	if pr.Err != nil {
+		t.Fatal(pr.Err)
+	}
+	// The loop writes first: nothing written, planned again on its bytes.
+	rewrite(t, path, "iteration: 9", "iteration: 10")
+	ar := s.Apply(pr.Preview)().(correction.ApplyResult)
+	if ar.Err != nil || ar.Replanned == nil || !bytes.Contains(ar.Replanned.Base, []byte("iteration: 10")) {
+		t.Fatalf("apply after a loop write: %v, replanned %v", ar.Err, ar.Replanned != nil)
+	}
+	ar = s.Apply(ar.Replanned)().(correction.ApplyResult)
+	if ar.Err != nil || ar.Replanned != nil {
+		t.Fatalf("apply: %v", ar.Err)
+	}
+	want := ar.Plan
+	got, _ := os.ReadFile(path)
+	if want == nil || !bytes.Contains(got, []byte("max_iterations: 44")) {
+		t.Fatalf("not written there:\n%s", got)
+	}
+	if ar.Follow == nil {
+		t.Fatal("the pause is not let go after the write")
+	}
+	if r := ar.Follow().(correction.FlagResult); r.Err != nil || flagOn() {
+		t.Fatalf("the pause after the write: %+v, flag %v", r, flagOn())
+	}
+	streamed(mustReadBytes(t, path))
+	up := s.PreviewUndo(ar.ID, "")().(correction.PreviewResult)
+	if up.Err != nil {
+		t.Fatal(up.Err)
+	}
+	ur := s.Apply(up.Preview)().(correction.ApplyResult)
+	if ur.Err != nil || ur.Replanned != nil {
+		t.Fatalf("undo over ssh: %v", ur.Err)
+	}
+	if got := mustReadBytes(t, path); !bytes.Equal(got, up.Preview.After) {
+		t.Fatalf("the undo there is not its preview:\n%s", statefile.UnifiedDiff("", up.Preview.After, got))
 	}
 }
 

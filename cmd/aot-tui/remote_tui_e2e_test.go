@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The fleet table with a remote host (remotes.yaml, a docker-style plain
 // command transport running the built binary): the host column, its
 // loops beside the local one, a remote loop opened in the normal views
-// following the remote file's writes, and its corrections refused with
-// the reason; a host that cannot be reached is named in the title.
+// following the remote file's writes, and a correction typed in a form
+// written there as previewed; a host that cannot be reached is named in
+// the title.
 func TestE2EFleetWithARemoteHost(t *testing.T) {
 	bin := binary(t)
 	tmp := t.TempDir()
@@ -34,10 +36,49 @@ func TestE2EFleetWithARemoteHost(t *testing.T) {
 	// paused loop: box's api is not there, web and cli are both paused).
 	s.send("/", "w", "e", "b", "Enter", "Enter")
 	s.waitFor("box:web", "iteration 7/20")
+	// Its redirect_requested (the fixture's) is offered to be cleared,
+	// and is, there.
+	s.waitFor("redirect_requested is set")
+	s.send("y")
+	waitFile(t, web, "redirect_requested: false")
 	rewrite(t, web, "iteration: 7", "iteration: 8")
 	s.waitFor("iteration 8/20")
-	s.send("r")
+	// A correction, typed here and written there: the form pauses the
+	// loop there, the preview is planned on the streamed bytes, and apply
+	// writes exactly them there and lets the pause go.
+	s.send("c")
+	s.waitFor("Change constraints", "max_iterations")
+	waitFile(t, web, "redirect_requested: true")
+	s.send("C-u", "3", "0", "Enter", "Enter", "Enter", "Enter")
+	s.waitFor("preview: Change constraints", "max_iterations 20 → 30", "then the pause on box ends")
+	s.send("Enter")
+	s.waitFor("max_iterations 20 → 30 — recorded in corrections", "iteration 8/30")
+	waitFile(t, web, "max_iterations: 30", "redirect_requested: false")
+	// Editing a file there is not E's to do.
+	s.send("E")
 	s.waitFor("the loop is on box")
+}
+
+// waitFile waits for path to hold every one of want.
+func waitFile(t *testing.T, path string, want ...string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		data, _ := os.ReadFile(path)
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(string(data), w) {
+				missing = w
+			}
+		}
+		if missing == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never held %q:\n%s", path, missing, data)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // remoteLoop writes a loop (testdata/rich.md, at iteration 7) under dir/name.

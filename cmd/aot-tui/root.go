@@ -88,7 +88,7 @@ through ssh or another transport; --no-remotes leaves remotes.yaml out).
 		return fail(exitUsage, "%s%s (see %s --help)", subcommand(c), flagErrorText(err), c.CommandPath())
 	})
 	root.AddCommand(newStatusCmd(g), newValidateCmd(g), newGateCmd(g), newRedirectCmd(g), newStopCmd(g), newDemoCmd(g), newKeysCmd(), newVerifyCmd(g))
-	root.AddCommand(newReplayCmd(g), newReportCmd(g), newCatCmd(g))
+	root.AddCommand(newReplayCmd(g), newReportCmd(g), newCatCmd(g), newPauseCmd(g))
 	root.AddCommand(newHookCmd())
 	root.AddCommand(newWatchCmd(g), newNotifyCmd())
 	root.AddCommand(newVersionCmd(), newManCmd())
