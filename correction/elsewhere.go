@@ -48,10 +48,11 @@ type Elsewhere interface {
 	// the output of a failed command still comes back (its --json error).
 	Run(ctx context.Context, args []string) (stdout []byte, err error)
 	// Hold runs aot-tui there with args for as long as the returned
-	// stop is not called, and calls onLine with each line it writes; stop
-	// closes its standard input, which ends it, and waits for it (ctx
-	// bounds the wait). A nil Hold: no pause is taken there.
-	Hold(args []string, onLine func([]byte)) (stop func(ctx context.Context) error, err error)
+	// stop is not called, calls onLine with each line it writes and ended
+	// once when it ends (err: why, when it failed); stop closes its
+	// standard input, which ends it, and waits for it (ctx bounds the
+	// wait).
+	Hold(args []string, onLine func([]byte), ended func(error)) (stop func(ctx context.Context) error, err error)
 }
 
 // RemoteTimeout bounds one command run on the file's machine.
@@ -429,6 +430,7 @@ func (s *Session) rememberElsewhere(sum string) {
 type holding struct {
 	stop  func(ctx context.Context) error
 	lines chan HoldLine
+	ended chan error
 }
 
 // syncElsewhere takes the pause on the file's machine while a form is
@@ -446,7 +448,7 @@ func (s *Session) syncElsewhere(want bool) FlagResult {
 		if form == "" {
 			form = "form"
 		}
-		h = &holding{lines: make(chan HoldLine, 4)}
+		h = &holding{lines: make(chan HoldLine, 4), ended: make(chan error, 1)}
 		stop, err := e.Hold([]string{"pause", "--hold", "--json", "--file=" + s.path, "--form=" + form}, func(line []byte) {
 			var l HoldLine
 			if json.Unmarshal(line, &l) != nil || l.Kind == "" {
@@ -456,6 +458,17 @@ func (s *Session) syncElsewhere(want bool) FlagResult {
 			case h.lines <- l:
 			default:
 			}
+		}, func(err error) {
+			h.ended <- err
+			s.mu.Lock()
+			if s.hold == h {
+				// It ended while the form is open (the link went, the
+				// process was killed there): that machine let the pause
+				// go; the next version that shows it is taken again
+				// (checkFlag).
+				s.hold, s.holdLost = nil, true
+			}
+			s.mu.Unlock()
 		})
 		if err != nil {
 			return s.flagFailed(true, fmt.Errorf("pausing the loop on %s: %s", termtext.Line(e.Name()), termtext.Line(err.Error())))
@@ -475,6 +488,11 @@ func (s *Session) syncElsewhere(want bool) FlagResult {
 			}
 			s.mu.Unlock()
 			return FlagResult{Set: true, Wrote: l.Wrote, Held: l.Held}
+		case err := <-h.ended:
+			if err == nil {
+				err = errors.New("it ended without a word")
+			}
+			return s.flagFailed(true, fmt.Errorf("pausing the loop on %s: %s", termtext.Line(e.Name()), termtext.Line(err.Error())))
 		case <-time.After(RemoteTimeout):
 			_ = stop(context.Background())
 			return s.flagFailed(true, fmt.Errorf("pausing the loop on %s: no answer in %v", termtext.Line(e.Name()), RemoteTimeout))

@@ -74,8 +74,10 @@ type Session struct {
 	hold          *holding
 	oursElsewhere [][sha256.Size]byte
 	// pausedSum is the version the pause's write made there, until a
-	// preview has waited for the stream to bring it.
+	// preview has waited for the stream to bring it; holdLost: the pause
+	// there ended while a form was open.
 	pausedSum string
+	holdLost  bool
 }
 
 // Applied is a correction this session wrote, as its message log lists
@@ -876,7 +878,18 @@ func (s *Session) CheckFlag(st *model.State) Job {
 // clear is cleared again only while no other form holds the pause.
 func (s *Session) checkFlag(st *model.State) Job {
 	if s.opts.Elsewhere != nil {
-		return nil // the pause there is its aot-tui's to keep (pause --hold)
+		// The pause there is its aot-tui's to keep (pause --hold); one
+		// that ended under an open form is taken again, once the file
+		// shows it gone.
+		if !s.holdLost || !s.flagWant || st.Control.RedirectRequested || s.q.pending() > 0 || s.flagFixes >= maxReapply {
+			return nil
+		}
+		s.holdLost = false
+		s.flagFixes++
+		return s.q.add(func() Result {
+			r := s.syncElsewhere(true)
+			return GuardResult{Summary: "redirect_requested", Flag: r.Wrote, Set: true, Err: r.Err}
+		})
 	}
 	if !s.flagTouched || s.q.pending() > 0 || s.flagFixes >= maxReapply {
 		return nil

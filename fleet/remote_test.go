@@ -26,6 +26,8 @@ func farSide(mode string) {
 	switch mode {
 	case "v9":
 		send(`{"v":9,"kind":"snapshot"}`)
+	case "garbage":
+		send("Welcome \x1b]0;pwned\x07 to box")
 	default:
 		send(`{"v":1,"kind":"snapshot","dirs":["/far"],"depth":4,"summary":{},"loops":[` + row("api", "running", 3, "") + `,` + row("web", "running", 9, "near_limit") + `],"watch":{}}`)
 		send(`{"v":1,"kind":"heartbeat","time":"2026-11-27T20:00:01Z"}`)
@@ -112,6 +114,33 @@ func TestFollowHostVersionMismatch(t *testing.T) {
 			}
 		case <-deadline:
 			t.Fatal("never a version mismatch")
+		}
+	}
+}
+
+// A far side that is not aot-tui (a login banner, a shell's noise) makes
+// the host lost with a reason that says so, its bytes shown escaped.
+func TestFollowHostGarbage(t *testing.T) {
+	got := make(chan remote.Status, 10)
+	hf := FollowHost(farHost(t, "garbage"), HostOptions{Link: remote.LinkOptions{MinBackoff: time.Hour, MaxBackoff: time.Hour}},
+		func(hf *HostFleet) { got <- hf.Status() })
+	defer hf.Stop()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case s := <-got:
+			if s.State != remote.Lost {
+				continue
+			}
+			if !strings.Contains(s.Reason, "not aot-tui's JSON") || strings.ContainsAny(s.Reason, "\x1b\x07") {
+				t.Fatalf("reason %q", s.Reason)
+			}
+			if len(hf.Rows()) != 0 {
+				t.Fatalf("rows from garbage: %v", hf.Rows())
+			}
+			return
+		case <-deadline:
+			t.Fatal("never lost")
 		}
 	}
 }

@@ -16,13 +16,17 @@ import (
 type commandSink struct {
 	argv    []string
 	timeout time.Duration
+	// killTree: the timeout kills the processes the command started as
+	// well (treeKillSupported; tests turn it off to run the fallback).
+	killTree bool
 }
 
 func (c *commandSink) name() string { return "command " + clean(c.argv[0], 100) }
 
 // deliver runs the command once and waits for it, killing it at the
-// timeout (and giving up on its output a second later, when a child it
-// started still holds it).
+// timeout with what it started (where the system can: killTreeOnCancel),
+// and giving up on its output a second later, when a child it started
+// still holds it.
 func (c *commandSink) deliver(ctx context.Context, ev Event) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -32,6 +36,9 @@ func (c *commandSink) deliver(ctx context.Context, ev Event) (string, error) {
 	var stderr capped
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = time.Second
+	if c.killTree {
+		killTreeOnCancel(cmd)
+	}
 	err := cmd.Run()
 	var ee *exec.ExitError
 	switch {

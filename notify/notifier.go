@@ -96,7 +96,7 @@ func (c Config) sinks() []sink {
 	}
 	var s []sink
 	if len(c.Command) > 0 {
-		s = append(s, &commandSink{argv: c.Command, timeout: timeout})
+		s = append(s, &commandSink{argv: c.Command, timeout: timeout, killTree: treeKillSupported})
 	}
 	if c.Webhook != nil {
 		s = append(s, newWebhookSink(c.Webhook, timeout))

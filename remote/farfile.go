@@ -65,14 +65,19 @@ func (f *FarFile) Run(ctx context.Context, args []string) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-func (f *FarFile) Hold(args []string, onLine func([]byte)) (func(context.Context) error, error) {
+func (f *FarFile) Hold(args []string, onLine func([]byte), ended func(error)) (func(context.Context) error, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, f.h.Command(args...), RunOptions{}, func(line []byte) error {
+		err := Run(ctx, f.h.Command(args...), RunOptions{}, func(line []byte) error {
 			onLine(line)
 			return nil
 		})
+		if errors.Is(err, context.Canceled) {
+			err = nil
+		}
+		ended(err)
+		done <- err
 	}()
 	return func(wait context.Context) error {
 		// Closing its stdin (Run's cancel) is how it is told to let go;
@@ -80,9 +85,6 @@ func (f *FarFile) Hold(args []string, onLine func([]byte)) (func(context.Context
 		cancel()
 		select {
 		case err := <-done:
-			if errors.Is(err, context.Canceled) {
-				return nil
-			}
 			return err
 		case <-wait.Done():
 			return fmt.Errorf("no end in time: %w", wait.Err())

@@ -51,6 +51,10 @@ func catHelper(mode string) {
 	case "cat-big":
 		v := version([]byte(strings.Repeat("x", 4096)))
 		send(v)
+	case "cat-garbage":
+		// Not aot-tui: a login banner, with an escape sequence in it.
+		out.WriteString("Welcome \x1b]0;pwned\x07 to box\n")
+		out.Flush()
 	default:
 		send(version(data))
 		send(map[string]any{"kind": "heartbeat", "time": time.Now()})
@@ -147,6 +151,7 @@ func TestFollowFileRefusesWhatItCannotTrust(t *testing.T) {
 		{"cat-v2", "streams version 2, this aot-tui reads 1", 0},
 		{"cat-badsha", "do not match its sha256", 0},
 		{"cat-big", "over the 1024-byte limit", 1024},
+		{"cat-garbage", "sent a line that is not aot-tui's JSON", 0},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			var got events
@@ -156,6 +161,9 @@ func TestFollowFileRefusesWhatItCannotTrust(t *testing.T) {
 			ev := got.waitN(t, 1)[0]
 			if ev.Kind != statefile.EventError || !strings.Contains(ev.Err.Error(), c.want) {
 				t.Fatalf("event %s %v, want an error saying %q", ev.Kind, ev.Err, c.want)
+			}
+			if strings.ContainsAny(ev.Err.Error(), "\x1b\x07") {
+				t.Fatalf("the far side's bytes reached the message raw: %q", ev.Err)
 			}
 		})
 	}

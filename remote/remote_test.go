@@ -51,7 +51,7 @@ func helper(mode string) {
 	case "missing":
 		fmt.Fprintln(os.Stderr, "bash: line 1: aot-tui: command not found")
 		os.Exit(127)
-	case "cat", "cat-v2", "cat-badsha", "cat-big": // a far side's cat --follow (docs/stream.md)
+	case "cat", "cat-v2", "cat-badsha", "cat-big", "cat-garbage": // a far side's cat --follow (docs/stream.md)
 		catHelper(mode)
 	case "deaf": // one line, then ignores stdin and never ends
 		fmt.Println("hello")

@@ -30,6 +30,10 @@ type cliElsewhere struct {
 	path string
 	mu   sync.Mutex
 	runs [][]string
+	// holdCommand replaces "pause" in Hold's arguments (an older aot-tui
+	// there); holds are the stdins of the holds running.
+	holdCommand string
+	holds       []*io.PipeWriter
 }
 
 func (e *cliElsewhere) Name() string { return "far" }
@@ -83,22 +87,32 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	}
 }
 
-func (e *cliElsewhere) Hold(args []string, onLine func([]byte)) (func(context.Context) error, error) {
+func (e *cliElsewhere) Hold(args []string, onLine func([]byte), ended func(error)) (func(context.Context) error, error) {
 	pr, pw := io.Pipe()
+	e.mu.Lock()
+	e.holds = append(e.holds, pw)
+	if e.holdCommand != "" {
+		args = append([]string{e.holdCommand}, args[1:]...)
+	}
+	e.mu.Unlock()
 	out := &lineWriter{onLine: onLine}
 	var errb bytes.Buffer
 	root := newRootCmd(out, &errb)
 	root.SetIn(pr)
-	done := make(chan int, 1)
-	go func() { done <- execute(root, args, out, &errb) }()
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		if code := execute(root, args, out, &errb); code != 0 {
+			err = fmt.Errorf("exit %d: %s", code, strings.TrimSpace(errb.String()))
+		}
+		ended(err)
+		done <- err
+	}()
 	return func(ctx context.Context) error {
 		pw.Close()
 		select {
-		case code := <-done:
-			if code != 0 {
-				return fmt.Errorf("exit %d: %s", code, strings.TrimSpace(errb.String()))
-			}
-			return nil
+		case err := <-done:
+			return err
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -328,4 +342,65 @@ func mustReadBytes(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// A far side whose aot-tui has no pause command fails the pause at once,
+// saying why (not after RemoteTimeout with "no answer").
+func TestElsewherePauseFailsFast(t *testing.T) {
+	path := loopFixture(t)
+	e := &cliElsewhere{path: path, holdCommand: "pause-of-a-later-release"}
+	s := correction.NewSession(path, correction.Options{Elsewhere: e})
+	defer s.Close()
+	r := s.BeginFor("constraints")().(correction.FlagResult)
+	if r.Err == nil || !strings.Contains(r.Err.Error(), "unknown command") {
+		t.Fatalf("begin: %+v", r)
+	}
+	if s.Pause().Ours {
+		t.Fatal("a failed pause is taken for the session's")
+	}
+}
+
+// A pause that ended there while the form is open (the link dropped, the
+// process was killed) is taken again once the file shows it gone.
+func TestElsewherePauseTakenAgain(t *testing.T) {
+	path := loopFixture(t)
+	e := &cliElsewhere{path: path}
+	s := correction.NewSession(path, correction.Options{Elsewhere: e})
+	defer s.Close()
+	if r := s.BeginFor("objective")().(correction.FlagResult); r.Err != nil || !r.Wrote {
+		t.Fatalf("begin: %+v", r)
+	}
+	// Its stdin closes under it: that machine lets the pause go.
+	e.mu.Lock()
+	e.holds[0].Close()
+	e.mu.Unlock()
+	var doc *statefile.Document
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		d, err := statefile.Load(path, 0)
+		if err == nil && !d.State.Control.RedirectRequested {
+			doc = d
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the pause there was not let go")
+		}
+	}
+	var jobs []correction.Job
+	for deadline := time.Now().Add(10 * time.Second); len(jobs) == 0; time.Sleep(20 * time.Millisecond) {
+		jobs = s.Check(doc)
+		if time.Now().After(deadline) {
+			t.Fatal("the session never took the pause again")
+		}
+	}
+	for _, j := range jobs {
+		if r, ok := j().(correction.GuardResult); ok && (r.Err != nil || !r.Flag) {
+			t.Fatalf("taking it again: %+v", r)
+		}
+	}
+	if d, _ := statefile.Load(path, 0); !d.State.Control.RedirectRequested {
+		t.Fatal("redirect_requested is not set again")
+	}
+	if r := s.End()().(correction.FlagResult); r.Err != nil || !r.Wrote {
+		t.Fatalf("end: %+v", r)
+	}
 }
