@@ -160,4 +160,24 @@ func TestStatusScanReadsRemoteHosts(t *testing.T) {
 	if _, out, _ := runCmd(t, cmd); strings.Contains(out, `"host"`) {
 		t.Fatalf("--no-remotes read the hosts:\n%s", out)
 	}
+	// A host that never answers holds the local rows up for
+	// --host-timeout only, and is named with that reason.
+	slow := filepath.Join(tmp, "slow")
+	if err := os.MkdirAll(filepath.Join(slow, "aot-tui"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yaml = "hosts:\n  - name: mute\n    transport: [sh, -c, 'exec sleep 600', x, …]\n    dirs: [/x]\n"
+	if err := os.WriteFile(filepath.Join(slow, "aot-tui", "remotes.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command(bin, "status", "--scan", "--json", "--no-activity", "--host-timeout", "200ms", near)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+slow)
+	code, out, errOut = runCmd(t, cmd)
+	got = fleetJSON{}
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	if len(got.Loops) != 1 || len(got.Hosts) != 1 || !strings.Contains(got.Hosts[0].Error, "no answer from mute in 200ms") {
+		t.Fatalf("loops %+v hosts %+v", got.Loops, got.Hosts)
+	}
 }

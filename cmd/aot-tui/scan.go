@@ -33,6 +33,9 @@ type scanFlags struct {
 	watch     string
 	budget    int
 	noRemotes bool
+	// hostTimeout (status --scan's --host-timeout) bounds the wait for
+	// each remote host's answer.
+	hostTimeout time.Duration
 }
 
 func (s *scanFlags) register(cmd *cobra.Command) {
@@ -51,12 +54,15 @@ var watchModes = map[string]fleet.WatchMode{"auto": fleet.WatchAuto, "trees": fl
 // check refuses the scan's tuning flags without --scan, and a bad depth.
 func (s *scanFlags) check(flags *pflag.FlagSet) error {
 	if !s.on {
-		for _, name := range []string{"depth", "worktrees", "watch", "watch-budget", "no-remotes"} {
+		for _, name := range []string{"depth", "worktrees", "watch", "watch-budget", "no-remotes", "host-timeout"} {
 			if flags.Changed(name) {
 				return fail(exitUsage, "--%s goes with --scan", name)
 			}
 		}
 		return nil
+	}
+	if flags.Changed("host-timeout") && s.hostTimeout <= 0 {
+		return fail(exitUsage, "--host-timeout must be more than 0, not %v", s.hostTimeout)
 	}
 	if s.depth < 0 {
 		return fail(exitUsage, "--depth must not be negative")
@@ -176,9 +182,17 @@ type hostJSON struct {
 	Error string `json:"error,omitempty"`
 }
 
-// readHosts reads every host's fleet at once (fleet.ReadHost), a minute
-// at most each.
-func readHosts(hosts []*remote.Host) ([]fleet.Row, []hostJSON) {
+// DefaultHostTimeout is how long status --scan waits for a host's answer
+// (--host-timeout): a host that is down must not hold up the local rows
+// for long.
+const DefaultHostTimeout = 20 * time.Second
+
+// readHosts reads every host's fleet at once (fleet.ReadHost), each for
+// timeout at most.
+func readHosts(hosts []*remote.Host, timeout time.Duration) ([]fleet.Row, []hostJSON) {
+	if timeout <= 0 {
+		timeout = DefaultHostTimeout
+	}
 	type result struct {
 		rows []fleet.Row
 		err  error
@@ -189,9 +203,12 @@ func readHosts(hosts []*remote.Host) ([]fleet.Row, []hostJSON) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
 			res[i].rows, res[i].err = fleet.ReadHost(ctx, h)
+			if errors.Is(res[i].err, context.DeadlineExceeded) {
+				res[i].err = fmt.Errorf("no answer from %s in %v (--host-timeout)", termtext.Line(h.Name), timeout)
+			}
 		}()
 	}
 	wg.Wait()
@@ -230,7 +247,7 @@ func runStatusScan(cmd *cobra.Command, args []string, s *scanFlags, file string,
 	var hostsRead []hostJSON
 	if len(hosts) > 0 {
 		var far []fleet.Row
-		far, hostsRead = readHosts(hosts)
+		far, hostsRead = readHosts(hosts, s.hostTimeout)
 		rows = append(rows, far...)
 		fleet.Sort(rows)
 	}

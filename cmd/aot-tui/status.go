@@ -127,6 +127,7 @@ file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 	jd.register(cmd, "look for the loop's journal in this directory")
 	af.register(cmd)
 	sf.register(cmd)
+	cmd.Flags().DurationVar(&sf.hostTimeout, "host-timeout", DefaultHostTimeout, "with --scan: how long to wait for each remote host's answer (a host that does not answer in time is named with that reason)")
 	fl.register(cmd, "with --scan --json: the fleet, then a line per change, until stdin closes")
 	return cmd
 }
