@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/aot-loop/aot-tui/internal/appfiles"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"io"
 	"io/fs"
 	"os"
@@ -226,7 +227,7 @@ func LoadPrices(path string, required bool) (*Prices, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("prices file %s: %s — it takes `date: YYYY-MM-DD` and `models:` with one `PREFIX: {input, output, cache_write, cache_read}` (USD per million tokens) each", path, oneLine(err.Error()))
+		return nil, fmt.Errorf("prices file %s: %s — it takes `date: YYYY-MM-DD` and `models:` with one `PREFIX: {input, output, cache_write, cache_read}` (USD per million tokens) each", path, textfmt.OneLine(err.Error()))
 	}
 	for prefix, r := range f.Models {
 		prefix = strings.ToLower(strings.TrimSpace(prefix))
@@ -248,5 +249,3 @@ func LoadPrices(path string, required bool) (*Prices, error) {
 	}
 	return p, nil
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

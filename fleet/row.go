@@ -231,7 +231,7 @@ func oneLine(err error) string {
 	if err == nil {
 		return ""
 	}
-	return strings.Join(strings.Fields(err.Error()), " ")
+	return textfmt.OneLine(err.Error())
 }
 
 // fillAoT fills r from an AoT state; it returns why a running loop is near

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
 )
 
@@ -58,7 +59,7 @@ func FromGit(path string) ([]Version, []string, error) {
 			continue
 		}
 		if _, err := statefile.Parse(data); err != nil {
-			notes = append(notes, fmt.Sprintf("commit %s (%s): does not parse: %s: skipped", hash[:12], subject, oneLine(err.Error())))
+			notes = append(notes, fmt.Sprintf("commit %s (%s): does not parse: %s: skipped", hash[:12], subject, textfmt.OneLine(err.Error())))
 			continue
 		}
 		if len(out) > 0 && bytes.Equal(out[len(out)-1].Data, data) {
@@ -71,5 +72,3 @@ func FromGit(path string) ([]Version, []string, error) {
 	}
 	return out, notes, nil
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/aot-loop/aot-tui/internal/appfiles"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -86,7 +87,7 @@ func Load(path string, data []byte) ([]Host, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("remotes file %s: %s — %s", path, oneLine(err.Error()), shape)
+		return nil, fmt.Errorf("remotes file %s: %s — %s", path, textfmt.OneLine(err.Error()), shape)
 	}
 	var root yaml.Node
 	_ = yaml.Unmarshal(data, &root)
@@ -146,5 +147,3 @@ func entryLines(root *yaml.Node) []int {
 	}
 	return nil
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/statefile"
 )
@@ -146,7 +147,7 @@ func (r *fileReader) line(b []byte) error {
 // (wrapping ErrMismatch), or nil when it can be read.
 func (h *Host) StreamError(v int, err error) error {
 	if err != nil {
-		return fmt.Errorf("%s sent a line that is not aot-tui's JSON (%s): is aot-tui there the right program?", clean(h.Name), clean(oneLine(err.Error())))
+		return fmt.Errorf("%s sent a line that is not aot-tui's JSON (%s): is aot-tui there the right program?", clean(h.Name), clean(textfmt.OneLine(err.Error())))
 	}
 	if v != StreamVersion {
 		return fmt.Errorf("%w: %s streams version %d, this aot-tui reads %d — run the same aot-tui on both machines (aot-tui version --json says which)",

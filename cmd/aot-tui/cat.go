@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/spf13/cobra"
 )
@@ -145,10 +146,10 @@ func (c *catFrames) frames(ev statefile.Event) []any {
 				Size: len(ev.Data), MTime: ev.ModTime, Data: ev.Data})
 		}
 		return append(out, invalidFrame{V: streamSchema, Kind: "invalid", Path: path, Loop: loop, SHA256: hexSum,
-			Size: len(ev.Data), MTime: ev.ModTime, Error: oneLine(errText(ev.Err))})
+			Size: len(ev.Data), MTime: ev.ModTime, Error: textfmt.OneLine(errText(ev.Err))})
 	case statefile.EventRemoved:
 		c.absent = true
-		return append(out, presenceFrame{V: streamSchema, Kind: "gone", Path: path, Error: oneLine(errText(ev.Err))})
+		return append(out, presenceFrame{V: streamSchema, Kind: "gone", Path: path, Error: textfmt.OneLine(errText(ev.Err))})
 	default: // EventWaiting, EventError
 		c.absent = true
 		code, msg := catError(c.target, ev)
@@ -162,17 +163,17 @@ func catError(t statefile.Target, ev statefile.Event) (code, msg string) {
 	err := ev.Err
 	switch {
 	case errors.Is(err, statefile.ErrSymlinkLoop):
-		return "symlink_loop", oneLine(err.Error())
+		return "symlink_loop", textfmt.OneLine(err.Error())
 	case ev.Kind == statefile.EventWaiting:
 		return "not_found", "state file " + t.Path + " does not exist — point PATH at a state file or a project directory (cat --follow waits for it)"
 	case errors.Is(err, statefile.ErrTooLarge):
-		return "too_large", oneLine(err.Error())
+		return "too_large", textfmt.OneLine(err.Error())
 	case errors.Is(err, statefile.ErrNotRegular):
-		return "not_regular", oneLine(err.Error())
+		return "not_regular", textfmt.OneLine(err.Error())
 	case errors.Is(err, fs.ErrPermission):
-		return "permission", oneLine(err.Error())
+		return "permission", textfmt.OneLine(err.Error())
 	}
-	return "unreadable", oneLine("reading " + t.Path + ": " + errText(err))
+	return "unreadable", textfmt.OneLine("reading " + t.Path + ": " + errText(err))
 }
 
 func errText(err error) string {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/correction"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/spf13/cobra"
 )
@@ -82,7 +83,7 @@ type staleJSON struct {
 // no longer the version previewed: exit 4, and under --json the error
 // object names both versions.
 func notPreviewed(cmd *cobra.Command, w *writeFlags, target statefile.Target, np *correction.NotPreviewedError) error {
-	msg := oneLine(np.Error() + " (" + target.Path + ")")
+	msg := textfmt.OneLine(np.Error() + " (" + target.Path + ")")
 	if w.json {
 		writeJSON(cmd.OutOrStdout(), staleJSON{Error: msg, ExitCode: exitStale, Kind: errorKind(exitStale), Path: target.Path,
 			ExpectedSHA256: hex.EncodeToString(np.Want[:]), SHA256: hex.EncodeToString(np.Got[:])})

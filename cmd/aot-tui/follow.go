@@ -14,6 +14,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/internal/jsonstream"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/spf13/cobra"
 )
 
@@ -178,7 +179,7 @@ type errorLine struct {
 func (s *streamWriter) endWith(err error) error {
 	var ee *exitError
 	if errors.As(err, &ee) && ee.msg != "" {
-		_ = s.send(errorLine{V: streamSchema, Kind: "error", Code: errorKind(ee.code), Error: oneLine(ee.msg), ExitCode: ee.code})
+		_ = s.send(errorLine{V: streamSchema, Kind: "error", Code: errorKind(ee.code), Error: textfmt.OneLine(ee.msg), ExitCode: ee.code})
 	}
 	return err
 }

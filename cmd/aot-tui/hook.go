@@ -15,6 +15,7 @@ import (
 	"github.com/aot-loop/aot-tui/agent"
 	"github.com/aot-loop/aot-tui/history"
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/textdiff"
 	"github.com/spf13/cobra"
 )
@@ -50,7 +51,7 @@ happens (a problem is one line on stderr).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := recordHook(cmd.InOrStdin()); err != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "aot-tui hook: "+termtext.Line(oneLine(err.Error())))
+				fmt.Fprintln(cmd.ErrOrStderr(), "aot-tui hook: "+termtext.Line(textfmt.OneLine(err.Error())))
 			}
 			return nil
 		},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/notify"
 	"github.com/spf13/cobra"
 )
@@ -97,7 +98,7 @@ it. Exit 0 when every one took it, 2 when one failed or none is configured.
 				took := r.Took.Round(time.Millisecond)
 				if r.Err != nil {
 					failed++
-					fmt.Fprintf(out, "%s: failed after %v: %s\n", r.Sink, took, termtext.Line(oneLine(r.Err.Error())))
+					fmt.Fprintf(out, "%s: failed after %v: %s\n", r.Sink, took, termtext.Line(textfmt.OneLine(r.Err.Error())))
 					continue
 				}
 				fmt.Fprintf(out, "%s: sent (%s, %v)\n", r.Sink, r.What, took)

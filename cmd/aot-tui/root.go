@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -132,11 +133,11 @@ func execute(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 func describe(err error, cmd, root *cobra.Command) (code int, msg string) {
 	var ee *exitError
 	if errors.As(err, &ee) {
-		return ee.code, oneLine(ee.msg)
+		return ee.code, textfmt.OneLine(ee.msg)
 	}
 	// Cobra's own errors (unknown command, bad arguments) are usage errors;
 	// they name neither the command nor what it takes, so say both.
-	msg = subcommand(cmd) + oneLine(err.Error())
+	msg = subcommand(cmd) + textfmt.OneLine(err.Error())
 	if cmd != nil && cmd != root {
 		msg += " — usage: " + cmd.UseLine()
 	}
@@ -250,10 +251,6 @@ func subcommand(c *cobra.Command) string {
 		return ""
 	}
 	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ") + ": "
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
 // noArgs refuses positional arguments with a hint: cobra's own message

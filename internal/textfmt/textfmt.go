@@ -4,6 +4,7 @@ package textfmt
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -82,3 +83,8 @@ func USD(usd float64) string {
 	}
 	return "$" + strconv.FormatFloat(usd/1000, 'f', 0, 64) + "k"
 }
+
+// OneLine is s on one line: its runs of white space, newlines included,
+// made one space, and none at either end (for a message that must stay
+// one line: an error from elsewhere, a command's stderr).
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -40,3 +40,11 @@ func TestUSD(t *testing.T) {
 		}
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{"": "", " a\n b\r\n\tc  ": "a b c", "x": "x"} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
