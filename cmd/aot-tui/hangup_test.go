@@ -51,6 +51,12 @@ func TestHangupIsTheOnlyKillTakenAsNormal(t *testing.T) {
 	if !hung || !errors.Is(err, tea.ErrProgramKilled) {
 		t.Fatalf("after SIGHUP: hungUp %v, err %v", hung, err)
 	}
+	// The terminal says so again while the cleanup runs: this process
+	// (the test's) must live through it.
+	if err := hangupSelf(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
 	err, hung = runProgram(t, idleModel{panicOn: "x"}, func(p *tea.Program) {
 		p.Send(tea.KeyPressMsg{Code: 'x', Text: "x"})
 	})

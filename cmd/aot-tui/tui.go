@@ -230,7 +230,8 @@ func runUntilEnd(m *ui.Model, out io.Writer) error {
 // kills the process on the spot and leaves the loop paused. It returns the
 // function that stops listening, and one that says whether the hangup is
 // what ended the program (then Run's ErrProgramKilled is expected; any
-// other error, a panic included, is still reported).
+// other error, a panic included, is still reported). After a hangup,
+// stop leaves SIGHUP ignored for the rest of the process's short life.
 func onHangup(p *tea.Program) (stop func(), hungUp func() bool) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
@@ -245,7 +246,16 @@ func onHangup(p *tea.Program) (stop func(), hungUp func() bool) {
 		}
 	}()
 	return func() {
-		signal.Stop(hup)
+		if got.Load() {
+			// The terminal is gone, and it may say so again (a shell sends
+			// its jobs SIGHUP, then SIGCONT; tmux and ssh can repeat it):
+			// the cleanup after the program — the session's Close that
+			// clears our redirect_requested, the demo removing its
+			// directory — must not be cut short by the default action.
+			signal.Ignore(syscall.SIGHUP)
+		} else {
+			signal.Stop(hup)
+		}
 		close(done)
 	}, got.Load
 }
