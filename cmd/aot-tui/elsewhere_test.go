@@ -121,6 +121,31 @@ func (e *cliElsewhere) Hold(args []string, onLine func([]byte), ended func(error
 
 func ptr[T any](v T) *T { return &v }
 
+// elsewhereSession is a session on the correction fixture whose machine
+// is e (this process's CLI), closed when the test ends.
+func elsewhereSession(t *testing.T) (string, *cliElsewhere, *correction.Session) {
+	t.Helper()
+	path := loopFixture(t)
+	e := &cliElsewhere{path: path}
+	s := correction.NewSession(path, correction.Options{Elsewhere: e})
+	t.Cleanup(s.Close)
+	return path, e, s
+}
+
+// loopMovesOn is a loop write: the iteration goes from 7 to 8 (in place).
+func loopMovesOn(t *testing.T, path string) []byte {
+	t.Helper()
+	data := mustReadBytes(t, path)
+	moved := bytes.Replace(data, []byte("iteration: 7"), []byte("iteration: 8"), 1)
+	if bytes.Equal(moved, data) {
+		t.Fatal("fixture: no iteration: 7")
+	}
+	if err := os.WriteFile(path, moved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return moved
+}
+
 // elsewhereRequests are corrections of every kind a form makes, with the
 // values a command line finds hardest to carry: a leading dash, commas,
 // spaces, newlines, quotes.
@@ -187,23 +212,13 @@ func TestElsewhereWritesWhatWasPreviewed(t *testing.T) {
 }
 
 func TestElsewhereStaleIsPlannedAgain(t *testing.T) {
-	path := loopFixture(t)
-	e := &cliElsewhere{path: path}
-	s := correction.NewSession(path, correction.Options{Elsewhere: e})
-	defer s.Close()
+	path, _, s := elsewhereSession(t)
 	pr := s.Preview(model.ChangeConstraints{MaxIterations: ptr(40)}, "")().(correction.PreviewResult)
 	if pr.Err != nil {
 		t.Fatal(pr.Err)
 	}
 	// The loop writes between the preview and the apply.
-	data, _ := os.ReadFile(path)
-	moved := bytes.Replace(data, []byte("iteration: 7"), []byte("iteration: 8"), 1)
-	if bytes.Equal(moved, data) {
-		t.Fatal("fixture: no iteration: 7")
-	}
-	if err := os.WriteFile(path, moved, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	moved := loopMovesOn(t, path)
 	ar := s.Apply(pr.Preview)().(correction.ApplyResult)
 	if ar.Err != nil || ar.Replanned == nil {
 		t.Fatalf("apply on a moved file: err %v, replanned %v", ar.Err, ar.Replanned != nil)
@@ -224,10 +239,7 @@ func TestElsewhereStaleIsPlannedAgain(t *testing.T) {
 }
 
 func TestElsewhereUndo(t *testing.T) {
-	path := loopFixture(t)
-	e := &cliElsewhere{path: path}
-	s := correction.NewSession(path, correction.Options{Elsewhere: e})
-	defer s.Close()
+	path, e, s := elsewhereSession(t)
 	pr := s.Preview(model.AddAtom{Description: "Write the runbook", DependsOn: []string{"A2"}}, "")().(correction.PreviewResult)
 	if pr.Err != nil {
 		t.Fatal(pr.Err)
@@ -238,10 +250,7 @@ func TestElsewhereUndo(t *testing.T) {
 	}
 	// The loop moves on; the atom is undone there, from that machine's
 	// journal, exactly as previewed here.
-	data, _ := os.ReadFile(path)
-	if err := os.WriteFile(path, bytes.Replace(data, []byte("iteration: 7"), []byte("iteration: 8"), 1), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	loopMovesOn(t, path)
 	up := s.PreviewUndo(ar.ID, "")().(correction.PreviewResult)
 	if up.Err != nil {
 		t.Fatal(up.Err)
@@ -263,10 +272,7 @@ func TestElsewhereUndo(t *testing.T) {
 }
 
 func TestElsewherePauseIsHeldThere(t *testing.T) {
-	path := loopFixture(t)
-	e := &cliElsewhere{path: path}
-	s := correction.NewSession(path, correction.Options{Elsewhere: e})
-	defer s.Close()
+	path, _, s := elsewhereSession(t)
 	flag := func() bool {
 		doc, err := statefile.Load(path, 0)
 		if err != nil {
@@ -363,10 +369,7 @@ func TestElsewherePauseFailsFast(t *testing.T) {
 // A pause that ended there while the form is open (the link dropped, the
 // process was killed) is taken again once the file shows it gone.
 func TestElsewherePauseTakenAgain(t *testing.T) {
-	path := loopFixture(t)
-	e := &cliElsewhere{path: path}
-	s := correction.NewSession(path, correction.Options{Elsewhere: e})
-	defer s.Close()
+	path, e, s := elsewhereSession(t)
 	if r := s.BeginFor("objective")().(correction.FlagResult); r.Err != nil || !r.Wrote {
 		t.Fatalf("begin: %+v", r)
 	}
