@@ -78,6 +78,8 @@ type Session struct {
 	// there ended while a form was open.
 	pausedSum string
 	holdLost  bool
+	// owed is the last version Check skipped a busy guard on (Recheck).
+	owed *statefile.Document
 }
 
 // Applied is a correction this session wrote, as its message log lists
@@ -831,9 +833,11 @@ func (s *Session) Check(doc *statefile.Document) []Job {
 		return nil
 	}
 	var jobs []Job
+	skipped := false
 	s.keepGuarded(func(g *guarded) bool {
 		switch {
 		case g.busy > 0:
+			skipped = true
 			return true
 		case !g.pl.carried(doc):
 			if time.Since(g.written) >= s.GuardLife {
@@ -853,7 +857,35 @@ func (s *Session) Check(doc *statefile.Document) []Job {
 	if j := s.checkFlag(doc.State); j != nil {
 		jobs = append(jobs, j)
 	}
+	s.owed = nil
+	if skipped {
+		s.owed = doc
+	}
 	return jobs
+}
+
+// Recheck is Check again on the last version Check was given, when a
+// guard skipped it because a job of that guard was running, and no guard
+// is busy now: a loop write that undid a correction just as its job wrote
+// it is looked at even when no later version comes (the loop's last write
+// of a run). The UI calls it when a job's result comes back. nil when
+// nothing is owed (or a guard is still busy: its end calls it again).
+func (s *Session) Recheck() []Job {
+	s.mu.Lock()
+	doc := s.owed
+	if doc == nil || s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	for _, g := range s.guarded {
+		if g.busy > 0 {
+			s.mu.Unlock()
+			return nil
+		}
+	}
+	s.owed = nil
+	s.mu.Unlock()
+	return s.Check(doc)
 }
 
 // CheckFlag is the flag part of Check alone, for a UI that looks again

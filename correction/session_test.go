@@ -881,3 +881,40 @@ func loopSetsAtom(t *testing.T, s *Session, path string, from []byte, atom, stat
 	}
 	return theirs, run(t, jobs[0]).(GuardResult)
 }
+
+// A loop write that undoes a correction while a job of its guard is under
+// way (its re-apply has just written, a merge runs) is skipped by Check;
+// when it is the loop's last write there is no later version to look at,
+// so the look is owed: Recheck makes it once the guard is free.
+func TestGuardLooksAgainAtAVersionItSkippedWhileBusy(t *testing.T) {
+	path := fixture(t, false)
+	s := newSession(path)
+	stale, _ := os.ReadFile(path)
+	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
+	run(t, s.Apply(pr.Preview))
+	s.mu.Lock()
+	g := s.guarded[0]
+	g.busy++ // a job of the guard is running
+	s.mu.Unlock()
+	loopWrite(t, path, withBinding(stale, "W2"))
+	if jobs := s.Check(load(t, path)); len(jobs) != 0 {
+		t.Fatalf("%d jobs while the guard is busy", len(jobs))
+	}
+	if jobs := s.Recheck(); jobs != nil {
+		t.Fatal("looked again while the guard is still busy")
+	}
+	s.mu.Lock()
+	g.busy--
+	s.mu.Unlock()
+	jobs := s.Recheck()
+	if len(jobs) != 1 {
+		t.Fatalf("%d jobs owed; want the re-apply", len(jobs))
+	}
+	if r := run(t, jobs[0]).(GuardResult); r.Err != nil || !r.Reapplied {
+		t.Fatalf("%+v: want the correction re-applied", r)
+	}
+	wantBoth(t, path, "W2")
+	if jobs := s.Recheck(); jobs != nil {
+		t.Fatal("a look owed twice")
+	}
+}

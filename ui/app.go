@@ -475,7 +475,12 @@ func (m *Model) onLoopMsg(l *loop, msg tea.Msg) tea.Cmd {
 		m.syncGraphSelection(l)
 		return m.layoutCmd(l, l.graph.adjustJob())
 	case sessionMsg:
-		return m.onSessionMsg(l, msg)
+		cmd := m.onSessionMsg(l, msg)
+		// A look the guard skipped while this job ran is owed now.
+		for _, job := range l.session.Recheck() {
+			cmd = tea.Batch(cmd, m.runJob(l, nil, job))
+		}
+		return cmd
 	case pauseTickMsg:
 		return m.onPauseTick(l)
 	case idleMsg:

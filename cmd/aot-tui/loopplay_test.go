@@ -237,6 +237,11 @@ func (d *tuiDriver) spawn(job correction.Job) {
 	go func() {
 		defer d.running.Done()
 		d.record(job())
+		// As the UI does when a job's result comes back: a look skipped
+		// while it ran is owed now.
+		for _, j := range d.s.Recheck() {
+			d.spawn(j)
+		}
 		d.mu.Lock()
 		d.jobs--
 		d.mu.Unlock()
