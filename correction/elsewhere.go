@@ -87,7 +87,9 @@ func (s *Session) previewElsewhere(req model.Request, note string, now time.Time
 	if err != nil {
 		return nil, err
 	}
-	p := &Preview{Plan: pl.plan, Base: res.Before, After: res.After, Diff: statefile.UnifiedDiff(s.path, res.Before, res.After),
+	// The diff names the machine with the path: what is written is
+	// written there.
+	p := &Preview{Plan: pl.plan, Base: res.Before, After: res.After, Diff: statefile.UnifiedDiff(e.Name()+":"+s.path, res.Before, res.After),
 		Replanned: replanned, pl: pl, res: res}
 	s.mu.Lock()
 	if s.hold != nil && s.flagOurs {

@@ -50,7 +50,7 @@ func TestE2EFleetWithARemoteHost(t *testing.T) {
 	s.waitFor("Change constraints", "max_iterations")
 	waitFile(t, web, "redirect_requested: true")
 	s.send("C-u", "3", "0", "Enter", "Enter", "Enter", "Enter")
-	s.waitFor("preview: Change constraints", "max_iterations 20 → 30", "then the pause on box ends")
+	s.waitFor("preview: Change constraints", "max_iterations 20 → 30", "then the pause on box ends", "--- box:/")
 	s.send("Enter")
 	s.waitFor("max_iterations 20 → 30 — recorded in corrections", "iteration 8/30")
 	waitFile(t, web, "max_iterations: 30", "redirect_requested: false")
