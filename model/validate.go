@@ -532,7 +532,11 @@ func (v *validator) orFields() []uint8 {
 		}
 		if groups == nil {
 			groups = orGroupsByName(v.s)
-			listed = map[choice]bool{}
+			n := 0
+			for _, g := range v.s.ORGroups {
+				n += len(g.Choices)
+			}
+			listed = make(map[choice]bool, n)
 			for _, g := range v.s.ORGroups {
 				for _, c := range g.Choices {
 					listed[choice{g.Name, c}] = true
