@@ -159,22 +159,13 @@ func (sh *shape) children(i int) []int32 {
 }
 
 func newShape(s *State) *shape {
-	n := len(s.Atoms)
-	sh := &shape{
-		index:     make(map[string]int, n),
-		first:     make([]bool, n),
-		orGroupOf: make(map[string]string),
-		parentOf:  make(map[string]string),
-	}
-	for i, a := range s.Atoms {
-		if _, dup := sh.index[a.ID]; !dup {
-			sh.index[a.ID] = i
-			sh.first[i] = true
-		}
-	}
-	sh.g = resolveDeps(s, sh.index)
+	sh := checkShape(s)
 	sh.dependents = dependents(s, sh.g)
-	orGroupsOf(s, nil, sh.orGroupOf)
+	kids := 0
+	for _, d := range s.Decompositions {
+		kids += len(d.Children)
+	}
+	sh.parentOf = make(map[string]string, kids)
 	sh.childrenOf = make(map[string][]string, len(s.Decompositions))
 	for _, d := range s.Decompositions {
 		for _, c := range d.Children {
@@ -182,9 +173,55 @@ func newShape(s *State) *shape {
 			sh.childrenOf[d.Parent] = append(sh.childrenOf[d.Parent], c)
 		}
 	}
-	sh.orGroupIndexes(s)
 	sh.childIndexes(s)
 	return sh
+}
+
+// checkShape is the part of newShape that Validate reads: the index, the
+// dependencies looked up and the OR groups; dependents, parentOf,
+// childrenOf and the children's indexes are left out. Building them
+// (dependents alone is a map of an entry an atom) grew faster than the
+// atoms: map work at 100,000 atoms misses the caches (issue 26).
+func checkShape(s *State) *shape {
+	inGroups := 0
+	for _, g := range s.ORGroups {
+		inGroups += len(g.Choices)
+	}
+	sh := &shape{
+		first:     make([]bool, len(s.Atoms)),
+		orGroupOf: make(map[string]string, inGroups),
+	}
+	sh.index = firstIndex(s, sh.first)
+	sh.g = resolveDeps(s, sh.index)
+	orGroupsOf(s, nil, sh.orGroupOf)
+	sh.orGroupIndexes(s)
+	return sh
+}
+
+// firstIndex indexes s's atoms by id, the first of each id, and marks
+// those in first. One map assignment an atom, from the last atom to the
+// first so the first of an id is the one that stays: at 100,000 atoms the
+// map no longer fits a cache and each access is a miss (issue 26). An
+// assignment that does not grow the map found an id again; only then are
+// the atoms marked with lookups.
+func firstIndex(s *State, first []bool) map[string]int {
+	index := make(map[string]int, len(s.Atoms))
+	dup := false
+	for i := len(s.Atoms) - 1; i >= 0; i-- {
+		before := len(index)
+		index[s.Atoms[i].ID] = i
+		dup = dup || len(index) == before
+	}
+	if !dup {
+		for i := range first {
+			first[i] = true
+		}
+		return index
+	}
+	for i, a := range s.Atoms {
+		first[i] = index[a.ID] == i
+	}
+	return index
 }
 
 // orGroupIndexes fills orFirst and orLast.
@@ -340,6 +377,14 @@ func derive(s *State, sh *shape, chain *[]string) *Facts {
 	} else {
 		f.LongestChain = longestUnresolvedChain(s, sh.g, sh.first)
 	}
+	f.Outstanding = outstanding(s, sh)
+	return f
+}
+
+// outstanding counts the unresolved atoms of s that still need work
+// (Facts.Outstanding).
+func outstanding(s *State, sh *shape) int {
+	n := 0
 	for i, a := range s.Atoms {
 		if !a.Status.Unresolved() {
 			continue
@@ -351,9 +396,9 @@ func derive(s *State, sh *shape, chain *[]string) *Facts {
 		if unselected(s, sh, k, a.ID) {
 			continue
 		}
-		f.Outstanding++
+		n++
 	}
-	return f
+	return n
 }
 
 // unselected reports whether the atom id, first at index i, is an OR

@@ -99,7 +99,12 @@ func (v *validator) warnf(line int, path, format string, args ...any) {
 // timestamp), such as the user_correction entries older aot-tui versions
 // wrote.
 func Validate(s *State) Report {
-	return ValidateWith(s, Derive(s))
+	// The facts validate reads (Index, Outstanding and the shape's index,
+	// dependencies and OR groups), without the ones it does not
+	// (dependents, decompositions, the longest chain): the same report as
+	// ValidateWith(s, Derive(s)), TestValidateReadsNoMoreThanItDerives.
+	sh := checkShape(s)
+	return validate(s, &Facts{Index: sh.index, ORGroupOf: sh.orGroupOf, Outstanding: outstanding(s, sh), sh: sh}, nil, nil)
 }
 
 // ValidateWith is Validate with facts already derived from s.
@@ -527,7 +532,11 @@ func (v *validator) orFields() []uint8 {
 		}
 		if groups == nil {
 			groups = orGroupsByName(v.s)
-			listed = map[choice]bool{}
+			n := 0
+			for _, g := range v.s.ORGroups {
+				n += len(g.Choices)
+			}
+			listed = make(map[choice]bool, n)
 			for _, g := range v.s.ORGroups {
 				for _, c := range g.Choices {
 					listed[choice{g.Name, c}] = true

@@ -6,7 +6,10 @@
 // has a Claude Code session transcript of that size for the fleet to
 // read (the TUI's CLAUDE_CONFIG_DIR is the run's own). For contrast it
 // measures the same loops opened as PATHs (`aot-tui DIR/p00 DIR/p01 …`,
-// one statefile watcher each). It needs tmux and Linux /proc.
+// one statefile watcher each), and with -floor the floor every TUI stands
+// on: a bare Bubble Tea program (this command run with -bare) showing a
+// fixed screen of the same size, measured the same way. It needs tmux and
+// Linux /proc.
 //
 //	go build -o /tmp/aot-tui ./cmd/aot-tui
 //	go run ./scripts/fleetperf -bin /tmp/aot-tui -loops 50 -later 20s -baseline=false
@@ -44,7 +47,13 @@ func main() {
 	transcriptMB := flag.Int("transcript-mb", 0, "give each AoT loop a Claude Code session transcript of this many MB (in a CLAUDE_CONFIG_DIR of the run's own), for the fleet to read")
 	baseline := flag.Bool("baseline", true, "also measure the loops opened as PATHs")
 	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the --scan run to this file (AOT_TUI_CPUPROFILE)")
+	floor := flag.Bool("floor", false, "first measure the floor: a bare Bubble Tea program with a fixed screen, idle as long as -idle")
+	bare := flag.Bool("bare", false, "be that bare Bubble Tea program (what -floor runs)")
 	flag.Parse()
+	if *bare {
+		runBare()
+		return
+	}
 	if *bin == "" {
 		fail("fleetperf: -bin is required")
 	}
@@ -57,6 +66,9 @@ func main() {
 	fmt.Printf("## aot-tui --scan, %d simulated loops (%d atoms each, simulator speed %g) — %s\n\n", *n, *atoms, *speed, time.Now().UTC().Format("2006-01-02"))
 	fmt.Println("| mode | CPU while the loops write | writes/s | CPU idle, minute after a write | CPU idle, after it | RSS | inotify instances / watches | threads |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
+	if *floor {
+		measureFloor(*idle)
+	}
 	projects := setup(dir, *n, *atoms)
 	if *transcriptMB > 0 {
 		// Beside the scanned tree, not in it (the fleet would watch it).
