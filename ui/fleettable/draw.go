@@ -69,24 +69,32 @@ func (t *Table) noteNext(now, at time.Time) {
 }
 
 // ago is the "changed" column of r at now, noting when it next changes.
-// Every row reads its time at the same whole second (now cut to it), so
-// the column changes on one shared clock tick: however many rows count
-// seconds, their texts change together, at most once a second — one
-// wake-up and one frame, not one per row at its own sub-second moment.
+// Every row reads its time at the same whole second (now cut to it), and
+// the column is drawn again on one shared clock that ticks on the
+// ClockStep grid of the wall clock: however many rows count seconds or
+// minutes, each at its own moment, their texts change together, at most
+// once every ClockStep — one wake-up and one frame, not one per row, nor
+// one a second (each frame costs Bubble Tea a diff of the whole screen:
+// issue 26). A text is exact when drawn and at most ClockStep behind
+// between ticks; anything else that redraws the table draws it exact.
 func (t *Table) ago(r fleet.Row, now time.Time) string {
 	if r.Changed.IsZero() {
 		return "—"
 	}
 	sec := now.Truncate(time.Second)
-	t.noteNext(now, ceilSecond(textfmt.NextAgoChange(r.Changed, sec)))
+	t.noteNext(now, ceilStep(textfmt.NextAgoChange(r.Changed, sec)))
 	return textfmt.Ago(sec.Sub(r.Changed))
 }
 
-// ceilSecond is the first whole second at or after at: the tick of the
-// shared clock on which text that changes at at is drawn.
-func ceilSecond(at time.Time) time.Time {
-	if s := at.Truncate(time.Second); !s.Equal(at) {
-		return s.Add(time.Second)
+// ClockStep is the grid of the fleet's shared clock (see ago).
+const ClockStep = 5 * time.Second
+
+// ceilStep is the first tick of the shared clock (a multiple of
+// ClockStep of the wall clock) at or after at: the tick on which text that
+// changes at at is drawn.
+func ceilStep(at time.Time) time.Time {
+	if s := at.Truncate(ClockStep); !s.Equal(at) {
+		return s.Add(ClockStep)
 	}
 	return at
 }
