@@ -2,6 +2,7 @@ package statefile
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,6 +53,10 @@ type decoder struct {
 	r    *fastyaml.Reader
 	text textArena
 	strs []string
+	// keys gathers the keys of the mappings being decoded, lineArena
+	// keeps them (mapping).
+	keys      []model.KeyLine
+	lineArena lineArena
 	// pending are the second parts of the atoms lists the reader cut,
 	// being read on other goroutines (readInHalves).
 	pending []half
@@ -430,7 +435,13 @@ func (d *decoder) mapping(x val, p path, known func(key string, k, v val) bool) 
 		return nil, model.Lines{}, false
 	}
 	var extra model.Extra
-	lines := make(model.Lines, d.sizeHint(x))
+	// The keys are gathered on d.keys from base (a mapping inside this
+	// one gathers its own above them and takes them off before the next
+	// key of this one), in file order, and then kept sorted in
+	// d.lineArena: one allocation for many entries instead of a map for
+	// each.
+	base := len(d.keys)
+	var index map[string]int // from manyKeys keys on: key → its place on d.keys
 	pair := func(k, v val) {
 		k = d.resolve(k)
 		if k.kind() != yaml.ScalarNode {
@@ -438,41 +449,103 @@ func (d *decoder) mapping(x val, p path, known func(key string, k, v val) bool) 
 			d.problem(k, ps, "%s has a key that is not text", ps)
 			return
 		}
-		key := d.key(k)
-		n := len(lines)
-		if lines[key] = d.line(k); len(lines) == n {
+		key, line := d.key(k), d.line(k)
+		if at := keyAt(d.keys[base:], index, key); at >= 0 {
+			// The last one's line, as a map would keep.
+			d.keys[base+at].Line = line
 			ps := p.String()
 			d.problem(k, ps, "%s has the key %q twice", ps, key)
+		} else {
+			d.keys = append(d.keys, model.KeyLine{Key: key, Line: line})
+			if n := len(d.keys) - base; index != nil {
+				index[key] = n - 1
+			} else if n == manyKeys {
+				index = make(map[string]int, 2*n)
+				for i, kl := range d.keys[base:] {
+					index[kl.Key] = i
+				}
+			}
 		}
 		if !known(key, k, v) {
-			extra = append(extra, model.Field{Key: key, Value: d.generic(v, 0), Line: d.line(k)})
+			extra = append(extra, model.Field{Key: key, Value: d.generic(v, 0), Line: line})
 		}
+	}
+	done := func() (model.Extra, model.Lines, bool) {
+		model.SortLines(d.keys[base:])
+		lines := d.lineArena.keep(d.keys[base:])
+		clear(d.keys[base:]) // the keys' strings
+		d.keys = d.keys[:base]
+		return extra, lines, true
 	}
 	if x.n != nil {
 		for i := 0; i+1 < len(x.n.Content); i += 2 {
 			pair(nodeVal(x.n.Content[i]), nodeVal(x.n.Content[i+1]))
 		}
-		return extra, lines, true
+		return done()
 	}
 	c := x.v
 	for {
 		k, v, ok := d.r.Next(&c)
 		if !ok {
-			return extra, lines, true
+			return done()
 		}
 		pair(val{v: k}, val{v: v})
 		d.r.Skip(v)
 	}
 }
 
-// sizeHint is the number of entries of the mapping x, to size its Lines:
-// for the reader, of the top-level collections only (it counts lines),
-// since a map of up to eight keys costs the same whatever its hint.
-func (d *decoder) sizeHint(x val) int {
-	if x.n == nil && x.v.Depth() > 1 {
-		return 0
+// manyKeys is the number of keys from which mapping finds a key by a map
+// rather than by looking at each key before it.
+const manyKeys = 16
+
+// keyAt is the place of key among keys (index, when not nil, maps each of
+// them to it), or -1.
+func keyAt(keys []model.KeyLine, index map[string]int, key string) int {
+	if index != nil {
+		if i, ok := index[key]; ok {
+			return i
+		}
+		return -1
 	}
-	return d.itemCount(x)
+	for i := range keys {
+		if keys[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// lineArena holds the model.Lines of the entries a decoder decodes, in
+// chunks, so that each entry costs no allocation of its own. A chunk lives
+// as long as one of its entries does (Reparse keeps unchanged entries of
+// the last read); the chunks start small so that an entry re-decoded on its
+// own keeps little.
+type lineArena struct {
+	buf  []model.KeyLine
+	size int // the size of the last chunk
+}
+
+const (
+	minLineChunk = 16
+	maxLineChunk = 4096
+)
+
+// keep returns a copy of kl as Lines: a part of a chunk that nothing else
+// uses (its capacity ends with it, so that With or append copy).
+func (a *lineArena) keep(kl []model.KeyLine) model.Lines {
+	if len(kl) == 0 {
+		return model.Lines{}
+	}
+	if len(kl) > cap(a.buf)-len(a.buf) {
+		if len(kl) > maxLineChunk/8 {
+			return slices.Clone(model.Lines(kl))
+		}
+		a.size = min(max(2*a.size, minLineChunk), maxLineChunk)
+		a.buf = make([]model.KeyLine, 0, a.size)
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, kl...)
+	return a.buf[start:len(a.buf):len(a.buf)]
 }
 
 // generic decodes any value for display (unknown fields).
@@ -682,7 +755,7 @@ func (d *decoder) baseCase(x val) model.BaseCase {
 			b.Checklist = d.checklist(v, "base_case.checklist", 0)
 		case "type", "value", "rubric", "criteria", "pass_threshold", "scope":
 			sawLegacy = true
-			legacy.Lines[key] = d.line(k)
+			legacy.Lines = legacy.Lines.With(key, d.line(k))
 			d.checkField(&legacy, key, v, "objective.base_case")
 		default:
 			return false

@@ -680,7 +680,7 @@ func (r *reader) counts() {
 	statusLines := make(map[int]int, len(r.st.Atoms))
 	for i := range r.st.Atoms {
 		a := &r.st.Atoms[i]
-		l, ok := a.Lines["status"]
+		l, ok := a.Lines.Get("status")
 		if ok {
 			statusLines[l] = i
 		}
@@ -757,7 +757,7 @@ func (r *reader) sedTargets() {
 		if set.n == 0 {
 			continue
 		}
-		own, has := c.Lines[key]
+		own, has := c.Lines.Get(key)
 		mine := has && slices.Contains(set.lines(), own)
 		if has && !mine && set.n > len(set.first) {
 			if starts == nil {
@@ -807,7 +807,7 @@ func (r *reader) sedTargets() {
 // l ("" if none is).
 func (r *reader) atomPath(l int, key string) string {
 	for i := range r.st.Atoms {
-		if at, ok := r.st.Atoms[i].Lines[key]; ok && at == l {
+		if at, ok := r.st.Atoms[i].Lines.Get(key); ok && at == l {
 			return fmt.Sprintf("atoms[%d].%s", i, key)
 		}
 	}
