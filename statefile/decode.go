@@ -425,6 +425,18 @@ func (d *decoder) items(x val, each func(i int, item val)) {
 // reports whether it knew it; unknown keys go to the returned Extra. It also
 // returns the line of every key present.
 func (d *decoder) mapping(x val, p path, known func(key string, k, v val) bool) (model.Extra, model.Lines, bool) {
+	return d.mapOf(x, p, true, known)
+}
+
+// fields is mapping for an entry that keeps no Lines: the keys are
+// still checked (a key twice is a problem) but not kept.
+func (d *decoder) fields(x val, p path, known func(key string, k, v val) bool) (model.Extra, bool) {
+	extra, _, ok := d.mapOf(x, p, false, known)
+	return extra, ok
+}
+
+// mapOf is mapping, which returns the Lines only when keep is set.
+func (d *decoder) mapOf(x val, p path, keep bool, known func(key string, k, v val) bool) (model.Extra, model.Lines, bool) {
 	x = d.resolve(x)
 	if isNull(x) {
 		return nil, model.Lines{}, false
@@ -451,18 +463,29 @@ func (d *decoder) mapping(x val, p path, known func(key string, k, v val) bool) 
 		}
 		key, line := d.key(k), d.line(k)
 		if at := keyAt(d.keys[base:], index, key); at >= 0 {
-			// The last one's line, as a map would keep.
-			d.keys[base+at].Line = line
+			if keep {
+				// The last one's line, as a map would keep.
+				d.keys[base+at].Line = line
+			}
 			ps := p.String()
 			d.problem(k, ps, "%s has the key %q twice", ps, key)
+		} else if index != nil {
+			// Without keep, the index alone has the keys.
+			n := len(index)
+			index[key] = n
+			if keep {
+				d.keys = append(d.keys, model.KeyLine{Key: key, Line: line})
+			}
 		} else {
 			d.keys = append(d.keys, model.KeyLine{Key: key, Line: line})
-			if n := len(d.keys) - base; index != nil {
-				index[key] = n - 1
-			} else if n == manyKeys {
-				index = make(map[string]int, 2*n)
+			if n := len(d.keys) - base; n == manyKeys {
+				index = make(map[string]int, max(2*n, d.itemCount(x)))
 				for i, kl := range d.keys[base:] {
 					index[kl.Key] = i
+				}
+				if !keep {
+					clear(d.keys[base:])
+					d.keys = d.keys[:base]
 				}
 			}
 		}
@@ -471,8 +494,11 @@ func (d *decoder) mapping(x val, p path, known func(key string, k, v val) bool) 
 		}
 	}
 	done := func() (model.Extra, model.Lines, bool) {
-		model.SortLines(d.keys[base:])
-		lines := d.lineArena.keep(d.keys[base:])
+		var lines model.Lines
+		if keep {
+			model.SortLines(d.keys[base:])
+			lines = d.lineArena.keep(d.keys[base:])
+		}
 		clear(d.keys[base:]) // the keys' strings
 		d.keys = d.keys[:base]
 		return extra, lines, true
@@ -648,7 +674,7 @@ func seqEntries[T any](d *decoder, key string, v val, old []T, shift func(T, int
 func mapEntries[T any](d *decoder, key string, v val, old []T, shift func(T, int) T, decode func(name string, k, v val) T) []T {
 	out := make([]T, 0, d.itemCount(v))
 	r := d.list(key, v)
-	d.mapping(v, pathOf(key), func(name string, k, val val) bool {
+	d.fields(v, pathOf(key), func(name string, k, val val) bool {
 		out = append(out, entry(d, r, len(out), val, old, shift, func() T { return decode(name, k, val) }))
 		return true
 	})
@@ -748,7 +774,7 @@ func (d *decoder) baseCase(x val) model.BaseCase {
 	}
 	legacy := model.Check{Lines: model.Lines{}}
 	var sawLegacy bool
-	b.Extra, _, _ = d.mapping(x, pathOf("objective.base_case"), func(key string, k, v val) bool {
+	b.Extra, _ = d.fields(x, pathOf("objective.base_case"), func(key string, k, v val) bool {
 		switch key {
 		case "checklist":
 			b.IsChecklist = true
@@ -778,7 +804,7 @@ func (d *decoder) checklist(x val, path string, depth int) []model.ChecklistItem
 	d.seq(x, pathOf(path), func(i int, item val) {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		ci := model.ChecklistItem{Line: d.line(d.resolve(item))}
-		ci.Extra, _, _ = d.mapping(item, pathOf(p), func(key string, k, v val) bool {
+		ci.Extra, _ = d.fields(item, pathOf(p), func(key string, k, v val) bool {
 			switch key {
 			case "item":
 				ci.Item = d.str(v, pathOf(p+".item"))
@@ -830,7 +856,7 @@ func (d *decoder) checkField(c *model.Check, key string, v val, path string) {
 		d.seq(v, pathOf(path+".rubric"), func(i int, item val) {
 			p := fmt.Sprintf("%s.rubric[%d]", path, i)
 			r := model.RubricCriterion{Line: d.line(d.resolve(item))}
-			r.Extra, _, _ = d.mapping(item, pathOf(p), func(key string, k, v val) bool {
+			r.Extra, _ = d.fields(item, pathOf(p), func(key string, k, v val) bool {
 				switch key {
 				case "criterion":
 					r.Criterion = d.str(v, pathOf(p+".criterion"))
@@ -852,7 +878,7 @@ func (d *decoder) checkField(c *model.Check, key string, v val, path string) {
 
 func (d *decoder) levels(x val, path string) []model.RubricLevel {
 	var out []model.RubricLevel
-	d.mapping(x, pathOf(path), func(key string, k, v val) bool {
+	d.fields(x, pathOf(path), func(key string, k, v val) bool {
 		score, err := strconv.Atoi(key)
 		if err != nil {
 			d.problem(k, path, "%s has the level %q; levels are scores such as 1, 3, 5", path, key)
@@ -918,7 +944,7 @@ func (d *decoder) atom(x val, i int) model.Atom {
 func (d *decoder) decomposition(x val, i int) model.Decomposition {
 	p := entryPath("decompositions", i)
 	dc := model.Decomposition{Line: d.line(d.resolve(x))}
-	dc.Extra, _, _ = d.mapping(x, p, func(key string, k, v val) bool {
+	dc.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "parent":
 			dc.Parent = d.str(v, p.dot("parent"))
@@ -973,7 +999,7 @@ func (d *decoder) binding(id string, k, x val) model.Binding {
 func (d *decoder) trail(x val, i int) model.TrailEntry {
 	p := entryPath("trail", i)
 	t := model.TrailEntry{Line: d.line(d.resolve(x))}
-	t.Extra, _, _ = d.mapping(x, p, func(key string, k, v val) bool {
+	t.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "type":
 			t.Type = d.str(v, p.dot("type"))
@@ -996,7 +1022,7 @@ func (d *decoder) trail(x val, i int) model.TrailEntry {
 func (d *decoder) correction(x val, i int) model.Correction {
 	p := entryPath("corrections", i)
 	c := model.Correction{Line: d.line(d.resolve(x))}
-	c.Extra, _, _ = d.mapping(x, p, func(key string, k, v val) bool {
+	c.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "timestamp":
 			c.Timestamp = d.str(v, p.dot("timestamp"))
