@@ -68,6 +68,16 @@ func SplitFrontmatter(data []byte) (Frontmatter, error) {
 	}
 	f.YAMLStart, f.FirstLine = pos, line
 	for pos < len(data) {
+		// Only a line that starts with "---" can close it: go from one to
+		// the next (one search, where a loop over every line was a tenth
+		// of a re-read).
+		if !bytes.HasPrefix(data[pos:], dashes) {
+			i := bytes.Index(data[pos:], newlineDashes)
+			if i < 0 {
+				break
+			}
+			pos += i + 1
+		}
 		end, next := yamltext.LineBounds(data, pos)
 		if bytes.Equal(trimRightSpace(data[pos:end]), dashes) {
 			f.YAMLEnd, f.BodyStart = pos, next
@@ -78,7 +88,10 @@ func SplitFrontmatter(data []byte) (Frontmatter, error) {
 	return f, ErrUnclosed
 }
 
-var dashes = []byte("---")
+var (
+	dashes        = []byte("---")
+	newlineDashes = []byte("\n---")
+)
 
 func trimRightSpace(b []byte) []byte {
 	for len(b) > 0 {
