@@ -115,6 +115,9 @@ func (p *pyReader) line(b []byte, n int) {
 		return
 	}
 	key := pyStrip(rest[:colon])
+	if p.cur.skip && (string(key) == "depends_on" || string(key) == "status") {
+		p.r.reuseBroken = true
+	}
 	switch {
 	case string(key) == "depends_on":
 		value := pyStrip(rest[colon+1:])
