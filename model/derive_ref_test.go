@@ -131,7 +131,7 @@ func randomState(r *rand.Rand) *model.State {
 	s.Control.PrevPendingCount = r.IntN(n+2) - 1
 	if r.IntN(2) == 0 {
 		s.Objective.Constraints.MaxParallelAgents = r.IntN(5)
-		s.Objective.Constraints.Lines = model.Lines{"max_parallel_agents": 1}
+		s.Objective.Constraints.Lines = model.LinesOf(map[string]int{"max_parallel_agents": 1})
 	}
 	return s
 }

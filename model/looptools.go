@@ -140,7 +140,7 @@ func yamlField(s *State, f HookField) (text string, line int, has bool) {
 	if f == HookMaxIterations || f == HookMaxStallCount {
 		lines = k.Lines
 	}
-	line, has = lines[f.Key()]
+	line, has = lines.Get(f.Key())
 	if !has {
 		return "", 0, false
 	}
@@ -306,7 +306,7 @@ func hookFieldFindings(s *State) []Problem {
 		if !has && h.Values[f].Line == 0 {
 			// Without a control section at all, validation's error says it.
 			if msg := missingEffect(f); msg != "" && s.Lines.Has("control") {
-				out = append(out, Problem{Line: s.Lines["control"], Path: f.Path(), Message: msg})
+				out = append(out, Problem{Line: s.Lines.Line("control"), Path: f.Path(), Message: msg})
 			}
 			continue
 		}

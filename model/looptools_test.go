@@ -13,7 +13,7 @@ func readAsHook(s *State) {
 	f := Derive(s)
 	s.Control.Lines = Lines{}
 	for i, k := range []string{"status", "iteration", "stall_count", "prev_pending_count", "stop_requested", "redirect_requested"} {
-		s.Control.Lines[k] = 10 + i
+		s.Control.Lines = s.Control.Lines.With(k, 10+i)
 	}
 	h := HookRead{Pending: f.Counts.Pending, InProgress: f.Counts.InProgress, Resolved: f.Counts.Resolved}
 	for fl := HookField(0); fl < NumHookFields; fl++ {

@@ -12,7 +12,7 @@ import (
 func state(prev, stall, iter int, atoms ...string) *State {
 	s := &State{
 		Objective: Objective{Constraints: Constraints{MaxIterations: 10, MaxParallelAgents: 2, MaxStallCount: 3,
-			Lines: Lines{"max_iterations": 1, "max_parallel_agents": 1, "max_stall_count": 1}}},
+			Lines: LinesOf(map[string]int{"max_iterations": 1, "max_parallel_agents": 1, "max_stall_count": 1})}},
 		Control: Control{Status: LoopRunning, PrevPendingCount: prev, StallCount: stall, Iteration: iter},
 	}
 	for _, a := range atoms {
@@ -101,10 +101,10 @@ func TestPredictOutlook(t *testing.T) {
 func gateState() *State {
 	s := state(-1, 0, 0, "A1:pending")
 	s.Control.Status = LoopPending
-	s.Control.Lines = Lines{"status": 3}
+	s.Control.Lines = LinesOf(map[string]int{"status": 3})
 	s.Objective.Goal, s.Objective.BackgroundIntent, s.Objective.Deliverables, s.Objective.DefinitionOfDone = "g", "b", "d", "done"
 	s.Objective.BaseCase = BaseCase{Legacy: &Check{Type: CheckCommand, Value: "make"}}
-	s.Objective.Lines = Lines{"goal": 1, "base_case": 1, "background_intent": 1, "deliverables": 1, "definition_of_done": 1}
+	s.Objective.Lines = LinesOf(map[string]int{"goal": 1, "base_case": 1, "background_intent": 1, "deliverables": 1, "definition_of_done": 1})
 	return s
 }
 
@@ -117,12 +117,12 @@ func TestGate(t *testing.T) {
 	}{
 		{"ready", func(*State) {}, nil},
 		{"stopped is ready too", func(s *State) { s.Control.Status = LoopStopped }, nil},
-		{"goal missing", func(s *State) { delete(s.Objective.Lines, "goal") }, []string{"objective.goal"}},
+		{"goal missing", func(s *State) { s.Objective.Lines = s.Objective.Lines.Without("goal") }, []string{"objective.goal"}},
 		{"goal blank", func(s *State) { s.Objective.Goal = "  " }, []string{"objective.goal (empty)"}},
-		{"base_case missing", func(s *State) { delete(s.Objective.Lines, "base_case") }, []string{"objective.base_case"}},
+		{"base_case missing", func(s *State) { s.Objective.Lines = s.Objective.Lines.Without("base_case") }, []string{"objective.base_case"}},
 		{"base_case empty", func(s *State) { s.Objective.BaseCase = BaseCase{IsChecklist: true} }, []string{"objective.base_case (empty)"}},
 		{"background_intent empty", func(s *State) { s.Objective.BackgroundIntent = "" }, []string{"objective.background_intent (empty)"}},
-		{"deliverables missing", func(s *State) { delete(s.Objective.Lines, "deliverables") }, []string{"objective.deliverables"}},
+		{"deliverables missing", func(s *State) { s.Objective.Lines = s.Objective.Lines.Without("deliverables") }, []string{"objective.deliverables"}},
 		{"definition_of_done empty", func(s *State) { s.Objective.DefinitionOfDone = "" }, []string{"objective.definition_of_done (empty)"}},
 		{"no atoms", func(s *State) { s.Atoms = nil }, []string{"atoms (must have at least 1)"}},
 		{"running", func(s *State) { s.Control.Status = LoopRunning }, []string{"control.status must be 'pending' or 'stopped', got 'running'"}},

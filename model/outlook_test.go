@@ -9,7 +9,7 @@ import (
 func outlookState(unresolved, resolved int, c Control) *State {
 	s := &State{Control: c, Objective: Objective{Constraints: Constraints{
 		MaxIterations: 10, MaxParallelAgents: 3, MaxStallCount: 3,
-		Lines: Lines{"max_iterations": 1, "max_parallel_agents": 1, "max_stall_count": 1}}}}
+		Lines: LinesOf(map[string]int{"max_iterations": 1, "max_parallel_agents": 1, "max_stall_count": 1})}}}
 	for i := 0; i < unresolved; i++ {
 		s.Atoms = append(s.Atoms, Atom{ID: "U" + itoaTest(i), Status: StatusPending})
 	}
@@ -76,7 +76,7 @@ func deadlockState(c Control) *State {
 	c.Status = LoopRunning
 	s := &State{Control: c, Objective: Objective{Constraints: Constraints{
 		MaxIterations: 12, MaxParallelAgents: 2, MaxStallCount: 3,
-		Lines: Lines{"max_iterations": 1, "max_parallel_agents": 1, "max_stall_count": 1}}}}
+		Lines: LinesOf(map[string]int{"max_iterations": 1, "max_parallel_agents": 1, "max_stall_count": 1})}}}
 	s.Atoms = []Atom{
 		{ID: "A1", Status: StatusResolved},
 		{ID: "A2", Status: StatusResolved, DependsOn: []string{"A1"}},

@@ -11,7 +11,7 @@ func TestReportNamesTheAtoms(t *testing.T) {
 	s := state(-1, 0, 1, "A1:pending<A3", "A2:pending<A1", "A3:pending<A2", "A4:pending<A42", "A5:done")
 	for i := range s.Atoms {
 		s.Atoms[i].Line = 10 * (i + 1)
-		s.Atoms[i].Lines = Lines{"description": 10*i + 11, "status": 10*i + 12, "depends_on": 10*i + 13}
+		s.Atoms[i].Lines = LinesOf(map[string]int{"description": 10*i + 11, "status": 10*i + 12, "depends_on": 10*i + 13})
 	}
 	got := map[string][]string{}
 	for _, p := range Validate(s).Problems {

@@ -4,7 +4,11 @@
 // It does no I/O; statefile turns bytes into these types and back.
 package model
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // AtomStatus is an atom's lifecycle state: pending → in_progress → resolved.
 type AtomStatus string
@@ -114,12 +118,91 @@ func (e Extra) Get(key string) (any, bool) {
 	return nil, false
 }
 
-// Lines maps the keys present in a mapping to their 1-based line numbers in
-// the state file. A key that is absent from the map was absent from the file.
-type Lines map[string]int
+// KeyLine is one key of a mapping and the 1-based line of the state file it
+// is on.
+type KeyLine struct {
+	Key  string
+	Line int
+}
+
+// Lines are the keys present in a mapping, each once, sorted by key (so that
+// equal Lines are equal slices, as maps were equal whatever the order), with
+// their 1-based line numbers in the state file. A key that is absent from
+// Lines was absent from the file.
+//
+// Lines are a slice, not a map: a mapping has a handful of keys, which a
+// scan finds as fast as a map's hash, and the decoder keeps the Lines of
+// all entries in a few shared chunks instead of a map (a header and an
+// 8-slot group, 256 bytes) for each. Lines are shared when an entry is
+// reused (statefile's re-parse, the memos compare them by identity): never
+// change one in place; With returns a changed copy.
+type Lines []KeyLine
 
 // Has reports whether key was present in the mapping.
-func (l Lines) Has(key string) bool { _, ok := l[key]; return ok }
+func (l Lines) Has(key string) bool {
+	for i := range l {
+		if l[i].Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Get returns the line of key and whether key was present.
+func (l Lines) Get(key string) (int, bool) {
+	for i := range l {
+		if l[i].Key == key {
+			return l[i].Line, true
+		}
+	}
+	return 0, false
+}
+
+// Line returns the line of key, or 0 when key was absent.
+func (l Lines) Line(key string) int {
+	n, _ := l.Get(key)
+	return n
+}
+
+// With returns a copy of l with key on line. l itself is not changed.
+func (l Lines) With(key string, line int) Lines {
+	i, found := slices.BinarySearchFunc(l, key, func(kl KeyLine, key string) int { return strings.Compare(kl.Key, key) })
+	if found {
+		out := slices.Clone(l)
+		out[i].Line = line
+		return out
+	}
+	out := make(Lines, 0, len(l)+1)
+	out = append(out, l[:i]...)
+	out = append(out, KeyLine{Key: key, Line: line})
+	return append(out, l[i:]...)
+}
+
+// Without returns a copy of l without key. l itself is not changed.
+func (l Lines) Without(key string) Lines {
+	out := make(Lines, 0, len(l))
+	for _, kl := range l {
+		if kl.Key != key {
+			out = append(out, kl)
+		}
+	}
+	return out
+}
+
+// LinesOf returns the Lines of the keys and lines of m.
+func LinesOf(m map[string]int) Lines {
+	out := make(Lines, 0, len(m))
+	for k, l := range m {
+		out = append(out, KeyLine{Key: k, Line: l})
+	}
+	SortLines(out)
+	return out
+}
+
+// SortLines sorts l by key, as Lines are kept; l has each key once.
+func SortLines(l Lines) {
+	slices.SortFunc(l, func(a, b KeyLine) int { return strings.Compare(a.Key, b.Key) })
+}
 
 // State is a whole AoT loop state file: the YAML frontmatter sections and the
 // Markdown body.

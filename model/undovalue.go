@@ -79,7 +79,7 @@ func extraValue(v any) any {
 
 func present(lines Lines, key string, value any, known *[]kvAt) {
 	if lines.Has(key) {
-		*known = append(*known, kvAt{key: key, value: value, line: lines[key]})
+		*known = append(*known, kvAt{key: key, value: value, line: lines.Line(key)})
 	}
 }
 
@@ -94,9 +94,9 @@ func nullable(s string) any {
 // atomValue is atom a as the file had it, with status.
 func atomValue(a Atom, status AtomStatus) Map {
 	var known []kvAt
-	known = append(known, kvAt{key: "id", value: a.ID, line: a.Lines["id"]})
+	known = append(known, kvAt{key: "id", value: a.ID, line: a.Lines.Line("id")})
 	present(a.Lines, "description", a.Description, &known)
-	known = append(known, kvAt{key: "status", value: string(status), line: a.Lines["status"]})
+	known = append(known, kvAt{key: "status", value: string(status), line: a.Lines.Line("status")})
 	present(a.Lines, "depends_on", toFlow(a.DependsOn), &known)
 	present(a.Lines, "or_group", nullable(a.ORGroup), &known)
 	return ordered(known, a.Extra)
@@ -153,7 +153,7 @@ func checkValue(c *Check) Map {
 		for i, r := range c.Rubric {
 			items[i] = rubricValue(r)
 		}
-		known = append(known, kvAt{key: "rubric", value: items, line: c.Lines["rubric"]})
+		known = append(known, kvAt{key: "rubric", value: items, line: c.Lines.Line("rubric")})
 	}
 	present(c.Lines, "pass_threshold", number(c.PassThreshold), &known)
 	present(c.Lines, "scope", c.Scope, &known)
@@ -205,7 +205,7 @@ func baseValue(b BaseCase) Map {
 		known = append(known, kvAt{key: "checklist", value: itemsValue(b.Checklist)})
 	case b.Legacy != nil:
 		for _, kv := range checkValue(b.Legacy) {
-			known = append(known, kvAt{key: kv.Key, value: kv.Value, line: b.Legacy.Lines[kv.Key]})
+			known = append(known, kvAt{key: kv.Key, value: kv.Value, line: b.Legacy.Lines.Line(kv.Key)})
 		}
 	}
 	return ordered(known, b.Extra)
@@ -318,15 +318,30 @@ func checkField(c *Check, key string) any {
 	return number(c.PassThreshold)
 }
 
+var linesType = reflect.TypeFor[Lines]()
+
 // canon is a canonical text of a model value for comparing: every field
 // but the line numbers (Line), and of Lines only which keys are present.
 func canon(v any) string {
 	var b strings.Builder
-	writeCanon(&b, reflect.ValueOf(v), "")
+	writeCanon(&b, reflect.ValueOf(v))
 	return b.String()
 }
 
-func writeCanon(b *strings.Builder, v reflect.Value, name string) {
+func writeCanon(b *strings.Builder, v reflect.Value) {
+	if v.IsValid() && v.Type() == linesType {
+		keys := make([]string, v.Len())
+		for i, kl := range v.Interface().(Lines) {
+			keys[i] = kl.Key
+		}
+		slices.Sort(keys)
+		b.WriteByte('[')
+		for _, k := range keys {
+			fmt.Fprintf(b, "%q,", k)
+		}
+		b.WriteByte(']')
+		return
+	}
 	switch v.Kind() {
 	case reflect.Invalid:
 		b.WriteString("nil")
@@ -335,7 +350,7 @@ func writeCanon(b *strings.Builder, v reflect.Value, name string) {
 			b.WriteString("nil")
 			return
 		}
-		writeCanon(b, v.Elem(), name)
+		writeCanon(b, v.Elem())
 	case reflect.Struct:
 		b.WriteByte('{')
 		t := v.Type()
@@ -346,14 +361,14 @@ func writeCanon(b *strings.Builder, v reflect.Value, name string) {
 			}
 			b.WriteString(f.Name)
 			b.WriteByte(':')
-			writeCanon(b, v.Field(i), f.Name)
+			writeCanon(b, v.Field(i))
 			b.WriteByte(',')
 		}
 		b.WriteByte('}')
 	case reflect.Slice, reflect.Array:
 		b.WriteByte('[')
 		for i := range v.Len() {
-			writeCanon(b, v.Index(i), "")
+			writeCanon(b, v.Index(i))
 			b.WriteByte(',')
 		}
 		b.WriteByte(']')
@@ -368,18 +383,10 @@ func writeCanon(b *strings.Builder, v reflect.Value, name string) {
 			order[i] = i
 		}
 		slices.SortFunc(order, func(a, b int) int { return strings.Compare(text[a], text[b]) })
-		if name == "Lines" {
-			b.WriteByte('[')
-			for _, i := range order {
-				fmt.Fprintf(b, "%q,", text[i])
-			}
-			b.WriteByte(']')
-			return
-		}
 		b.WriteByte('{')
 		for _, i := range order {
 			fmt.Fprintf(b, "%q:", text[i])
-			writeCanon(b, v.MapIndex(keys[i]), "")
+			writeCanon(b, v.MapIndex(keys[i]))
 			b.WriteByte(',')
 		}
 		b.WriteByte('}')

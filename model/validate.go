@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -217,9 +216,10 @@ func (v *validator) atomFields(i int, a *Atom) uint8 {
 	return has
 }
 
-// sameMap reports whether a and b are one map (not merely equal ones).
+// sameMap reports whether a and b are one Lines (not merely equal ones: the
+// same keys, for Lines are never changed in place).
 func sameMap(a, b Lines) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // atomsOf names the atom of each finding whose path is in one
@@ -269,16 +269,16 @@ func (v *validator) objective() {
 	if !v.s.Lines.Has("objective") {
 		return
 	}
-	line := v.s.Lines["objective"]
+	line := v.s.Lines.Line("objective")
 	if !o.Lines.Has("goal") {
 		v.errf(line, "objective.goal", "missing objective.goal")
 	} else if strings.TrimSpace(o.Goal) == "" {
-		v.warnf(o.Lines["goal"], "objective.goal", "objective.goal is empty")
+		v.warnf(o.Lines.Line("goal"), "objective.goal", "objective.goal is empty")
 	}
 	if !o.Lines.Has("base_case") {
 		v.errf(line, "objective.base_case", "missing objective.base_case")
 	} else {
-		v.baseCase(o.BaseCase, o.Lines["base_case"])
+		v.baseCase(o.BaseCase, o.Lines.Line("base_case"))
 	}
 	for _, k := range []string{"background_intent", "deliverables", "definition_of_done"} {
 		if !o.Lines.Has(k) {
@@ -296,9 +296,9 @@ func (v *validator) objective() {
 		val int
 	}{{"max_iterations", c.MaxIterations}, {"max_parallel_agents", c.MaxParallelAgents}, {"max_stall_count", c.MaxStallCount}} {
 		if !c.Lines.Has(lim.key) {
-			v.warnf(o.Lines["constraints"], "constraints."+lim.key, "missing constraints.%s", lim.key)
+			v.warnf(o.Lines.Line("constraints"), "constraints."+lim.key, "missing constraints.%s", lim.key)
 		} else if lim.val <= 0 {
-			v.errf(c.Lines[lim.key], "constraints."+lim.key, "constraints.%s is %d; it must be a positive integer", lim.key, lim.val)
+			v.errf(c.Lines.Line(lim.key), "constraints."+lim.key, "constraints.%s is %d; it must be a positive integer", lim.key, lim.val)
 		}
 	}
 }
@@ -422,39 +422,39 @@ func (v *validator) control() {
 	if !v.s.Lines.Has("control") {
 		return
 	}
-	line := v.s.Lines["control"]
+	line := v.s.Lines.Line("control")
 	for _, k := range []string{"status", "iteration", "stall_count", "prev_pending_count", "stop_requested", "redirect_requested"} {
 		if !c.Lines.Has(k) {
 			v.warnf(line, "control."+k, "missing control.%s", k)
 		}
 	}
 	if c.Lines.Has("status") && !c.Status.Known() {
-		v.errf(c.Lines["status"], "control.status", "control.status is %q; expected pending, running, stopped or completed", c.Status)
+		v.errf(c.Lines.Line("status"), "control.status", "control.status is %q; expected pending, running, stopped or completed", c.Status)
 	}
 	if c.Iteration < 0 {
-		v.errf(c.Lines["iteration"], "control.iteration", "control.iteration is %d; it cannot be negative", c.Iteration)
+		v.errf(c.Lines.Line("iteration"), "control.iteration", "control.iteration is %d; it cannot be negative", c.Iteration)
 	}
 	if c.StallCount < 0 {
-		v.errf(c.Lines["stall_count"], "control.stall_count", "control.stall_count is %d; it cannot be negative", c.StallCount)
+		v.errf(c.Lines.Line("stall_count"), "control.stall_count", "control.stall_count is %d; it cannot be negative", c.StallCount)
 	}
 	if c.PrevPendingCount < -1 {
-		v.errf(c.Lines["prev_pending_count"], "control.prev_pending_count", "control.prev_pending_count is %d; -1 means first iteration, lower is invalid", c.PrevPendingCount)
+		v.errf(c.Lines.Line("prev_pending_count"), "control.prev_pending_count", "control.prev_pending_count is %d; -1 means first iteration, lower is invalid", c.PrevPendingCount)
 	}
 	cons := v.s.Objective.Constraints
 	if max := cons.EffectiveMaxIterations(); c.Iteration > max {
-		v.warnf(c.Lines["iteration"], "control.iteration", "control.iteration %d is past max_iterations %d", c.Iteration, max)
+		v.warnf(c.Lines.Line("iteration"), "control.iteration", "control.iteration %d is past max_iterations %d", c.Iteration, max)
 	}
 	if max := cons.EffectiveMaxStallCount(); c.StallCount > max {
-		v.warnf(c.Lines["stall_count"], "control.stall_count", "control.stall_count %d is past max_stall_count %d", c.StallCount, max)
+		v.warnf(c.Lines.Line("stall_count"), "control.stall_count", "control.stall_count %d is past max_stall_count %d", c.StallCount, max)
 	}
 	if c.Status == LoopCompleted && v.f.Outstanding > 0 {
-		v.warnf(c.Lines["status"], "control.status", "control.status is completed but %d atoms still need work", v.f.Outstanding)
+		v.warnf(c.Lines.Line("status"), "control.status", "control.status is completed but %d atoms still need work", v.f.Outstanding)
 	}
 }
 
 func (v *validator) atoms() {
 	if v.s.Lines.Has("atoms") && len(v.s.Atoms) == 0 {
-		v.errf(v.s.Lines["atoms"], "atoms", "no atoms defined (must have at least 1)")
+		v.errf(v.s.Lines.Line("atoms"), "atoms", "no atoms defined (must have at least 1)")
 	}
 	orField := v.orFields()
 	g := v.sh.g
@@ -478,7 +478,7 @@ func (v *validator) atoms() {
 		case has&fieldStatus == 0:
 			v.errf(a.Line, path(".status"), "atom %s has no status", name)
 		case !a.Status.Known():
-			v.errf(a.Lines["status"], path(".status"), "atom %s has status %q; expected pending, in_progress or resolved", name, a.Status)
+			v.errf(a.Lines.Line("status"), path(".status"), "atom %s has status %q; expected pending, in_progress or resolved", name, a.Status)
 		}
 		if has&fieldDependsOn == 0 {
 			v.warnf(a.Line, path(".depends_on"), "atom %s has no depends_on (write depends_on: [] when it has none)", name)
@@ -488,17 +488,17 @@ func (v *validator) atoms() {
 		for p := g.off[i]; p < g.off[i+1]; p++ {
 			d := a.DependsOn[p-g.off[i]]
 			if g.repeat[p] {
-				v.warnf(a.Lines["depends_on"], path(".depends_on"), "atom %s lists dependency %s twice", name, d)
+				v.warnf(a.Lines.Line("depends_on"), path(".depends_on"), "atom %s lists dependency %s twice", name, d)
 			}
 			if g.dep[p] < 0 {
-				v.errf(a.Lines["depends_on"], path(".depends_on"), "atom %s depends on %s, which does not exist (the loop could never finish)", name, d)
+				v.errf(a.Lines.Line("depends_on"), path(".depends_on"), "atom %s depends on %s, which does not exist (the loop could never finish)", name, d)
 			}
 		}
 		switch orField[i] {
 		case orUndefined:
-			v.warnf(a.Lines["or_group"], path(".or_group"), "atom %s names OR group %s, which is not defined in or_groups", name, a.ORGroup)
+			v.warnf(a.Lines.Line("or_group"), path(".or_group"), "atom %s names OR group %s, which is not defined in or_groups", name, a.ORGroup)
 		case orUnlisted:
-			v.warnf(a.Lines["or_group"], path(".or_group"), "atom %s names OR group %s, whose choices do not list it", name, a.ORGroup)
+			v.warnf(a.Lines.Line("or_group"), path(".or_group"), "atom %s names OR group %s, whose choices do not list it", name, a.ORGroup)
 		}
 	}
 }
@@ -581,7 +581,7 @@ func (v *validator) resolvedTooEarly() {
 				continue
 			}
 			d := a.DependsOn[p-g.off[i]]
-			line := a.Lines["status"]
+			line := a.Lines.Line("status")
 			if line == 0 {
 				line = a.Line
 			}
@@ -711,7 +711,7 @@ func (v *validator) orGroups() {
 		}
 		for _, c := range g.Choices {
 			if !isAtom[k] {
-				v.warnf(g.Lines["choices"], p(".choices"), "OR group %s lists choice %s, which is not an atom (yet)", g.Name, c)
+				v.warnf(g.Lines.Line("choices"), p(".choices"), "OR group %s lists choice %s, which is not an atom (yet)", g.Name, c)
 			}
 			k++
 		}
@@ -719,16 +719,16 @@ func (v *validator) orGroups() {
 		case !g.Lines.Has("selected") || g.Selected == "":
 			v.warnf(g.Line, p(".selected"), "OR group %s has no selected choice", g.Name)
 		case !contains(g.Choices, g.Selected):
-			v.errf(g.Lines["selected"], p(".selected"), "OR group %s selects %s, which is not among its choices %v", g.Name, g.Selected, g.Choices)
+			v.errf(g.Lines.Line("selected"), p(".selected"), "OR group %s selects %s, which is not among its choices %v", g.Name, g.Selected, g.Choices)
 		case contains(g.Failed, g.Selected):
-			v.warnf(g.Lines["selected"], p(".selected"), "OR group %s selects %s, which is listed as failed", g.Name, g.Selected)
+			v.warnf(g.Lines.Line("selected"), p(".selected"), "OR group %s selects %s, which is listed as failed", g.Name, g.Selected)
 		}
 		if !g.Lines.Has("failed") {
 			v.warnf(g.Line, p(".failed"), "OR group %s has no failed list (write failed: [])", g.Name)
 		}
 		for _, fl := range g.Failed {
 			if !contains(g.Choices, fl) {
-				v.warnf(g.Lines["failed"], p(".failed"), "OR group %s lists failed choice %s, which is not among its choices", g.Name, fl)
+				v.warnf(g.Lines.Line("failed"), p(".failed"), "OR group %s lists failed choice %s, which is not among its choices", g.Name, fl)
 			}
 		}
 	}
@@ -798,9 +798,9 @@ func (v *validator) orDeadEnds() {
 			}
 			path := fmt.Sprintf("atoms[%d].depends_on", i)
 			if contains(grp.Failed, d) {
-				v.warnf(a.Lines["depends_on"], path, "atom %s depends on %s, which failed in OR group %s (it selects %s): %s can never run", a.ID, d, grp.Name, sel, a.ID)
+				v.warnf(a.Lines.Line("depends_on"), path, "atom %s depends on %s, which failed in OR group %s (it selects %s): %s can never run", a.ID, d, grp.Name, sel, a.ID)
 			} else {
-				v.warnf(a.Lines["depends_on"], path, "atom %s depends on %s, which OR group %s does not select (it selects %s): %s can never run", a.ID, d, grp.Name, sel, a.ID)
+				v.warnf(a.Lines.Line("depends_on"), path, "atom %s depends on %s, which OR group %s does not select (it selects %s): %s can never run", a.ID, d, grp.Name, sel, a.ID)
 			}
 		}
 	}

@@ -182,7 +182,7 @@ func richState(r *rand.Rand) *model.State {
 		a.Lines = model.Lines{}
 		for k, key := range keys {
 			if r.IntN(8) > 0 {
-				a.Lines[key] = a.Line + k
+				a.Lines = a.Lines.With(key, a.Line+k)
 			}
 		}
 		if r.IntN(2) == 0 {
@@ -204,21 +204,21 @@ func richState(r *rand.Rand) *model.State {
 		k := r.IntN(len(s.Atoms))
 		s.Problems = append(s.Problems, model.Problem{Line: s.Atoms[k].Line, Path: fmt.Sprintf("atoms[%d].status", k), Message: "status should be text"})
 	}
-	s.Lines = model.Lines{"objective": 2, "control": 4}
+	s.Lines = model.LinesOf(map[string]int{"objective": 2, "control": 4})
 	if r.IntN(6) > 0 {
-		s.Lines["atoms"] = 9
+		s.Lines = s.Lines.With("atoms", 9)
 	}
 	if r.IntN(2) == 0 {
-		s.Lines["bindings"] = 498
+		s.Lines = s.Lines.With("bindings", 498)
 	}
 	s.Control.Status = []model.LoopStatus{model.LoopRunning, model.LoopRunning, model.LoopCompleted, model.LoopStopped}[r.IntN(4)]
 	for k := range s.ORGroups {
 		g := &s.ORGroups[k]
 		g.Line = 400 + 5*k
-		g.Lines = model.Lines{"choices": g.Line + 1, "selected": g.Line + 2}
+		g.Lines = model.LinesOf(map[string]int{"choices": g.Line + 1, "selected": g.Line + 2})
 		if r.IntN(3) == 0 && len(g.Choices) > 0 {
 			g.Failed = []string{g.Choices[r.IntN(len(g.Choices))]}
-			g.Lines["failed"] = g.Line + 3
+			g.Lines = g.Lines.With("failed", g.Line+3)
 		}
 	}
 	return s
@@ -238,8 +238,8 @@ func richMutate(r *rand.Rand, s *model.State) *model.State {
 			a := &c.Atoms[i]
 			a.Line++
 			lines := model.Lines{}
-			for k, v := range a.Lines {
-				lines[k] = v + 1
+			for _, kl := range a.Lines {
+				lines = append(lines, model.KeyLine{Key: kl.Key, Line: kl.Line + 1})
 			}
 			a.Lines = lines
 		}
@@ -254,9 +254,9 @@ func richMutate(r *rand.Rand, s *model.State) *model.State {
 			c.Atoms = slices.Clone(c.Atoms)
 			a := &c.Atoms[r.IntN(len(c.Atoms))]
 			lines := model.Lines{}
-			for k, v := range a.Lines {
-				if !strings.HasPrefix(k, "d") {
-					lines[k] = v
+			for _, kl := range a.Lines {
+				if !strings.HasPrefix(kl.Key, "d") {
+					lines = append(lines, kl)
 				}
 			}
 			a.Lines = lines
@@ -266,12 +266,13 @@ func richMutate(r *rand.Rand, s *model.State) *model.State {
 			c.Atoms = slices.Clone(c.Atoms)
 			a := &c.Atoms[r.IntN(len(c.Atoms))]
 			lines := model.Lines{}
-			for k, v := range a.Lines {
-				if k == "status" || k == "description" {
-					k = "x_" + k
+			for _, kl := range a.Lines {
+				if kl.Key == "status" || kl.Key == "description" {
+					kl.Key = "x_" + kl.Key
 				}
-				lines[k] = v
+				lines = append(lines, kl)
 			}
+			model.SortLines(lines)
 			a.Lines = lines
 		}
 	}

@@ -294,16 +294,16 @@ func (v *validatorRef) objective() {
 	if !v.s.Lines.Has("objective") {
 		return
 	}
-	line := v.s.Lines["objective"]
+	line := v.s.Lines.Line("objective")
 	if !o.Lines.Has("goal") {
 		v.errf(line, "objective.goal", "missing objective.goal")
 	} else if strings.TrimSpace(o.Goal) == "" {
-		v.warnf(o.Lines["goal"], "objective.goal", "objective.goal is empty")
+		v.warnf(o.Lines.Line("goal"), "objective.goal", "objective.goal is empty")
 	}
 	if !o.Lines.Has("base_case") {
 		v.errf(line, "objective.base_case", "missing objective.base_case")
 	} else {
-		v.baseCase(o.BaseCase, o.Lines["base_case"])
+		v.baseCase(o.BaseCase, o.Lines.Line("base_case"))
 	}
 	for _, k := range []string{"background_intent", "deliverables", "definition_of_done"} {
 		if !o.Lines.Has(k) {
@@ -321,9 +321,9 @@ func (v *validatorRef) objective() {
 		val int
 	}{{"max_iterations", c.MaxIterations}, {"max_parallel_agents", c.MaxParallelAgents}, {"max_stall_count", c.MaxStallCount}} {
 		if !c.Lines.Has(lim.key) {
-			v.warnf(o.Lines["constraints"], "constraints."+lim.key, "missing constraints.%s", lim.key)
+			v.warnf(o.Lines.Line("constraints"), "constraints."+lim.key, "missing constraints.%s", lim.key)
 		} else if lim.val <= 0 {
-			v.errf(c.Lines[lim.key], "constraints."+lim.key, "constraints.%s is %d; it must be a positive integer", lim.key, lim.val)
+			v.errf(c.Lines.Line(lim.key), "constraints."+lim.key, "constraints.%s is %d; it must be a positive integer", lim.key, lim.val)
 		}
 	}
 }
@@ -439,39 +439,39 @@ func (v *validatorRef) control() {
 	if !v.s.Lines.Has("control") {
 		return
 	}
-	line := v.s.Lines["control"]
+	line := v.s.Lines.Line("control")
 	for _, k := range []string{"status", "iteration", "stall_count", "prev_pending_count", "stop_requested", "redirect_requested"} {
 		if !c.Lines.Has(k) {
 			v.warnf(line, "control."+k, "missing control.%s", k)
 		}
 	}
 	if c.Lines.Has("status") && !c.Status.Known() {
-		v.errf(c.Lines["status"], "control.status", "control.status is %q; expected pending, running, stopped or completed", c.Status)
+		v.errf(c.Lines.Line("status"), "control.status", "control.status is %q; expected pending, running, stopped or completed", c.Status)
 	}
 	if c.Iteration < 0 {
-		v.errf(c.Lines["iteration"], "control.iteration", "control.iteration is %d; it cannot be negative", c.Iteration)
+		v.errf(c.Lines.Line("iteration"), "control.iteration", "control.iteration is %d; it cannot be negative", c.Iteration)
 	}
 	if c.StallCount < 0 {
-		v.errf(c.Lines["stall_count"], "control.stall_count", "control.stall_count is %d; it cannot be negative", c.StallCount)
+		v.errf(c.Lines.Line("stall_count"), "control.stall_count", "control.stall_count is %d; it cannot be negative", c.StallCount)
 	}
 	if c.PrevPendingCount < -1 {
-		v.errf(c.Lines["prev_pending_count"], "control.prev_pending_count", "control.prev_pending_count is %d; -1 means first iteration, lower is invalid", c.PrevPendingCount)
+		v.errf(c.Lines.Line("prev_pending_count"), "control.prev_pending_count", "control.prev_pending_count is %d; -1 means first iteration, lower is invalid", c.PrevPendingCount)
 	}
 	cons := v.s.Objective.Constraints
 	if max := cons.EffectiveMaxIterations(); c.Iteration > max {
-		v.warnf(c.Lines["iteration"], "control.iteration", "control.iteration %d is past max_iterations %d", c.Iteration, max)
+		v.warnf(c.Lines.Line("iteration"), "control.iteration", "control.iteration %d is past max_iterations %d", c.Iteration, max)
 	}
 	if max := cons.EffectiveMaxStallCount(); c.StallCount > max {
-		v.warnf(c.Lines["stall_count"], "control.stall_count", "control.stall_count %d is past max_stall_count %d", c.StallCount, max)
+		v.warnf(c.Lines.Line("stall_count"), "control.stall_count", "control.stall_count %d is past max_stall_count %d", c.StallCount, max)
 	}
 	if c.Status == LoopCompleted && v.f.Outstanding > 0 {
-		v.warnf(c.Lines["status"], "control.status", "control.status is completed but %d atoms still need work", v.f.Outstanding)
+		v.warnf(c.Lines.Line("status"), "control.status", "control.status is completed but %d atoms still need work", v.f.Outstanding)
 	}
 }
 
 func (v *validatorRef) atoms() {
 	if v.s.Lines.Has("atoms") && len(v.s.Atoms) == 0 {
-		v.errf(v.s.Lines["atoms"], "atoms", "no atoms defined (must have at least 1)")
+		v.errf(v.s.Lines.Line("atoms"), "atoms", "no atoms defined (must have at least 1)")
 	}
 	// An atom's OR group and whether it lists the atom, looked up, not
 	// scanned for: with one group per few atoms a scan per atom made
@@ -500,7 +500,7 @@ func (v *validatorRef) atoms() {
 		case !a.Lines.Has("status"):
 			v.errf(a.Line, p+".status", "atom %s has no status", name)
 		case !a.Status.Known():
-			v.errf(a.Lines["status"], p+".status", "atom %s has status %q; expected pending, in_progress or resolved", name, a.Status)
+			v.errf(a.Lines.Line("status"), p+".status", "atom %s has status %q; expected pending, in_progress or resolved", name, a.Status)
 		}
 		if !a.Lines.Has("depends_on") {
 			v.warnf(a.Line, p+".depends_on", "atom %s has no depends_on (write depends_on: [] when it has none)", name)
@@ -508,20 +508,20 @@ func (v *validatorRef) atoms() {
 		seen := map[string]bool{}
 		for _, d := range a.DependsOn {
 			if seen[d] {
-				v.warnf(a.Lines["depends_on"], p+".depends_on", "atom %s lists dependency %s twice", name, d)
+				v.warnf(a.Lines.Line("depends_on"), p+".depends_on", "atom %s lists dependency %s twice", name, d)
 			}
 			seen[d] = true
 			if _, ok := v.f.Index[d]; !ok {
-				v.errf(a.Lines["depends_on"], p+".depends_on", "atom %s depends on %s, which does not exist (the loop could never finish)", name, d)
+				v.errf(a.Lines.Line("depends_on"), p+".depends_on", "atom %s depends on %s, which does not exist (the loop could never finish)", name, d)
 			}
 		}
 		if a.ORGroup != "" {
 			g, ok := groups[a.ORGroup]
 			switch {
 			case !ok:
-				v.warnf(a.Lines["or_group"], p+".or_group", "atom %s names OR group %s, which is not defined in or_groups", name, a.ORGroup)
+				v.warnf(a.Lines.Line("or_group"), p+".or_group", "atom %s names OR group %s, which is not defined in or_groups", name, a.ORGroup)
 			case !listed[choice{g.Name, a.ID}]:
-				v.warnf(a.Lines["or_group"], p+".or_group", "atom %s names OR group %s, whose choices do not list it", name, a.ORGroup)
+				v.warnf(a.Lines.Line("or_group"), p+".or_group", "atom %s names OR group %s, whose choices do not list it", name, a.ORGroup)
 			}
 		}
 	}
@@ -548,7 +548,7 @@ func (v *validatorRef) resolvedTooEarly() {
 			if !ok || !v.s.Atoms[j].Status.Unresolved() {
 				continue
 			}
-			line := a.Lines["status"]
+			line := a.Lines.Line("status")
 			if line == 0 {
 				line = a.Line
 			}
@@ -628,23 +628,23 @@ func (v *validatorRef) orGroups() {
 		}
 		for _, c := range g.Choices {
 			if _, ok := v.f.Index[c]; !ok {
-				v.warnf(g.Lines["choices"], p+".choices", "OR group %s lists choice %s, which is not an atom (yet)", g.Name, c)
+				v.warnf(g.Lines.Line("choices"), p+".choices", "OR group %s lists choice %s, which is not an atom (yet)", g.Name, c)
 			}
 		}
 		switch {
 		case !g.Lines.Has("selected") || g.Selected == "":
 			v.warnf(g.Line, p+".selected", "OR group %s has no selected choice", g.Name)
 		case !contains(g.Choices, g.Selected):
-			v.errf(g.Lines["selected"], p+".selected", "OR group %s selects %s, which is not among its choices %v", g.Name, g.Selected, g.Choices)
+			v.errf(g.Lines.Line("selected"), p+".selected", "OR group %s selects %s, which is not among its choices %v", g.Name, g.Selected, g.Choices)
 		case contains(g.Failed, g.Selected):
-			v.warnf(g.Lines["selected"], p+".selected", "OR group %s selects %s, which is listed as failed", g.Name, g.Selected)
+			v.warnf(g.Lines.Line("selected"), p+".selected", "OR group %s selects %s, which is listed as failed", g.Name, g.Selected)
 		}
 		if !g.Lines.Has("failed") {
 			v.warnf(g.Line, p+".failed", "OR group %s has no failed list (write failed: [])", g.Name)
 		}
 		for _, fl := range g.Failed {
 			if !contains(g.Choices, fl) {
-				v.warnf(g.Lines["failed"], p+".failed", "OR group %s lists failed choice %s, which is not among its choices", g.Name, fl)
+				v.warnf(g.Lines.Line("failed"), p+".failed", "OR group %s lists failed choice %s, which is not among its choices", g.Name, fl)
 			}
 		}
 	}
@@ -692,9 +692,9 @@ func (v *validatorRef) orDeadEnds() {
 			}
 			p := fmt.Sprintf("atoms[%d].depends_on", i)
 			if contains(g.Failed, d) {
-				v.warnf(a.Lines["depends_on"], p, "atom %s depends on %s, which failed in OR group %s (it selects %s): %s can never run", a.ID, d, g.Name, sel, a.ID)
+				v.warnf(a.Lines.Line("depends_on"), p, "atom %s depends on %s, which failed in OR group %s (it selects %s): %s can never run", a.ID, d, g.Name, sel, a.ID)
 			} else {
-				v.warnf(a.Lines["depends_on"], p, "atom %s depends on %s, which OR group %s does not select (it selects %s): %s can never run", a.ID, d, g.Name, sel, a.ID)
+				v.warnf(a.Lines.Line("depends_on"), p, "atom %s depends on %s, which OR group %s does not select (it selects %s): %s can never run", a.ID, d, g.Name, sel, a.ID)
 			}
 		}
 	}

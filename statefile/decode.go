@@ -2,6 +2,7 @@ package statefile
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,6 +53,10 @@ type decoder struct {
 	r    *fastyaml.Reader
 	text textArena
 	strs []string
+	// keys gathers the keys of the mappings being decoded, lineArena
+	// keeps them (mapping).
+	keys      []model.KeyLine
+	lineArena lineArena
 	// pending are the second parts of the atoms lists the reader cut,
 	// being read on other goroutines (readInHalves).
 	pending []half
@@ -420,6 +425,18 @@ func (d *decoder) items(x val, each func(i int, item val)) {
 // reports whether it knew it; unknown keys go to the returned Extra. It also
 // returns the line of every key present.
 func (d *decoder) mapping(x val, p path, known func(key string, k, v val) bool) (model.Extra, model.Lines, bool) {
+	return d.mapOf(x, p, true, known)
+}
+
+// fields is mapping for an entry that keeps no Lines: the keys are
+// still checked (a key twice is a problem) but not kept.
+func (d *decoder) fields(x val, p path, known func(key string, k, v val) bool) (model.Extra, bool) {
+	extra, _, ok := d.mapOf(x, p, false, known)
+	return extra, ok
+}
+
+// mapOf is mapping, which returns the Lines only when keep is set.
+func (d *decoder) mapOf(x val, p path, keep bool, known func(key string, k, v val) bool) (model.Extra, model.Lines, bool) {
 	x = d.resolve(x)
 	if isNull(x) {
 		return nil, model.Lines{}, false
@@ -430,7 +447,13 @@ func (d *decoder) mapping(x val, p path, known func(key string, k, v val) bool) 
 		return nil, model.Lines{}, false
 	}
 	var extra model.Extra
-	lines := make(model.Lines, d.sizeHint(x))
+	// The keys are gathered on d.keys from base (a mapping inside this
+	// one gathers its own above them and takes them off before the next
+	// key of this one), in file order, and then kept sorted in
+	// d.lineArena: one allocation for many entries instead of a map for
+	// each.
+	base := len(d.keys)
+	var index map[string]int // from manyKeys keys on: key → its place on d.keys
 	pair := func(k, v val) {
 		k = d.resolve(k)
 		if k.kind() != yaml.ScalarNode {
@@ -438,41 +461,117 @@ func (d *decoder) mapping(x val, p path, known func(key string, k, v val) bool) 
 			d.problem(k, ps, "%s has a key that is not text", ps)
 			return
 		}
-		key := d.key(k)
-		n := len(lines)
-		if lines[key] = d.line(k); len(lines) == n {
+		key, line := d.key(k), d.line(k)
+		if at := keyAt(d.keys[base:], index, key); at >= 0 {
+			if keep {
+				// The last one's line, as a map would keep.
+				d.keys[base+at].Line = line
+			}
 			ps := p.String()
 			d.problem(k, ps, "%s has the key %q twice", ps, key)
+		} else if index != nil {
+			// Without keep, the index alone has the keys.
+			n := len(index)
+			index[key] = n
+			if keep {
+				d.keys = append(d.keys, model.KeyLine{Key: key, Line: line})
+			}
+		} else {
+			d.keys = append(d.keys, model.KeyLine{Key: key, Line: line})
+			if n := len(d.keys) - base; n == manyKeys {
+				index = make(map[string]int, max(2*n, d.itemCount(x)))
+				for i, kl := range d.keys[base:] {
+					index[kl.Key] = i
+				}
+				if !keep {
+					clear(d.keys[base:])
+					d.keys = d.keys[:base]
+				}
+			}
 		}
 		if !known(key, k, v) {
-			extra = append(extra, model.Field{Key: key, Value: d.generic(v, 0), Line: d.line(k)})
+			extra = append(extra, model.Field{Key: key, Value: d.generic(v, 0), Line: line})
 		}
+	}
+	done := func() (model.Extra, model.Lines, bool) {
+		var lines model.Lines
+		if keep {
+			model.SortLines(d.keys[base:])
+			lines = d.lineArena.keep(d.keys[base:])
+		}
+		clear(d.keys[base:]) // the keys' strings
+		d.keys = d.keys[:base]
+		return extra, lines, true
 	}
 	if x.n != nil {
 		for i := 0; i+1 < len(x.n.Content); i += 2 {
 			pair(nodeVal(x.n.Content[i]), nodeVal(x.n.Content[i+1]))
 		}
-		return extra, lines, true
+		return done()
 	}
 	c := x.v
 	for {
 		k, v, ok := d.r.Next(&c)
 		if !ok {
-			return extra, lines, true
+			return done()
 		}
 		pair(val{v: k}, val{v: v})
 		d.r.Skip(v)
 	}
 }
 
-// sizeHint is the number of entries of the mapping x, to size its Lines:
-// for the reader, of the top-level collections only (it counts lines),
-// since a map of up to eight keys costs the same whatever its hint.
-func (d *decoder) sizeHint(x val) int {
-	if x.n == nil && x.v.Depth() > 1 {
-		return 0
+// manyKeys is the number of keys from which mapping finds a key by a map
+// rather than by looking at each key before it.
+const manyKeys = 16
+
+// keyAt is the place of key among keys (index, when not nil, maps each of
+// them to it), or -1.
+func keyAt(keys []model.KeyLine, index map[string]int, key string) int {
+	if index != nil {
+		if i, ok := index[key]; ok {
+			return i
+		}
+		return -1
 	}
-	return d.itemCount(x)
+	for i := range keys {
+		if keys[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// lineArena holds the model.Lines of the entries a decoder decodes, in
+// chunks, so that each entry costs no allocation of its own. A chunk lives
+// as long as one of its entries does (Reparse keeps unchanged entries of
+// the last read); the chunks start small so that an entry re-decoded on its
+// own keeps little.
+type lineArena struct {
+	buf  []model.KeyLine
+	size int // the size of the last chunk
+}
+
+const (
+	minLineChunk = 16
+	maxLineChunk = 4096
+)
+
+// keep returns a copy of kl as Lines: a part of a chunk that nothing else
+// uses (its capacity ends with it, so that With or append copy).
+func (a *lineArena) keep(kl []model.KeyLine) model.Lines {
+	if len(kl) == 0 {
+		return model.Lines{}
+	}
+	if len(kl) > cap(a.buf)-len(a.buf) {
+		if len(kl) > maxLineChunk/8 {
+			return slices.Clone(model.Lines(kl))
+		}
+		a.size = min(max(2*a.size, minLineChunk), maxLineChunk)
+		a.buf = make([]model.KeyLine, 0, a.size)
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, kl...)
+	return a.buf[start:len(a.buf):len(a.buf)]
 }
 
 // generic decodes any value for display (unknown fields).
@@ -575,7 +674,7 @@ func seqEntries[T any](d *decoder, key string, v val, old []T, shift func(T, int
 func mapEntries[T any](d *decoder, key string, v val, old []T, shift func(T, int) T, decode func(name string, k, v val) T) []T {
 	out := make([]T, 0, d.itemCount(v))
 	r := d.list(key, v)
-	d.mapping(v, pathOf(key), func(name string, k, val val) bool {
+	d.fields(v, pathOf(key), func(name string, k, val val) bool {
 		out = append(out, entry(d, r, len(out), val, old, shift, func() T { return decode(name, k, val) }))
 		return true
 	})
@@ -675,14 +774,14 @@ func (d *decoder) baseCase(x val) model.BaseCase {
 	}
 	legacy := model.Check{Lines: model.Lines{}}
 	var sawLegacy bool
-	b.Extra, _, _ = d.mapping(x, pathOf("objective.base_case"), func(key string, k, v val) bool {
+	b.Extra, _ = d.fields(x, pathOf("objective.base_case"), func(key string, k, v val) bool {
 		switch key {
 		case "checklist":
 			b.IsChecklist = true
 			b.Checklist = d.checklist(v, "base_case.checklist", 0)
 		case "type", "value", "rubric", "criteria", "pass_threshold", "scope":
 			sawLegacy = true
-			legacy.Lines[key] = d.line(k)
+			legacy.Lines = legacy.Lines.With(key, d.line(k))
 			d.checkField(&legacy, key, v, "objective.base_case")
 		default:
 			return false
@@ -705,7 +804,7 @@ func (d *decoder) checklist(x val, path string, depth int) []model.ChecklistItem
 	d.seq(x, pathOf(path), func(i int, item val) {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		ci := model.ChecklistItem{Line: d.line(d.resolve(item))}
-		ci.Extra, _, _ = d.mapping(item, pathOf(p), func(key string, k, v val) bool {
+		ci.Extra, _ = d.fields(item, pathOf(p), func(key string, k, v val) bool {
 			switch key {
 			case "item":
 				ci.Item = d.str(v, pathOf(p+".item"))
@@ -757,7 +856,7 @@ func (d *decoder) checkField(c *model.Check, key string, v val, path string) {
 		d.seq(v, pathOf(path+".rubric"), func(i int, item val) {
 			p := fmt.Sprintf("%s.rubric[%d]", path, i)
 			r := model.RubricCriterion{Line: d.line(d.resolve(item))}
-			r.Extra, _, _ = d.mapping(item, pathOf(p), func(key string, k, v val) bool {
+			r.Extra, _ = d.fields(item, pathOf(p), func(key string, k, v val) bool {
 				switch key {
 				case "criterion":
 					r.Criterion = d.str(v, pathOf(p+".criterion"))
@@ -779,7 +878,7 @@ func (d *decoder) checkField(c *model.Check, key string, v val, path string) {
 
 func (d *decoder) levels(x val, path string) []model.RubricLevel {
 	var out []model.RubricLevel
-	d.mapping(x, pathOf(path), func(key string, k, v val) bool {
+	d.fields(x, pathOf(path), func(key string, k, v val) bool {
 		score, err := strconv.Atoi(key)
 		if err != nil {
 			d.problem(k, path, "%s has the level %q; levels are scores such as 1, 3, 5", path, key)
@@ -845,7 +944,7 @@ func (d *decoder) atom(x val, i int) model.Atom {
 func (d *decoder) decomposition(x val, i int) model.Decomposition {
 	p := entryPath("decompositions", i)
 	dc := model.Decomposition{Line: d.line(d.resolve(x))}
-	dc.Extra, _, _ = d.mapping(x, p, func(key string, k, v val) bool {
+	dc.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "parent":
 			dc.Parent = d.str(v, p.dot("parent"))
@@ -900,7 +999,7 @@ func (d *decoder) binding(id string, k, x val) model.Binding {
 func (d *decoder) trail(x val, i int) model.TrailEntry {
 	p := entryPath("trail", i)
 	t := model.TrailEntry{Line: d.line(d.resolve(x))}
-	t.Extra, _, _ = d.mapping(x, p, func(key string, k, v val) bool {
+	t.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "type":
 			t.Type = d.str(v, p.dot("type"))
@@ -923,7 +1022,7 @@ func (d *decoder) trail(x val, i int) model.TrailEntry {
 func (d *decoder) correction(x val, i int) model.Correction {
 	p := entryPath("corrections", i)
 	c := model.Correction{Line: d.line(d.resolve(x))}
-	c.Extra, _, _ = d.mapping(x, p, func(key string, k, v val) bool {
+	c.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "timestamp":
 			c.Timestamp = d.str(v, p.dot("timestamp"))

@@ -382,8 +382,8 @@ func TestDirectKeepsNoFileBytes(t *testing.T) {
 			walk(s, fmt.Sprintf("atoms[%d]", i))
 			seen++
 		}
-		for k := range a.Lines {
-			walk(k, fmt.Sprintf("atoms[%d] key", i))
+		for _, kl := range a.Lines {
+			walk(kl.Key, fmt.Sprintf("atoms[%d] key", i))
 		}
 		walk(a.Extra, fmt.Sprintf("atoms[%d]", i))
 	}

@@ -193,11 +193,11 @@ func TestSeedCompleteDecoded(t *testing.T) {
 	}
 	c := s.Control
 	if c.Status != model.LoopRunning || c.Iteration != 5 || c.StallCount != 0 || c.PrevPendingCount != 3 ||
-		c.StopRequested || c.StopReason != "" || c.RedirectRequested || c.Lines["status"] != 65 {
+		c.StopRequested || c.StopReason != "" || c.RedirectRequested || c.Lines.Line("status") != 65 {
 		t.Errorf("control = %+v", c)
 	}
 	if a := s.Atoms[3]; a.ID != "A4" || a.Status != model.StatusInProgress || a.ORGroup != "token_method" ||
-		!reflect.DeepEqual(a.DependsOn, []string{"A1"}) || a.Line != 90 || a.Lines["or_group"] != 94 {
+		!reflect.DeepEqual(a.DependsOn, []string{"A1"}) || a.Line != 90 || a.Lines.Line("or_group") != 94 {
 		t.Errorf("atoms[3] = %+v", a)
 	}
 	if d := s.Decompositions; len(d) != 1 || d[0].Parent != "A2" || !reflect.DeepEqual(d[0].Children, []string{"A3", "A4"}) ||
@@ -216,8 +216,8 @@ func TestSeedCompleteDecoded(t *testing.T) {
 		tr[0].Reason != "JWT is stateless" || tr[0].Timestamp != "2025-01-15T10:00:00Z" || tr[0].Line != 125 {
 		t.Errorf("trail = %+v", tr)
 	}
-	if len(s.Corrections) != 0 || !s.Lines.Has("corrections") || s.Lines["corrections"] != 131 {
-		t.Errorf("corrections = %+v, line %d", s.Corrections, s.Lines["corrections"])
+	if len(s.Corrections) != 0 || !s.Lines.Has("corrections") || s.Lines.Line("corrections") != 131 {
+		t.Errorf("corrections = %+v, line %d", s.Corrections, s.Lines.Line("corrections"))
 	}
 	if s.Extra != nil || len(s.Problems) != 0 {
 		t.Errorf("Extra = %v, Problems = %v", s.Extra, s.Problems)
@@ -400,7 +400,7 @@ func TestParseBOMAndCRLF(t *testing.T) {
 			t.Errorf("atom %+v keeps a line break", a)
 		}
 	}
-	if a := s.Atoms[1]; a.Line != 27 || a.Lines["depends_on"] != 30 || !reflect.DeepEqual(a.DependsOn, []string{"A1"}) {
+	if a := s.Atoms[1]; a.Line != 27 || a.Lines.Line("depends_on") != 30 || !reflect.DeepEqual(a.DependsOn, []string{"A1"}) {
 		t.Errorf("atoms[1] = %+v", a)
 	}
 	if !strings.HasPrefix(s.Body, "\r\n# Original Prompt\r\n") {
@@ -614,11 +614,11 @@ func TestLinesWithOtherLineBreaks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := mustParse(t, tt.in)
 			a := doc.State.Atoms[0]
-			if a.Lines["status"] != 5 || a.Lines["depends_on"] != 6 {
-				t.Errorf("status on line %d, depends_on on line %d", a.Lines["status"], a.Lines["depends_on"])
+			if a.Lines.Line("status") != 5 || a.Lines.Line("depends_on") != 6 {
+				t.Errorf("status on line %d, depends_on on line %d", a.Lines.Line("status"), a.Lines.Line("depends_on"))
 			}
 			r := model.Validate(doc.State)
-			want := fmt.Sprintf("line %d: atom A1 has status \"done\"; expected pending, in_progress or resolved", a.Lines["status"])
+			want := fmt.Sprintf("line %d: atom A1 has status \"done\"; expected pending, in_progress or resolved", a.Lines.Line("status"))
 			if !slices.Contains(r.Errors, want) {
 				t.Errorf("errors = %q, want %q among them", r.Errors, want)
 			}
@@ -627,8 +627,8 @@ func TestLinesWithOtherLineBreaks(t *testing.T) {
 				t.Fatal(err)
 			}
 			statusKey := tree.Root.Content[1].Content[0].Content[4]
-			if got := doc.FileLine(statusKey.Line); statusKey.Value != "status" || got != a.Lines["status"] {
-				t.Errorf("FileLine(status node) = %d, want %d", got, a.Lines["status"])
+			if got := doc.FileLine(statusKey.Line); statusKey.Value != "status" || got != a.Lines.Line("status") {
+				t.Errorf("FileLine(status node) = %d, want %d", got, a.Lines.Line("status"))
 			}
 		})
 	}

@@ -230,8 +230,8 @@ func shiftLines(ls model.Lines, delta int) model.Lines {
 		return nil
 	}
 	out := make(model.Lines, len(ls))
-	for k, l := range ls {
-		out[k] = shiftLine(l, delta)
+	for i, kl := range ls {
+		out[i] = model.KeyLine{Key: kl.Key, Line: shiftLine(kl.Line, delta)}
 	}
 	return out
 }

@@ -68,6 +68,18 @@ func SplitFrontmatter(data []byte) (Frontmatter, error) {
 	}
 	f.YAMLStart, f.FirstLine = pos, line
 	for pos < len(data) {
+		// Only a line that starts with "---" can close it: go from one
+		// "---" to the next (a search that stops at each '-', a sixth as
+		// often as at each line of a generated loop), skipping those
+		// inside a line.
+		i := bytes.Index(data[pos:], dashes)
+		if i < 0 {
+			break
+		}
+		if pos += i; pos > f.YAMLStart && data[pos-1] != '\n' {
+			pos++
+			continue
+		}
 		end, next := yamltext.LineBounds(data, pos)
 		if bytes.Equal(trimRightSpace(data[pos:end]), dashes) {
 			f.YAMLEnd, f.BodyStart = pos, next

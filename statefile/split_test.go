@@ -1,8 +1,13 @@
 package statefile
 
 import (
+	"bytes"
 	"errors"
+	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/aot-loop/aot-tui/yamltext"
 )
 
 func TestSplitFrontmatter(t *testing.T) {
@@ -78,5 +83,49 @@ func TestSplitFrontmatterErrors(t *testing.T) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
 		})
+	}
+}
+
+// splitRef is SplitFrontmatter as it was, looking at every line for the
+// closing one.
+func splitRef(data []byte) (Frontmatter, error) {
+	f, err := SplitFrontmatter(data)
+	if err != nil && err != ErrUnclosed {
+		return f, err
+	}
+	f.YAMLEnd, f.BodyStart = 0, 0
+	for pos := f.YAMLStart; pos < len(data); {
+		end, next := yamltext.LineBounds(data, pos)
+		if bytes.Equal(trimRightSpace(data[pos:end]), dashes) {
+			f.YAMLEnd, f.BodyStart = pos, next
+			return f, nil
+		}
+		pos = next
+	}
+	return f, ErrUnclosed
+}
+
+// TestSplitFindsTheClosingLineAsEveryLineWould compares SplitFrontmatter,
+// which jumps from a line starting with "---" to the next, with a look at
+// every line, on texts made of lines that are, nearly are or contain the
+// closing line.
+func TestSplitFindsTheClosingLineAsEveryLineWould(t *testing.T) {
+	parts := []string{"---", "--- ", "---\r", "----", " ---", "---x", "a: ---", "a: 1", "", "-", "--", "\t---", "---\t \r"}
+	r := rand.New(rand.NewPCG(7, 26))
+	for range 20000 {
+		var b strings.Builder
+		b.WriteString("---\n")
+		for n := r.IntN(8); n > 0; n-- {
+			b.WriteString(parts[r.IntN(len(parts))])
+			if n > 1 || r.IntN(3) > 0 {
+				b.WriteString([]string{"\n", "\r\n"}[r.IntN(2)])
+			}
+		}
+		data := []byte(b.String())
+		got, gerr := SplitFrontmatter(data)
+		want, werr := splitRef(data)
+		if got != want || gerr != werr {
+			t.Fatalf("%q: got %+v, %v; want %+v, %v", data, got, gerr, want, werr)
+		}
 	}
 }

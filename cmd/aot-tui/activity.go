@@ -52,7 +52,7 @@ func (l *loaded) activity() *agent.Activity {
 // activityOptions are agent.Options for the loop l (activityFor), its
 // notes added to l's.
 func activityOptions(l *loaded, jd *journalDirFlag) agent.Options {
-	var atoms []string
+	atoms := make([]string, 0, len(l.AoT.State.Atoms))
 	for _, a := range l.AoT.State.Atoms {
 		atoms = append(atoms, a.ID)
 	}

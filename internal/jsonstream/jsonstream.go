@@ -59,11 +59,19 @@ func (j *Writer) elem() {
 }
 
 func (j *Writer) newline() {
+	if n := 1 + 2*j.depth; n <= len(indents) {
+		j.w.WriteString(indents[:n])
+		return
+	}
 	j.w.WriteByte('\n')
 	for range j.depth {
 		j.w.WriteString("  ")
 	}
 }
+
+// indents is a line break and the indentation of the first levels: one
+// write for each line instead of one for each level.
+var indents = "\n" + strings.Repeat("  ", 16)
 
 // Open starts an array or object: c is [ or {.
 func (j *Writer) Open(c byte) {
@@ -158,6 +166,13 @@ func (j *Writer) Strs(list []string, nilIsNull bool) {
 // U+2028 and U+2029 — and, as Escape then does, DEL, the C1 controls and
 // the bidirectional controls as \u escapes (internal/textsafe).
 func (j *Writer) quote(s string) {
+	if plain(s) {
+		// Nothing to escape (most strings): straight into the buffer.
+		j.w.WriteByte('"')
+		j.w.WriteString(s)
+		j.w.WriteByte('"')
+		return
+	}
 	const hex = "0123456789abcdef"
 	b := append(j.buf[:0], '"')
 	start := 0
@@ -209,4 +224,15 @@ func (j *Writer) quote(s string) {
 	b = append(b, '"')
 	j.w.Write(b)
 	j.buf = b
+}
+
+// plain reports whether s is printable ASCII without a quote or a
+// backslash: written as it is between quotes.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

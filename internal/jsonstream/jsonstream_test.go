@@ -118,3 +118,32 @@ func TestValueNestsAsEncodeDoes(t *testing.T) {
 		t.Fatalf("Value wrote\n%s\nEncode\n%s", got.Bytes(), want.Bytes())
 	}
 }
+
+// TestWriterDeepAndPlain compares the Writer byte for byte with Encode on
+// lists nested deeper than the indentation it writes at once (indents),
+// holding strings that need no escape and strings that do.
+func TestWriterDeepAndPlain(t *testing.T) {
+	strs := []string{"plain", "", "a b ~", "del \x7f", "é", "quote \"", "back \\", "ctl \x01", "bidi \u202e"}
+	var v any = strs
+	var got bytes.Buffer
+	j := New(&got)
+	const depth = 20
+	for range depth {
+		j.Open('[')
+		v = []any{v}
+	}
+	j.Strs(strs, false)
+	for range depth {
+		j.Close(']')
+	}
+	if err := j.End(); err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := Encode(&want, v); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Fatalf("got\n%s\nwant\n%s", got.String(), want.String())
+	}
+}

@@ -82,7 +82,19 @@ func ReadEntries(data []byte, fm Frame, st *model.State, entries Entries) (*mode
 }
 
 func readEntries(data []byte, fm Frame, st *model.State, entries Entries) *reader {
-	r := &reader{data: data, fm: fm, st: st, lr: &model.LoopRead{}, entries: entries, recording: -1, plainAtom: -1, dash: -1}
+	r := readWith(data, fm, st, entries, false)
+	if r.reuseBroken {
+		// An atom taken from the version before got fields from the lines
+		// after it: read every entry again.
+		r = readWith(data, fm, st, entries, true)
+	}
+	return r
+}
+
+// readWith is readEntries, taking no entry from the version before when
+// noReuse is set.
+func readWith(data []byte, fm Frame, st *model.State, entries Entries, noReuse bool) *reader {
+	r := &reader{data: data, fm: fm, st: st, lr: &model.LoopRead{}, entries: entries, recording: -1, plainAtom: -1, dash: -1, noReuse: noReuse}
 	if entries != nil {
 		r.records = make([]EntryRead, entries.Len())
 	}
@@ -138,6 +150,12 @@ type reader struct {
 	plainAtom int
 	// skipped counts the entries taken from the version before.
 	skipped int
+	// reuseBroken is set when the scripts give an atom taken from the
+	// version before (pyAtom.skip) a status or depends_on from a line
+	// after its entry (the next item has no '- id:' line): its reading
+	// was not its entry's alone. noReuse takes no entry from the version
+	// before (the second reading, then).
+	reuseBroken, noReuse bool
 	// yamlCounts are the atoms by status (pending, in progress, resolved).
 	yamlCounts [3]int
 	// perLine: each line read is looked at for a CR and a '---' (the
@@ -243,7 +261,7 @@ func (r *reader) endEntry() {
 func (r *reader) skipEntry(i, n int, prev *EntryRead) bool {
 	p := &r.py
 	inSection := p.started && !p.done
-	if prev == nil || *prev&reusable == 0 || !r.hookIn || inSection != (*prev&inAtoms != 0) {
+	if r.noReuse || prev == nil || *prev&reusable == 0 || !r.hookIn || inSection != (*prev&inAtoms != 0) {
 		return false
 	}
 	h := &r.lr.Hook
@@ -680,7 +698,7 @@ func (r *reader) counts() {
 	statusLines := make(map[int]int, len(r.st.Atoms))
 	for i := range r.st.Atoms {
 		a := &r.st.Atoms[i]
-		l, ok := a.Lines["status"]
+		l, ok := a.Lines.Get("status")
 		if ok {
 			statusLines[l] = i
 		}
@@ -757,7 +775,7 @@ func (r *reader) sedTargets() {
 		if set.n == 0 {
 			continue
 		}
-		own, has := c.Lines[key]
+		own, has := c.Lines.Get(key)
 		mine := has && slices.Contains(set.lines(), own)
 		if has && !mine && set.n > len(set.first) {
 			if starts == nil {
@@ -807,7 +825,7 @@ func (r *reader) sedTargets() {
 // l ("" if none is).
 func (r *reader) atomPath(l int, key string) string {
 	for i := range r.st.Atoms {
-		if at, ok := r.st.Atoms[i].Lines[key]; ok && at == l {
+		if at, ok := r.st.Atoms[i].Lines.Get(key); ok && at == l {
 			return fmt.Sprintf("atoms[%d].%s", i, key)
 		}
 	}

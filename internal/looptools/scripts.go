@@ -115,6 +115,9 @@ func (p *pyReader) line(b []byte, n int) {
 		return
 	}
 	key := pyStrip(rest[:colon])
+	if p.cur.skip && (string(key) == "depends_on" || string(key) == "status") {
+		p.r.reuseBroken = true
+	}
 	switch {
 	case string(key) == "depends_on":
 		value := pyStrip(rest[colon+1:])
@@ -251,7 +254,7 @@ func (p *pyReader) finish() {
 			Message: fmt.Sprintf("the loop's scripts end the atoms section at line %d (%s: a line at column 0 holding a colon): they do not see %s (line %d)%s; indent that line or take out its colon",
 				p.endLine, quoteLine(p.endText), a.ID, a.Line, plural(n-1, " and the atom after it", fmt.Sprintf(" and the %d atoms after it", n-1)))})
 	case p.seen == 0:
-		line := r.st.Lines["atoms"]
+		line := r.st.Lines.Line("atoms")
 		r.lr.Findings = append(r.lr.Findings, model.Problem{Line: line, Path: "atoms",
 			Message: "the loop's scripts read no atoms: they look for lines starting '- id:' under a line starting 'atoms:'; write the atoms in block style as '  - id: …'"})
 		return
