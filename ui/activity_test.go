@@ -210,17 +210,7 @@ func TestAgentDescriptionDropsTheAtomItsNameSays(t *testing.T) {
 // one every 50 ms, each redrawing the frame (issue 26).
 func TestActivityQuietWhileNothingChanges(t *testing.T) {
 	root, dir := t.TempDir(), t.TempDir()
-	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "rich.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := projectState(t, dir, "rich.md")
 	m := New(Options{Target: statefile.Target{Path: path, Kind: statefile.KindAoT}, NoColor: true,
 		Watch: statefile.WatchOptions{Debounce: 5 * time.Millisecond, Poll: 100 * time.Millisecond},
 		Activity: func(statePath string) (agent.Options, bool) {

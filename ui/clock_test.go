@@ -2,7 +2,6 @@ package ui
 
 import (
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -363,17 +362,7 @@ func (p drawProbe) View() tea.View {
 // wakes the program on its own.
 func TestFlowClockRedrawsTheHeader(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "seed-complete.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := projectState(t, dir, "seed-complete.md")
 	m := New(Options{Target: statefile.Target{Path: path, Kind: statefile.KindAoT}, NoColor: true,
 		Watch: statefile.WatchOptions{Debounce: 5 * time.Millisecond, Poll: 100 * time.Millisecond}})
 	frames := make(chan string, 1024)

@@ -42,6 +42,24 @@ func copied(t *testing.T, fixture string) string {
 	return path
 }
 
+// projectState is a copy of fixture as dir's state file
+// (dir/.claude/aot-loop-state.md), where a watcher finds a project's loop.
+func projectState(t *testing.T, dir, fixture string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", fixture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, ".claude", "aot-loop-state.md")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // walkModel is loadedModel on a copy of fixture; stale keeps the
 // stale-flag question rich.md raises.
 func walkModel(t *testing.T, fixture string, w, h int, stale bool) *Model {

@@ -17,19 +17,7 @@ import (
 // written there as previewed; a host that cannot be reached is named in
 // the title.
 func TestE2EFleetWithARemoteHost(t *testing.T) {
-	bin := binary(t)
-	tmp := t.TempDir()
-	far, near, cfg := filepath.Join(tmp, "far"), filepath.Join(tmp, "near"), filepath.Join(tmp, "cfg")
-	web := remoteLoop(t, far, "web")
-	remoteLoop(t, near, "cli")
-	if err := os.MkdirAll(filepath.Join(cfg, "aot-tui"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	yaml := "hosts:\n  - name: box\n    transport: [" + bin + ", …]\n    dirs: [" + far + "]\n" +
-		"  - name: down\n    transport: [" + filepath.Join(tmp, "no-such-aot-tui") + ", …]\n    dirs: [/x]\n"
-	if err := os.WriteFile(filepath.Join(cfg, "aot-tui", "remotes.yaml"), []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bin, _, web, near, cfg := remoteFleet(t)
 	s := startTmux(t, 160, 30, []string{"NO_COLOR=1", "XDG_CONFIG_HOME=" + cfg}, bin, "--scan", near)
 	s.waitFor("host", "box", "web", "local", "cli", "down lost")
 	// The remote loop, opened: box's web (the table's first row is a
@@ -81,6 +69,34 @@ func waitFile(t *testing.T, path string, want ...string) {
 	}
 }
 
+// remoteFleet is a fleet of two machines on this one: a loop "cli" under
+// near, and remotes.yaml (in cfg, the config directory) naming host "box",
+// whose transport is the built binary itself (docker-style, no ssh), with
+// the loop "web" (its state file's path) under far, and a host "down"
+// whose aot-tui is not there.
+func remoteFleet(t *testing.T) (bin, tmp, web, near, cfg string) {
+	t.Helper()
+	bin = binary(t)
+	tmp = t.TempDir()
+	far, near, cfg := filepath.Join(tmp, "far"), filepath.Join(tmp, "near"), filepath.Join(tmp, "cfg")
+	web = remoteLoop(t, far, "web")
+	remoteLoop(t, near, "cli")
+	writeRemotes(t, cfg, "hosts:\n  - name: box\n    transport: ["+bin+", …]\n    dirs: ["+far+"]\n"+
+		"  - name: down\n    transport: ["+filepath.Join(tmp, "no-such-aot-tui")+", …]\n    dirs: [/x]\n")
+	return bin, tmp, web, near, cfg
+}
+
+// writeRemotes writes remotes.yaml into the config directory cfg.
+func writeRemotes(t *testing.T, cfg, yaml string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(cfg, "aot-tui"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "aot-tui", "remotes.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // remoteLoop writes a loop (testdata/rich.md, at iteration 7) under dir/name.
 func remoteLoop(t testing.TB, dir, name string) string {
 	t.Helper()
@@ -116,19 +132,7 @@ func rewrite(t testing.TB, path, old, new string) {
 // the host, in one order with the local ones, and a host it could not
 // read named with why.
 func TestStatusScanReadsRemoteHosts(t *testing.T) {
-	bin := binary(t)
-	tmp := t.TempDir()
-	far, near, cfg := filepath.Join(tmp, "far"), filepath.Join(tmp, "near"), filepath.Join(tmp, "cfg")
-	remoteLoop(t, far, "web")
-	remoteLoop(t, near, "cli")
-	if err := os.MkdirAll(filepath.Join(cfg, "aot-tui"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	yaml := "hosts:\n  - name: box\n    transport: [" + bin + ", …]\n    dirs: [" + far + "]\n" +
-		"  - name: down\n    transport: [" + filepath.Join(tmp, "no-such-aot-tui") + ", …]\n    dirs: [/x]\n"
-	if err := os.WriteFile(filepath.Join(cfg, "aot-tui", "remotes.yaml"), []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bin, tmp, _, near, cfg := remoteFleet(t)
 	cmd := exec.Command(bin, "status", "--scan", "--json", "--no-activity", near)
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+cfg)
 	code, out, errOut := runCmd(t, cmd)
@@ -163,13 +167,7 @@ func TestStatusScanReadsRemoteHosts(t *testing.T) {
 	// A host that never answers holds the local rows up for
 	// --host-timeout only, and is named with that reason.
 	slow := filepath.Join(tmp, "slow")
-	if err := os.MkdirAll(filepath.Join(slow, "aot-tui"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	yaml = "hosts:\n  - name: mute\n    transport: [sh, -c, 'exec sleep 600', x, …]\n    dirs: [/x]\n"
-	if err := os.WriteFile(filepath.Join(slow, "aot-tui", "remotes.yaml"), []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeRemotes(t, slow, "hosts:\n  - name: mute\n    transport: [sh, -c, 'exec sleep 600', x, …]\n    dirs: [/x]\n")
 	cmd = exec.Command(bin, "status", "--scan", "--json", "--no-activity", "--host-timeout", "200ms", near)
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+slow)
 	code, out, errOut = runCmd(t, cmd)

@@ -16,8 +16,8 @@ import (
 
 // cachedLine is a row's drawn line and what it was drawn from: its head
 // (every cell but "changed") is kept apart, so that a line whose
-// "changed" text alone moved on (once a second in the minute after a
-// write, for every row that wrote) costs that cell, not the row.
+// "changed" text alone moved on (on the shared clock, every ClockStep,
+// for every row that wrote) costs that cell, not the row.
 type cachedLine struct {
 	row      fleet.Row
 	ago      string
