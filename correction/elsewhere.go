@@ -102,7 +102,6 @@ func (s *Session) previewElsewhere(req model.Request, note string, now time.Time
 // remoteOut is what `redirect … --json` prints: the correction written,
 // or the CLI's error object.
 type remoteOut struct {
-	Written     bool   `json:"written"`
 	Reapplied   int    `json:"reapplied"`
 	Merged      int    `json:"merged"`
 	AfterSHA256 string `json:"after_sha256"`
@@ -130,9 +129,9 @@ func (s *Session) applyElsewhere(p *Preview) ApplyResult {
 	var out remoteOut
 	if jerr := json.Unmarshal(bytes.TrimSpace(stdout), &out); jerr != nil {
 		if runErr == nil {
-			runErr = fmt.Errorf("unreadable answer (%v)", jerr)
+			runErr = fmt.Errorf("unreadable answer (%v): is aot-tui there the right program?", jerr)
 		}
-		return ApplyResult{Err: fmt.Errorf("on %s: %s: nothing is known to be written", termtext.Line(e.Name()), termtext.Line(runErr.Error()))}
+		return ApplyResult{Err: fmt.Errorf("%v: nothing is known to be written", failedThere("on %s", e, runErr))}
 	}
 	switch {
 	case out.ExitCode == exitStale || out.Kind == "stale":
@@ -149,7 +148,7 @@ func (s *Session) applyElsewhere(p *Preview) ApplyResult {
 	case out.ExitCode != 0:
 		return ApplyResult{Err: &ElsewhereError{Host: e.Name(), Code: out.ExitCode, Msg: out.Error}}
 	case runErr != nil:
-		return ApplyResult{Err: fmt.Errorf("on %s: %s", termtext.Line(e.Name()), termtext.Line(runErr.Error()))}
+		return ApplyResult{Err: failedThere("on %s", e, runErr)}
 	}
 	a := &applied{Applied: Applied{Summary: p.pl.plan.Summary, Correction: p.pl.plan.Correction, Undoes: p.pl.undoes}}
 	a.inv, a.invErr = inverseOfWrite(p.res)
@@ -194,6 +193,17 @@ type ElsewhereError struct {
 
 func (e *ElsewhereError) Error() string {
 	return fmt.Sprintf("on %s: %s", termtext.Line(e.Host), termtext.Line(e.Msg))
+}
+
+// failedThere is err of a command run on e, in one line after what was
+// being done there (a format naming the machine: "pausing the loop on
+// %s"); a command that ran out of RemoteTimeout says so.
+func failedThere(what string, e Elsewhere, err error) error {
+	why := err.Error()
+	if errors.Is(err, context.DeadlineExceeded) {
+		why = fmt.Sprintf("no answer in %v", RemoteTimeout)
+	}
+	return fmt.Errorf(what+": %s", termtext.Line(e.Name()), termtext.Line(why))
 }
 
 // awaitLatest waits up to d for the stream to bring the version whose
@@ -473,7 +483,7 @@ func (s *Session) syncElsewhere(want bool) FlagResult {
 			s.mu.Unlock()
 		})
 		if err != nil {
-			return s.flagFailed(true, fmt.Errorf("pausing the loop on %s: %s", termtext.Line(e.Name()), termtext.Line(err.Error())))
+			return s.flagFailed(true, failedThere(pausing, e, err))
 		}
 		h.stop = stop
 		select {
@@ -481,7 +491,11 @@ func (s *Session) syncElsewhere(want bool) FlagResult {
 			s.rememberElsewhere(l.SHA256)
 			if l.Kind != "paused" || l.Error != "" {
 				_ = stop(context.Background())
-				return s.flagFailed(true, fmt.Errorf("pausing the loop on %s: %s", termtext.Line(e.Name()), termtext.Line(l.Error)))
+				why := l.Error
+				if why == "" {
+					why = fmt.Sprintf("it answered %q, not paused", l.Kind)
+				}
+				return s.flagFailed(true, failedThere(pausing, e, errors.New(why)))
 			}
 			s.mu.Lock()
 			s.hold, s.flagWritten = h, l.Set
@@ -494,10 +508,10 @@ func (s *Session) syncElsewhere(want bool) FlagResult {
 			if err == nil {
 				err = errors.New("it ended without a word")
 			}
-			return s.flagFailed(true, fmt.Errorf("pausing the loop on %s: %s", termtext.Line(e.Name()), termtext.Line(err.Error())))
+			return s.flagFailed(true, failedThere(pausing, e, err))
 		case <-time.After(RemoteTimeout):
 			_ = stop(context.Background())
-			return s.flagFailed(true, fmt.Errorf("pausing the loop on %s: no answer in %v", termtext.Line(e.Name()), RemoteTimeout))
+			return s.flagFailed(true, failedThere(pausing, e, context.DeadlineExceeded))
 		}
 	case !want && h != nil:
 		s.mu.Lock()
@@ -507,29 +521,31 @@ func (s *Session) syncElsewhere(want bool) FlagResult {
 		defer cancel()
 		err := h.stop(ctx)
 		r := FlagResult{Set: false}
-		for {
-			select {
-			case l := <-h.lines:
-				if l.Kind == "released" {
-					s.rememberElsewhere(l.SHA256)
-					r.Wrote, r.Held = l.Wrote, l.Held
-					if l.Error != "" {
-						r.Err = fmt.Errorf("letting the loop on %s go: %s", termtext.Line(e.Name()), termtext.Line(l.Error))
-					}
-					return r
+		// Its "released" line, if it wrote one: the lines it wrote
+		// before it ended are in h.lines, and this is their only reader.
+		for len(h.lines) > 0 {
+			if l := <-h.lines; l.Kind == "released" {
+				s.rememberElsewhere(l.SHA256)
+				r.Wrote, r.Held = l.Wrote, l.Held
+				if l.Error != "" {
+					r.Err = failedThere(lettingGo, e, errors.New(l.Error))
 				}
-				continue
-			default:
+				return r
 			}
-			break
 		}
 		if err != nil {
-			r.Err = fmt.Errorf("letting the loop on %s go: %s", termtext.Line(e.Name()), termtext.Line(err.Error()))
+			r.Err = failedThere(lettingGo, e, err)
 		}
 		return r
 	}
 	return FlagResult{Set: want}
 }
+
+// What syncElsewhere's errors say was being done (failedThere).
+const (
+	pausing   = "pausing the loop on %s"
+	lettingGo = "letting the loop on %s go"
+)
 
 // clearElsewhere clears a redirect_requested no aot-tui form holds on the
 // file's machine (ClearForeignFlag): `aot-tui pause --clear` there.
@@ -541,7 +557,7 @@ func (s *Session) clearElsewhere() FlagResult {
 	var l HoldLine
 	if jerr := json.Unmarshal(bytes.TrimSpace(out), &l); jerr == nil && l.Kind != "" {
 		if l.Error != "" {
-			return FlagResult{Err: fmt.Errorf("on %s: %s", termtext.Line(e.Name()), termtext.Line(l.Error))}
+			return FlagResult{Err: failedThere("on %s", e, errors.New(l.Error))}
 		}
 		s.rememberElsewhere(l.SHA256)
 		return FlagResult{Wrote: l.Wrote}
@@ -549,5 +565,5 @@ func (s *Session) clearElsewhere() FlagResult {
 	if err == nil {
 		err = errors.New("no answer")
 	}
-	return FlagResult{Err: fmt.Errorf("on %s: %s", termtext.Line(e.Name()), termtext.Line(err.Error()))}
+	return FlagResult{Err: failedThere("on %s", e, err)}
 }

@@ -3,6 +3,8 @@
 package notify
 
 import (
+	"errors"
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -17,5 +19,12 @@ const treeKillSupported = true
 // timeout.
 func killTreeOnCancel(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = func() error {
+		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if errors.Is(err, syscall.ESRCH) {
+			// Already gone: not a failure of the command's (exec.Cmd.Cancel).
+			return os.ErrProcessDone
+		}
+		return err
+	}
 }

@@ -54,7 +54,9 @@ var errAnswerTooLong = errors.New("the answer is too long")
 
 func (f *FarFile) Run(ctx context.Context, args []string) ([]byte, error) {
 	var buf bytes.Buffer
-	err := Run(ctx, f.h.Command(args...), RunOptions{}, func(line []byte) error {
+	// (A line is bounded too: garbage with no newline is cut off at the
+	// answer's bound, not read to DefaultMaxLine first.)
+	err := Run(ctx, f.h.Command(args...), RunOptions{MaxLine: maxAnswer}, func(line []byte) error {
 		if buf.Len()+len(line) > maxAnswer {
 			return errAnswerTooLong
 		}

@@ -475,12 +475,12 @@ func (m *Model) onLoopMsg(l *loop, msg tea.Msg) tea.Cmd {
 		m.syncGraphSelection(l)
 		return m.layoutCmd(l, l.graph.adjustJob())
 	case sessionMsg:
-		cmd := m.onSessionMsg(l, msg)
+		cmds := []tea.Cmd{m.onSessionMsg(l, msg)}
 		// A look the guard skipped while this job ran is owed now.
 		for _, job := range l.session.Recheck() {
-			cmd = tea.Batch(cmd, m.runJob(l, nil, job))
+			cmds = append(cmds, m.runJob(l, nil, job))
 		}
-		return cmd
+		return tea.Batch(cmds...)
 	case pauseTickMsg:
 		return m.onPauseTick(l)
 	case idleMsg:

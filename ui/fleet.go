@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"github.com/aot-loop/aot-tui/correction"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/fleet"
 	"github.com/aot-loop/aot-tui/internal/termtext"
 	"github.com/aot-loop/aot-tui/remote"

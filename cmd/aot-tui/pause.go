@@ -6,6 +6,7 @@ import (
 
 	"github.com/aot-loop/aot-tui/correction"
 	"github.com/aot-loop/aot-tui/internal/termtext"
+	"github.com/aot-loop/aot-tui/internal/textfmt"
 	"github.com/aot-loop/aot-tui/statefile"
 	"github.com/spf13/cobra"
 )
@@ -154,7 +155,7 @@ func holdLine(w io.Writer, asJSON bool, path, kind string, r correction.FlagResu
 	case kind == "paused":
 		fmt.Fprintf(w, "the loop is already paused (redirect_requested: true in %s); it stays so while this runs\n", p)
 	case r.Held > 0:
-		fmt.Fprintf(w, "let go; redirect_requested stays true: %d other aot-tui form(s) hold the pause (%s)\n", r.Held, p)
+		fmt.Fprintf(w, "let go; redirect_requested stays true, held by %s (%s)\n", textfmt.Plural(r.Held, "other aot-tui form"), p)
 	case r.Wrote:
 		fmt.Fprintf(w, "let go: redirect_requested is false again (%s)\n", p)
 	default:
