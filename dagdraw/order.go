@@ -1096,7 +1096,10 @@ func (w *work) onePos(it int) (up, down int32) {
 // pairCross returns the crossings between the segments of items a and b
 // of one layer with a left of b (keep) and with b left of a (swap),
 // reading the neighbours' current positions; au, ad, bu and bd are a's
-// and b's onePos.
+// and b's onePos. The side above and the side below are written out
+// twice on purpose: one function per side, called twice, is not inlined
+// and made layouts measurably slower (transpose calls this for every
+// pair it judges).
 func (w *work) pairCross(a, b int, au, ad, bu, bd int32) (keep, swap int) {
 	pos := w.pos
 	switch {

@@ -184,7 +184,13 @@ func (sf *stuckFinder) finishable() {
 // or has a status the loop does not know, an OR choice its group does not
 // select, or an atom already passed (a dependency cycle).
 func (sf *stuckFinder) cause(x string) string {
-	s, f, can := sf.s, sf.f, sf.can
+	return stuckCause(sf.s, sf.f, sf.can, sf.deselectedBy, x)
+}
+
+// stuckCause is cause with what it reads passed in: can marks the atoms
+// that can finish, deselectedBy names the OR group that leaves an id
+// unselected. StuckAtomsRef shares it with its own deselectedBy.
+func stuckCause(s *State, f *Facts, can []bool, deselectedBy func(string) string, x string) string {
 	seen := map[string]bool{}
 	for x != "" {
 		seen[x] = true
@@ -199,7 +205,7 @@ func (sf *stuckFinder) cause(x string) string {
 			case !s.Atoms[j].Status.Known():
 				return fmt.Sprintf("%s waits on %s, whose status %q the loop does not know", x, d, s.Atoms[j].Status)
 			}
-			if g := sf.deselectedBy(d); g != "" {
+			if g := deselectedBy(d); g != "" {
 				return fmt.Sprintf("%s waits on %s, which OR group %s does not select", x, d, g)
 			}
 			if next == "" {
@@ -216,7 +222,7 @@ func (sf *stuckFinder) cause(x string) string {
 				if !s.Atoms[j].Status.Known() {
 					return fmt.Sprintf("%s waits on its child %s, whose status %q the loop does not know", x, c, s.Atoms[j].Status)
 				}
-				if g := sf.deselectedBy(c); g != "" {
+				if g := deselectedBy(c); g != "" {
 					return fmt.Sprintf("%s waits on its child %s, which OR group %s does not select", x, c, g)
 				}
 				next = c

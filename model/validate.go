@@ -113,7 +113,7 @@ func ValidateWith(s *State, f *Facts) Report { return validate(s, f, nil, nil) }
 // reads them: Validate returns what ValidateWith does, taking from the
 // last state it validated what cannot have changed. Which fields each
 // atom has is taken from the last state where the atom's Lines are the
-// same map (a re-read shares the entries whose text did not change:
+// same slice (a re-read shares the entries whose text did not change:
 // statefile.Reparse); what depends on the work graph's shape alone (its
 // dependency cycles, the OR group choices that are not atoms) when the
 // facts share the last ones' shape (Facts.SameShape); the atom of each
@@ -192,10 +192,10 @@ const (
 )
 
 // atomFields are the fields atom i (a) has of those Validate asks about:
-// the last state's answer when a's Lines are the map it had.
+// the last state's answer when a's Lines are the ones it had.
 func (v *validator) atomFields(i int, a *Atom) uint8 {
 	var has uint8
-	if m := v.memo; m != nil && m.last != nil && i < len(m.fields) && sameMap(m.last.Atoms[i].Lines, a.Lines) {
+	if m := v.memo; m != nil && m.last != nil && i < len(m.fields) && sameLines(m.last.Atoms[i].Lines, a.Lines) {
 		has = m.fields[i]
 	} else {
 		for _, f := range []struct {
@@ -216,9 +216,9 @@ func (v *validator) atomFields(i int, a *Atom) uint8 {
 	return has
 }
 
-// sameMap reports whether a and b are one Lines (not merely equal ones: the
-// same keys, for Lines are never changed in place).
-func sameMap(a, b Lines) bool {
+// sameLines reports whether a and b are one Lines (not merely equal ones:
+// the same keys, for Lines are never changed in place).
+func sameLines(a, b Lines) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
@@ -606,10 +606,9 @@ type cycle struct {
 // shape alone: a Validator finds them once per shape.
 func (v *validator) cycles() {
 	var found []cycle
-	switch {
-	case v.next != nil && v.next.cyclesDone:
+	if v.next != nil && v.next.cyclesDone {
 		found = v.next.cycles
-	default:
+	} else {
 		found = findCycles(v.s, v.sh)
 		if v.next != nil {
 			v.next.cycles, v.next.cyclesDone = found, true

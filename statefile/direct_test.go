@@ -23,27 +23,14 @@ import (
 // line and hint, the frontmatter, the decoded state with every value,
 // line, unknown field and problem, and the line map.
 func sameRead(got, want *Document, gotErr, wantErr error) error {
-	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
-		return fmt.Errorf("error %v, the tree's %v", gotErr, wantErr)
-	}
-	if wantErr != nil {
-		ge, _ := ParseError(gotErr)
-		we, _ := ParseError(wantErr)
-		if ge == nil || we == nil || ge.Line != we.Line || ge.Hint != we.Hint {
-			return fmt.Errorf("error %+v, the tree's %+v", ge, we)
-		}
-		return nil
-	}
-	if !bytes.Equal(got.Data, want.Data) || got.FM != want.FM {
-		return fmt.Errorf("data or frontmatter differ: %+v vs %+v", got.FM, want.FM)
+	if err := sameErrAndData(got, want, gotErr, wantErr, "the tree's"); err != nil || wantErr != nil {
+		return err
 	}
 	if !equalNaN(reflect.ValueOf(got.State), reflect.ValueOf(want.State)) {
 		return fmt.Errorf("states differ:\n%s", stateDiff(got.State, want.State))
 	}
-	for _, n := range []int{1, 2, 7, 1000} {
-		if got.FileLine(n) != want.FileLine(n) {
-			return fmt.Errorf("FileLine(%d) = %d, the tree's %d", n, got.FileLine(n), want.FileLine(n))
-		}
+	if err := sameFileLines(got, want, "the tree's"); err != nil {
+		return err
 	}
 	if got.Root != nil || got.memo != nil {
 		return fmt.Errorf("Parse kept a tree or a memo")

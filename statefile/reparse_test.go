@@ -22,19 +22,8 @@ import (
 // the decoded state with every line and problem, and the node tree with
 // every position (which the text editor works from).
 func sameDoc(got, want *Document, gotErr, wantErr error) error {
-	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
-		return fmt.Errorf("error %v, Parse's %v", gotErr, wantErr)
-	}
-	if wantErr != nil {
-		ge, _ := ParseError(gotErr)
-		we, _ := ParseError(wantErr)
-		if ge == nil || we == nil || ge.Line != we.Line || ge.Hint != we.Hint {
-			return fmt.Errorf("error %+v, Parse's %+v", ge, we)
-		}
-		return nil
-	}
-	if !bytes.Equal(got.Data, want.Data) || got.FM != want.FM {
-		return fmt.Errorf("data or frontmatter differ: %+v vs %+v", got.FM, want.FM)
+	if err := sameErrAndData(got, want, gotErr, wantErr, "Parse's"); err != nil || wantErr != nil {
+		return err
 	}
 	if !reflect.DeepEqual(got.State, want.State) {
 		return fmt.Errorf("states differ:\n%s", stateDiff(got.State, want.State))
@@ -42,9 +31,36 @@ func sameDoc(got, want *Document, gotErr, wantErr error) error {
 	if got.Root != nil {
 		return fmt.Errorf("Reparse kept a tree")
 	}
+	return sameFileLines(got, want, "Parse's")
+}
+
+// sameErrAndData reports how two reads of the same bytes differ in their
+// error, with its line and hint, and, when both read them, in their data
+// and frontmatter; whose names the read want comes from ("Parse's").
+func sameErrAndData(got, want *Document, gotErr, wantErr error, whose string) error {
+	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+		return fmt.Errorf("error %v, %s %v", gotErr, whose, wantErr)
+	}
+	if wantErr != nil {
+		ge, _ := ParseError(gotErr)
+		we, _ := ParseError(wantErr)
+		if ge == nil || we == nil || ge.Line != we.Line || ge.Hint != we.Hint {
+			return fmt.Errorf("error %+v, %s %+v", ge, whose, we)
+		}
+		return nil
+	}
+	if !bytes.Equal(got.Data, want.Data) || got.FM != want.FM {
+		return fmt.Errorf("data or frontmatter differ: %+v vs %+v", got.FM, want.FM)
+	}
+	return nil
+}
+
+// sameFileLines reports a file line got's line map gives otherwise than
+// want's.
+func sameFileLines(got, want *Document, whose string) error {
 	for _, n := range []int{1, 2, 7, 1000} {
 		if got.FileLine(n) != want.FileLine(n) {
-			return fmt.Errorf("FileLine(%d) = %d, Parse's %d", n, got.FileLine(n), want.FileLine(n))
+			return fmt.Errorf("FileLine(%d) = %d, %s %d", n, got.FileLine(n), whose, want.FileLine(n))
 		}
 	}
 	return nil
