@@ -178,7 +178,14 @@ type Model struct {
 	keys   KeyMap
 	styles Styles
 	isDark bool
-	env    environment
+
+	// frames has a frame drawn as soon as the screen changes (nil: at
+	// Bubble Tea's fixed rate); changed says a message other than the
+	// clock's came in since the last View, drawn is the text it drew.
+	frames  *Frames
+	changed bool
+	drawn   string
+	env     environment
 	// laidOutDialogOnly is dialogOnly() as of the last layout, and
 	// laidOutDialog whether a dialog was open (the lost banner's hint
 	// depends on it).
@@ -325,10 +332,15 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// UseFrames has the program draw each frame as soon as the screen
+// changes (FramesFor); call it before the program runs.
+func (m *Model) UseFrames(f *Frames) { m.frames = f }
+
 // Close clears any redirect_requested flag this session set (when the TUI
 // exits with a form open, or crashes), lets the corrections' file work
 // finish and stops the watchers; call it after the program returns.
 func (m *Model) Close() {
+	m.frames.stop()
 	m.stopVerifies()
 	m.stopActivities()
 	m.clock.stop()
@@ -375,6 +387,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// the frames drawn noted (noteClock).
 	default:
 		m.bodyGen++ // anything else may change the body
+		m.changed = true
 	}
 	cmd := m.update(msg)
 	if m.cur != nil && (m.laidOutDialogOnly != m.dialogOnly() || (m.cur.lost != "" && m.laidOutDialog != (m.cur.topDialog() != nil))) {

@@ -17,7 +17,14 @@ import (
 // View renders the screen, and arms the clock for the moment text on it
 // next reads differently.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
+	text := m.render()
+	if m.changed || text != m.drawn {
+		// Anything but the clock may change more than the text (the
+		// title, a resize's repaint); the clock changes only the text.
+		m.frames.ask()
+	}
+	m.changed, m.drawn = false, text
+	v := tea.NewView(text)
 	m.clock.arm(m.frameNext, m.opts.Now())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion

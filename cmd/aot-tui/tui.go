@@ -216,6 +216,7 @@ func runModel(cmd *cobra.Command, m *ui.Model) error {
 // (nil); any other failure of the program is returned. m is not closed.
 func runUntilEnd(m *ui.Model, out io.Writer) error {
 	p := tea.NewProgram(m, tea.WithOutput(out))
+	m.UseFrames(ui.FramesFor(p))
 	stop, hungUp := onHangup(p)
 	defer stop()
 	if _, err := p.Run(); err != nil && !hungUp() {

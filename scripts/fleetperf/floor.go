@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +34,9 @@ func (m bareModel) View() tea.View {
 	return v
 }
 
+// bareFPS is -fps: the bare program's frame rate (0: Bubble Tea's default).
+var bareFPS int
+
 // runBare runs the bare program on one processor, as aot-tui runs.
 func runBare() {
 	runtime.GOMAXPROCS(1)
@@ -41,7 +45,11 @@ func runBare() {
 	for i := 1; i < 69; i++ {
 		fmt.Fprintf(&b, "%3d %s\n", i, strings.Repeat("text of a row ", 13))
 	}
-	if _, err := tea.NewProgram(bareModel{screen: strings.TrimSuffix(b.String(), "\n")}).Run(); err != nil {
+	var opts []tea.ProgramOption
+	if bareFPS > 0 {
+		opts = append(opts, tea.WithFPS(bareFPS))
+	}
+	if _, err := tea.NewProgram(bareModel{screen: strings.TrimSuffix(b.String(), "\n")}, opts...).Run(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -54,7 +62,7 @@ func measureFloor(idle time.Duration) {
 	if err != nil {
 		fail(err.Error())
 	}
-	s := tmuxrun.Start("fleetperf-floor", 200, 70, "NO_COLOR=1 exec "+self+" -bare")
+	s := tmuxrun.Start("fleetperf-floor", 200, 70, "NO_COLOR=1 exec "+self+" -bare -fps "+strconv.Itoa(bareFPS))
 	defer s.Stop()
 	if !s.WaitFor("ready", 30*time.Second, 50*time.Millisecond) {
 		fail("fleetperf: the bare program never showed its screen:\n" + s.Capture())

@@ -49,6 +49,7 @@ func main() {
 	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the --scan run to this file (AOT_TUI_CPUPROFILE)")
 	floor := flag.Bool("floor", false, "first measure the floor: a bare Bubble Tea program with a fixed screen, idle as long as -idle")
 	bare := flag.Bool("bare", false, "be that bare Bubble Tea program (what -floor runs)")
+	flag.IntVar(&bareFPS, "fps", 0, "the bare program's frame rate (0: Bubble Tea's default, 60)")
 	flag.Parse()
 	if *bare {
 		runBare()

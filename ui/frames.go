@@ -1,0 +1,163 @@
+package ui
+
+import (
+	"reflect"
+	"sync"
+	"time"
+	"unsafe"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Frames draws a frame as soon as the screen changes, and wakes the
+// process rarely while it does not.
+//
+// Bubble Tea writes a frame only on its renderer's ticker: 60 times a
+// second whether anything changed or not. So a change waited up to
+// 16.7 ms for its frame after it was ready, and an idle TUI woke 60
+// times a second, which on a small virtual machine is about 1 % of a
+// core: all of the idle cost. Bubble Tea has no way to ask for a frame,
+// and its ticker is unexported; FramesFor finds that ticker in the
+// Program by reflection, and Frames sets its period:
+//
+//   - when the screen changed (Model.View calls ask), the next tick comes
+//     1 ms later, unless a frame was asked for less than Pace ago: then
+//     the ticker already runs at Pace and its next tick draws the newest
+//     view (never more asked-for frames than Bubble Tea's 60 a second);
+//     2 ms after the ask the ticker runs at Pace again;
+//   - Quiet after the last change it slows to Idle, so a screen that does
+//     not change costs ten wake-ups a second. What changes the screen
+//     without passing through View (a clipboard write, a terminal query)
+//     waits at most that long.
+//
+// When the ticker cannot be found (another Bubble Tea), FramesFor returns
+// nil, ask does nothing and the program keeps Bubble Tea's fixed rate
+// (TestFramesFindBubbleTeasTicker fails first). The ticker is only
+// reset, never replaced or received from.
+type Frames struct {
+	// Pace, Idle and Quiet are the periods above (tests shorten or
+	// lengthen them before the program runs).
+	Pace, Idle, Quiet time.Duration
+
+	mu    sync.Mutex
+	reset func(time.Duration)
+	now   func() time.Time
+	after func(time.Duration, func()) frameTimer
+	// due is when the last asked-for frame was due; settle puts the
+	// period back to Pace after it, quiet to Idle after Quiet.
+	due           time.Time
+	settle, quiet frameTimer
+	stopped       bool
+}
+
+// frameTimer is what a time.AfterFunc timer is to Frames (tests fake it).
+type frameTimer interface {
+	Stop() bool
+	Reset(time.Duration) bool
+}
+
+const (
+	// framesSoon is how soon an asked-for frame comes: time for the view
+	// just made to reach the renderer first (on the TUI's one processor
+	// the renderer runs only once the program's goroutine waits).
+	framesSoon = time.Millisecond
+	// framesSettle is when, after an ask, the ticker goes back to Pace.
+	framesSettle = 2 * framesSoon
+)
+
+// FramesFor returns the Frames of p, a Program not yet run, or nil when
+// p's renderer ticker cannot be found. Ask only from the program's own
+// goroutine (Update, View): Run starts its renderer, which makes the
+// ticker, before the first Init or View, and the first ask reads it.
+func FramesFor(p *tea.Program) *Frames {
+	slot := tickerSlot(p)
+	if slot == nil {
+		return nil
+	}
+	var t *time.Ticker
+	f := newFrames(func(d time.Duration) {
+		if t == nil {
+			t = *slot
+		}
+		if t != nil {
+			t.Reset(d)
+		}
+	}, time.Now, func(d time.Duration, fn func()) frameTimer { return time.AfterFunc(d, fn) })
+	return f
+}
+
+func newFrames(reset func(time.Duration), now func() time.Time, after func(time.Duration, func()) frameTimer) *Frames {
+	return &Frames{
+		Pace:  time.Second / 60, // Bubble Tea's own rate
+		Idle:  100 * time.Millisecond,
+		Quiet: time.Second,
+		reset: reset, now: now, after: after,
+	}
+}
+
+// tickerSlot finds the *time.Ticker field named ticker in the struct p
+// points to, or nil.
+func tickerSlot(p any) **time.Ticker {
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.Elem().FieldByName("ticker")
+	if !f.IsValid() || f.Type() != reflect.TypeFor[*time.Ticker]() {
+		return nil
+	}
+	return (**time.Ticker)(unsafe.Pointer(f.UnsafeAddr()))
+}
+
+// ask has a frame drawn soon: the screen just changed. Call it on the
+// program's goroutine.
+func (f *Frames) ask() {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.stopped {
+		return
+	}
+	now := f.now()
+	if now.Before(f.due.Add(f.Pace)) {
+		// Asked for less than a frame ago: the ticker runs at Pace (or
+		// that frame's tick is still to come) and its next tick draws
+		// this view. A reset now could only put that tick off.
+		f.quiet.Reset(f.Quiet)
+		return
+	}
+	f.due = now.Add(framesSoon)
+	f.reset(framesSoon)
+	if f.settle == nil {
+		f.settle = f.after(framesSettle, func() { f.period(f.Pace) })
+		f.quiet = f.after(f.Quiet, func() { f.period(f.Idle) })
+		return
+	}
+	f.settle.Reset(framesSettle)
+	f.quiet.Reset(f.Quiet)
+}
+
+// period sets the ticker's period, unless Frames stopped.
+func (f *Frames) period(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.stopped {
+		f.reset(d)
+	}
+}
+
+// stop ends the timers; the ticker stays as it is (the program is over).
+func (f *Frames) stop() {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stopped = true
+	if f.settle != nil {
+		f.settle.Stop()
+		f.quiet.Stop()
+	}
+}
