@@ -113,6 +113,11 @@ func stopWatcher(w stopper) tea.Cmd {
 // openFleetLoop shows a loop of the table in the normal views, watching
 // its file while it is on screen.
 func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
+	if r.Host != "" && m.fleet.Host(r.Host) == nil {
+		// Never read or write a remote loop's path on this machine.
+		m.showStatus(kit.Status{Text: "host " + r.Host + " is not in this fleet: its loop " + r.Name + " cannot be opened", Level: kit.Error})
+		return nil
+	}
 	f := m.fleetLoops
 	var cmds []tea.Cmd
 	l := f.opened[r.Key()]
@@ -126,14 +131,12 @@ func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
 		if r.Host != "" {
 			l.remoteHost = r.Host
 			l.name = termtext.Line(r.Host) + ":" + l.name
-			if h := m.fleet.Host(r.Host); h != nil {
-				// Its corrections are previewed here, on the versions
-				// streamed from the host, and written there
-				// (correction.Elsewhere).
-				l.hostFile = remote.NewFarFile(h)
-				l.session.Close()
-				l.session = correction.NewSession(l.target.Path, correction.Options{MaxSize: m.opts.Watch.MaxSize, Now: m.opts.Now, Elsewhere: l.hostFile})
-			}
+			// Its corrections are previewed here, on the versions
+			// streamed from the host, and written there
+			// (correction.Elsewhere).
+			l.hostFile = remote.NewFarFile(m.fleet.Host(r.Host))
+			l.session.Close()
+			l.session = correction.NewSession(l.target.Path, correction.Options{MaxSize: m.opts.Watch.MaxSize, Now: m.opts.Now, Elsewhere: l.hostFile})
 		}
 		m.setupTables(l)
 		m.loops = append(m.loops, l)
@@ -144,7 +147,8 @@ func (m *Model) openFleetLoop(r fleet.Row) tea.Cmd {
 		f.gen++
 		f.watching[l] = f.gen
 		t, opts, ch, gen := l.target, m.opts.Watch, l.events, f.gen
-		if h := m.fleet.Host(l.remoteHost); l.remoteHost != "" && h != nil {
+		if l.remoteHost != "" {
+			h := m.fleet.Host(l.remoteHost)
 			// A remote loop: its file's versions streamed through the
 			// host's transport and parsed here (remote.FollowFile);
 			// corrections are written there (hostFile). A read-only

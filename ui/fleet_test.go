@@ -379,3 +379,20 @@ func lineOfScreen(screen, s string) string {
 	}
 	return ""
 }
+
+// A row that names a host the fleet does not have is refused: its path
+// is on that machine, never to be read or written here.
+func TestFleetRefusesARowOfAnUnknownHost(t *testing.T) {
+	rows := fleetRows()
+	far := rows[0]
+	far.Host, far.Name = "gpu-box", "far/loop"
+	m := fleetModel(t, 140, 30, []fleet.Row{far})
+	n := len(m.loops)
+	press(m, "enter")
+	if !m.fleetShown() || len(m.loops) != n {
+		t.Fatalf("a row of an unknown host was opened (table shown %v, %d loops)", m.fleetShown(), len(m.loops))
+	}
+	if out := screen(m); !strings.Contains(out, "host gpu-box is not in this fleet") {
+		t.Fatalf("no word of the refusal:\n%s", out)
+	}
+}

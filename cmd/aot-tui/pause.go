@@ -93,12 +93,9 @@ func runHold(cmd *cobra.Command, s *correction.Session, target statefile.Target,
 	defer stop()
 	// A loop write that drops the flag while it is held has it set again
 	// (Session.Check), as in the TUI.
-	events := make(chan statefile.Event, 8)
+	events := make(chan statefile.Event, 1)
 	w := statefile.StartWatch(target, statefile.WatchOptions{MaxSize: g.maxSize}, func(ev statefile.Event) {
-		select {
-		case events <- ev:
-		default:
-		}
+		keepNewest(events, ev)
 	})
 	defer w.Stop()
 	for {
@@ -117,6 +114,23 @@ func runHold(cmd *cobra.Command, s *correction.Session, target statefile.Target,
 			}
 			for _, job := range s.Check(ev.Doc) {
 				job()
+			}
+		}
+	}
+}
+
+// keepNewest puts v in c (a channel of one slot, with one sender), in
+// place of a value not yet taken: while the hold sets the flag again,
+// the loop's versions that came meanwhile matter only by the newest.
+func keepNewest[T any](c chan T, v T) {
+	for {
+		select {
+		case c <- v:
+			return
+		default:
+			select {
+			case <-c:
+			default:
 			}
 		}
 	}
