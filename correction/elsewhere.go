@@ -152,12 +152,12 @@ func (s *Session) applyElsewhere(p *Preview) ApplyResult {
 	}
 	a := &applied{Applied: Applied{Summary: p.pl.plan.Summary, Correction: p.pl.plan.Correction, Undoes: p.pl.undoes}}
 	a.inv, a.invErr = inverseOfWrite(p.res)
-	if out.Reapplied == 0 && out.Merged == 0 && out.AfterSHA256 != hexSum(p.After) {
+	if out.Reapplied == 0 && out.Merged == 0 && out.AfterSHA256 != statefile.Sum(p.After) {
 		// Cannot happen on the version previewed, short of a different
 		// aot-tui there: say so rather than keep an inverse of bytes
 		// that were not written.
 		a.invErr = fmt.Errorf("%s wrote other bytes than the preview's (sha256 %s, not %s): undo it there (aot-tui redirect undo)",
-			termtext.Line(e.Name()), short(out.AfterSHA256), short(hexSum(p.After)))
+			termtext.Line(e.Name()), short(out.AfterSHA256), short(statefile.Sum(p.After)))
 	}
 	s.mu.Lock()
 	a.ID = len(s.applied) + 1
@@ -210,7 +210,7 @@ func failedThere(what string, e Elsewhere, err error) error {
 // sha256 is want.
 func (s *Session) awaitLatest(want string, d time.Duration) {
 	for end := time.Now().Add(d); time.Now().Before(end) && !s.isClosed(); time.Sleep(20 * time.Millisecond) {
-		if data := s.opts.Elsewhere.Latest(); data != nil && strings.EqualFold(hexSum(data), want) {
+		if data := s.opts.Elsewhere.Latest(); data != nil && strings.EqualFold(statefile.Sum(data), want) {
 			return
 		}
 	}
@@ -239,11 +239,6 @@ func (s *Session) undoneEntry(p *Preview) int {
 	return 0
 }
 
-func hexSum(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
-
 func short(sum string) string {
 	if len(sum) > 12 {
 		return sum[:12] + "…"
@@ -259,7 +254,7 @@ func short(sum string) string {
 // undone is the position of the corrections[] entry an undo undoes, in
 // that version. An error names what the command line cannot carry.
 func RemoteArgs(path string, p *Preview, undone int) ([]string, error) {
-	more := []string{"--file=" + path, "--json", "--expect-sha256=" + hexSum(p.Base),
+	more := []string{"--file=" + path, "--json", "--expect-sha256=" + statefile.Sum(p.Base),
 		"--timestamp=" + p.pl.ctx.Now.UTC().Format(time.RFC3339Nano)}
 	if _, stop := p.pl.req.(model.Stop); p.pl.ctx.Note != "" && !stop {
 		// (A stop records no corrections[] entry to note it in.)

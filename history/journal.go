@@ -3,9 +3,7 @@ package history
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,11 +83,6 @@ type record struct {
 	Ops  []json.RawMessage `json:"ops,omitempty"`
 	File string            `json:"file,omitempty"`
 	PID  int               `json:"pid,omitempty"`
-}
-
-func sum(data []byte) string {
-	h := sha256.Sum256(data)
-	return hex.EncodeToString(h[:])
 }
 
 // Journal appends versions to a journal file (see the format above).
@@ -187,7 +180,7 @@ func (j *Journal) Append(v Version) (bool, error) {
 	if err := j.catchUp(); err != nil {
 		return false, err
 	}
-	s := sum(v.Data)
+	s := statefile.Sum(v.Data)
 	if s == j.lastSum {
 		return false, nil
 	}
@@ -423,7 +416,7 @@ func syncDir(dir string) {
 // decoded, if anything.
 func decodeRecord(line []byte, head *text, headSum string) (*record, []byte, bool) {
 	rec, data, ok := decodeUnchecked(line, head, headSum)
-	if !ok || sum(data) != rec.Sum {
+	if !ok || statefile.Sum(data) != rec.Sum {
 		return rec, nil, false
 	}
 	return rec, data, true

@@ -139,7 +139,7 @@ func tailVersions(path string, n int) [][]byte {
 	}
 	var versions [][]byte
 	for _, k := range out {
-		if sum(k.data) == k.sum {
+		if statefile.Sum(k.data) == k.sum {
 			versions = append(versions, k.data)
 		}
 	}

@@ -2,12 +2,11 @@ package remote
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aot-loop/aot-tui/internal/textfmt"
@@ -102,8 +101,7 @@ func (r *fileReader) line(b []byte) error {
 		if err != nil {
 			return fmt.Errorf("%s sent a version whose bytes are not base64: %s", clean(r.h.Name), clean(err.Error()))
 		}
-		sum := sha256.Sum256(data)
-		if !bytes.EqualFold([]byte(hex.EncodeToString(sum[:])), []byte(l.SHA256)) {
+		if !strings.EqualFold(statefile.Sum(data), l.SHA256) {
 			return fmt.Errorf("%s sent a version whose bytes do not match its sha256: the stream is damaged", clean(r.h.Name))
 		}
 		if r.lastEv.Kind == statefile.EventLoaded && bytes.Equal(data, r.lastEv.Data) {

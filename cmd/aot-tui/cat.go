@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"time"
@@ -131,8 +129,7 @@ func (c *catFrames) frames(ev statefile.Event) []any {
 	var out []any
 	switch ev.Kind {
 	case statefile.EventLoaded, statefile.EventInvalid:
-		sum := sha256.Sum256(ev.Data)
-		hexSum := hex.EncodeToString(sum[:])
+		hexSum := statefile.Sum(ev.Data)
 		if c.absent {
 			c.absent = false
 			out = append(out, presenceFrame{V: streamSchema, Kind: "back", Path: path, SHA256: hexSum})

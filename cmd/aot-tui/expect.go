@@ -60,12 +60,6 @@ func parseSHA256(s string) ([sha256.Size]byte, error) {
 	return sum, nil
 }
 
-// sha256Hex is the sha256 of data as 64 lower-case hex digits.
-func sha256Hex(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
-
 // staleJSON is the error object of a correction refused by
 // --expect-sha256 (exit 4): the CLI's error object ({error, exit_code,
 // kind: "stale"}) with the path, the version expected and the version the

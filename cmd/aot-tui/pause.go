@@ -145,7 +145,7 @@ func holdLine(w io.Writer, asJSON bool, path, kind string, r correction.FlagResu
 			l.Error = r.Err.Error()
 		}
 		if r.Wrote && r.After != nil {
-			l.SHA256 = sha256Hex(r.After)
+			l.SHA256 = statefile.Sum(r.After)
 		}
 		b, err := compactJSON(l)
 		if err != nil {

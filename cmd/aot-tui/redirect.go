@@ -575,7 +575,7 @@ type notCarriedJSON struct {
 func correctionJSON(t statefile.Target, o *correction.Outcome, dry bool) correctionOut {
 	plan, res := o.Plan, o.Result
 	out := correctionOut{Path: t.Path, DryRun: dry, Written: res.Wrote || o.Reapplied > 0, Attempts: res.Attempts,
-		Reapplied: o.Reapplied, Merged: o.Merged, Plan: plan, BeforeSHA256: sha256Hex(res.Before), AfterSHA256: sha256Hex(res.After)}
+		Reapplied: o.Reapplied, Merged: o.Merged, Plan: plan, BeforeSHA256: statefile.Sum(res.Before), AfterSHA256: statefile.Sum(res.After)}
 	if c := plan.Correction; c != nil {
 		out.Correction = map[string]any{"timestamp": c.Timestamp, "type": c.Type, "description": c.Description, "trail_cleared": c.TrailCleared}
 	}
