@@ -183,7 +183,7 @@ func (hf *HostFleet) put(r Row) {
 // ReadHost reads h's fleet once — `aot-tui status --scan --json` through
 // its transport — as `status --scan` does a local one: its rows, each
 // marked with the host. The output is bounded (64 MiB); ctx bounds the
-// time.
+// time. Its errors do not name the host: the caller does, once.
 func ReadHost(ctx context.Context, h *remote.Host) ([]Row, error) {
 	// --no-remotes: the far side reads its own loops only, never hosts
 	// of its own remotes.yaml (which could name this one again).
@@ -196,7 +196,7 @@ func ReadHost(ctx context.Context, h *remote.Host) ([]Row, error) {
 	var out []byte
 	err := remote.Run(ctx, h.Command(args...), remote.RunOptions{MaxLine: limit}, func(line []byte) error {
 		if len(out)+len(line) > limit {
-			return fmt.Errorf("%s sent over %d bytes: cut off", h.Name, limit)
+			return fmt.Errorf("sent over %d bytes: cut off", limit)
 		}
 		out = append(append(out, line...), '\n')
 		return nil
@@ -208,7 +208,7 @@ func ReadHost(ctx context.Context, h *remote.Host) ([]Row, error) {
 		Loops []Row `json:"loops"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
-		return nil, fmt.Errorf("%s did not answer with the fleet's JSON (%s): is aot-tui there the right program?", h.Name, oneLine(err))
+		return nil, fmt.Errorf("did not answer with the fleet's JSON (%s): is aot-tui there the right program?", oneLine(err))
 	}
 	for i := range got.Loops {
 		got.Loops[i].Host = h.Name

@@ -207,7 +207,7 @@ func readHosts(hosts []*remote.Host, timeout time.Duration) ([]fleet.Row, []host
 			defer cancel()
 			res[i].rows, res[i].err = fleet.ReadHost(ctx, h)
 			if errors.Is(res[i].err, context.DeadlineExceeded) {
-				res[i].err = fmt.Errorf("no answer from %s in %v (--host-timeout)", termtext.Line(h.Name), timeout)
+				res[i].err = fmt.Errorf("no answer in %v (--host-timeout)", timeout)
 			}
 		}()
 	}
