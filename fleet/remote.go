@@ -192,15 +192,7 @@ func ReadHost(ctx context.Context, h *remote.Host) ([]Row, error) {
 		args = append(args, "--depth", strconv.Itoa(h.Depth))
 	}
 	args = append(append(args, "--"), h.Dirs...)
-	const limit = 64 << 20
-	var out []byte
-	err := remote.Run(ctx, h.Command(args...), remote.RunOptions{MaxLine: limit}, func(line []byte) error {
-		if len(out)+len(line) > limit {
-			return fmt.Errorf("sent over %d bytes: cut off", limit)
-		}
-		out = append(append(out, line...), '\n')
-		return nil
-	})
+	out, err := remote.Output(ctx, h.Command(args...), 64<<20)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -50,21 +49,8 @@ func (f *FarFile) Note(ev statefile.Event) {
 	}
 }
 
-var errAnswerTooLong = errors.New("the answer is too long")
-
 func (f *FarFile) Run(ctx context.Context, args []string) ([]byte, error) {
-	var buf bytes.Buffer
-	// (A line is bounded too: garbage with no newline is cut off at the
-	// answer's bound, not read to DefaultMaxLine first.)
-	err := Run(ctx, f.h.Command(args...), RunOptions{MaxLine: maxAnswer}, func(line []byte) error {
-		if buf.Len()+len(line) > maxAnswer {
-			return errAnswerTooLong
-		}
-		buf.Write(line)
-		buf.WriteByte('\n')
-		return nil
-	})
-	return buf.Bytes(), err
+	return Output(ctx, f.h.Command(args...), maxAnswer)
 }
 
 func (f *FarFile) Hold(args []string, onLine func([]byte), ended func(error)) (func(context.Context) error, error) {

@@ -365,3 +365,23 @@ func TestLinkSaysAFailure(t *testing.T) {
 		t.Errorf("lost %+v", lost)
 	}
 }
+
+// Output returns what a command printed, line by line, and refuses an
+// answer over its bound, in all or in one line without a break.
+func TestOutputIsBounded(t *testing.T) {
+	ctx := context.Background()
+	out, err := Output(ctx, []string{"sh", "-c", `printf 'one\r\ntwo\n\nthree'`}, 64)
+	if err != nil || string(out) != "one\ntwo\nthree\n" {
+		t.Fatalf("Output = %q, %v", out, err)
+	}
+	// Exactly at the bound is whole; one byte over is refused.
+	if out, err := Output(ctx, []string{"sh", "-c", `printf '1234567\n'`}, 8); err != nil || string(out) != "1234567\n" {
+		t.Fatalf("at the bound: %q, %v", out, err)
+	}
+	for _, script := range []string{`printf '12345678\n'`, `printf 'abc\ndefgh\n'`, `head -c 100000 /dev/zero`} {
+		out, err := Output(ctx, []string{"sh", "-c", script}, 8)
+		if err == nil || !strings.Contains(err.Error(), "cut off") || !strings.Contains(err.Error(), "8 bytes") || len(out) > 8 {
+			t.Errorf("%s: Output = %q, %v; want refused, at most 8 bytes kept", script, out, err)
+		}
+	}
+}

@@ -125,6 +125,25 @@ func readLines(r io.Reader, max int, onLine func([]byte) error) error {
 	}
 }
 
+// Output runs argv (Run) and returns what it printed, each line ending
+// in a line break, at most limit bytes in all: a longer answer, or one
+// line longer than that, is an error. What was read before is returned
+// with the error.
+func Output(ctx context.Context, argv []string, limit int) ([]byte, error) {
+	var buf bytes.Buffer
+	// (A line is bounded too: garbage with no newline is cut off at the
+	// answer's bound, not read to DefaultMaxLine first.)
+	err := Run(ctx, argv, RunOptions{MaxLine: limit}, func(line []byte) error {
+		if buf.Len()+len(line)+1 > limit {
+			return fmt.Errorf("sent over %d bytes: cut off", limit)
+		}
+		buf.Write(line)
+		buf.WriteByte('\n')
+		return nil
+	})
+	return buf.Bytes(), err
+}
+
 // exitError says in one line why the command failed: the last line it
 // wrote to stderr, and what to do when aot-tui is missing there.
 func exitError(argv []string, err error, stderr string) error {
