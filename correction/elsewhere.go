@@ -40,8 +40,8 @@ type Elsewhere interface {
 	// Name names the machine in messages ("gpu").
 	Name() string
 	// Latest is the last version of the file streamed from there (nil
-	// before the first).
-	Latest() []byte
+	// before the first), and a channel closed when another comes.
+	Latest() (data []byte, next <-chan struct{})
 	// Run runs aot-tui there with args (the file is named in them) and
 	// returns what it wrote to its standard output. err is set when it
 	// exited non-zero or could not be run, with the reason in one line;
@@ -78,7 +78,7 @@ func (s *Session) previewElsewhere(req model.Request, note string, now time.Time
 		// as stale), once the stream brings it.
 		s.awaitLatest(paused, remoteCatchUp)
 	}
-	data := e.Latest()
+	data, _ := e.Latest()
 	if data == nil {
 		return nil, fmt.Errorf("no version of %s that parses has come from %s (not yet, or it is gone or invalid there); preview again when one has", termtext.Line(s.path), termtext.Line(e.Name()))
 	}
@@ -209,8 +209,18 @@ func failedThere(what string, e Elsewhere, err error) error {
 // awaitLatest waits up to d for the stream to bring the version whose
 // sha256 is want.
 func (s *Session) awaitLatest(want string, d time.Duration) {
-	for end := time.Now().Add(d); time.Now().Before(end) && !s.isClosed(); time.Sleep(20 * time.Millisecond) {
-		if data := s.opts.Elsewhere.Latest(); data != nil && strings.EqualFold(statefile.Sum(data), want) {
+	end := time.NewTimer(d)
+	defer end.Stop()
+	for {
+		data, next := s.opts.Elsewhere.Latest()
+		if data != nil && strings.EqualFold(statefile.Sum(data), want) {
+			return
+		}
+		select {
+		case <-next:
+		case <-end.C:
+			return
+		case <-s.closing:
 			return
 		}
 	}

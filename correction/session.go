@@ -69,6 +69,8 @@ type Session struct {
 	applied []*applied
 	guarded []*guarded
 	closed  bool
+	// closing is closed with closed: what waits on the far side stops.
+	closing chan struct{}
 	// hold is the pause a form holds on the file's machine (elsewhere.go);
 	// oursElsewhere the sha256 of what the pause wrote there.
 	hold          *holding
@@ -175,7 +177,7 @@ const DefaultGuardLife = 30 * time.Minute
 // NewSession starts the session of the state file at path.
 func NewSession(path string, opts Options) *Session {
 	s := &Session{path: path, opts: opts, FlagGuard: 3 * time.Second, Grace: 2 * time.Second, GuardLife: DefaultGuardLife,
-		PauseWait: DefaultPauseWait}
+		PauseWait: DefaultPauseWait, closing: make(chan struct{})}
 	s.RiskyTime = max(loopWindow, s.Grace)
 	s.shared = statefile.PauseLeasesSupported && !opts.SoloPause && opts.Elsewhere == nil
 	s.q.init()
@@ -1107,6 +1109,9 @@ func (s *Session) Close() {
 	}
 	s.releaseLeaseUnlocked() // only when End could not let it go under the lock
 	s.mu.Lock()
+	if !s.closed {
+		close(s.closing)
+	}
 	s.closed = true
 	s.mu.Unlock()
 	s.looks.Wait()

@@ -18,11 +18,12 @@ type FarFile struct {
 
 	mu     sync.Mutex
 	latest []byte
+	next   chan struct{} // closed by the next Note
 }
 
 // NewFarFile is the file of h that a session writes through h's
 // transport; feed it the versions FollowFile streams (Note).
-func NewFarFile(h *Host) *FarFile { return &FarFile{h: h} }
+func NewFarFile(h *Host) *FarFile { return &FarFile{h: h, next: make(chan struct{})} }
 
 // maxAnswer bounds what a command run on the host may print back (a
 // correction's --json is a few KB).
@@ -30,10 +31,10 @@ const maxAnswer = 4 << 20
 
 func (f *FarFile) Name() string { return f.h.Name }
 
-func (f *FarFile) Latest() []byte {
+func (f *FarFile) Latest() ([]byte, <-chan struct{}) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.latest
+	return f.latest, f.next
 }
 
 // Note keeps the version ev brings (a version that parses; a file gone
@@ -41,6 +42,8 @@ func (f *FarFile) Latest() []byte {
 func (f *FarFile) Note(ev statefile.Event) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	close(f.next)
+	f.next = make(chan struct{})
 	switch ev.Kind {
 	case statefile.EventLoaded:
 		f.latest = ev.Data

@@ -168,3 +168,33 @@ func TestFollowFileRefusesWhatItCannotTrust(t *testing.T) {
 		})
 	}
 }
+
+// A session waiting for the version a far side named is woken by the
+// next version noted, not by polling.
+func TestFarFileSignalsTheNextVersion(t *testing.T) {
+	f := NewFarFile(&Host{Name: "box"})
+	data, next := f.Latest()
+	if data != nil {
+		t.Fatalf("a version before any came: %q", data)
+	}
+	select {
+	case <-next:
+		t.Fatal("next closed before a version came")
+	default:
+	}
+	f.Note(statefile.Event{Kind: statefile.EventLoaded, Data: []byte("v1")})
+	select {
+	case <-next:
+	default:
+		t.Fatal("next not closed by the version noted")
+	}
+	data, again := f.Latest()
+	if string(data) != "v1" || again == next {
+		t.Fatalf("after the note: %q, a new channel %v", data, again != next)
+	}
+	f.Note(statefile.Event{Kind: statefile.EventInvalid})
+	if data, _ := f.Latest(); data != nil {
+		t.Fatalf("an invalid version kept %q to plan on", data)
+	}
+	<-again
+}

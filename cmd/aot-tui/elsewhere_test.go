@@ -38,12 +38,16 @@ type cliElsewhere struct {
 
 func (e *cliElsewhere) Name() string { return "far" }
 
-func (e *cliElsewhere) Latest() []byte {
+// Latest reads the file itself: no stream brings its versions, so the
+// next may be there any time (a look again in 20 ms).
+func (e *cliElsewhere) Latest() ([]byte, <-chan struct{}) {
+	next := make(chan struct{})
+	time.AfterFunc(20*time.Millisecond, func() { close(next) })
 	data, err := os.ReadFile(e.path)
 	if err != nil {
-		return nil
+		return nil, next
 	}
-	return data
+	return data, next
 }
 
 func (e *cliElsewhere) Run(_ context.Context, args []string) ([]byte, error) {
