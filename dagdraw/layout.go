@@ -3,6 +3,7 @@ package dagdraw
 import (
 	"bytes"
 	"slices"
+	"sync/atomic"
 )
 
 // Rect is a rectangle of cells in layout coordinates.
@@ -94,6 +95,9 @@ type Layout struct {
 	grid     grid
 	crossN   int
 	ahead    bool // laid out while the last ordering starts ran (see runStarts)
+	// slots holds where the nodes of the graph last decorated go
+	// (atomSlots); views on two goroutines may decorate at once.
+	slots *atomic.Pointer[decoSlots]
 }
 
 // NewLayout lays g out from scratch.
@@ -360,7 +364,7 @@ func (w *work) finish(opt Options, g geometry, seed []seedPos, prev *Layout) *La
 	}
 	chans = channelHeights(chans, prev)
 
-	lay := &Layout{st: w.st, opt: opt, channels: chans}
+	lay := &Layout{st: w.st, opt: opt, channels: chans, slots: new(atomic.Pointer[decoSlots])}
 	lay.build(w, rk, bs, g, chans)
 	w.buf.bundles = bs[:0]
 	return lay

@@ -114,29 +114,24 @@ func (l *Layout) Decorate(g Graph) *Decoration {
 	n := len(l.nodes)
 	d := &Decoration{status: make([]Status, n), label: make([]string, n), exec: make([]bool, n),
 		chosen: make([]bool, n), failed: make([]bool, n), flag: make([]Flag, n), orSel: map[int]string{}}
-	byID := make(map[string]int, len(g.Nodes))
-	for i := range g.Nodes {
-		if _, dup := byID[g.Nodes[i].ID]; !dup {
-			byID[g.Nodes[i].ID] = i
-		}
-	}
 	for i, pn := range l.nodes {
 		switch pn.kind {
 		case kindAtom:
-			if j, ok := byID[pn.id]; ok {
-				d.status[i] = g.Nodes[j].Status
-				d.label[i] = g.Nodes[j].Label
-				d.exec[i] = g.Nodes[j].Executable
-				d.flag[i] = g.Nodes[j].Flag
-			} else {
-				d.status[i] = Unknown
-			}
+			d.status[i] = Unknown // unless g has it (below)
 		case kindMissing:
 			d.status[i] = Unknown
 			d.label[i] = missingLabel
 		case kindSummary:
 			d.status[i] = Resolved
 			d.label[i] = summaryLabel(&l.st.nodes[i])
+		}
+	}
+	for j, i := range l.atomSlots(g.Nodes) {
+		if i >= 0 {
+			d.status[i] = g.Nodes[j].Status
+			d.label[i] = g.Nodes[j].Label
+			d.exec[i] = g.Nodes[j].Executable
+			d.flag[i] = g.Nodes[j].Flag
 		}
 	}
 	for gi, o := range g.ORGroups {
@@ -151,6 +146,44 @@ func (l *Layout) Decorate(g Graph) *Decoration {
 		}
 	}
 	return d
+}
+
+// atomSlots is, for each of nodes, the index of the atom box l draws it
+// in, or -1 (not drawn as an atom, or an id given before: the first
+// node of an id decorates it). A graph whose nodes have the ids of the
+// last one decorated (each write of a loop that keeps its atoms) gets
+// the slots kept from then, with no map built.
+func (l *Layout) atomSlots(nodes []Node) []int32 {
+	if m := l.slots.Load(); m != nil && len(m.ids) == len(nodes) {
+		same := true
+		for j := range nodes {
+			if nodes[j].ID != m.ids[j] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return m.slots
+		}
+	}
+	m := &decoSlots{ids: make([]string, len(nodes)), slots: make([]int32, len(nodes))}
+	taken := make([]bool, len(l.nodes))
+	for j := range nodes {
+		m.ids[j] = nodes[j].ID
+		m.slots[j] = -1
+		if i, ok := l.index[nodes[j].ID]; ok && l.nodes[i].kind == kindAtom && !taken[i] {
+			taken[i] = true
+			m.slots[j] = int32(i)
+		}
+	}
+	l.slots.Store(m)
+	return m.slots
+}
+
+// decoSlots is atomSlots' answer for a graph's ids.
+type decoSlots struct {
+	ids   []string
+	slots []int32
 }
 
 // Status returns the decorated status of node id.
