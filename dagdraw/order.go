@@ -1073,9 +1073,12 @@ func (w *work) markMoved(equal bool, cand []bool) {
 		}
 	}
 	clear(cand)
-	for it, d := range sc.dirty {
-		if d != 0 {
-			cand[w.items[it].layer] = true
+	for l, o := range w.order {
+		for _, it := range o {
+			if sc.dirty[it] != 0 {
+				cand[l] = true
+				break
+			}
 		}
 	}
 }
