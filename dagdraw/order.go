@@ -1,6 +1,7 @@
 package dagdraw
 
 import (
+	"math/bits"
 	"slices"
 	"sort"
 	"sync"
@@ -614,14 +615,24 @@ func (w *work) flattenCluster(c int, o []int) []int {
 	return o
 }
 
-// crossings counts segment crossings between layer l and l+1 with an
-// accumulator tree (Barth, Jünger, Mutzel). Segments are taken in the order
-// of their upper ends, ties by lower end, without a global sort: each
-// item's few lower positions are sorted in place.
+// crossings counts segment crossings between layer l and l+1: with bit
+// planes when layer l+1 has at most 64 items (crossingsNarrow, as in the
+// graphs of a few hundred atoms), with an accumulator tree otherwise.
 func (w *work) crossings(l int) int {
-	if l+1 >= len(w.order) {
+	switch {
+	case l+1 >= len(w.order):
 		return 0
+	case len(w.order[l+1]) <= 64:
+		return w.crossingsNarrow(l)
 	}
+	return w.crossingsTree(l)
+}
+
+// crossingsTree is crossings with an accumulator tree (Barth, Jünger,
+// Mutzel) over the lower layer's positions. Segments are taken in the
+// order of their upper ends, ties by lower end, without a global sort:
+// each item's few lower positions are sorted in place.
+func (w *work) crossingsTree(l int) int {
 	q := len(w.order[l+1])
 	first := 1
 	for first < q {
@@ -659,6 +670,48 @@ func (w *work) crossings(l int) int {
 				cross += int(tree[idx+odd]) * odd
 				idx = (idx - 1) >> 1
 				tree[idx]++
+			}
+		}
+	}
+	return cross
+}
+
+// crossingsNarrow is crossings for a lower layer of at most 64 items.
+// Instead of the accumulator tree it keeps the number of segments so far
+// that end at each lower position in bit planes (bit p of planes[k] is
+// bit k of position p's count), so the segments so far ending right of a
+// position are a popcount per plane; the counts are small (an item's
+// neighbours above), so there are few planes. An item's segments are
+// counted against the segments of the items left of it before any is
+// added, so they need no sorting: they share their upper end and cross
+// none of each other.
+func (w *work) crossingsNarrow(l int) int {
+	var planes [32]uint64 // counts below 2^32: more than any item's neighbours
+	np := 0               // planes in use
+	cross := 0
+	pos, downNb, downOff := w.pos, w.downNb, w.downOff
+	for _, it := range w.order[l] {
+		nb := downNb[downOff[it]:downOff[it+1]]
+		for _, x := range nb {
+			right := ^uint64(0) << (pos[x] + 1) // positions right of x's (none for 63)
+			for k, pl := range planes[:np] {
+				cross += bits.OnesCount64(pl&right) << k
+			}
+		}
+		for _, x := range nb {
+			// one more segment ends at x: add one to its count, carrying
+			// from plane to plane
+			m := uint64(1) << pos[x]
+			k := 0
+			for ; k < np; k++ {
+				planes[k] ^= m
+				if planes[k]&m != 0 {
+					break
+				}
+			}
+			if k == np {
+				planes[np] = m
+				np++
 			}
 		}
 	}
@@ -747,12 +800,19 @@ func median(p []int) float64 {
 // the layer above (down) or below.
 func (w *work) sweepLayer(l int, down bool, val []float64, reverse bool) {
 	buf := w.scratch.buf
+	off, nbs := w.downOff, w.downNb
+	if down {
+		off, nbs = w.upOff, w.upNb
+	}
 	for _, it := range w.order[l] {
-		buf = buf[:0]
-		nb := w.downNb[w.downOff[it]:w.downOff[it+1]]
-		if down {
-			nb = w.upNb[w.upOff[it]:w.upOff[it+1]]
+		nb := nbs[off[it]:off[it+1]]
+		if len(nb) == 1 {
+			// a dummy's, and many a box's, only neighbour: its position
+			// is the median and the barycentre
+			val[it] = float64(w.pos[nb[0]])
+			continue
 		}
+		buf = buf[:0]
 		for _, x := range nb {
 			buf = append(buf, int(w.pos[x]))
 		}
@@ -1013,9 +1073,12 @@ func (w *work) markMoved(equal bool, cand []bool) {
 		}
 	}
 	clear(cand)
-	for it, d := range sc.dirty {
-		if d != 0 {
-			cand[w.items[it].layer] = true
+	for l, o := range w.order {
+		for _, it := range o {
+			if sc.dirty[it] != 0 {
+				cand[l] = true
+				break
+			}
 		}
 	}
 }

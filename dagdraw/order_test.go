@@ -2,6 +2,7 @@ package dagdraw
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -149,4 +150,75 @@ func TestTransposeMarksWhatASwapChanges(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Both ways of counting a layer pair's crossings — bit planes for a lower
+// layer of at most 64 items, the accumulator tree for any — count what
+// comparing every pair of segments counts, from random orders of
+// generated graphs with narrow and wide layers and items with several
+// neighbours on a side.
+func TestCrossingsCountEveryPair(t *testing.T) {
+	r := &rng{s: 9}
+	narrow, wide := 0, 0
+	for trial := 0; trial < 40; trial++ {
+		n := 20 + r.intn(60)
+		if trial%4 == 3 {
+			n = 70 + r.intn(100) // for wideGraph: layers wider than 64 items
+		}
+		g := genGraph(uint64(300+trial), n, genOpts{window: []int{4, 8, 16, 40}[trial%4], maxDeps: 1 + trial%5, extras: trial%3 == 0})
+		if trial%4 == 3 {
+			g = wideGraph(r, n)
+		}
+		st := buildStructure(&g, Options{})
+		w := newWork(st, rankNodes(st, nil), Options{})
+		for try := 0; try < 5; try++ {
+			w.initOrder(func(int) float64 { return float64(r.intn(1000)) })
+			for l := 0; l+1 < len(w.order); l++ {
+				want := 0
+				for _, a := range w.order[l] {
+					for _, b := range w.order[l] {
+						if w.pos[a] < w.pos[b] {
+							k, _ := crossPairs(w.pos, w.downNb[w.downOff[a]:w.downOff[a+1]], w.downNb[w.downOff[b]:w.downOff[b+1]])
+							want += k
+						}
+					}
+				}
+				if got := w.crossingsTree(l); got != want {
+					t.Fatalf("trial %d, layer %d: the tree counts %d crossings, every pair %d", trial, l, got, want)
+				}
+				if len(w.order[l+1]) > 64 {
+					wide++
+				} else if got := w.crossingsNarrow(l); got != want {
+					t.Fatalf("trial %d, layer %d: the bit planes count %d crossings, every pair %d", trial, l, got, want)
+				} else {
+					narrow++
+				}
+				if got := w.crossings(l); got != want {
+					t.Fatalf("trial %d, layer %d: %d crossings, every pair %d", trial, l, got, want)
+				}
+			}
+		}
+	}
+	if narrow == 0 || wide == 0 {
+		t.Fatalf("%d narrow and %d wide layer pairs: the test compared too little", narrow, wide)
+	}
+}
+
+// wideGraph has three layers of n atoms each: each atom of the second and
+// third depends on one to three atoms of the layer above.
+func wideGraph(r *rng, n int) Graph {
+	var g Graph
+	id := func(l, i int) string { return "W" + strconv.Itoa(l) + "-" + strconv.Itoa(i) }
+	for l := 0; l < 3; l++ {
+		for i := 0; i < n; i++ {
+			g.Nodes = append(g.Nodes, Node{ID: id(l, i)})
+			if l == 0 {
+				continue
+			}
+			for d := 1 + r.intn(3); d > 0; d-- {
+				g.Edges = append(g.Edges, Edge{From: id(l-1, r.intn(n)), To: id(l, i)})
+			}
+		}
+	}
+	return g
 }
