@@ -38,13 +38,18 @@ type Memo struct {
 	// sections maps each top-level key to its collection's entries; nil
 	// when its value is not a block collection or the key is repeated.
 	sections map[string]*memoSection
+	// rootIndent is the column of the top-level keys (Edits needs 0).
+	rootIndent int
 }
 
 type memoSection struct {
 	// coll is the collection the entries are in, until Release.
-	coll    *yaml.Node
-	kind    yaml.Kind
-	lean    bool
+	coll *yaml.Node
+	kind yaml.Kind
+	lean bool
+	// bare: the entries have no nodes (a section Patch edited that is
+	// not lean): a parse takes nothing from it.
+	bare    bool
 	entries []memoEntry
 }
 
@@ -194,7 +199,7 @@ func (p *fastParser) openSection(coll *yaml.Node, depth int) *memoSection {
 	p.memo.sections[p.sectionKey] = sec
 	p.reuse = reuser{}
 	if p.prev != nil {
-		if ps := p.prev.sections[p.sectionKey]; ps != nil && ps.kind == coll.Kind && ps.lean == sec.lean {
+		if ps := p.prev.sections[p.sectionKey]; ps != nil && ps.kind == coll.Kind && ps.lean == sec.lean && !ps.bare {
 			p.reuse.sec = ps
 			sec.entries = make([]memoEntry, 0, len(ps.entries)+8)
 			p.stack = slices.Grow(p.stack, 2*len(ps.entries)+16)

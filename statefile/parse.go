@@ -102,6 +102,11 @@ func Reparse(prev *Document, data []byte) (*Document, error) {
 	if prev != nil && prev.memo == nil {
 		prev = nil
 	}
+	if prev != nil && incremental {
+		if doc := reparseEdits(prev, data); doc != nil {
+			return doc, nil
+		}
+	}
 	return parse(data, prev, true, atomHalves)
 }
 
