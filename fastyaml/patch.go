@@ -200,7 +200,7 @@ func unitEnd(text []byte, start int, un unit) (int, bool) {
 	if un.entry >= 0 {
 		if inMap {
 			k := keyEnd(string(trimCR(t)))
-			if k < 0 || un.sec.entries[un.entry].key == nil || string(t[:k]) != un.sec.entries[un.entry].key.Value {
+			if k < 0 || un.sec.node(un.entry).key == nil || string(t[:k]) != un.sec.node(un.entry).key.Value {
 				return 0, false
 			}
 		} else if !isDashEntry(t) {
@@ -245,72 +245,81 @@ func trimCR(b []byte) []byte {
 // The tree m was recorded with is not needed (m may be Released).
 func (m *Memo) Patch(text []byte, edits []Edit) *Memo {
 	n := &Memo{text: text, sections: make(map[string]*memoSection, len(m.sections)), rootIndent: m.rootIndent}
-	// moved returns how far (bytes, lines) text at old position pos moved.
-	moved := func(pos int) (int, int) {
-		db, dl := 0, 0
-		for _, e := range edits {
-			if e.OldEnd > pos {
-				break
-			}
-			db += (e.End - e.Start) - (e.OldEnd - e.OldStart)
-			dl += e.Lines
-		}
-		return db, dl
-	}
 	for key, s := range m.sections {
-		if s == nil {
-			n.sections[key] = nil
-			continue
-		}
-		if len(s.entries) == 0 {
+		if s == nil || len(s.entries) == 0 {
 			n.sections[key] = s
 			continue
 		}
-		var mine []Edit
-		for _, e := range edits {
-			if e.Key == key {
-				mine = append(mine, e)
-			}
+		first, last := int(s.entries[0].start), int(s.end())
+		// The edits before the section, and those inside it.
+		db, dl, at := 0, 0, 0
+		for at < len(edits) && edits[at].OldEnd <= first {
+			db += edits[at].End - edits[at].Start - (edits[at].OldEnd - edits[at].OldStart)
+			dl += edits[at].Lines
+			at++
 		}
-		db, dl := moved(int(s.entries[0].start))
+		in := at
+		for in < len(edits) && edits[in].OldStart < last {
+			in++
+		}
+		mine := edits[at:in]
 		if len(mine) == 0 && db == 0 && dl == 0 && !s.lean {
 			n.sections[key] = s // nodes and places as they were
 			continue
 		}
-		ns := &memoSection{kind: s.kind, lean: s.lean, bare: s.bare}
+		ns := &memoSection{kind: s.kind, lean: s.lean, bare: s.bare, nodes: s.nodes}
+		n.sections[key] = ns
 		if !s.lean && len(mine) > 0 {
 			e := mine[0]
-			ns.bare = true
+			ns.bare, ns.nodes = true, nil
 			ns.entries = []memoEntry{{start: int32(e.Start), end: int32(e.End), line: int32(e.Line), from: -1}}
-			n.sections[key] = ns
 			continue
 		}
-		ns.entries = make([]memoEntry, len(s.entries))
-		db, dl, at := 0, 0, 0
-		for k, e := range s.entries {
-			// db, dl: how far the edits before this entry moved it.
-			for at < len(edits) && edits[at].OldEnd <= int(e.start) {
-				db += (edits[at].End - edits[at].Start) - (edits[at].OldEnd - edits[at].OldStart)
-				dl += edits[at].Lines
-				at++
+		// Entry k was entry k of m's, moved, unless edited (Origin).
+		ns.entries = slices.Clone(s.entries)
+		ns.byIndex = true
+		es := ns.entries
+		k := 0
+		for _, ed := range append(slices.Clip(mine), Edit{OldStart: last + 1}) {
+			// The entries up to the edit move by db, dl.
+			if len(ns.shifts) == 0 || ns.shifts[len(ns.shifts)-1].dl != int32(dl) {
+				ns.shifts = append(ns.shifts, shift{at: int32(k), dl: int32(dl)})
 			}
-			ne := e
-			ne.from, ne.delta = int32(k), int32(dl)
-			if at < len(edits) && edits[at].OldStart == int(e.start) && edits[at].Key == key {
-				ed := edits[at]
-				ne.start, ne.end, ne.line, ne.from, ne.delta = int32(ed.Start), int32(ed.End), int32(ed.Line), -1, 0
-			} else {
-				ne.start, ne.end, ne.line = e.start+int32(db), e.end+int32(db), e.line+int32(dl)
-				if dl != 0 && e.key != nil {
-					ne.key = ownTree(e.key)
-					ne.key.Line += dl
+			for ; k < len(es) && int(s.entries[k].start) < ed.OldStart; k++ {
+				if db != 0 || dl != 0 {
+					es[k].start += int32(db)
+					es[k].end += int32(db)
+					es[k].line += int32(dl)
+					if dl != 0 {
+						ns.moveKey(s, k, dl)
+					}
 				}
 			}
-			ns.entries[k] = ne
+			if k == len(es) || ed.Key != key {
+				break
+			}
+			es[k].start, es[k].end, es[k].line = int32(ed.Start), int32(ed.End), int32(ed.Line)
+			ns.fresh = append(ns.fresh, int32(k))
+			db += ed.End - ed.Start - (ed.OldEnd - ed.OldStart)
+			dl += ed.Lines
+			k++
 		}
-		n.sections[key] = ns
 	}
 	return n
+}
+
+// moveKey gives entry k of ns, which was entry k of s, a key node moved by
+// dl lines (the nodes are shared with s until one moves).
+func (ns *memoSection) moveKey(s *memoSection, k, dl int) {
+	if k >= len(s.nodes) || s.nodes[k].key == nil {
+		return
+	}
+	if len(ns.nodes) > 0 && len(s.nodes) > 0 && &ns.nodes[0] == &s.nodes[0] {
+		ns.nodes = slices.Clone(s.nodes)
+	}
+	key := ownTree(s.nodes[k].key)
+	key.Line += dl
+	ns.nodes[k].key = key
 }
 
 // Lean returns what m knows of the entries of the lean section under the
