@@ -131,14 +131,35 @@ func (m *Memo) Edits(text []byte, most int) (edits []Edit, ok bool) {
 		if i == len(old) && j == len(text) {
 			break
 		}
-		un, ok := unitAt(ps, &k, i)
-		if !ok || len(edits) == most {
+		if len(edits) == most {
 			return nil, false
 		}
-		start := j - (i - un.start)
-		end, ok := unitEnd(text, start, un)
-		if !ok {
-			return nil, false
+		// An entry that grew or shrank at its end differs from the old
+		// text only from the line after it on: the change is the entry's
+		// that ends where the differing line starts, when that entry's
+		// new text is not its old one.
+		var (
+			un         unit
+			start, end int
+			found      bool
+		)
+		if ls := bytes.LastIndexByte(old[:i], '\n') + 1; ls > 0 && (len(edits) == 0 || edits[len(edits)-1].OldEnd < ls) {
+			kk := 0
+			if p, ok := unitAt(ps, &kk, ls-1); ok && p.end == ls {
+				s := j - (i - p.start)
+				if e, ok := unitEnd(text, s, p); ok && !bytes.Equal(text[s:e], old[p.start:p.end]) {
+					un, start, end, found = p, s, e, true
+				}
+			}
+		}
+		if !found {
+			if un, ok = unitAt(ps, &k, i); !ok {
+				return nil, false
+			}
+			start = j - (i - un.start)
+			if end, ok = unitEnd(text, start, un); !ok {
+				return nil, false
+			}
 		}
 		oldLines := bytes.Count(old[un.start:un.end], nl)
 		newLines := bytes.Count(text[start:end], nl)
@@ -193,7 +214,9 @@ func commonPrefix(a, b []byte) int {
 func unitEnd(text []byte, start int, un unit) (int, bool) {
 	first, next := lineAt(text, start)
 	t := first[min(un.indent, len(first)):]
-	if indentAt(first, 0) != un.indent {
+	if indentAt(first, 0) != un.indent || un.entry < 0 && un.indent == 0 {
+		// (A section at column 0, an indentless sequence, would end only
+		// at the next key: the caller reads sections that are mappings.)
 		return 0, false
 	}
 	inMap := un.sec.kind == yaml.MappingNode
@@ -264,7 +287,9 @@ func (m *Memo) Patch(text []byte, edits []Edit) *Memo {
 		}
 		mine := edits[at:in]
 		if len(mine) == 0 && db == 0 && dl == 0 && !s.lean {
-			n.sections[key] = s // nodes and places as they were
+			// Nodes and places as they were, each entry taken from its own.
+			ns := &memoSection{kind: s.kind, bare: s.bare, entries: s.entries, nodes: s.nodes, byIndex: true}
+			n.sections[key] = ns
 			continue
 		}
 		ns := &memoSection{kind: s.kind, lean: s.lean, bare: s.bare, nodes: s.nodes}
