@@ -141,6 +141,26 @@ func TestIncrementalReparse(t *testing.T) {
 			return replaceOnce(t, s, "  - id: A2\n", "---\n  - id: A2\n")
 		}, declined},
 		{"nothing", base, func(s string) string { return s }, taken},
+		// As the plugin's scripts write: update_atom.py rewrites the
+		// status line of the atom whose '- id:' it saw last (indentation
+		// kept, the rest of the line dropped); the stop hook's sed
+		// rewrites '^  KEY: .*' lines, and its awk adds prev_pending_count
+		// after stall_count when the file has none.
+		{"update_atom's rewrite", base, func(s string) string { return scriptStatus(t, s, "A7", "resolved") }, taken},
+		{"update_atom's rewrite of a commented status", base, func(s string) string {
+			s = replaceOnce(t, s, "  - id: A9\n", "  - id: A9\n    # the ninth\n")
+			return scriptStatus(t, scriptStatus(t, s, "A9", "in_progress"), "A9", "resolved")
+		}, either},
+		{"the hook's sed", base, func(s string) string {
+			return hookSed(s, map[string]string{"iteration": "5", "stall_count": "1", "prev_pending_count": "28", "status": "stopped"})
+		}, taken},
+		{"the hook's awk", base, func(s string) string {
+			s = replaceOnce(t, s, "  prev_pending_count: 29\n", "")
+			return replaceOnce(t, s, "  stall_count: 0\n", "  stall_count: 0\n  prev_pending_count: 29\n")
+		}, taken},
+		{"the hook's sed on atoms at column 0", string(mustRead(t, "../testdata/looptools/27-atoms-col0.md")), func(s string) string {
+			return hookSed(s, map[string]string{"status": "stopped", "iteration": "9"})
+		}, either},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -199,4 +219,50 @@ func TestIncrementalReparseChain(t *testing.T) {
 		}
 		prev = checkReparse(t, prev, data, "a write")
 	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// scriptStatus sets the status of atom id as the plugin's update_atom.py
+// does: line by line, the first 'status:' line after the '- id: <id>' line
+// is replaced by its indentation and 'status: <status>'.
+func scriptStatus(t *testing.T, s, id, status string) string {
+	t.Helper()
+	lines := strings.Split(s, "\n")
+	in, found := false, false
+	for i, l := range lines {
+		trim := strings.TrimSpace(l)
+		if strings.HasPrefix(trim, "- id:") {
+			in = strings.Trim(strings.TrimSpace(strings.SplitN(trim, ":", 2)[1]), `"'`) == id
+		}
+		if in && strings.HasPrefix(trim, "status:") {
+			lines[i] = l[:len(l)-len(strings.TrimLeft(l, " "))] + "status: " + status
+			in, found = false, true
+		}
+	}
+	if !found {
+		t.Fatalf("no atom %s with a status", id)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// hookSed rewrites every line '  KEY: …' (two spaces, the key) to
+// '  KEY: value', as the stop hook's sed expressions do.
+func hookSed(s string, set map[string]string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		for k, v := range set {
+			if strings.HasPrefix(l, "  "+k+": ") {
+				lines[i] = "  " + k + ": " + v
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }
