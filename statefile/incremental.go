@@ -3,6 +3,7 @@ package statefile
 import (
 	"bytes"
 	"slices"
+	"sync/atomic"
 
 	"github.com/aot-loop/aot-tui/fastyaml"
 	"github.com/aot-loop/aot-tui/internal/looptools"
@@ -489,6 +490,6 @@ func patchProblems(prev *Document, pieces []piece, off int) ([]model.Problem, ma
 	return out, spans, top
 }
 
-// incremental turns the incremental read on (tests turn it off to compare
-// the two ways).
-var incremental = true
+// incrementalOff turns the incremental read off (tests, to compare the two
+// ways).
+var incrementalOff atomic.Bool

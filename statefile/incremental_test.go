@@ -180,8 +180,8 @@ func TestIncrementalReparse(t *testing.T) {
 			// And back, from the Document the edit gave: incrementally
 			// and the whole way.
 			checkReparse(t, doc, []byte(c.base), "back")
-			incremental = false
-			defer func() { incremental = true }()
+			incrementalOff.Store(true)
+			defer incrementalOff.Store(false)
 			checkReparse(t, doc, []byte(c.base), "back, the whole way")
 		})
 	}
