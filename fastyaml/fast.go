@@ -92,6 +92,9 @@ func (p *fastParser) run(yml []byte, lines yamltext.LineMap, prev *Memo, record 
 	if p.i >= len(p.lines) || keyEnd(p.text(p.i)) < 0 {
 		return nil, "not a block mapping"
 	}
+	if p.memo != nil {
+		p.memo.rootIndent = p.lines[p.i].indent
+	}
 	root := p.blockMapping(p.lines[p.i].indent, 0)
 	if !p.bad {
 		p.skipBlank()

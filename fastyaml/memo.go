@@ -38,21 +38,61 @@ type Memo struct {
 	// sections maps each top-level key to its collection's entries; nil
 	// when its value is not a block collection or the key is repeated.
 	sections map[string]*memoSection
+	// rootIndent is the column of the top-level keys (Edits needs 0).
+	rootIndent int
 }
 
 type memoSection struct {
 	// coll is the collection the entries are in, until Release.
-	coll    *yaml.Node
-	kind    yaml.Kind
-	lean    bool
+	coll *yaml.Node
+	kind yaml.Kind
+	lean bool
+	// bare: the entries have no nodes (a section Patch edited that is
+	// not lean): a parse takes nothing from it.
+	bare    bool
 	entries []memoEntry
+	// nodes are the entries' nodes, by index (nil, or shorter than
+	// entries: the entries after have none, as in a lean sequence).
+	nodes []entryNodes
+	// byIndex: entry k was taken from entry k of the previous memo's
+	// section, unless it is in fresh (parsed), moved by the dl of the last
+	// of shifts at or before k (a section Patch made: its entries' from
+	// and delta are not kept).
+	byIndex bool
+	fresh   []int32
+	shifts  []shift
 }
 
+type shift struct{ at, dl int32 }
+
+// entryNodes are an entry's nodes; val is nil in a lean section, and key
+// there a node of its own (not slab space, which would keep the nodes
+// around it).
+type entryNodes struct{ key, val *yaml.Node }
+
+// node returns entry k's nodes.
+func (s *memoSection) node(k int) entryNodes {
+	if k < len(s.nodes) {
+		return s.nodes[k]
+	}
+	return entryNodes{}
+}
+
+// keep adds the entry e with its nodes n.
+func (s *memoSection) keep(e memoEntry, n entryNodes) {
+	s.entries = append(s.entries, e)
+	if n.key == nil && n.val == nil && s.nodes == nil {
+		return
+	}
+	for len(s.nodes) < len(s.entries)-1 {
+		s.nodes = append(s.nodes, entryNodes{})
+	}
+	s.nodes = append(s.nodes, n)
+}
+
+// memoEntry is where an entry is; it holds no pointers, so that copying
+// the entries of a long list (Patch) is a plain copy.
 type memoEntry struct {
-	// key and val are the entry's nodes; val is nil in a lean section,
-	// and key there a node of its own (not slab space, which would keep
-	// the nodes around it).
-	key, val   *yaml.Node
 	start, end int32 // the entry's text in Memo.text, whole lines
 	line       int32 // its first line, 0-based
 	// from is the entry of the previous memo this one was taken from (-1:
@@ -146,6 +186,19 @@ func (s Section) Origin(i int) (from, delta int, ok bool) {
 	if s.s == nil || i < 0 || i >= len(s.s.entries) {
 		return -1, 0, false
 	}
+	if s.s.byIndex {
+		if slices.Contains(s.s.fresh, int32(i)) {
+			return -1, 0, true
+		}
+		dl := 0
+		for _, sh := range s.s.shifts {
+			if int(sh.at) > i {
+				break
+			}
+			dl = int(sh.dl)
+		}
+		return i, dl, true
+	}
 	e := &s.s.entries[i]
 	return int(e.from), int(e.delta), true
 }
@@ -194,7 +247,7 @@ func (p *fastParser) openSection(coll *yaml.Node, depth int) *memoSection {
 	p.memo.sections[p.sectionKey] = sec
 	p.reuse = reuser{}
 	if p.prev != nil {
-		if ps := p.prev.sections[p.sectionKey]; ps != nil && ps.kind == coll.Kind && ps.lean == sec.lean {
+		if ps := p.prev.sections[p.sectionKey]; ps != nil && ps.kind == coll.Kind && ps.lean == sec.lean && !ps.bare {
 			p.reuse.sec = ps
 			sec.entries = make([]memoEntry, 0, len(ps.entries)+8)
 			p.stack = slices.Grow(p.stack, 2*len(ps.entries)+16)
@@ -215,27 +268,28 @@ func (p *fastParser) entry(sec *memoSection, indent, k, depth int) {
 		end = p.lines[j].start
 	}
 	if from := p.lookup(p.src[start:end]); from >= 0 {
-		old := p.reuse.sec.entries[from]
+		old, on := p.reuse.sec.entries[from], p.reuse.sec.node(from)
 		delta := i - int(old.line)
-		key, val := old.key, old.val
+		key, val := on.key, on.val
 		if delta != 0 {
 			key, val = p.clone(key, delta), p.clone(val, delta)
 		}
-		kept := memoEntry{start: int32(start), end: int32(end), line: int32(i), key: key, val: val, from: int32(from), delta: int32(delta)}
+		kept := memoEntry{start: int32(start), end: int32(end), line: int32(i), from: int32(from), delta: int32(delta)}
+		kn := entryNodes{key: key, val: val}
 		switch {
 		case sec.lean:
-			val, kept.val = Stub, nil
+			val, kn.val = Stub, nil
 			if inMap && delta != 0 {
-				kept.key = ownTree(key)
+				kn.key = ownTree(key)
 			}
 		case p.lean != nil && delta != 0:
-			kept.key, kept.val = ownTree(key), ownTree(val)
+			kn.key, kn.val = ownTree(key), ownTree(val)
 		}
 		if inMap {
 			p.stack = append(p.stack, key)
 		}
 		p.stack = append(p.stack, val)
-		sec.entries = append(sec.entries, kept)
+		sec.keep(kept, kn)
 		p.taken = append(p.taken, [2]int32{int32(start), int32(end)})
 		p.i = j
 		return
@@ -257,14 +311,15 @@ func (p *fastParser) entry(sec *memoSection, indent, k, depth int) {
 	if p.skipBlank(); p.i != j {
 		p.memoOff = true // entryEnd was wrong about this entry: trust no span
 	}
-	kept := memoEntry{start: int32(start), end: int32(end), line: int32(i), key: key, val: val, from: -1}
+	kept := memoEntry{start: int32(start), end: int32(end), line: int32(i), from: -1}
+	kn := entryNodes{key: key, val: val}
 	if p.lean != nil {
-		kept.key, kept.val = ownTree(key), nil
+		kn.key, kn.val = ownTree(key), nil
 		if !sec.lean {
-			kept.val = ownTree(val)
+			kn.val = ownTree(val)
 		}
 	}
-	sec.entries = append(sec.entries, kept)
+	sec.keep(kept, kn)
 }
 
 // ownTree copies the tree n to allocations of its own, for a memo with

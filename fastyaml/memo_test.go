@@ -59,7 +59,8 @@ func TestLeanSectionsKeepNoNodes(t *testing.T) {
 		if sec.coll != nil {
 			t.Fatalf("%s: the released memo keeps its collection", key)
 		}
-		for i, e := range sec.entries {
+		for i := range sec.entries {
+			e := sec.node(i)
 			if sec.lean != lean(key) {
 				t.Fatalf("%s is lean: %v", key, sec.lean)
 			}

@@ -308,7 +308,7 @@ func sameShape(a, b *State) bool {
 	}
 	for i := range a.Atoms {
 		x, y := &a.Atoms[i], &b.Atoms[i]
-		if x.ID != y.ID || x.ORGroup != y.ORGroup || !slices.Equal(x.DependsOn, y.DependsOn) {
+		if x.ID != y.ID || x.ORGroup != y.ORGroup || !sameStrings(x.DependsOn, y.DependsOn) {
 			return false
 		}
 	}
@@ -323,6 +323,18 @@ func sameShape(a, b *State) bool {
 		}
 	}
 	return true
+}
+
+// sameStrings is slices.Equal, at once for the same slice (a re-read
+// shares the atoms whose text did not change with the version before).
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	return slices.Equal(a, b)
 }
 
 // derive computes the facts of s, whose shape is sh; chain, when not nil,

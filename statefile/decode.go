@@ -690,6 +690,7 @@ func (d *decoder) decodeState(root val) *model.State {
 		prev = &model.State{}
 	}
 	s.Extra, s.Lines, _ = d.mapping(root, pathOf("frontmatter"), func(key string, k, v val) bool {
+		defer d.noteTop(key, len(d.problems))
 		switch key {
 		case "objective":
 			s.Objective = d.objective(v)

@@ -97,10 +97,18 @@ func parseTree(data []byte) (*Document, error) { return parse(data, nil, false, 
 // needs, which Parse does not. The two Documents may share decoded
 // values: neither may be modified. Its Root is nil: it is for reading,
 // and what it keeps of the tree is where each entry is rather than the
-// entries' nodes (fastyaml.ParseMemo's lean sections).
+// entries' nodes (fastyaml.ParseMemo's lean sections). When data differs
+// from prev's bytes only inside a few entries (a loop's write: an atom's
+// status, the control block), it reads just those entries' text and
+// builds nothing else (incremental.go).
 func Reparse(prev *Document, data []byte) (*Document, error) {
 	if prev != nil && prev.memo == nil {
 		prev = nil
+	}
+	if prev != nil && !incrementalOff.Load() {
+		if doc := reparseEdits(prev, data); doc != nil {
+			return doc, nil
+		}
 	}
 	return parse(data, prev, true, atomHalves)
 }

@@ -405,6 +405,14 @@ func FuzzReparse(f *testing.F) {
 			second = first
 		}
 		checkReparseFuzz(t, second, data)
+		// The same edit in two places at once (a loop's write changes an
+		// atom and the control block): the incremental read reads two
+		// pieces.
+		if c := (a + len(data)/2) % max(len(data), 1); c > b {
+			twice := append(append([]byte(nil), edited[:c+len(ins)-(b-a)]...), ins...)
+			twice = append(twice, edited[c+len(ins)-(b-a):]...)
+			checkReparseFuzz(t, first, twice)
+		}
 	})
 }
 

@@ -20,6 +20,10 @@ type docMemo struct {
 	// loopTools is what reading each entry as the loop's own tools do
 	// gave (looptools.EntryRead), for the next version.
 	loopTools *entries
+	// top holds, for each top-level key, the problems its value gave:
+	// State.Problems[top[key][0]:top[key][1]] ({-1, -1}: the key is given
+	// twice). See noteTop.
+	top map[string][2]int32
 }
 
 // entries are the entries of the top-level lists and mappings the memo
