@@ -29,9 +29,23 @@ func newIDTable(atoms []Atom, first []bool) (t idTable, dup bool) {
 		size <<= 1
 	}
 	t = idTable{slots: make([]uint64, size), mask: uint64(size - 1)}
+	// The ids are hashed and their slots read a batch ahead, as findAll
+	// does, so that the batch's cache misses overlap.
+	var hs [findBatch]uint64
 	for i := range atoms {
+		if k := i % findBatch; k == 0 {
+			n := min(findBatch, len(atoms)-i)
+			touch := uint64(0)
+			for k := range n {
+				hs[k] = maphash.String(idSeed, atoms[i+k].ID)
+			}
+			for k := range n {
+				touch += t.slots[hs[k]&t.mask]
+			}
+			t.touched += int(touch)
+		}
 		id := atoms[i].ID
-		h := maphash.String(idSeed, id)
+		h := hs[i%findBatch]
 		tag := h &^ 0xFFFFFFFF
 		for p := h & t.mask; ; p = (p + 1) & t.mask {
 			sl := t.slots[p]
