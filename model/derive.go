@@ -146,6 +146,9 @@ type shape struct {
 	// kids[kidOff[i]:kidOff[i+1]] in childrenOf's order, each the index of
 	// the atom it names or -1; nil when there are no decompositions.
 	kidOff, kids []int32
+	// scratch, when not nil, is where the shape's slices come from
+	// (int32s, bools): a shape Validate makes and drops.
+	scratch *checkScratch
 }
 
 // orGroupFirst is the index of the OR group atom i (first with its id) is
@@ -216,9 +219,10 @@ func newShape(s *State) *shape {
 // are maps of an entry an atom) grew faster than the atoms: map work at
 // 100,000 atoms misses the caches (issue 26). What it builds are slices
 // and one table of 8 bytes a slot, read in order or found in one probe.
-func checkShape(s *State) *shape {
-	sh := &shape{first: make([]bool, len(s.Atoms))}
-	sh.ids, _ = newIDTable(s.Atoms, sh.first)
+func checkShape(s *State, sc *checkScratch) *shape {
+	sh := &shape{scratch: sc}
+	sh.first = sh.bools(len(s.Atoms))
+	sh.ids, _ = newIDTable(s.Atoms, sh.first, sc)
 	sh.g = resolveDeps(s, sh)
 	sh.orGroupIndexes(s)
 	return sh
@@ -267,20 +271,20 @@ func (sh *shape) orGroupIndexes(s *State) {
 		}
 		last[g.Name] = int32(k)
 	}
-	lastOf := make([]int32, len(s.ORGroups))
+	lastOf := sh.int32s(len(s.ORGroups))
 	for k, g := range s.ORGroups {
 		lastOf[k] = last[g.Name]
 	}
 	n := len(s.Atoms)
-	sh.orFirst, sh.orLast = make([]int32, n), make([]int32, n)
+	sh.orFirst, sh.orLast = sh.int32s(n), sh.int32s(n)
 	for i := range n {
 		sh.orFirst[i], sh.orLast[i] = -1, -1
 	}
-	sh.choiceOff = make([]int32, len(s.ORGroups)+1)
+	sh.choiceOff = sh.int32s(len(s.ORGroups) + 1)
 	for k, g := range s.ORGroups {
 		sh.choiceOff[k+1] = sh.choiceOff[k] + int32(len(g.Choices))
 	}
-	sh.choiceAt = make([]int32, sh.choiceOff[len(s.ORGroups)])
+	sh.choiceAt = sh.int32s(int(sh.choiceOff[len(s.ORGroups)]))
 	k := 0
 	sh.findEach(s, sh.choiceAt, func(c int) string {
 		for int32(c) >= sh.choiceOff[k+1] {
@@ -495,7 +499,7 @@ func resolveDeps(s *State, sh *shape) depGraph {
 	for _, a := range s.Atoms {
 		total += len(a.DependsOn)
 	}
-	g := depGraph{off: make([]int32, len(s.Atoms)+1), dep: make([]int32, total), repeat: make([]bool, total)}
+	g := depGraph{off: sh.int32s(len(s.Atoms) + 1), dep: sh.int32s(total), repeat: sh.bools(total)}
 	if sh.ids.slots != nil {
 		// The ids looked up a batch at a time (idTable.findAll).
 		var ids [findBatch]string

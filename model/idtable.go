@@ -1,6 +1,9 @@
 package model
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"sync"
+)
 
 // idTable finds the first atom with an id: an open-addressing hash table
 // of atom indexes, made once per shape. It does what a map[string]int of
@@ -22,13 +25,24 @@ type idTable struct {
 var idSeed = maphash.MakeSeed()
 
 // newIDTable indexes atoms by id, the first of each id, and marks those in
-// first (len(atoms) long). dup reports whether an id is repeated.
-func newIDTable(atoms []Atom, first []bool) (t idTable, dup bool) {
+// first (len(atoms) long). dup reports whether an id is repeated. The
+// slots are those of sc when it has enough (nil: none).
+func newIDTable(atoms []Atom, first []bool, sc *checkScratch) (t idTable, dup bool) {
 	size := 16
 	for size < 2*len(atoms) {
 		size <<= 1
 	}
-	t = idTable{slots: make([]uint64, size), mask: uint64(size - 1)}
+	var slots []uint64
+	if sc != nil && cap(sc.slots) >= size {
+		slots = sc.slots[:size]
+		clear(slots)
+	} else {
+		slots = make([]uint64, size)
+		if sc != nil {
+			sc.slots = slots
+		}
+	}
+	t = idTable{slots: slots, mask: uint64(size - 1)}
 	// The ids are hashed and their slots read a batch ahead, as findAll
 	// does, so that the batch's cache misses overlap.
 	var hs [findBatch]uint64
@@ -141,4 +155,74 @@ func (sh *shape) findEach(s *State, out []int32, id func(k int) string) {
 		}
 		sh.ids.findAll(s.Atoms, ids[:n], out[at:at+n])
 	}
+}
+
+// checkScratch is the memory of the slices checkShape makes, kept between
+// calls of Validate (scratchPool): at 100,000 atoms they are 4 MB a call,
+// whose allocation and collection on a heap of that size grew faster
+// than the atoms (issue 26). Slices are carved from one arena of each
+// type; what does not fit is allocated, and the next call gets an arena
+// as large as the last one needed.
+type checkScratch struct {
+	i32             []int32
+	bools           []bool
+	slots           []uint64
+	needI32, needBo int
+}
+
+var scratchPool sync.Pool
+
+// getScratch returns a checkScratch, from the pool when it has one.
+func getScratch() *checkScratch {
+	if sc, ok := scratchPool.Get().(*checkScratch); ok {
+		return sc
+	}
+	return &checkScratch{}
+}
+
+// putScratch gives sc back to the pool once nothing carved from it is
+// used any more.
+func putScratch(sc *checkScratch) {
+	if sc.needI32 > cap(sc.i32) {
+		sc.i32 = make([]int32, 0, sc.needI32)
+	}
+	if sc.needBo > cap(sc.bools) {
+		sc.bools = make([]bool, 0, sc.needBo)
+	}
+	sc.i32, sc.bools, sc.needI32, sc.needBo = sc.i32[:0], sc.bools[:0], 0, 0
+	scratchPool.Put(sc)
+}
+
+// int32s is make([]int32, n), from sh's scratch when it has one.
+func (sh *shape) int32s(n int) []int32 {
+	sc := sh.scratch
+	if sc == nil {
+		return make([]int32, n)
+	}
+	sc.needI32 += n
+	at := len(sc.i32)
+	if cap(sc.i32)-at < n {
+		return make([]int32, n)
+	}
+	sc.i32 = sc.i32[:at+n]
+	s := sc.i32[at : at+n : at+n]
+	clear(s)
+	return s
+}
+
+// bools is make([]bool, n), from sh's scratch when it has one.
+func (sh *shape) bools(n int) []bool {
+	sc := sh.scratch
+	if sc == nil {
+		return make([]bool, n)
+	}
+	sc.needBo += n
+	at := len(sc.bools)
+	if cap(sc.bools)-at < n {
+		return make([]bool, n)
+	}
+	sc.bools = sc.bools[:at+n]
+	s := sc.bools[at : at+n : at+n]
+	clear(s)
+	return s
 }

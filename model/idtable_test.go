@@ -9,10 +9,13 @@ import (
 // TestIDTableIsTheFirstIndex checks the ids' table against a map of the
 // first index of each id: ids repeated, empty, of one length, differing in
 // their last byte only, and ids that are not there, with many more
-// atoms than one batch of findAll, one at a time and a batch at a time.
+// atoms than one batch of findAll, one at a time and a batch at a time;
+// the tables, of growing and then shrinking sizes, reuse one scratch's
+// slots as Validate's do.
 func TestIDTableIsTheFirstIndex(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 3))
-	for _, n := range []int{0, 1, 2, 31, 33, 100, 1000, 5000} {
+	sc := &checkScratch{}
+	for _, n := range []int{0, 1, 2, 31, 33, 100, 1000, 5000, 1000, 33} {
 		atoms := make([]Atom, n)
 		for i := range atoms {
 			switch r.IntN(10) {
@@ -35,7 +38,7 @@ func TestIDTableIsTheFirstIndex(t *testing.T) {
 			}
 		}
 		first := make([]bool, n)
-		tab, dup := newIDTable(atoms, first)
+		tab, dup := newIDTable(atoms, first, sc)
 		if wantDup := len(want) < n; dup != wantDup {
 			t.Errorf("%d atoms: dup %v, want %v", n, dup, wantDup)
 		}

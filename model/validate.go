@@ -123,7 +123,11 @@ func Validate(s *State) Report {
 	// dependencies and OR groups), without the ones it does not (the maps
 	// of Facts, the decompositions, the longest chain): the same report
 	// as ValidateWith(s, Derive(s)), TestValidateReadsNoMoreThanItDerives.
-	sh := checkShape(s)
+	// The shape's slices are taken from, and given back to, the memory
+	// of the last calls: the report keeps none of them.
+	sc := getScratch()
+	defer putScratch(sc)
+	sh := checkShape(s, sc)
 	return validate(s, &Facts{Outstanding: outstanding(s, sh), sh: sh}, nil, nil)
 }
 
