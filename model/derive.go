@@ -121,6 +121,10 @@ func (f *Facts) SameShape(g *Facts) bool {
 // shape is what Derive builds from the shape of the work graph alone.
 // It is shared by the facts of states of one shape and never modified.
 type shape struct {
+	// ids finds the first atom of an id (find); index is the same as a
+	// map, for Facts.Index: newShape's, not checkShape's. A shape made
+	// from facts (shapeOf) has index and no table.
+	ids        idTable
 	index      map[string]int
 	first      []bool // the atom is the first with its id
 	g          depGraph
@@ -133,10 +137,18 @@ type shape struct {
 	// and of the last group of that name; -1 for the others. Nil when
 	// there are no OR groups.
 	orFirst, orLast []int32
+	// choiceAt is, for each choice of each OR group in order, the index
+	// of the atom (the first with its id) it names, -1 for none;
+	// choiceOff[k] is where group k's choices start (len(ORGroups)+1
+	// long). Nil when there are no OR groups.
+	choiceAt, choiceOff []int32
 	// The decomposition children of atom i (first with its id) are
 	// kids[kidOff[i]:kidOff[i+1]] in childrenOf's order, each the index of
 	// the atom it names or -1; nil when there are no decompositions.
 	kidOff, kids []int32
+	// scratch, when not nil, is where the shape's slices come from
+	// (int32s, bools): a shape Validate makes and drops.
+	scratch *checkScratch
 }
 
 // orGroupFirst is the index of the OR group atom i (first with its id) is
@@ -149,6 +161,18 @@ func (sh *shape) orGroupFirst(i int) int {
 	return int(sh.orFirst[i])
 }
 
+// find is the index of the first atom of s (of this shape) with id, and
+// whether there is one.
+func (sh *shape) find(s *State, id string) (int, bool) {
+	if sh.ids.slots != nil {
+		return sh.ids.find(s.Atoms, id)
+	}
+	if i, ok := sh.index[id]; ok {
+		return i, true
+	}
+	return -1, false
+}
+
 // children are the indexes of the decomposition children of atom i
 // (first with its id); -1 for a child no atom has.
 func (sh *shape) children(i int) []int32 {
@@ -159,7 +183,18 @@ func (sh *shape) children(i int) []int32 {
 }
 
 func newShape(s *State) *shape {
-	sh := checkShape(s)
+	// The facts' Index is a map, which newShape looks the ids up in:
+	// building checkShape's table as well cost more than it saved.
+	sh := &shape{first: make([]bool, len(s.Atoms))}
+	sh.index = firstIndex(s, sh.first)
+	sh.g = resolveDeps(s, sh)
+	inGroups := 0
+	for _, g := range s.ORGroups {
+		inGroups += len(g.Choices)
+	}
+	sh.orGroupOf = make(map[string]string, inGroups)
+	orGroupsOf(s, nil, sh.orGroupOf)
+	sh.orGroupIndexes(s)
 	sh.dependents = dependents(s, sh.g)
 	kids := 0
 	for _, d := range s.Decompositions {
@@ -177,23 +212,18 @@ func newShape(s *State) *shape {
 	return sh
 }
 
-// checkShape is the part of newShape that Validate reads: the index, the
-// dependencies looked up and the OR groups; dependents, parentOf,
-// childrenOf and the children's indexes are left out. Building them
-// (dependents alone is a map of an entry an atom) grew faster than the
-// atoms: map work at 100,000 atoms misses the caches (issue 26).
-func checkShape(s *State) *shape {
-	inGroups := 0
-	for _, g := range s.ORGroups {
-		inGroups += len(g.Choices)
-	}
-	sh := &shape{
-		first:     make([]bool, len(s.Atoms)),
-		orGroupOf: make(map[string]string, inGroups),
-	}
-	sh.index = firstIndex(s, sh.first)
-	sh.g = resolveDeps(s, sh.index)
-	orGroupsOf(s, nil, sh.orGroupOf)
+// checkShape is the part of newShape that Validate reads, with the ids in
+// a table (idTable) rather than Facts.Index: the dependencies looked up and
+// the OR groups' indexes; the maps of Facts (Index, Dependents, ORGroupOf,
+// ParentOf, ChildrenOf) and the children's indexes are left out. Building them (Index and Dependents
+// are maps of an entry an atom) grew faster than the atoms: map work at
+// 100,000 atoms misses the caches (issue 26). What it builds are slices
+// and one table of 8 bytes a slot, read in order or found in one probe.
+func checkShape(s *State, sc *checkScratch) *shape {
+	sh := &shape{scratch: sc}
+	sh.first = sh.bools(len(s.Atoms))
+	sh.ids, _ = newIDTable(s.Atoms, sh.first, sc)
+	sh.g = resolveDeps(s, sh)
 	sh.orGroupIndexes(s)
 	return sh
 }
@@ -224,11 +254,15 @@ func firstIndex(s *State, first []bool) map[string]int {
 	return index
 }
 
-// orGroupIndexes fills orFirst and orLast.
+// orGroupIndexes fills orFirst and orLast: for each atom, the group
+// orGroupsOf gives its id (the group its or_group field names, when one
+// has that name, of atoms with one id the last; else the first group
+// that lists it), found through the ids' table rather than a map of ids.
 func (sh *shape) orGroupIndexes(s *State) {
 	if len(s.ORGroups) == 0 {
 		return
 	}
+	// The first and the last group of each name, by name and by group.
 	first := make(map[string]int32, len(s.ORGroups))
 	last := make(map[string]int32, len(s.ORGroups))
 	for k, g := range s.ORGroups {
@@ -237,14 +271,54 @@ func (sh *shape) orGroupIndexes(s *State) {
 		}
 		last[g.Name] = int32(k)
 	}
+	lastOf := sh.int32s(len(s.ORGroups))
+	for k, g := range s.ORGroups {
+		lastOf[k] = last[g.Name]
+	}
 	n := len(s.Atoms)
-	sh.orFirst, sh.orLast = make([]int32, n), make([]int32, n)
+	sh.orFirst, sh.orLast = sh.int32s(n), sh.int32s(n)
 	for i := range n {
 		sh.orFirst[i], sh.orLast[i] = -1, -1
 	}
-	for id, name := range sh.orGroupOf {
-		if i, ok := sh.index[id]; ok {
-			sh.orFirst[i], sh.orLast[i] = first[name], last[name]
+	sh.choiceOff = sh.int32s(len(s.ORGroups) + 1)
+	for k, g := range s.ORGroups {
+		sh.choiceOff[k+1] = sh.choiceOff[k] + int32(len(g.Choices))
+	}
+	sh.choiceAt = sh.int32s(int(sh.choiceOff[len(s.ORGroups)]))
+	k := 0
+	sh.findEach(s, sh.choiceAt, func(c int) string {
+		for int32(c) >= sh.choiceOff[k+1] {
+			k++
+		}
+		return s.ORGroups[k].Choices[c-int(sh.choiceOff[k])]
+	})
+	// orFirst holds the first group of the name until the end.
+	for k, g := range s.ORGroups {
+		fk := first[g.Name]
+		for _, i := range sh.choiceAt[sh.choiceOff[k]:sh.choiceOff[k+1]] {
+			if i >= 0 && sh.orFirst[i] < 0 {
+				sh.orFirst[i] = fk
+			}
+		}
+	}
+	for i := range s.Atoms {
+		a := &s.Atoms[i]
+		if a.ORGroup == "" {
+			continue
+		}
+		k, ok := first[a.ORGroup]
+		if !ok {
+			continue
+		}
+		j := i
+		if !sh.first[i] {
+			j, _ = sh.find(s, a.ID)
+		}
+		sh.orFirst[j] = k
+	}
+	for i, k := range sh.orFirst {
+		if k >= 0 {
+			sh.orLast[i] = lastOf[k]
 		}
 	}
 }
@@ -295,7 +369,7 @@ func shapeOf(s *State, f *Facts) *shape {
 			sh.first[i] = true
 		}
 	}
-	sh.g = resolveDeps(s, f.Index)
+	sh.g = resolveDeps(s, sh)
 	sh.orGroupIndexes(s)
 	sh.childIndexes(s)
 	return sh
@@ -403,7 +477,7 @@ func outstanding(s *State, sh *shape) int {
 		}
 		k := i
 		if !sh.first[i] {
-			k = sh.index[a.ID] // a repeated id: the group is its first's
+			k, _ = sh.find(s, a.ID) // a repeated id: the group is its first's
 		}
 		if unselected(s, sh, k, a.ID) {
 			continue
@@ -432,12 +506,28 @@ type depGraph struct {
 	repeat []bool
 }
 
-func resolveDeps(s *State, index map[string]int) depGraph {
+func resolveDeps(s *State, sh *shape) depGraph {
 	total := 0
 	for _, a := range s.Atoms {
 		total += len(a.DependsOn)
 	}
-	g := depGraph{off: make([]int32, len(s.Atoms)+1), dep: make([]int32, total), repeat: make([]bool, total)}
+	g := depGraph{off: sh.int32s(len(s.Atoms) + 1), dep: sh.int32s(total), repeat: sh.bools(total)}
+	if sh.ids.slots != nil {
+		// The ids looked up a batch at a time (idTable.findAll).
+		var ids [findBatch]string
+		n, at := 0, 0
+		for _, a := range s.Atoms {
+			for _, d := range a.DependsOn {
+				if n == findBatch {
+					sh.ids.findAll(s.Atoms, ids[:n], g.dep[at:at+n])
+					at, n = at+n, 0
+				}
+				ids[n] = d
+				n++
+			}
+		}
+		sh.ids.findAll(s.Atoms, ids[:n], g.dep[at:at+n])
+	}
 	k := 0
 	for i, a := range s.Atoms {
 		g.off[i] = int32(k)
@@ -446,11 +536,10 @@ func resolveDeps(s *State, index map[string]int) depGraph {
 			seen = make(map[string]bool, len(a.DependsOn))
 		}
 		for j, d := range a.DependsOn {
-			x, ok := index[d]
-			if !ok {
-				x = -1
+			if sh.ids.slots == nil {
+				x, _ := sh.find(s, d)
+				g.dep[k] = int32(x)
 			}
-			g.dep[k] = int32(x)
 			if seen != nil {
 				g.repeat[k] = seen[d]
 				seen[d] = true

@@ -1,9 +1,10 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,13 +40,24 @@ func (r *Report) add(isErr bool, p Problem) {
 	if isErr {
 		sev = "error"
 	}
+	if len(r.Problems) == cap(r.Problems) {
+		// Doubling: append grows a long slice by a quarter, which at
+		// 10,000 findings copied and allocated them five times over.
+		r.Problems = slices.Grow(r.Problems, max(16, len(r.Problems)))
+	}
 	r.Problems = append(r.Problems, ReportProblem{Severity: sev, Line: p.Line, Path: p.Path, Message: p.Message})
 }
 
 // finish sorts findings by line and fills Errors and Warnings.
 func (r *Report) finish() {
-	sort.SliceStable(r.Problems, func(i, j int) bool { return r.Problems[i].Line < r.Problems[j].Line })
-	r.Errors, r.Warnings = []string{}, []string{}
+	slices.SortStableFunc(r.Problems, func(a, b ReportProblem) int { return cmp.Compare(a.Line, b.Line) })
+	errs := 0
+	for i := range r.Problems {
+		if r.Problems[i].Severity == "error" {
+			errs++
+		}
+	}
+	r.Errors, r.Warnings = make([]string, 0, errs), make([]string, 0, len(r.Problems)-errs)
 	for _, p := range r.Problems {
 		s := Problem{Line: p.Line, Message: p.Message}.String()
 		if p.Severity == "error" {
@@ -90,6 +102,15 @@ func (v *validator) warnf(line int, path, format string, args ...any) {
 	v.r.add(false, Problem{Line: line, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
+// warn is warnf with the message made: for the findings a large loop has
+// thousands of (orDeadEnds), spelt out without fmt.
+func (v *validator) warn(line int, path, msg string) {
+	if v.badValue[path] {
+		return
+	}
+	v.r.add(false, Problem{Line: line, Path: path, Message: msg})
+}
+
 // Validate checks s against the schema's invariants. It is a superset of
 // the seed's validate_state.py; see docs/ARCHITECTURE.md §3.4 for the list. Beyond
 // it, Validate warns where the loop would get stuck (a pending atom that
@@ -98,12 +119,16 @@ func (v *validator) warnf(line int, path, format string, args ...any) {
 // timestamp), such as the user_correction entries older aot-tui versions
 // wrote.
 func Validate(s *State) Report {
-	// The facts validate reads (Index, Outstanding and the shape's index,
-	// dependencies and OR groups), without the ones it does not
-	// (dependents, decompositions, the longest chain): the same report as
-	// ValidateWith(s, Derive(s)), TestValidateReadsNoMoreThanItDerives.
-	sh := checkShape(s)
-	return validate(s, &Facts{Index: sh.index, ORGroupOf: sh.orGroupOf, Outstanding: outstanding(s, sh), sh: sh}, nil, nil)
+	// The facts validate reads (Outstanding and the shape's ids,
+	// dependencies and OR groups), without the ones it does not (the maps
+	// of Facts, the decompositions, the longest chain): the same report
+	// as ValidateWith(s, Derive(s)), TestValidateReadsNoMoreThanItDerives.
+	// The shape's slices are taken from, and given back to, the memory
+	// of the last calls: the report keeps none of them.
+	sc := getScratch()
+	defer putScratch(sc)
+	sh := checkShape(s, sc)
+	return validate(s, &Facts{Outstanding: outstanding(s, sh), sh: sh}, nil, nil)
 }
 
 // ValidateWith is Validate with facts already derived from s.
@@ -214,6 +239,25 @@ func (v *validator) atomFields(i int, a *Atom) uint8 {
 		v.next.fields[i] = has
 	}
 	return has
+}
+
+// find is the index of the first atom with id, and whether there is one:
+// the shape's answer (the reference validator of the tests has only
+// Facts.Index).
+func (v *validator) find(id string) (int, bool) {
+	if v.sh == nil {
+		if i, ok := v.f.Index[id]; ok {
+			return i, true
+		}
+		return -1, false
+	}
+	return v.sh.find(v.s, id)
+}
+
+// firstOf is the index of the first atom with id, an id some atom has.
+func (v *validator) firstOf(id string) int {
+	i, _ := v.find(id)
+	return i
 }
 
 // sameLines reports whether a and b are one Lines (not merely equal ones:
@@ -468,7 +512,7 @@ func (v *validator) atoms() {
 			v.errf(a.Line, path(".id"), "%s has no id", path(""))
 			name = path("")
 		} else if !v.sh.first[i] {
-			v.errf(a.Line, path(".id"), "duplicate atom id %s (first defined on line %d)", a.ID, v.s.Atoms[v.f.Index[a.ID]].Line)
+			v.errf(a.Line, path(".id"), "duplicate atom id %s (first defined on line %d)", a.ID, v.s.Atoms[v.firstOf(a.ID)].Line)
 		}
 		has := v.atomFields(i, a)
 		if has&fieldDescription == 0 {
@@ -518,36 +562,48 @@ func (v *validator) orFields() []uint8 {
 		return v.next.orField
 	}
 	out := make([]uint8, len(v.s.Atoms))
-	// An atom's OR group and whether it lists the atom, looked up, not
-	// scanned for: with one group per few atoms a scan per atom made
-	// validate quadratic (issue 26). Made for the first atom that names a
-	// group.
-	var groups map[string]*ORGroup
-	type choice struct{ group, atom string }
-	var listed map[choice]bool
+	// An atom's OR group looked up by name, not scanned for: with one
+	// group per few atoms a scan per atom made validate quadratic (issue
+	// 26). Whether a group of that name lists the atom is read from the
+	// shape's choices (the atoms they name), following next from the
+	// first group of the name to the others. Made for the first atom that
+	// names a group.
+	var named map[string]int32
+	var next []int32
+	sh := v.sh
 	for i := range v.s.Atoms {
 		a := &v.s.Atoms[i]
 		if a.ORGroup == "" {
 			continue
 		}
-		if groups == nil {
-			groups = orGroupsByName(v.s)
-			n := 0
-			for _, g := range v.s.ORGroups {
-				n += len(g.Choices)
-			}
-			listed = make(map[choice]bool, n)
-			for _, g := range v.s.ORGroups {
-				for _, c := range g.Choices {
-					listed[choice{g.Name, c}] = true
+		if named == nil {
+			named = make(map[string]int32, len(v.s.ORGroups))
+			next = make([]int32, len(v.s.ORGroups))
+			last := make(map[string]int32, len(v.s.ORGroups))
+			for k, g := range v.s.ORGroups {
+				next[k] = -1
+				if j, ok := last[g.Name]; ok {
+					next[j] = int32(k)
+				} else {
+					named[g.Name] = int32(k)
 				}
+				last[g.Name] = int32(k)
 			}
 		}
-		g, ok := groups[a.ORGroup]
-		switch {
-		case !ok:
+		k, ok := named[a.ORGroup]
+		if !ok {
 			out[i] = orUndefined
-		case !listed[choice{g.Name, a.ID}]:
+			continue
+		}
+		me := int32(i)
+		if !sh.first[i] {
+			me = int32(v.firstOf(a.ID))
+		}
+		listed := false
+		for ; k >= 0 && !listed; k = next[k] {
+			listed = slices.Contains(sh.choiceAt[sh.choiceOff[k]:sh.choiceOff[k+1]], me)
+		}
+		if !listed {
 			out[i] = orUnlisted
 		}
 	}
@@ -739,12 +795,9 @@ func (v *validator) choiceAtoms() []bool {
 	if v.next != nil && v.next.choiceAtom != nil {
 		return v.next.choiceAtom
 	}
-	isAtom := []bool{}
-	for _, g := range v.s.ORGroups {
-		for _, c := range g.Choices {
-			_, ok := v.f.Index[c]
-			isAtom = append(isAtom, ok)
-		}
+	isAtom := make([]bool, len(v.sh.choiceAt))
+	for k, i := range v.sh.choiceAt {
+		isAtom[k] = i >= 0
 	}
 	if v.next != nil {
 		v.next.choiceAtom = isAtom
@@ -795,31 +848,64 @@ func (v *validator) orDeadEnds() {
 			if sel == "" {
 				sel = "nothing"
 			}
-			path := fmt.Sprintf("atoms[%d].depends_on", i)
+			path := "atoms[" + strconv.Itoa(i) + "].depends_on"
 			if contains(grp.Failed, d) {
-				v.warnf(a.Lines.Line("depends_on"), path, "atom %s depends on %s, which failed in OR group %s (it selects %s): %s can never run", a.ID, d, grp.Name, sel, a.ID)
+				v.warn(a.Lines.Line("depends_on"), path, "atom "+a.ID+" depends on "+d+", which failed in OR group "+grp.Name+" (it selects "+sel+"): "+a.ID+" can never run")
 			} else {
-				v.warnf(a.Lines.Line("depends_on"), path, "atom %s depends on %s, which OR group %s does not select (it selects %s): %s can never run", a.ID, d, grp.Name, sel, a.ID)
+				v.warn(a.Lines.Line("depends_on"), path, "atom "+a.ID+" depends on "+d+", which OR group "+grp.Name+" does not select (it selects "+sel+"): "+a.ID+" can never run")
 			}
 		}
 	}
 }
 
 func (v *validator) decompositions() {
+	// The parents and children looked up together (shape.findEach): each
+	// decomposition's parent, then its children.
+	n := 0
+	for _, d := range v.s.Decompositions {
+		n += 1 + len(d.Children)
+	}
+	at := make([]int32, n)
+	if v.sh != nil {
+		i, c := 0, -1 // decomposition i, its child c (-1: the parent)
+		v.sh.findEach(v.s, at, func(int) string {
+			for c == len(v.s.Decompositions[i].Children) {
+				i, c = i+1, -1
+			}
+			d := &v.s.Decompositions[i]
+			c++
+			if c == 0 {
+				return d.Parent
+			}
+			return d.Children[c-1]
+		})
+	} else {
+		k := 0
+		for _, d := range v.s.Decompositions {
+			for _, id := range append([]string{d.Parent}, d.Children...) {
+				j, _ := v.find(id)
+				at[k] = int32(j)
+				k++
+			}
+		}
+	}
 	for i, d := range v.s.Decompositions {
 		p := fmt.Sprintf("decompositions[%d]", i)
+		parent := int(at[0])
+		kids := at[1 : 1+len(d.Children)]
+		at = at[1+len(d.Children):]
 		if d.Parent == "" {
 			v.errf(d.Line, p+".parent", "%s has no parent", p)
-		} else if _, ok := v.f.Index[d.Parent]; !ok {
+		} else if parent < 0 {
 			v.errf(d.Line, p+".parent", "decomposition of %s: the parent is not an atom", d.Parent)
 		}
 		if len(d.Children) == 0 {
 			v.warnf(d.Line, p+".children", "decomposition of %s has no children", d.Parent)
 		}
 		unresolvedChild := ""
-		for _, c := range d.Children {
-			j, ok := v.f.Index[c]
-			if !ok {
+		for k, c := range d.Children {
+			j := int(kids[k])
+			if j < 0 {
 				v.errf(d.Line, p+".children", "decomposition of %s names child %s, which is not an atom", d.Parent, c)
 				continue
 			}
@@ -830,7 +916,7 @@ func (v *validator) decompositions() {
 				v.errf(d.Line, p+".children", "decomposition of %s lists the parent as its own child", d.Parent)
 			}
 		}
-		if j, ok := v.f.Index[d.Parent]; ok && unresolvedChild != "" && v.s.Atoms[j].Status != StatusPending {
+		if j := parent; j >= 0 && unresolvedChild != "" && v.s.Atoms[j].Status != StatusPending {
 			v.warnf(v.s.Atoms[j].Line, p, "decomposed parent %s is %s while its child %s is unresolved (a parent stays pending until its children resolve)",
 				d.Parent, v.s.Atoms[j].Status, unresolvedChild)
 		}
@@ -845,8 +931,20 @@ func (v *validator) bindings() {
 		at = make([]int32, len(v.s.Bindings))
 		v.next.bindAt = at
 	}
+	// Without the last state's answers, the atoms are looked up together
+	// (shape.findEach).
+	var found []int32
+	if m := v.memo; v.sh != nil && (m == nil || m.sh != v.sh || m.last == nil) {
+		found = make([]int32, len(v.s.Bindings))
+		v.sh.findEach(v.s, found, func(k int) string { return v.s.Bindings[k].AtomID })
+	}
 	for k, b := range v.s.Bindings {
-		j := v.bindingAtom(k, b.AtomID)
+		var j int
+		if found != nil {
+			j = int(found[k])
+		} else {
+			j = v.bindingAtom(k, b.AtomID)
+		}
 		if at != nil {
 			at[k] = int32(j)
 		}
@@ -875,7 +973,7 @@ func (v *validator) bindingAtom(k int, id string) int {
 	if m := v.memo; m != nil && m.sh == v.sh && m.last != nil && k < len(m.bindAt) && m.last.Bindings[k].AtomID == id {
 		return int(m.bindAt[k])
 	}
-	if j, ok := v.f.Index[id]; ok {
+	if j, ok := v.find(id); ok {
 		return j
 	}
 	return -1

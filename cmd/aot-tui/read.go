@@ -136,7 +136,11 @@ func discover(path, what string) (statefile.Target, error) {
 // load discovers and reads the state file. I/O problems (a missing file, a
 // permission error, a file over --max-size) are returned as usage errors
 // (exit 2); a file that exists but cannot be parsed comes back in ParseErr.
-func load(path string, g *globalFlags) (*loaded, error) {
+func load(path string, g *globalFlags) (*loaded, error) { return loadFacts(path, g, true) }
+
+// loadFacts is load, leaving Facts nil unless derive (status --json
+// derives them on another core while it writes the atoms).
+func loadFacts(path string, g *globalFlags, derive bool) (*loaded, error) {
 	t, err := discover(path, "-f")
 	if err != nil {
 		return nil, err
@@ -146,7 +150,7 @@ func load(path string, g *globalFlags) (*loaded, error) {
 		l.Phase, err = statefile.LoadPhaseLoop(t.Path, g.maxSize)
 	} else {
 		l.AoT, err = statefile.Load(t.Path, g.maxSize)
-		if err == nil {
+		if err == nil && derive {
 			l.Facts = model.Derive(l.AoT.State)
 		}
 	}

@@ -59,7 +59,15 @@ func TestStatusJSONStreamsTheSame(t *testing.T) {
 		}
 		var want, got bytes.Buffer
 		writeJSON(&want, aotStatusJSON(l))
+		if k%2 == 1 {
+			// As status --json loads it: the facts derived while the
+			// atoms are written.
+			l.Facts = nil
+		}
 		writeAoTStatusJSON(&got, l)
+		if l.Facts == nil {
+			t.Fatalf("document %d: no facts after writing", k)
+		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {
 			g, w := got.Bytes(), want.Bytes()
 			i := 0

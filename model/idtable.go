@@ -1,0 +1,228 @@
+package model
+
+import (
+	"hash/maphash"
+	"sync"
+)
+
+// idTable finds the first atom with an id: an open-addressing hash table
+// of atom indexes, made once per shape. It does what a map[string]int of
+// the ids does, in a quarter of the memory and without keeping the keys:
+// each slot is 8 bytes, the upper half of the id's hash and the atom's
+// index plus one (0: empty), so a probe compares the id's bytes only when
+// the hashes' halves agree, and at 100,000 atoms the table (2 MB) stays
+// in the cache where a Go map of the ids (about 5 MB, with the keys'
+// bytes elsewhere) missed it on nearly every access (issue 26: validate
+// grew ×13–21 from 10,000 to 100,000 atoms).
+type idTable struct {
+	slots []uint64
+	mask  uint64
+	// touched sums what findAll read ahead, so that the reads stay.
+	touched int
+}
+
+// idSeed seeds the ids' hashes; the table's answers do not depend on it.
+var idSeed = maphash.MakeSeed()
+
+// newIDTable indexes atoms by id, the first of each id, and marks those in
+// first (len(atoms) long). dup reports whether an id is repeated. The
+// slots are those of sc when it has enough (nil: none).
+func newIDTable(atoms []Atom, first []bool, sc *checkScratch) (t idTable, dup bool) {
+	size := 16
+	for size < 2*len(atoms) {
+		size <<= 1
+	}
+	var slots []uint64
+	if sc != nil && cap(sc.slots) >= size {
+		slots = sc.slots[:size]
+		clear(slots)
+	} else {
+		slots = make([]uint64, size)
+		if sc != nil {
+			sc.slots = slots
+		}
+	}
+	t = idTable{slots: slots, mask: uint64(size - 1)}
+	// The ids are hashed and their slots read a batch ahead, as findAll
+	// does, so that the batch's cache misses overlap.
+	var hs [findBatch]uint64
+	for i := range atoms {
+		if k := i % findBatch; k == 0 {
+			n := min(findBatch, len(atoms)-i)
+			touch := uint64(0)
+			for k := range n {
+				hs[k] = maphash.String(idSeed, atoms[i+k].ID)
+			}
+			for k := range n {
+				touch += t.slots[hs[k]&t.mask]
+			}
+			t.touched += int(touch)
+		}
+		id := atoms[i].ID
+		h := hs[i%findBatch]
+		tag := h &^ 0xFFFFFFFF
+		for p := h & t.mask; ; p = (p + 1) & t.mask {
+			sl := t.slots[p]
+			if sl == 0 {
+				t.slots[p] = tag | uint64(i+1)
+				first[i] = true
+				break
+			}
+			if sl&^0xFFFFFFFF == tag && atoms[int(uint32(sl))-1].ID == id {
+				dup = true
+				break
+			}
+		}
+	}
+	return t, dup
+}
+
+// find returns the index of the first atom of atoms (those the table was
+// made of) with id, and whether there is one.
+func (t *idTable) find(atoms []Atom, id string) (int, bool) {
+	i := t.probe(atoms, id, maphash.String(idSeed, id))
+	return i, i >= 0
+}
+
+// probe is find for id, whose hash is h; -1 for none.
+func (t *idTable) probe(atoms []Atom, id string, h uint64) int {
+	tag := h &^ 0xFFFFFFFF
+	for p := h & t.mask; ; p = (p + 1) & t.mask {
+		sl := t.slots[p]
+		if sl == 0 {
+			return -1
+		}
+		if sl&^0xFFFFFFFF == tag {
+			if i := int(uint32(sl)) - 1; atoms[i].ID == id {
+				return i
+			}
+		}
+	}
+}
+
+// findBatch is how many ids findAll looks up together.
+const findBatch = 32
+
+// findAll is find for each of ids, into out (as long): the index of the
+// first atom with the id, -1 for none. It looks the ids up a batch at a
+// time, each step for the whole batch before the next — the hashes, then
+// the slots, then the atoms the slots name, then the comparisons — so
+// that the processor waits for the batch's cache misses together rather
+// than one after the other: at 100,000 atoms nearly every slot is one
+// (issue 26).
+func (t *idTable) findAll(atoms []Atom, ids []string, out []int32) {
+	var h, sl [findBatch]uint64
+	for len(ids) > 0 {
+		n := min(len(ids), findBatch)
+		for k := range n {
+			h[k] = maphash.String(idSeed, ids[k])
+		}
+		for k := range n {
+			sl[k] = t.slots[h[k]&t.mask]
+		}
+		var touch int
+		for k := range n {
+			if s := sl[k]; s != 0 && s&^0xFFFFFFFF == h[k]&^0xFFFFFFFF {
+				if id := atoms[int(uint32(s))-1].ID; id != "" {
+					touch += int(id[0])
+				}
+			}
+		}
+		for k := range n {
+			out[k] = int32(t.probe(atoms, ids[k], h[k]))
+		}
+		t.touched += touch
+		ids, out = ids[n:], out[n:]
+	}
+}
+
+// findEach sets out[k] to the index of the first atom of s (of this
+// shape) with id(k), -1 for none, for each k < len(out): a batch at a time
+// through the table (findAll), one by one through a shape's index map.
+func (sh *shape) findEach(s *State, out []int32, id func(k int) string) {
+	if sh.ids.slots == nil {
+		for k := range out {
+			i, _ := sh.find(s, id(k))
+			out[k] = int32(i)
+		}
+		return
+	}
+	var ids [findBatch]string
+	for at := 0; at < len(out); at += findBatch {
+		n := min(findBatch, len(out)-at)
+		for k := range n {
+			ids[k] = id(at + k)
+		}
+		sh.ids.findAll(s.Atoms, ids[:n], out[at:at+n])
+	}
+}
+
+// checkScratch is the memory of the slices checkShape makes, kept between
+// calls of Validate (scratchPool): at 100,000 atoms they are 4 MB a call,
+// whose allocation and collection on a heap of that size grew faster
+// than the atoms (issue 26). Slices are carved from one arena of each
+// type; what does not fit is allocated, and the next call gets an arena
+// as large as the last one needed.
+type checkScratch struct {
+	i32             []int32
+	bools           []bool
+	slots           []uint64
+	needI32, needBo int
+}
+
+var scratchPool sync.Pool
+
+// getScratch returns a checkScratch, from the pool when it has one.
+func getScratch() *checkScratch {
+	if sc, ok := scratchPool.Get().(*checkScratch); ok {
+		return sc
+	}
+	return &checkScratch{}
+}
+
+// putScratch gives sc back to the pool once nothing carved from it is
+// used any more.
+func putScratch(sc *checkScratch) {
+	if sc.needI32 > cap(sc.i32) {
+		sc.i32 = make([]int32, 0, sc.needI32)
+	}
+	if sc.needBo > cap(sc.bools) {
+		sc.bools = make([]bool, 0, sc.needBo)
+	}
+	sc.i32, sc.bools, sc.needI32, sc.needBo = sc.i32[:0], sc.bools[:0], 0, 0
+	scratchPool.Put(sc)
+}
+
+// int32s is make([]int32, n), from sh's scratch when it has one.
+func (sh *shape) int32s(n int) []int32 {
+	sc := sh.scratch
+	if sc == nil {
+		return make([]int32, n)
+	}
+	sc.needI32 += n
+	at := len(sc.i32)
+	if cap(sc.i32)-at < n {
+		return make([]int32, n)
+	}
+	sc.i32 = sc.i32[:at+n]
+	s := sc.i32[at : at+n : at+n]
+	clear(s)
+	return s
+}
+
+// bools is make([]bool, n), from sh's scratch when it has one.
+func (sh *shape) bools(n int) []bool {
+	sc := sh.scratch
+	if sc == nil {
+		return make([]bool, n)
+	}
+	sc.needBo += n
+	at := len(sc.bools)
+	if cap(sc.bools)-at < n {
+		return make([]bool, n)
+	}
+	sc.bools = sc.bools[:at+n]
+	s := sc.bools[at : at+n : at+n]
+	clear(s)
+	return s
+}

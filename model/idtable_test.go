@@ -1,0 +1,72 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestIDTableIsTheFirstIndex checks the ids' table against a map of the
+// first index of each id: ids repeated, empty, of one length, differing in
+// their last byte only, and ids that are not there, with many more
+// atoms than one batch of findAll, one at a time and a batch at a time;
+// the tables, of growing and then shrinking sizes, reuse one scratch's
+// slots as Validate's do.
+func TestIDTableIsTheFirstIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 3))
+	sc := &checkScratch{}
+	for _, n := range []int{0, 1, 2, 31, 33, 100, 1000, 5000, 1000, 33} {
+		atoms := make([]Atom, n)
+		for i := range atoms {
+			switch r.IntN(10) {
+			case 0:
+				atoms[i].ID = "" // no id
+			case 1, 2:
+				if i > 0 {
+					atoms[i].ID = atoms[r.IntN(i)].ID // a repeated id
+					continue
+				}
+				fallthrough
+			default:
+				atoms[i].ID = fmt.Sprintf("A%06d", r.IntN(4*n+1))
+			}
+		}
+		want := map[string]int{}
+		for i, a := range atoms {
+			if _, ok := want[a.ID]; !ok {
+				want[a.ID] = i
+			}
+		}
+		first := make([]bool, n)
+		tab, dup := newIDTable(atoms, first, sc)
+		if wantDup := len(want) < n; dup != wantDup {
+			t.Errorf("%d atoms: dup %v, want %v", n, dup, wantDup)
+		}
+		for i, a := range atoms {
+			if first[i] != (want[a.ID] == i) {
+				t.Fatalf("%d atoms: first[%d] (%q) is %v", n, i, a.ID, first[i])
+			}
+		}
+		var ids []string
+		for i := range 2*n + 40 {
+			id := fmt.Sprintf("A%06d", i)
+			if i%7 == 0 {
+				id += "x" // never an atom
+			}
+			ids = append(ids, id)
+		}
+		ids = append(ids, "")
+		got := make([]int32, len(ids))
+		tab.findAll(atoms, ids, got)
+		for k, id := range ids {
+			w, ok := want[id]
+			if !ok {
+				w = -1
+			}
+			i, found := tab.find(atoms, id)
+			if i != w || found != ok || int(got[k]) != w {
+				t.Fatalf("%d atoms: %q: find %d %v, findAll %d, want %d", n, id, i, found, got[k], w)
+			}
+		}
+	}
+}
