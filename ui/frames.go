@@ -25,10 +25,11 @@ import (
 //     the ticker already runs at Pace and its next tick draws the newest
 //     view (never more asked-for frames than Bubble Tea's 60 a second);
 //     2 ms after the ask the ticker runs at Pace again;
-//   - Quiet after the last change it slows to Idle, so a screen that does
-//     not change costs ten wake-ups a second. What changes the screen
-//     without passing through View (a clipboard write, a terminal query)
-//     waits at most that long.
+//   - Quiet (50 ms) after the last change it slows to Idle, so a screen
+//     that does not change costs ten wake-ups a second, and one whose
+//     clock changes it once a second (the header's "changed 12s ago")
+//     about fifteen. What changes the screen without passing through View
+//     (a clipboard write, a terminal query) waits at most Idle.
 //
 // When the ticker cannot be found (another Bubble Tea), FramesFor returns
 // nil, ask does nothing and the program keeps Bubble Tea's fixed rate
@@ -90,7 +91,7 @@ func newFrames(reset func(time.Duration), now func() time.Time, after func(time.
 	return &Frames{
 		Pace:  time.Second / 60, // Bubble Tea's own rate
 		Idle:  100 * time.Millisecond,
-		Quiet: time.Second,
+		Quiet: 50 * time.Millisecond, // a few frames: typing and scrolling keep the pace
 		reset: reset, now: now, after: after,
 	}
 }
