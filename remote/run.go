@@ -125,10 +125,11 @@ func readLines(r io.Reader, max int, onLine func([]byte) error) error {
 	}
 }
 
-// Output runs argv (Run) and returns what it printed, each line ending
-// in a line break, at most limit bytes in all: a longer answer, or one
-// line longer than that, is an error. What was read before is returned
-// with the error.
+// Output runs argv (Run) and returns the lines it printed, as Run reads
+// them (empty lines and a line's CR dropped), each ending in a line
+// break, at most limit bytes in all: a longer answer, or one line longer
+// than that, is an error. What was read before is returned with the
+// error. It serves JSON answers, which lose nothing by it.
 func Output(ctx context.Context, argv []string, limit int) ([]byte, error) {
 	var buf bytes.Buffer
 	// (A line is bounded too: garbage with no newline is cut off at the

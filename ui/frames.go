@@ -40,15 +40,22 @@ type Frames struct {
 	// lengthen them before the program runs).
 	Pace, Idle, Quiet time.Duration
 
-	mu    sync.Mutex
-	reset func(time.Duration)
-	now   func() time.Time
-	after func(time.Duration, func()) frameTimer
-	// due is when the last asked-for frame was due; settle puts the
-	// period back to Pace after it, quiet to Idle after Quiet.
-	due           time.Time
-	settle, quiet frameTimer
-	stopped       bool
+	mu sync.Mutex
+	// setPeriod resets the ticker with a period; refresh, called by ask
+	// on the program's goroutine, looks at the program's ticker again (a
+	// later Bubble Tea could make a new one when its renderer restarts).
+	setPeriod func(time.Duration)
+	refresh   func()
+	now       func() time.Time
+	after     func(time.Duration, func()) frameTimer
+	// asked is when a frame was last asked for with a reset, due when it
+	// was due, last the last ask of any kind. settle puts the period back
+	// to Pace framesSettle after asked, quiet to Idle Quiet after last. A
+	// timer whose callback was on its way when a newer ask came finds its
+	// moment not yet come and does nothing.
+	asked, due, last time.Time
+	settle, quiet    frameTimer
+	stopped          bool
 }
 
 // frameTimer is what a time.AfterFunc timer is to Frames (tests fake it).
@@ -75,24 +82,22 @@ func FramesFor(p *tea.Program) *Frames {
 	if slot == nil {
 		return nil
 	}
-	var t *time.Ticker
+	var t *time.Ticker // under Frames.mu
 	f := newFrames(func(d time.Duration) {
-		if t == nil {
-			t = *slot
-		}
 		if t != nil {
 			t.Reset(d)
 		}
 	}, time.Now, func(d time.Duration, fn func()) frameTimer { return time.AfterFunc(d, fn) })
+	f.refresh = func() { t = *slot }
 	return f
 }
 
-func newFrames(reset func(time.Duration), now func() time.Time, after func(time.Duration, func()) frameTimer) *Frames {
+func newFrames(setPeriod func(time.Duration), now func() time.Time, after func(time.Duration, func()) frameTimer) *Frames {
 	return &Frames{
-		Pace:  time.Second / 60, // Bubble Tea's own rate
-		Idle:  100 * time.Millisecond,
-		Quiet: 50 * time.Millisecond, // a few frames: typing and scrolling keep the pace
-		reset: reset, now: now, after: after,
+		Pace:      time.Second / 60, // Bubble Tea's own rate
+		Idle:      100 * time.Millisecond,
+		Quiet:     50 * time.Millisecond, // a few frames: typing and scrolling keep the pace
+		setPeriod: setPeriod, refresh: func() {}, now: now, after: after,
 	}
 }
 
@@ -111,7 +116,10 @@ func tickerSlot(p any) **time.Ticker {
 }
 
 // ask has a frame drawn soon: the screen just changed. Call it on the
-// program's goroutine.
+// program's goroutine, after the view is made: the program hands the
+// view to the renderer right after View returns, well within framesSoon.
+// (With GOMAXPROCS above 1 a tick in those microseconds would draw the
+// view before, and this one would come at the next tick: late, not lost.)
 func (f *Frames) ask() {
 	if f == nil {
 		return
@@ -121,7 +129,9 @@ func (f *Frames) ask() {
 	if f.stopped {
 		return
 	}
+	f.refresh()
 	now := f.now()
+	f.last = now
 	if now.Before(f.due.Add(f.Pace)) {
 		// Asked for less than a frame ago: the ticker runs at Pace (or
 		// that frame's tick is still to come) and its next tick draws
@@ -129,23 +139,25 @@ func (f *Frames) ask() {
 		f.quiet.Reset(f.Quiet)
 		return
 	}
-	f.due = now.Add(framesSoon)
-	f.reset(framesSoon)
+	f.asked, f.due = now, now.Add(framesSoon)
+	f.setPeriod(framesSoon)
 	if f.settle == nil {
-		f.settle = f.after(framesSettle, func() { f.period(f.Pace) })
-		f.quiet = f.after(f.Quiet, func() { f.period(f.Idle) })
+		f.settle = f.after(framesSettle, func() { f.periodFrom(f.Pace, func() time.Time { return f.asked.Add(framesSettle) }) })
+		f.quiet = f.after(f.Quiet, func() { f.periodFrom(f.Idle, func() time.Time { return f.last.Add(f.Quiet) }) })
 		return
 	}
 	f.settle.Reset(framesSettle)
 	f.quiet.Reset(f.Quiet)
 }
 
-// period sets the ticker's period, unless Frames stopped.
-func (f *Frames) period(d time.Duration) {
+// periodFrom sets the ticker's period to d if the moment from (read
+// under the lock) has come, and Frames did not stop: a timer that fired
+// just as a newer ask reset it does nothing.
+func (f *Frames) periodFrom(d time.Duration, from func() time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if !f.stopped {
-		f.reset(d)
+	if !f.stopped && !f.now().Before(from()) {
+		f.setPeriod(d)
 	}
 }
 

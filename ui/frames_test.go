@@ -123,6 +123,42 @@ func TestFramesAskForATickSoonAndSlowDownWhenQuiet(t *testing.T) {
 	none.stop()
 }
 
+// setNow sets the ticker's period at once (the tests' own knob).
+func (f *Frames) setNow(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.refresh()
+	f.setPeriod(d)
+}
+
+// A timer whose callback was already running when a newer ask reset it
+// (time.AfterFunc's Reset cannot stop it then) does nothing: it would
+// put off the frame just asked for.
+func TestFramesStaleTimerDoesNothing(t *testing.T) {
+	c := &fakeFrameClock{now: time.Date(2026, 11, 28, 3, 0, 0, 0, time.UTC)}
+	f := c.frames()
+	f.ask()
+	settle, quiet := c.timers[0].fn, c.timers[1].fn
+	c.advance(f.Quiet) // settle and quiet ran: Pace, then Idle
+	c.take()
+	c.advance(f.Pace)
+	f.ask() // a new frame: the next tick in 1ms
+	if got := c.take(); fmt.Sprint(got) != "[1ms]" {
+		t.Fatalf("periods %v, want 1ms", got)
+	}
+	// The callbacks of the timers' last round, late: their moments are
+	// not those of this ask.
+	quiet()
+	settle()
+	if got := c.take(); len(got) != 0 {
+		t.Fatalf("stale timers reset the ticker: %v", got)
+	}
+	c.advance(f.Quiet)
+	if got := c.take(); fmt.Sprint(got) != fmt.Sprint([]time.Duration{f.Pace, f.Idle}) {
+		t.Fatalf("this ask's own timers: periods %v, want Pace then Idle", got)
+	}
+}
+
 func TestFramesFindBubbleTeasTicker(t *testing.T) {
 	// If this fails after a Bubble Tea upgrade, its renderer's ticker
 	// moved: frames fall back to its fixed rate (FramesFor returns nil),
@@ -176,7 +212,7 @@ func (c *countModel) Init() tea.Cmd {
 func (c *countModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(countUp); ok {
 		if c.n == 0 {
-			c.frames.period(time.Hour) // on the program's goroutine, as ask
+			c.frames.setNow(time.Hour) // on the program's goroutine, as ask
 		}
 		c.n++
 	}
