@@ -163,6 +163,8 @@ type Validator struct {
 	// orField is what each atom's or_group field names in sh (orFieldOK,
 	// …).
 	orField []uint8
+	// stuck is PredictOutlook's memo of the stuck atoms.
+	stuck stuckMemo
 }
 
 // Validate returns ValidateWith(s, f).
@@ -170,6 +172,7 @@ func (m *Validator) Validate(s *State, f *Facts) Report {
 	next := &Validator{last: s}
 	r := validate(s, f, m, next)
 	if m != nil {
+		next.stuck = m.stuck
 		*m = *next
 	}
 	return r
