@@ -303,3 +303,33 @@ func richMutate(r *rand.Rand, s *model.State) *model.State {
 	}
 	return c
 }
+
+// TestValidatorAfterADecoderProblem validates a state whose decoder
+// problem hides a finding about an atom (its status is of the wrong type,
+// so the missing status is reported as that), then the next version with
+// the same atoms and the problem gone: the Validator's memo of the atoms
+// it found nothing about must not hide the finding now.
+func TestValidatorAfterADecoderProblem(t *testing.T) {
+	lines := model.LinesOf(map[string]int{"id": 10, "description": 11, "depends_on": 12})
+	s := &model.State{
+		Lines: model.LinesOf(map[string]int{"objective": 2, "control": 4, "atoms": 9}),
+		Atoms: []model.Atom{
+			{ID: "A1", Status: model.StatusPending, Line: 10, Lines: lines},
+			{ID: "A2", Status: model.StatusPending, Line: 14, Lines: model.LinesOf(map[string]int{"id": 14, "description": 15, "status": 16, "depends_on": 17})},
+		},
+		Problems: []model.Problem{{Line: 11, Path: "atoms[0].status", Message: "status should be text"}},
+	}
+	var d model.Deriver
+	var vr model.Validator
+	for step := range 3 {
+		f := d.Derive(s)
+		if got, want := vr.Validate(s, f), model.ValidateRef(s, f); !reflect.DeepEqual(got, want) {
+			t.Fatalf("step %d: Validator\n%+v\nwant\n%+v", step, got, want)
+		}
+		c := *s
+		c.Problems = nil
+		c.Atoms = slices.Clone(s.Atoms)
+		c.Atoms[1].Status = model.StatusInProgress
+		s = &c
+	}
+}
