@@ -146,7 +146,7 @@ func (g *graphView) forcedJob() *layoutJob {
 		return nil
 	}
 	l.pending = l.layoutKey(g.st)
-	return &layoutJob{old: nil, g: l.g, opt: l.opt, key: l.pending}
+	return &layoutJob{old: nil, g: l.jobGraph(), opt: l.opt, key: l.pending}
 }
 
 func (g *graphView) setSize(w, h int) {
@@ -186,7 +186,7 @@ func (g *graphView) relayoutJob() *layoutJob {
 		return nil
 	}
 	l.pending = key
-	return &layoutJob{old: l.gv.Layout(), g: l.g, opt: l.opt, key: key}
+	return &layoutJob{old: l.gv.Layout(), g: l.jobGraph(), opt: l.opt, key: key}
 }
 
 func (g *graphView) setFilter(f string) {
