@@ -83,10 +83,10 @@ type layered struct {
 	desc     []string
 	// exec are the executable atoms g marks (model.Facts.Executable).
 	exec []string
-	// spare are the nodes of the graph before g, for graphOf to write
-	// the next graph's into (nil: none, or given to a layout job, which
-	// may still read them); lent says g's nodes were given to one
-	// (jobGraph).
+	// spare are the nodes of the graph before g, of g's structure, for
+	// graphOf to write the next graph's into (nil: none, or given to a
+	// layout job, which may still read them); lent says g's nodes were
+	// given to one (jobGraph).
 	spare []dagdraw.Node
 	lent  bool
 	// pad pads the lines view draws.
@@ -235,9 +235,12 @@ func (l *layered) graphOf(st *model.State, f *model.Facts, r *model.Report) dagd
 	// (the drawing keeps only what it decorated with them), unless a
 	// layout job may read them; the last graph's are the spare for the
 	// next write unless a job was given them.
-	nodes := l.spare
+	// A spare of this structure has the nodes' ids already, and mostly
+	// their labels: only what differs is written (a string written into
+	// the heap costs a write barrier while the collector marks).
+	nodes, recycled := l.spare, true
 	if len(nodes) != len(old.Nodes) {
-		nodes = make([]dagdraw.Node, len(old.Nodes))
+		nodes, recycled = make([]dagdraw.Node, len(old.Nodes)), false
 	}
 	l.spare = old.Nodes
 	if l.lent {
@@ -247,12 +250,19 @@ func (l *layered) graphOf(st *model.State, f *model.Facts, r *model.Report) dagd
 	g := dagdraw.Graph{Nodes: nodes, Edges: old.Edges, Decomps: old.Decomps}
 	for k, i := range l.nodeAtom {
 		a := &st.Atoms[i]
-		n := old.Nodes[k]
-		n.Status, n.Flag = loopgraph.StatusOf(a.Status), 0
+		was := &old.Nodes[k]
+		label := was.Label
 		if a.Description != l.desc[k] {
-			n.Label, l.desc[k] = termtext.Line(a.Description), a.Description
+			label, l.desc[k] = termtext.Line(a.Description), a.Description
 		}
-		g.Nodes[k] = n
+		n := &g.Nodes[k]
+		if !recycled {
+			n.ID = was.ID
+		}
+		if !recycled || n.Label != label {
+			n.Label = label
+		}
+		n.Status, n.Flag, n.Executable = loopgraph.StatusOf(a.Status), 0, was.Executable
 	}
 	// What changed of the executable atoms and the flagged ones is looked
 	// up, not every node.
