@@ -56,7 +56,13 @@ func (g *graphView) setState(st *model.State, f *model.Facts, r *model.Report) *
 	}
 	g.st, g.facts = st, f
 	g.lay.noteShape(st, f)
-	g.exec = make(map[string]bool, len(f.Executable))
+	// The set is emptied and filled again, not made anew: at 10,000 atoms
+	// a new map for thousands of executable atoms was a tenth of a
+	// millisecond of every write.
+	if g.exec == nil {
+		g.exec = make(map[string]bool, len(f.Executable))
+	}
+	clear(g.exec)
 	for _, id := range f.Executable {
 		g.exec[id] = true
 	}
