@@ -90,7 +90,7 @@ func TestOutlookFollowsTheHooksReading(t *testing.T) {
 			}
 			readAsHook(s)
 			f := Derive(s)
-			before := predictParsed(s, f)
+			before := predictParsed(s, f, StuckAtoms)
 			s.LoopRead.Hook.Values[c.field].Text = c.text
 			o := PredictOutlook(s, f)
 			if c.field == HookIteration && strings.Contains(c.text, "+") {

@@ -48,7 +48,19 @@ type Outlook struct {
 // parse, and says why ("the stop hook reads control.status as
 // 'running   # …' (inline comment, line 65): the loop will end").
 func PredictOutlook(s *State, f *Facts) Outlook {
-	o := predictParsed(s, f)
+	return predictOutlook(s, f, StuckAtoms)
+}
+
+// PredictOutlook returns model.PredictOutlook(s, f), taking from the last
+// states m was given what their stuck atoms tell of this one's (see
+// stuckMemo): for the successive states of one loop, on one goroutine.
+func (m *Validator) PredictOutlook(s *State, f *Facts) Outlook {
+	return predictOutlook(s, f, m.stuck.atoms)
+}
+
+// predictOutlook is PredictOutlook with the stuck atoms found by stuck.
+func predictOutlook(s *State, f *Facts, stuck func(*State, *Facts) Stuck) Outlook {
+	o := predictParsed(s, f, stuck)
 	if s.LoopRead != nil {
 		o = followHook(s, f, o)
 	}
@@ -56,7 +68,7 @@ func PredictOutlook(s *State, f *Facts) Outlook {
 }
 
 // predictParsed is the outlook on the values aot-tui parsed.
-func predictParsed(s *State, f *Facts) Outlook {
+func predictParsed(s *State, f *Facts, stuckAtoms func(*State, *Facts) Stuck) Outlook {
 	c := s.Control
 	cons := s.Objective.Constraints
 	maxIter, maxStall := cons.EffectiveMaxIterations(), cons.EffectiveMaxStallCount()
@@ -98,7 +110,7 @@ func predictParsed(s *State, f *Facts) Outlook {
 		return Outlook{Decision: DecisionStop, Text: "stops: no atoms in the work graph", Warning: true, NextStall: next}
 	}
 	o := Outlook{Decision: DecisionContinue, NextStall: next}
-	stuck := StuckAtoms(s, f)
+	stuck := stuckAtoms(s, f)
 	switch {
 	case f.Outstanding > 0 && f.Counts.InProgress == 0 && len(f.Executable) == 0:
 		// Deadlocked: the hook continues, but no worker can start, the

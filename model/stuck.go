@@ -53,6 +53,80 @@ type stuckFinder struct {
 	// can marks, by atom index (first of each id), the atoms that are
 	// resolved or will be.
 	can []bool
+	// asPending has finishable take every atom of a known status for a
+	// pending one (stuckMemo's lower bound of can).
+	asPending bool
+}
+
+// stuckMemo is what StuckAtoms found of the last states of one loop that
+// holds for the next while the work graph's shape and the OR groups'
+// selections stay: whether no atom can be stuck whatever the known
+// statuses are. Its atoms method returns StuckAtoms(s, f).
+//
+// A resolved or in-progress atom is always finishable, a pending one when
+// what it waits on is: so the atoms finishable when every atom of a known
+// status is taken for pending (can with asPending) are finishable under
+// any known statuses. When that set holds every atom that is not an OR
+// choice its group leaves unselected, no atom is stuck while every status
+// is known — a status-only write (the loop's usual one) then costs a pass
+// over the statuses instead of the whole search (issue 26).
+type stuckMemo struct {
+	sh       *shape
+	selected []string
+	// clear: every first atom of the shape that its OR group does not
+	// leave unselected is finishable when every atom is pending.
+	clear bool
+}
+
+// atoms returns StuckAtoms(s, f).
+func (m *stuckMemo) atoms(s *State, f *Facts) Stuck {
+	if f.Outstanding == 0 {
+		return Stuck{}
+	}
+	sh := shapeOf(s, f)
+	if m.sh != sh || !sameSelections(m.selected, s.ORGroups) {
+		m.sh, m.selected = sh, m.selected[:0]
+		for _, g := range s.ORGroups {
+			m.selected = append(m.selected, g.Selected)
+		}
+		sf := stuckFinder{s: s, f: f, sh: sh, asPending: true}
+		sf.finishable()
+		m.clear = true
+		for i := range s.Atoms {
+			if sh.first[i] && !sf.can[i] && sf.deselected(i) == "" {
+				m.clear = false
+				break
+			}
+		}
+	}
+	if m.clear && allKnown(s.Atoms) {
+		return Stuck{}
+	}
+	return StuckAtoms(s, f)
+}
+
+// sameSelections reports whether groups select what selected lists, in
+// order.
+func sameSelections(selected []string, groups []ORGroup) bool {
+	if len(selected) != len(groups) {
+		return false
+	}
+	for k := range groups {
+		if groups[k].Selected != selected[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// allKnown reports whether every atom has a status the loop knows.
+func allKnown(atoms []Atom) bool {
+	for i := range atoms {
+		if !atoms[i].Status.Known() {
+			return false
+		}
+	}
+	return true
 }
 
 // deselectedBy is the OR group that lists id as a choice and selects
@@ -106,7 +180,11 @@ func (sf *stuckFinder) finishable() {
 		if !sh.first[i] {
 			continue
 		}
-		switch s.Atoms[i].Status {
+		status := s.Atoms[i].Status
+		if sf.asPending && status.Known() {
+			status = StatusPending
+		}
+		switch status {
 		case StatusResolved, StatusInProgress:
 			can[i] = true
 			queue = append(queue, int32(i))

@@ -163,6 +163,17 @@ type Validator struct {
 	// orField is what each atom's or_group field names in sh (orFieldOK,
 	// …).
 	orField []uint8
+	// clean marks the atoms of last that atoms() found nothing about,
+	// with no decoder problem to hide a finding (nil: not known).
+	clean []bool
+	// decompAt are the atom indexes of the decompositions' parents and
+	// children of sh (-1: none), each parent before its children;
+	// orDepending the atoms of sh (first of their ids) that depend on an
+	// OR choice, in order. Both made when first needed.
+	decompAt    []int32
+	orDepending []int32
+	// stuck is PredictOutlook's memo of the stuck atoms.
+	stuck stuckMemo
 }
 
 // Validate returns ValidateWith(s, f).
@@ -170,6 +181,7 @@ func (m *Validator) Validate(s *State, f *Facts) Report {
 	next := &Validator{last: s}
 	r := validate(s, f, m, next)
 	if m != nil {
+		next.stuck = m.stuck
 		*m = *next
 	}
 	return r
@@ -185,6 +197,7 @@ func validate(s *State, f *Facts, memo, next *Validator) Report {
 		v.next.sh = v.sh
 		if memo.sh == v.sh {
 			v.next.cycles, v.next.cyclesDone, v.next.choiceAtom, v.next.orField = memo.cycles, memo.cyclesDone, memo.choiceAtom, memo.orField
+			v.next.decompAt, v.next.orDepending = memo.decompAt, memo.orDepending
 		}
 	}
 	v.r.AtomCount = len(s.Atoms)
@@ -502,8 +515,31 @@ func (v *validator) atoms() {
 	}
 	orField := v.orFields()
 	g := v.sh.g
+	// An atom the last state's atoms() found nothing about, of the same
+	// shape (id, dependencies, OR group and what they resolve to) and
+	// the same Lines (the fields it has), gives nothing again while its
+	// status is one the loop knows: its lines and status are read only
+	// for a finding's text. A decoder problem hides findings, so clean is
+	// kept only of a state without any.
+	var reuse []bool
+	if m := v.memo; m != nil && m.sh == v.sh && m.last != nil && len(m.clean) == len(v.s.Atoms) && len(m.last.Atoms) == len(v.s.Atoms) {
+		reuse = m.clean
+	}
+	var clean []bool
+	if v.next != nil && len(v.s.Problems) == 0 {
+		clean = make([]bool, len(v.s.Atoms))
+		v.next.clean = clean
+	}
 	for i := range v.s.Atoms {
 		a := &v.s.Atoms[i]
+		if reuse != nil && reuse[i] && a.Status.Known() && sameLines(v.memo.last.Atoms[i].Lines, a.Lines) {
+			v.atomFields(i, a) // for the next validation
+			if clean != nil {
+				clean[i] = true
+			}
+			continue
+		}
+		found := len(v.r.Problems)
 		// The path is spelt out only for a finding: this runs on every
 		// write of the loop, over every atom.
 		path := func(field string) string { return "atoms[" + strconv.Itoa(i) + "]" + field }
@@ -543,6 +579,9 @@ func (v *validator) atoms() {
 			v.warnf(a.Lines.Line("or_group"), path(".or_group"), "atom %s names OR group %s, which is not defined in or_groups", name, a.ORGroup)
 		case orUnlisted:
 			v.warnf(a.Lines.Line("or_group"), path(".or_group"), "atom %s names OR group %s, whose choices do not list it", name, a.ORGroup)
+		}
+		if clean != nil && len(v.r.Problems) == found {
+			clean[i] = true
 		}
 	}
 }
@@ -833,9 +872,9 @@ func (v *validator) orDeadEnds() {
 		}
 		return grp
 	}
-	for i := range v.s.Atoms {
+	for _, i := range v.orDependingAtoms() {
 		a := &v.s.Atoms[i]
-		if a.Status != StatusPending || !sh.first[i] || unselected(i) != nil {
+		if a.Status != StatusPending || unselected(int(i)) != nil {
 			continue
 		}
 		for p := g.off[i]; p < g.off[i+1]; p++ {
@@ -848,7 +887,7 @@ func (v *validator) orDeadEnds() {
 			if sel == "" {
 				sel = "nothing"
 			}
-			path := "atoms[" + strconv.Itoa(i) + "].depends_on"
+			path := "atoms[" + strconv.Itoa(int(i)) + "].depends_on"
 			if contains(grp.Failed, d) {
 				v.warn(a.Lines.Line("depends_on"), path, "atom "+a.ID+" depends on "+d+", which failed in OR group "+grp.Name+" (it selects "+sel+"): "+a.ID+" can never run")
 			} else {
@@ -858,15 +897,46 @@ func (v *validator) orDeadEnds() {
 	}
 }
 
+// orDependingAtoms are the atoms (first of their ids) with a dependency
+// on an OR choice: those orDeadEnds reads. They depend on the work
+// graph's shape alone: a Validator finds them once per shape.
+func (v *validator) orDependingAtoms() []int32 {
+	if v.next != nil && v.next.orDepending != nil {
+		return v.next.orDepending
+	}
+	sh, g := v.sh, v.sh.g
+	out := []int32{}
+	for i := range v.s.Atoms {
+		if !sh.first[i] {
+			continue
+		}
+		for p := g.off[i]; p < g.off[i+1]; p++ {
+			if j := g.dep[p]; j >= 0 && sh.orGroupFirst(int(j)) >= 0 {
+				out = append(out, int32(i))
+				break
+			}
+		}
+	}
+	if v.next != nil {
+		v.next.orDepending = out
+	}
+	return out
+}
+
 func (v *validator) decompositions() {
 	// The parents and children looked up together (shape.findEach): each
-	// decomposition's parent, then its children.
+	// decomposition's parent, then its children. They are the shape's: a
+	// Validator keeps them while it stays.
 	n := 0
 	for _, d := range v.s.Decompositions {
 		n += 1 + len(d.Children)
 	}
-	at := make([]int32, n)
-	if v.sh != nil {
+	var at []int32
+	switch {
+	case v.next != nil && v.next.decompAt != nil && len(v.next.decompAt) == n:
+		at = v.next.decompAt
+	case v.sh != nil:
+		at = make([]int32, n)
 		i, c := 0, -1 // decomposition i, its child c (-1: the parent)
 		v.sh.findEach(v.s, at, func(int) string {
 			for c == len(v.s.Decompositions[i].Children) {
@@ -879,7 +949,11 @@ func (v *validator) decompositions() {
 			}
 			return d.Children[c-1]
 		})
-	} else {
+		if v.next != nil {
+			v.next.decompAt = at
+		}
+	default:
+		at = make([]int32, n)
 		k := 0
 		for _, d := range v.s.Decompositions {
 			for _, id := range append([]string{d.Parent}, d.Children...) {
@@ -890,7 +964,7 @@ func (v *validator) decompositions() {
 		}
 	}
 	for i, d := range v.s.Decompositions {
-		p := fmt.Sprintf("decompositions[%d]", i)
+		p := "decompositions[" + strconv.Itoa(i) + "]"
 		parent := int(at[0])
 		kids := at[1 : 1+len(d.Children)]
 		at = at[1+len(d.Children):]

@@ -89,9 +89,11 @@ func TestValidateMatchesReference(t *testing.T) {
 //
 // A Validator goes along each chain too, with the Deriver's facts and
 // with facts derived afresh (no shape shared): what it keeps of the last
-// state must never show in its reports.
+// state must never show in its reports, nor in its outlooks (its memo of
+// the stuck atoms), which must be PredictOutlook's.
 func TestValidateAlongDeriver(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 5))
+	clear := 0
 	for chain := 0; chain < 300; chain++ {
 		var d model.Deriver
 		var shared, fresh model.Validator
@@ -106,8 +108,20 @@ func TestValidateAlongDeriver(t *testing.T) {
 			if got, want := fresh.Validate(s, model.Derive(s)), model.ValidateRef(s, f); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: Validator on fresh facts\n%+v\nwant\n%+v", what, got, want)
 			}
+			if got, want := shared.PredictOutlook(s, f), model.PredictOutlook(s, f); got != want {
+				t.Fatalf("%s: Validator's outlook\n%+v\nwant\n%+v", what, got, want)
+			}
+			if got, want := fresh.PredictOutlook(s, model.Derive(s)), model.PredictOutlook(s, f); got != want {
+				t.Fatalf("%s: Validator's outlook on fresh facts\n%+v\nwant\n%+v", what, got, want)
+			}
+			if shared.StuckClear() {
+				clear++
+			}
 			s = richMutate(r, s)
 		}
+	}
+	if clear < 50 {
+		t.Fatalf("the stuck memo held no atom stuck in only %d of 6,000 steps", clear)
 	}
 }
 
@@ -116,9 +130,13 @@ func TestValidateAlongDeriver(t *testing.T) {
 // whose text did not change, and a Deriver) with one Validator: the
 // loop's writes, and edits that remove a field, add a dependency on
 // nothing or on an atom twice, add a line above everything and add a
-// binding. Its reports must be ValidateRef's.
+// binding, and a status the loop does not know. Its reports must be
+// ValidateRef's, its outlooks PredictOutlook's.
 func TestValidatorAlongReparse(t *testing.T) {
 	base := gen.Generate(gen.Options{Atoms: 80, Seed: 4, Resolved: 0.4, ORGroups: 6, Decompositions: 5})
+	// The writes start at iteration 100: past max_iterations, the outlook
+	// would not look for stuck atoms.
+	base = []byte(strings.Replace(string(base), "max_iterations: 40\n", "max_iterations: 100000\n", 1))
 	next := gen.LoopWrites(base)
 	r := rand.New(rand.NewPCG(26, 7))
 	var doc *statefile.Document
@@ -133,8 +151,9 @@ func TestValidatorAlongReparse(t *testing.T) {
 		func(s string) string {
 			return strings.Replace(s, "\nbindings:\n", "\nbindings:\n  A2:\n    summary: \"x\"\n", 1)
 		},
+		func(s string) string { return replaceNth(r, s, "    status: pending", "    status: blocked") },
 	}
-	checked := 0
+	checked, clear := 0, 0
 	for step := 0; step < 120; step++ {
 		data := edits[r.IntN(len(edits))](string(next()))
 		var err error
@@ -149,9 +168,15 @@ func TestValidatorAlongReparse(t *testing.T) {
 		if len(got.Problems) > 0 {
 			checked++
 		}
+		if got, want := vr.PredictOutlook(doc.State, f), model.PredictOutlook(doc.State, f); got != want {
+			t.Fatalf("step %d: Validator's outlook\n%+v\nwant\n%+v", step, got, want)
+		}
+		if vr.StuckClear() {
+			clear++
+		}
 	}
-	if checked < 20 {
-		t.Fatalf("only %d of 120 versions had findings", checked)
+	if checked < 20 || clear < 20 {
+		t.Fatalf("only %d of 120 versions had findings, %d were taken as having no stuck atom", checked, clear)
 	}
 }
 
@@ -277,4 +302,34 @@ func richMutate(r *rand.Rand, s *model.State) *model.State {
 		}
 	}
 	return c
+}
+
+// TestValidatorAfterADecoderProblem validates a state whose decoder
+// problem hides a finding about an atom (its status is of the wrong type,
+// so the missing status is reported as that), then the next version with
+// the same atoms and the problem gone: the Validator's memo of the atoms
+// it found nothing about must not hide the finding now.
+func TestValidatorAfterADecoderProblem(t *testing.T) {
+	lines := model.LinesOf(map[string]int{"id": 10, "description": 11, "depends_on": 12})
+	s := &model.State{
+		Lines: model.LinesOf(map[string]int{"objective": 2, "control": 4, "atoms": 9}),
+		Atoms: []model.Atom{
+			{ID: "A1", Status: model.StatusPending, Line: 10, Lines: lines},
+			{ID: "A2", Status: model.StatusPending, Line: 14, Lines: model.LinesOf(map[string]int{"id": 14, "description": 15, "status": 16, "depends_on": 17})},
+		},
+		Problems: []model.Problem{{Line: 11, Path: "atoms[0].status", Message: "status should be text"}},
+	}
+	var d model.Deriver
+	var vr model.Validator
+	for step := range 3 {
+		f := d.Derive(s)
+		if got, want := vr.Validate(s, f), model.ValidateRef(s, f); !reflect.DeepEqual(got, want) {
+			t.Fatalf("step %d: Validator\n%+v\nwant\n%+v", step, got, want)
+		}
+		c := *s
+		c.Problems = nil
+		c.Atoms = slices.Clone(s.Atoms)
+		c.Atoms[1].Status = model.StatusInProgress
+		s = &c
+	}
 }

@@ -29,17 +29,11 @@ type checks struct {
 // version's findings against another. The versions of the timeline are
 // checked as they are shown (setShown).
 func checksOf(vr *model.Validator, st *model.State, f *model.Facts) *checks {
-	var r model.Report
+	c := &checks{st: st, loopTools: model.LoopToolsWarnings(st)}
 	if vr != nil {
-		r = vr.Validate(st, f)
+		c.report, c.outlook = vr.Validate(st, f), vr.PredictOutlook(st, f)
 	} else {
-		r = model.ValidateWith(st, f)
-	}
-	c := &checks{
-		st:        st,
-		report:    r,
-		outlook:   model.PredictOutlook(st, f),
-		loopTools: model.LoopToolsWarnings(st),
+		c.report, c.outlook = model.ValidateWith(st, f), model.PredictOutlook(st, f)
 	}
 	c.resume = loopword.ResumeWith(st, c.report)
 	return c

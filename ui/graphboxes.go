@@ -131,5 +131,5 @@ func (g *graphView) jobFor(lay *dagdraw.Layout) *layoutJob {
 	l := &g.lay
 	key := l.layoutKey(g.st)
 	l.pending = key
-	return &layoutJob{old: lay, g: l.g, opt: l.opt, key: key}
+	return &layoutJob{old: lay, g: l.jobGraph(), opt: l.opt, key: key}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/aot-loop/aot-tui/dagdraw"
 	"github.com/aot-loop/aot-tui/internal/loopgraph"
 	"github.com/aot-loop/aot-tui/model"
 	"github.com/aot-loop/aot-tui/sim/gen"
@@ -31,7 +32,12 @@ func TestGraphOfMatchesFromState(t *testing.T) {
 		s := doc.State
 		var l layered
 		var d model.Deriver
-		reused := 0
+		reused, recycled := 0, 0
+		// lent are graphs given to layout jobs, with a copy of their
+		// nodes: later graphs must not be written into them.
+		type lentGraph struct{ g, was []dagdraw.Node }
+		var lent []lentGraph
+		var before []dagdraw.Node // the nodes of the graph before the last
 		for step := 0; step < 60; step++ {
 			f := d.Derive(s)
 			rep := model.ValidateWith(s, f)
@@ -49,11 +55,24 @@ func TestGraphOfMatchesFromState(t *testing.T) {
 			if same {
 				reused++
 			}
+			if len(before) > 0 && len(got.Nodes) > 0 && &before[0] == &got.Nodes[0] {
+				recycled++
+			}
+			before = l.g.Nodes
 			l.g = got
+			if step%7 == 3 {
+				g := l.jobGraph()
+				lent = append(lent, lentGraph{g.Nodes, slices.Clone(g.Nodes)})
+			}
+			for _, lg := range lent {
+				if !reflect.DeepEqual(lg.g, lg.was) {
+					t.Fatalf("chain %d step %d: the nodes of a graph given to a layout job were written", chain, step)
+				}
+			}
 			s = graphMutate(r, s)
 		}
-		if reused < 30 {
-			t.Fatalf("chain %d: only %d of 60 versions reused the last graph", chain, reused)
+		if reused < 30 || recycled < 15 {
+			t.Fatalf("chain %d: only %d of 60 versions reused the last graph, %d the nodes of the one before", chain, reused, recycled)
 		}
 	}
 }

@@ -53,17 +53,20 @@ func (m *Model) shortHelp(room int) string {
 		}
 		parts = append(parts, st.Render(b.keys(&m.keys).Help().Key)+" "+desc.Render(help))
 	}
-	out := ""
+	// The width of the parts joined is the sum of theirs and the gaps'
+	// (one line each, joined by spaces): each is measured once.
+	out, w := "", 0
 	for _, p := range parts {
-		next := out
+		next, nw := out, w+lipgloss.Width(p)
 		if next != "" {
 			next += "  "
+			nw += 2
 		}
 		next += p
-		if lipgloss.Width(next) > room && out != "" {
+		if nw > room && out != "" {
 			break
 		}
-		out = next
+		out, w = next, nw
 	}
 	return out
 }

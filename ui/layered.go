@@ -59,6 +59,11 @@ type layered struct {
 	// minimap is the minimap drawn last (nil when none was), for the
 	// legend.
 	minimap *dagdraw.Canvas
+	// mini is the last minimap made, with what it was made of: it depends
+	// on the layout (immutable) and the viewport alone, so a write that
+	// keeps them (a status change) draws it again from it instead of
+	// placing every node of the layout on it again.
+	mini miniMemo
 	// shown is what view painted last (mouse.go).
 	shown shownDrawing
 	// skey is structureKey(skeyOf), kept: a state's key is asked for by
@@ -78,6 +83,12 @@ type layered struct {
 	desc     []string
 	// exec are the executable atoms g marks (model.Facts.Executable).
 	exec []string
+	// spare are the nodes of the graph before g, of g's structure, for
+	// graphOf to write the next graph's into (nil: none, or given to a
+	// layout job, which may still read them); lent says g's nodes were
+	// given to one (jobGraph).
+	spare []dagdraw.Node
+	lent  bool
 	// pad pads the lines view draws.
 	pad padMemo
 }
@@ -189,7 +200,7 @@ func (l *layered) refresh(st *model.State, f *model.Facts, r *model.Report, node
 		return nil // the list shows graphs this big; v asks for the drawing
 	}
 	l.pending = key
-	return &layoutJob{old: l.gv.Layout(), g: l.g, opt: l.opt, key: key}
+	return &layoutJob{old: l.gv.Layout(), g: l.jobGraph(), opt: l.opt, key: key}
 }
 
 // graphOf is the drawing's graph of st: loopgraph.FromState with the
@@ -206,6 +217,7 @@ func (l *layered) graphOf(st *model.State, f *model.Facts, r *model.Report) dagd
 		g := loopgraph.FromState(st, f)
 		loopgraph.Flags(&g, r)
 		l.gkey, l.exec = skey, f.Executable
+		l.spare, l.lent = nil, false
 		l.nodeAtom, l.desc, l.nodeOf = l.nodeAtom[:0], l.desc[:0], slices.Grow(l.nodeOf[:0], len(st.Atoms))
 		for i := range st.Atoms {
 			k, ok := f.Index[st.Atoms[i].ID]
@@ -219,16 +231,38 @@ func (l *layered) graphOf(st *model.State, f *model.Facts, r *model.Report) dagd
 		}
 		return g
 	}
-	// The nodes are new: the last graph's may be read by a layout job.
-	g := dagdraw.Graph{Nodes: make([]dagdraw.Node, len(old.Nodes)), Edges: old.Edges, Decomps: old.Decomps}
+	// The nodes are written into those of the graph before the last one
+	// (the drawing keeps only what it decorated with them), unless a
+	// layout job may read them; the last graph's are the spare for the
+	// next write unless a job was given them.
+	// A spare of this structure has the nodes' ids already, and mostly
+	// their labels: only what differs is written (a string written into
+	// the heap costs a write barrier while the collector marks).
+	nodes, recycled := l.spare, true
+	if len(nodes) != len(old.Nodes) {
+		nodes, recycled = make([]dagdraw.Node, len(old.Nodes)), false
+	}
+	l.spare = old.Nodes
+	if l.lent {
+		l.spare = nil
+	}
+	l.lent = false
+	g := dagdraw.Graph{Nodes: nodes, Edges: old.Edges, Decomps: old.Decomps}
 	for k, i := range l.nodeAtom {
 		a := &st.Atoms[i]
-		n := old.Nodes[k]
-		n.Status, n.Flag = loopgraph.StatusOf(a.Status), 0
+		was := &old.Nodes[k]
+		label := was.Label
 		if a.Description != l.desc[k] {
-			n.Label, l.desc[k] = termtext.Line(a.Description), a.Description
+			label, l.desc[k] = termtext.Line(a.Description), a.Description
 		}
-		g.Nodes[k] = n
+		n := &g.Nodes[k]
+		if !recycled {
+			n.ID = was.ID
+		}
+		if !recycled || n.Label != label {
+			n.Label = label
+		}
+		n.Status, n.Flag, n.Executable = loopgraph.StatusOf(a.Status), 0, was.Executable
 	}
 	// What changed of the executable atoms and the flagged ones is looked
 	// up, not every node.
@@ -254,6 +288,12 @@ func (l *layered) graphOf(st *model.State, f *model.Facts, r *model.Report) dagd
 		})
 	}
 	return g
+}
+
+// jobGraph is g, for a layout job: its nodes are not written again.
+func (l *layered) jobGraph() dagdraw.Graph {
+	l.lent = true
+	return l.g
 }
 
 // markExecutable moves the nodes' executable marks from the atoms was
@@ -386,7 +426,7 @@ func (l *layered) view(w, h int, st dagdraw.Styler, s Styles) string {
 	l.minimap = nil
 	l.shown = shownDrawing{lay: l.gv.Layout(), vp: l.gv.Viewport(), rows: len(lines)}
 	if lay := l.gv.Layout(); lay != nil && !l.hideMinimap {
-		lines, l.minimap, l.shown.mini = overlayMinimap(lines, lay, l.gv.Viewport(), l.gv.Selected(), w, st, s)
+		lines, l.minimap, l.shown.mini = overlayMinimap(lines, lay, l.gv.Viewport(), l.gv.Selected(), w, st, s, &l.mini)
 	}
 	lines = append(lines, s.Muted.Render(padTo(truncate(termtext.Line(ind), w), w)))
 	l.pad.pad(lines, w)
@@ -402,14 +442,14 @@ func (l *layered) view(w, h int, st dagdraw.Styler, s Styles) string {
 // selected node is under that corner, and not at all when it is under
 // every one of them. It returns the lines, the minimap's canvas (nil when
 // it drew none) and the cells it covers (none: W 0).
-func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, sel string, w int, st dagdraw.Styler, s Styles) ([]string, *dagdraw.Canvas, dagdraw.Rect) {
+func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, sel string, w int, st dagdraw.Styler, s Styles, memo *miniMemo) ([]string, *dagdraw.Canvas, dagdraw.Rect) {
 	b := lay.Bounds()
 	h := len(lines)
 	if (b.W <= vp.W && b.H <= vp.H) || w < 60 || h < 14 {
 		return lines, nil, dagdraw.Rect{}
 	}
 	mw, mh := min(28, w/4), min(7, h/3)
-	mini := lay.Minimap(mw-2, mh-2, vp)
+	mini := memo.of(lay, mw-2, mh-2, vp)
 	inner := mini.Lines(st)
 	box := make([]string, 0, mh)
 	box = append(box, s.Border.Render("┌"+strings.Repeat("─", mw-2)+"┐"))
@@ -430,6 +470,23 @@ func overlayMinimap(lines []string, lay *dagdraw.Layout, vp dagdraw.Viewport, se
 		lines[y] = ansi.Cut(line, 0, x) + bl + ansi.Cut(line, x+mw, w)
 	}
 	return lines, mini, dagdraw.Rect{X: x, Y: y0, W: mw, H: len(box)}
+}
+
+// miniMemo is the last minimap made (Layout.Minimap) and what it was made
+// of. Its canvas is never modified.
+type miniMemo struct {
+	lay  *dagdraw.Layout
+	w, h int
+	vp   dagdraw.Viewport
+	c    *dagdraw.Canvas
+}
+
+// of returns lay.Minimap(w, h, vp), the last one when it was of these.
+func (m *miniMemo) of(lay *dagdraw.Layout, w, h int, vp dagdraw.Viewport) *dagdraw.Canvas {
+	if m.c == nil || m.lay != lay || m.w != w || m.h != h || m.vp != vp {
+		*m = miniMemo{lay: lay, w: w, h: h, vp: vp, c: lay.Minimap(w, h, vp)}
+	}
+	return m.c
 }
 
 // minimapCorner picks where a mw×mh minimap goes in a w×h drawing: the

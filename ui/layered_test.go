@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -267,5 +268,46 @@ func TestListFollowsTheDrawingsSelection(t *testing.T) {
 			t.Fatalf("after %s then v, %s is not the selected row on screen:\n%s", k, sel, screen(m))
 		}
 		press(m, "v") // back to the drawing
+	}
+}
+
+// TestMinimapMemoIsTheLayoutsMinimap walks the drawing of a loop larger
+// than the pane, with writes that change a status between the keys: the
+// minimap drawn (kept from the last frame while the layout and the
+// viewport stay) must be the one the layout makes for the viewport shown.
+func TestMinimapMemoIsTheLayoutsMinimap(t *testing.T) {
+	m := generatedModel(t, 300, 120, 36)
+	press(m, "g")
+	data := gen.Generate(gen.Options{Atoms: 300, Seed: 5, Resolved: 0.6, ORGroups: 300 / 25, Decompositions: 300 / 40})
+	kept, keys := 0, strings.Split(strings.Repeat("jjjlllljjjlllljjjhhhjjjlllllljjj", 2), "")
+	for i, k := range keys {
+		press(m, k)
+		_ = drawingPane(m)
+		l := &m.cur.graph.lay
+		was := l.minimap
+		doc, err := statefile.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := &doc.State.Atoms[(i*37)%len(doc.State.Atoms)]
+		a.Status = map[model.AtomStatus]model.AtomStatus{model.StatusPending: model.StatusInProgress}[a.Status]
+		if a.Status == "" {
+			a.Status = model.StatusPending
+		}
+		m.Update(m.loops[0].envelope(stateMsg{ev: statefile.Event{Kind: statefile.EventLoaded, Doc: doc, Facts: model.Derive(doc.State), At: fixedNow}}))
+		_ = drawingPane(m)
+		if l.minimap == nil {
+			t.Fatalf("step %d: no minimap", i)
+		}
+		if l.minimap == was {
+			kept++
+		}
+		want := l.gv.Layout().Minimap(l.minimap.W, l.minimap.H, l.gv.Viewport())
+		if !reflect.DeepEqual(l.minimap, want) {
+			t.Fatalf("step %d (%s): the minimap drawn is not the layout's for the viewport", i, k)
+		}
+	}
+	if kept < len(keys)/2 {
+		t.Fatalf("the minimap was kept across a write in only %d of %d steps", kept, len(keys))
 	}
 }
