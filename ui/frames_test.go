@@ -167,7 +167,7 @@ func TestFramesFindBubbleTeasTicker(t *testing.T) {
 		t.Fatal("FramesFor found no ticker in a tea.Program")
 	}
 	type other struct{ ticker time.Duration }
-	for _, v := range []any{nil, 3, &other{}, &struct{}{}, other{}} {
+	for _, v := range []any{nil, 3, &other{ticker: time.Second}, &struct{}{}, other{}} {
 		if tickerSlot(v) != nil {
 			t.Errorf("tickerSlot(%T) found a ticker", v)
 		}
