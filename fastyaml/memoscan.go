@@ -2,6 +2,7 @@ package fastyaml
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -156,14 +157,8 @@ func (s *lineScan) entries(sec *memoSection, first scanLine, prev *textIndex) (s
 		}
 		start, line := l.start, l.i
 		s.advance(l)
-		// entryEnd: the first line that is not blank and is indented
-		// less, or as much unless it is a dash line in a mapping.
-		for l, ok = s.nonBlank(); ok; l, ok = s.nonBlank() {
-			if l.indent < indent || l.indent == indent && !(inMap && isDashEntry(l.text(s.src))) {
-				break
-			}
-			s.advance(l)
-		}
+		s.entryEnd(indent, inMap)
+		l, ok = s.peek()
 		end := len(s.src)
 		if ok {
 			end = l.start
@@ -172,8 +167,16 @@ func (s *lineScan) entries(sec *memoSection, first scanLine, prev *textIndex) (s
 		if k := prev.find(s.src[start:end]); k >= 0 {
 			e.from, e.delta = int32(k), int32(line)-prev.sec.entries[k].line
 		}
+		if len(sec.entries) == cap(sec.entries) {
+			// Doubling: append grows a long slice by a quarter, which
+			// allocates some five times the entries of a long list.
+			sec.entries = slices.Grow(sec.entries, max(len(sec.entries), 64))
+		}
 		sec.entries = append(sec.entries, e)
 		if inMap {
+			if len(sec.keys) == cap(sec.keys) {
+				sec.keys = slices.Grow(sec.keys, max(len(sec.keys), 64))
+			}
 			sec.keys = append(sec.keys, key)
 		}
 	}
@@ -230,4 +233,41 @@ func (m *Memo) section(key string) *memoSection {
 		return nil
 	}
 	return m.sections[key]
+}
+
+// entryEnd moves to the line that ends an entry whose dash or key is at
+// indent (fastParser.entryEnd): the first line that is not blank and is
+// indented less, or as much unless it is a dash line in a mapping; the
+// end of the text if none is. Only the first indent+1 bytes of a line
+// (and a comment's or a dash's next byte) are looked at.
+func (s *lineScan) entryEnd(indent int, inMap bool) {
+	src, pos, line := s.src, s.pos, s.line
+	for pos < len(src) {
+		k := 0
+		for k <= indent && pos+k < len(src) && src[pos+k] == ' ' {
+			k++
+		}
+		if k <= indent && pos+k < len(src) {
+			switch c := src[pos+k]; {
+			case c == '\n' || c == '#':
+				// A blank line or a comment.
+			case c == '\r' && pos+k+1 < len(src) && src[pos+k+1] == '\n':
+				// A blank line of a CRLF text.
+			case k == indent && inMap && c == '-' && (pos+k+1 == len(src) || src[pos+k+1] == ' ' || src[pos+k+1] == '\r' || src[pos+k+1] == '\n'):
+				// An indentless sequence in the entry.
+			default:
+				s.pos, s.line = pos, line
+				return
+			}
+		} else if k <= indent {
+			break // blanks and the end of the text
+		}
+		n := bytes.IndexByte(src[pos:], '\n')
+		if n < 0 {
+			pos = len(src)
+			break
+		}
+		pos, line = pos+n+1, line+1
+	}
+	s.pos, s.line = len(src), line
 }
