@@ -32,7 +32,8 @@ import (
 // the Stub node in place of each such entry taken from it — and the key,
 // moved to its line, in a mapping. Release, once the tree has been read,
 // lets go of the tree, so that a memo of lean sections holds little more
-// than where the entries are.
+// than where the entries are. MemoOf makes a Memo with no nodes at all,
+// from the lines of a text a Reader read.
 type Memo struct {
 	text []byte
 	// sections maps each top-level key to its collection's entries; nil

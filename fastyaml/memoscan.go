@@ -264,8 +264,7 @@ func (s *lineScan) entryEnd(indent int, inMap bool) {
 		}
 		n := bytes.IndexByte(src[pos:], '\n')
 		if n < 0 {
-			pos = len(src)
-			break
+			break // the last line
 		}
 		pos, line = pos+n+1, line+1
 	}

@@ -25,7 +25,8 @@ import (
 // Nothing but the text edits needs the tree: ApplyEdits parses again
 // through it (parseTree) when given a Document without one, and the write
 // protocol (prepare) parses the file it edits that way from the start.
-// Reparse keeps to the tree, whose memo it reuses entry by entry.
+// Reparse reads the same way (readMemo) and records its memo without a
+// tree too (fastyaml.MemoOf).
 
 // readDirect decodes the frontmatter yml, whose LineMap is lines, with a
 // fastyaml.Reader: the state, with its problems, or nil when the Reader

@@ -96,8 +96,8 @@ func parseTree(data []byte) (*Document, error) { return parse(data, nil, false, 
 // above them (see fastyaml.Memo). It also remembers what the next Reparse
 // needs, which Parse does not. The two Documents may share decoded
 // values: neither may be modified. Its Root is nil: it is for reading,
-// and what it keeps of the tree is where each entry is rather than the
-// entries' nodes (fastyaml.ParseMemo's lean sections). When data differs
+// and what it keeps is where each entry is, not a tree (readMemo: no
+// tree is built for a text the fastyaml.Reader takes). When data differs
 // from prev's bytes only inside a few entries (a loop's write: an atom's
 // status, the control block), it reads just those entries' text and
 // builds nothing else (incremental.go).
@@ -243,7 +243,8 @@ func finish(st *model.State, data []byte, fm Frontmatter, prev *Document, memo *
 // leanSection says which top-level lists Reparse keeps no nodes of: those
 // decoded entry by entry (seqEntries, orGroups, bindings), whose entries
 // are taken from the previous Document's State. The tree of a 10,000-atom
-// file is about 26 MB; what is kept of it instead is where each entry is.
+// file is about 26 MB; what is kept of it instead is where each entry is
+// (and a text the Reader takes builds no tree at all: fastyaml.MemoOf).
 func leanSection(key string) bool {
 	switch key {
 	case "atoms", "decompositions", "or_groups", "bindings", "trail", "corrections":
