@@ -32,7 +32,8 @@ import (
 // the Stub node in place of each such entry taken from it — and the key,
 // moved to its line, in a mapping. Release, once the tree has been read,
 // lets go of the tree, so that a memo of lean sections holds little more
-// than where the entries are.
+// than where the entries are. MemoOf makes a Memo with no nodes at all,
+// from the lines of a text a Reader read.
 type Memo struct {
 	text []byte
 	// sections maps each top-level key to its collection's entries; nil
@@ -40,6 +41,9 @@ type Memo struct {
 	sections map[string]*memoSection
 	// rootIndent is the column of the top-level keys (Edits needs 0).
 	rootIndent int
+	// nodeless: the memo was made without a parse (MemoOf) and holds no
+	// nodes; a parse takes nothing from it.
+	nodeless bool
 }
 
 type memoSection struct {
@@ -54,6 +58,9 @@ type memoSection struct {
 	// nodes are the entries' nodes, by index (nil, or shorter than
 	// entries: the entries after have none, as in a lean sequence).
 	nodes []entryNodes
+	// keys are the keys of a mapping's entries, by index, in a memo made
+	// without nodes (MemoOf; nil otherwise).
+	keys []string
 	// byIndex: entry k was taken from entry k of the previous memo's
 	// section, unless it is in fresh (parsed), moved by the dl of the last
 	// of shifts at or before k (a section Patch made: its entries' from
@@ -76,6 +83,17 @@ func (s *memoSection) node(k int) entryNodes {
 		return s.nodes[k]
 	}
 	return entryNodes{}
+}
+
+// key returns the key of entry k of a mapping (false: not known).
+func (s *memoSection) key(k int) (string, bool) {
+	if k < len(s.keys) {
+		return s.keys[k], true
+	}
+	if n := s.node(k); n.key != nil {
+		return n.key.Value, true
+	}
+	return "", false
 }
 
 // keep adds the entry e with its nodes n.
@@ -124,6 +142,9 @@ type reuser struct {
 // Section.Origin, and never reads a Stub: one that cannot use what it
 // kept for a Stub parses again without prev.
 func ParseMemo(yml []byte, lines yamltext.LineMap, prev *Memo, lean func(key string) bool) (root *yaml.Node, memo *Memo, err error) {
+	if prev != nil && prev.nodeless {
+		prev = nil // nothing to take (MemoOf)
+	}
 	p := &fastParser{lean: lean}
 	if root, _ = p.run(yml, lines, prev, true); root != nil {
 		return root, p.memo, nil

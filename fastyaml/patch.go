@@ -223,7 +223,7 @@ func unitEnd(text []byte, start int, un unit) (int, bool) {
 	if un.entry >= 0 {
 		if inMap {
 			k := keyEnd(string(trimCR(t)))
-			if k < 0 || un.sec.node(un.entry).key == nil || string(t[:k]) != un.sec.node(un.entry).key.Value {
+			if key, ok := un.sec.key(un.entry); k < 0 || !ok || string(t[:k]) != key {
 				return 0, false
 			}
 		} else if !isDashEntry(t) {
@@ -267,7 +267,7 @@ func trimCR(b []byte) []byte {
 // entries are but no nodes, so that a later ParseMemo parses it again.
 // The tree m was recorded with is not needed (m may be Released).
 func (m *Memo) Patch(text []byte, edits []Edit) *Memo {
-	n := &Memo{text: text, sections: make(map[string]*memoSection, len(m.sections)), rootIndent: m.rootIndent}
+	n := &Memo{text: text, sections: make(map[string]*memoSection, len(m.sections)), rootIndent: m.rootIndent, nodeless: m.nodeless}
 	for key, s := range m.sections {
 		if s == nil || len(s.entries) == 0 {
 			n.sections[key] = s
@@ -288,15 +288,15 @@ func (m *Memo) Patch(text []byte, edits []Edit) *Memo {
 		mine := edits[at:in]
 		if len(mine) == 0 && db == 0 && dl == 0 && !s.lean {
 			// Nodes and places as they were, each entry taken from its own.
-			ns := &memoSection{kind: s.kind, bare: s.bare, entries: s.entries, nodes: s.nodes, byIndex: true}
+			ns := &memoSection{kind: s.kind, bare: s.bare, entries: s.entries, nodes: s.nodes, keys: s.keys, byIndex: true}
 			n.sections[key] = ns
 			continue
 		}
-		ns := &memoSection{kind: s.kind, lean: s.lean, bare: s.bare, nodes: s.nodes}
+		ns := &memoSection{kind: s.kind, lean: s.lean, bare: s.bare, nodes: s.nodes, keys: s.keys}
 		n.sections[key] = ns
 		if !s.lean && len(mine) > 0 {
 			e := mine[0]
-			ns.bare, ns.nodes = true, nil
+			ns.bare, ns.nodes, ns.keys = true, nil, nil
 			ns.entries = []memoEntry{{start: int32(e.Start), end: int32(e.End), line: int32(e.Line), from: -1}}
 			continue
 		}

@@ -313,6 +313,24 @@ func (r *Reader) Skip(v Value) {
 	}
 }
 
+// SkipTo moves the reader to pos, the start of a line at or after the
+// one it is on, without reading the text between: for a caller that knows
+// that text is the rest of an entry Next just returned, and that it is
+// the text of an entry read before in the same place of an earlier
+// version (an entry MemoOf found unchanged), which the reader took then.
+// The reader gives up when pos is behind it or not at a line's start.
+func (r *Reader) SkipTo(pos int) {
+	if r.bad {
+		return
+	}
+	if pos < r.cur.start || pos > len(r.src) || pos > 0 && r.src[pos-1] != '\n' {
+		r.fail("an entry does not end where its memo says")
+		return
+	}
+	r.line += strings.Count(r.src[r.cur.start:pos], "\n")
+	r.load(pos)
+}
+
 // Len returns the number of entries of the collection v, which Next
 // returned and whose entries have not been read yet, by looking at the
 // indentation of its lines; 0 once they are being read. It is exact on

@@ -97,7 +97,48 @@ func verifyReader(yml []byte) (bool, error) {
 			return true, fmt.Errorf("the Reader differs from yaml.v3 (cut %v): %s", cut, diff)
 		}
 	}
+	if fast {
+		if err := verifyMemoOf(yml); err != nil {
+			return true, err
+		}
+	}
 	return fast, nil
+}
+
+// verifyMemoOf checks that MemoOf records for yml, a text the fast parser
+// takes, the memo ParseMemo records: the same top-level sections, and in
+// each the same entries at the same places and lines, with the same keys.
+func verifyMemoOf(yml []byte) error {
+	lean := func(key string) bool { return len(key)%2 == 0 } // some of each
+	_, want, _ := ParseMemo(yml, yamltext.NewLineMap(yml, 0), nil, lean)
+	if want == nil {
+		return fmt.Errorf("ParseMemo kept no memo of a text the fast parser takes")
+	}
+	got := MemoOf(yml, lean, nil)
+	if got.rootIndent != want.rootIndent || len(got.sections) != len(want.sections) {
+		return fmt.Errorf("MemoOf: root at %d with %d sections, ParseMemo: %d with %d", got.rootIndent, len(got.sections), want.rootIndent, len(want.sections))
+	}
+	for key, ws := range want.sections {
+		gs, ok := got.sections[key]
+		if !ok || (gs == nil) != (ws == nil) {
+			return fmt.Errorf("MemoOf: section %q is %v, ParseMemo: %v", key, gs, ws)
+		}
+		if ws == nil {
+			continue
+		}
+		if gs.kind != ws.kind || gs.lean != ws.lean || len(gs.entries) != len(ws.entries) {
+			return fmt.Errorf("MemoOf: section %q kind %v lean %v with %d entries, ParseMemo: %v %v %d", key, gs.kind, gs.lean, len(gs.entries), ws.kind, ws.lean, len(ws.entries))
+		}
+		for i, we := range ws.entries {
+			ge := gs.entries[i]
+			gk, gok := gs.key(i)
+			wk, wok := ws.key(i)
+			if ge != we || gok != wok || gk != wk {
+				return fmt.Errorf("MemoOf: %s[%d] is %+v key %q, ParseMemo: %+v key %q", key, i, ge, gk, we, wk)
+			}
+		}
+	}
+	return nil
 }
 
 // readAll reads yml with a Reader, comparing each value with the node of

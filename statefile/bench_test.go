@@ -27,6 +27,18 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
+// BenchmarkReparseFirst is the watcher's first read, Reparse(nil, data):
+// Parse's, which also records the memo the next Reparse needs (issue 26:
+// about Parse's allocation and time).
+func BenchmarkReparseFirst(b *testing.B) {
+	for _, n := range append(benchSizes, 100000) {
+		data, _ := gen.GenerateSpec(n, 1)
+		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
+			benchRead(b, data, func(data []byte) (*Document, error) { return Reparse(nil, data) })
+		})
+	}
+}
+
 func BenchmarkParseTree(b *testing.B) {
 	for _, n := range append(benchSizes, 100000) {
 		data, _ := gen.GenerateSpec(n, 1)

@@ -41,6 +41,9 @@ type decoder struct {
 	// fastyaml.Stub, see reused) could not be taken from prev's decoded
 	// entries: the state is then wrong, and parse starts over without prev.
 	stubMissed bool
+	// skipTo is where the text of the entry just taken from prev ends,
+	// for the reader to skip to (0: none).
+	skipTo int
 
 	// halves is the number of atoms from which Parse decodes the list in
 	// two halves at once; half marks the decoder of a half (half.go).
@@ -58,8 +61,10 @@ type decoder struct {
 	keys      []model.KeyLine
 	lineArena lineArena
 	// pending are the second parts of the atoms lists the reader cut,
-	// being read on other goroutines (readInHalves).
-	pending []half
+	// being read on other goroutines (readInHalves); moved is what was
+	// recorded for the memo since (afterCut).
+	pending []*half
+	moved   []movedRec
 }
 
 // val is a value being decoded: a node of the tree, or a value the
@@ -398,8 +403,20 @@ func (d *decoder) entries(x val, each func(k, v val)) {
 			return
 		}
 		each(val{v: k}, val{v: v})
-		d.r.Skip(v)
+		d.skip(v)
 	}
+}
+
+// skip moves the reader past v, the value just decoded: to where the
+// entry ends when it was taken from the previous version (d.skipTo, set
+// by entry), else past what was not read of it.
+func (d *decoder) skip(v fastyaml.Value) {
+	if d.skipTo > 0 {
+		d.r.SkipTo(d.skipTo)
+		d.skipTo = 0
+		return
+	}
+	d.r.Skip(v)
 }
 
 // items calls each with every item of the sequence x.
@@ -417,7 +434,7 @@ func (d *decoder) items(x val, each func(i int, item val)) {
 			return
 		}
 		each(i, val{v: v})
-		d.r.Skip(v)
+		d.skip(v)
 	}
 }
 
@@ -516,7 +533,7 @@ func (d *decoder) mapOf(x val, p path, keep bool, known func(key string, k, v va
 			return done()
 		}
 		pair(val{v: k}, val{v: v})
-		d.r.Skip(v)
+		d.skip(v)
 	}
 }
 
@@ -690,7 +707,7 @@ func (d *decoder) decodeState(root val) *model.State {
 		prev = &model.State{}
 	}
 	s.Extra, s.Lines, _ = d.mapping(root, pathOf("frontmatter"), func(key string, k, v val) bool {
-		defer d.noteTop(key, len(d.problems))
+		defer d.noteTop(key, len(d.problems), len(d.pending) > 0)
 		switch key {
 		case "objective":
 			s.Objective = d.objective(v)

@@ -25,29 +25,43 @@ import (
 // Nothing but the text edits needs the tree: ApplyEdits parses again
 // through it (parseTree) when given a Document without one, and the write
 // protocol (prepare) parses the file it edits that way from the start.
-// Reparse keeps to the tree, whose memo it reuses entry by entry.
+// Reparse reads the same way (readMemo) and records its memo without a
+// tree too (fastyaml.MemoOf).
 
 // readDirect decodes the frontmatter yml, whose LineMap is lines, with a
 // fastyaml.Reader: the state, with its problems, or nil when the Reader
 // gave up. From halves atoms on (and on more than one core) the atoms list
-// is read in two parts at once (readInHalves).
-func readDirect(yml []byte, lines yamltext.LineMap, halves int) *model.State {
+// is read in two parts at once (readInHalves). With record, it also makes
+// the memo the next Reparse needs (fastyaml.MemoOf, and the problems of
+// each entry and top-level value); nil when it cannot (see joinHalves).
+// An entry of a lean list whose text is that of an entry of prev (non-nil
+// only with record) is not read again: it is taken from prev's State
+// (reused), moved to its line, and the Reader skips its text (SkipTo).
+func readDirect(yml []byte, lines yamltext.LineMap, halves int, record bool, prev *Document) (*model.State, *docMemo) {
 	r := fastyaml.NewReader(yml, lines)
 	if r == nil {
-		return nil
+		return nil, nil
 	}
 	root := r.Root()
 	if r.Failed() {
-		return nil
+		return nil, nil
 	}
 	d := &decoder{lines: lines, halves: halves, r: r}
+	if record {
+		var pm *fastyaml.Memo
+		if prev != nil && prev.memo != nil {
+			pm = prev.memo.yaml
+			d.prev = prev
+		}
+		d.memo = &docMemo{yaml: fastyaml.MemoOf(yml, leanSection, pm), spans: map[string][]int32{}}
+	}
 	st := d.decodeState(val{v: root})
 	d.joinHalves()
 	if !r.Finish() {
-		return nil
+		return nil, nil
 	}
 	st.Problems = d.problems
-	return st
+	return st, d.memo
 }
 
 // half is the second part of an atoms list, read by a decoder of its own
@@ -57,6 +71,10 @@ type half struct {
 	d    *decoder
 	at   int
 	done chan bool
+	// rec records the problems of each atom (nil: no memo); the second
+	// part's, counted from its own first problem, are in spans.
+	rec   *listRec
+	spans []int32
 }
 
 // readInHalves is atomsInHalves for a text read directly: the Reader cuts
@@ -71,7 +89,7 @@ type half struct {
 // where the cut said (text the Reader would not take), the Reader gives
 // up: what it read of the file is thrown away.
 func (d *decoder) readInHalves(x val) ([]model.Atom, bool) {
-	if d.halves <= 0 || x.n != nil || x.v.Kind != yaml.SequenceNode || runtime.GOMAXPROCS(0) < 2 {
+	if d.halves <= 0 || d.prev != nil || x.n != nil || x.v.Kind != yaml.SequenceNode || runtime.GOMAXPROCS(0) < 2 {
 		return nil, false
 	}
 	c := x.v
@@ -80,9 +98,19 @@ func (d *decoder) readInHalves(x val) ([]model.Atom, bool) {
 		return nil, false
 	}
 	out := make([]model.Atom, n)
-	h := half{d: &decoder{lines: d.lines, half: true, r: second}, done: make(chan bool, 1)}
-	go func() { h.done <- h.d.readAtoms(&rest, from, n, out) }()
-	if !d.readAtoms(&c, 0, from, out) {
+	h := &half{d: &decoder{lines: d.lines, half: true, r: second}, done: make(chan bool, 1)}
+	var spans *[]int32
+	if h.rec = d.list("atoms", x); h.rec != nil {
+		spans, h.spans = &h.rec.spans, make([]int32, 0, 2*(n-from))
+	}
+	go func() {
+		var sp *[]int32
+		if spans != nil {
+			sp = &h.spans
+		}
+		h.done <- h.d.readAtoms(&rest, from, n, out, sp)
+	}()
+	if !d.readAtoms(&c, 0, from, out, spans) {
 		d.r.Fail("the first part of the atoms list does not hold the atoms the cut counted")
 	}
 	d.r.Leave(second)
@@ -94,7 +122,15 @@ func (d *decoder) readInHalves(x val) ([]model.Atom, bool) {
 // joinHalves waits for the second parts of the lists readInHalves cut,
 // checks that each ended where its list does, and puts their problems
 // where reading the lists in one piece puts them.
+//
+// With a memo, the problems of the atoms are recorded part by part, and
+// what was recorded after the cut (the end of the atoms' own problems and
+// everything of the sections after them) moves by the second part's
+// problems; a memo of a file cut twice (a second atoms key) is dropped.
 func (d *decoder) joinHalves() {
+	if d.memo != nil && len(d.pending) > 1 {
+		d.memo = nil
+	}
 	for k := len(d.pending) - 1; k >= 0; k-- {
 		h := d.pending[k]
 		if !<-h.done {
@@ -102,13 +138,54 @@ func (d *decoder) joinHalves() {
 		}
 		d.r.Join(h.d.r)
 		d.problems = slices.Insert(d.problems, h.at, h.d.problems...)
+		if d.memo != nil {
+			d.afterCut(h)
+		}
 	}
 	d.pending = nil
+	d.moved = nil
+}
+
+// afterCut puts the problems recorded for the memo where they are once
+// the second part h's are in: those of its atoms after the first part's,
+// and what was recorded after the cut moved by as many.
+func (d *decoder) afterCut(h *half) {
+	n := int32(len(h.d.problems))
+	for _, m := range d.moved {
+		if m.list {
+			for k := range d.memo.spans[m.key] {
+				d.memo.spans[m.key][k] += n
+			}
+			continue
+		}
+		if t, ok := d.memo.top[m.key]; ok && t[0] >= 0 {
+			if m.start {
+				t[0] += n
+			}
+			t[1] += n
+			d.memo.top[m.key] = t
+		}
+	}
+	if h.rec != nil {
+		for _, v := range h.spans {
+			h.rec.spans = append(h.rec.spans, int32(h.at)+v)
+		}
+		h.rec.done(d)
+	}
+}
+
+// movedRec is something recorded for the memo after a cut whose second
+// part's problems are not yet in (see afterCut): the spans of a list, or
+// the problems of a top-level value (start: from its start on).
+type movedRec struct {
+	key         string
+	list, start bool
 }
 
 // readAtoms decodes the entries of the atoms list c, which must be the
 // atoms from to to, into out[from:to].
-func (d *decoder) readAtoms(c *fastyaml.Value, from, to int, out []model.Atom) bool {
+// With spans, it appends where each atom's problems are among d's.
+func (d *decoder) readAtoms(c *fastyaml.Value, from, to int, out []model.Atom, spans *[]int32) bool {
 	for i := from; ; i++ {
 		_, item, ok := d.r.Next(c)
 		if !ok {
@@ -117,7 +194,11 @@ func (d *decoder) readAtoms(c *fastyaml.Value, from, to int, out []model.Atom) b
 		if i >= to {
 			return false
 		}
+		start := len(d.problems)
 		out[i] = d.atom(val{v: item}, i)
+		if spans != nil {
+			*spans = append(*spans, int32(start), int32(len(d.problems)))
+		}
 		d.r.Skip(item)
 	}
 }

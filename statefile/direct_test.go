@@ -101,7 +101,8 @@ func readsDirectly(data []byte) bool {
 		return false
 	}
 	yml := fm.YAML(data)
-	return readDirect(yml, yamltext.NewLineMap(yml, fm.FirstLine-1), 0) != nil
+	st, _ := readDirect(yml, yamltext.NewLineMap(yml, fm.FirstLine-1), 0, false, nil)
+	return st != nil
 }
 
 // checkDirect reads data as Parse does, with the atoms read in one piece

@@ -38,9 +38,14 @@ const maxEdits = 16
 // noteTop records, while a Reparse decodes, the problems the value of the
 // top-level key gave (from start): the incremental read replaces them
 // when it reads the value again. A key given twice is recorded as unknown.
-func (d *decoder) noteTop(key string, start int) {
+// cut says that start was recorded after a cut of the atoms list whose
+// second part's problems are not in yet (see afterCut).
+func (d *decoder) noteTop(key string, start int, cut bool) {
 	if d.memo == nil {
 		return
+	}
+	if len(d.pending) > 0 {
+		d.moved = append(d.moved, movedRec{key: key, start: cut})
 	}
 	if d.memo.top == nil {
 		d.memo.top = map[string][2]int32{}
@@ -110,16 +115,7 @@ func reparseEdits(prev *Document, data []byte) *Document {
 	nfm.YAMLEnd, nfm.BodyStart = yamlEnd, fm.BodyStart+yamlEnd-fm.YAMLEnd
 	// The loop's tools, with the entries that did not change taken from
 	// the version before.
-	e := &entries{base: nfm.YAMLStart, firstLine: nfm.FirstLine}
-	for _, key := range nm.LeanKeys() {
-		sec := nm.Lean(key)
-		es := entrySection{key: key, sec: sec, first: e.n}
-		if pm.loopTools != nil {
-			es.prev = pm.loopTools.section(key)
-		}
-		e.secs = append(e.secs, es)
-		e.n += sec.Len()
-	}
+	e := loopEntries(memo, prev, nfm.YAMLStart, nfm.FirstLine)
 	frame := looptools.Frame{YAMLStart: nfm.YAMLStart, YAMLEnd: nfm.YAMLEnd,
 		BodyStart: nfm.BodyStart, FirstLine: nfm.FirstLine, BOM: nfm.BOM, CRLF: nfm.CRLF}
 	st.LoopRead, e.read = looptools.ReadEntries(data, frame, st, e)
@@ -493,3 +489,7 @@ func patchProblems(prev *Document, pieces []piece, off int) ([]model.Problem, ma
 // incrementalOff turns the incremental read off (tests, to compare the two
 // ways).
 var incrementalOff atomic.Bool
+
+// treeReparse makes Reparse's whole read go through the node tree, as it
+// did before it read the text directly (tests, to compare the two).
+var treeReparse atomic.Bool

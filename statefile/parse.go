@@ -72,8 +72,8 @@ func read(data []byte, halves int) (*Document, error) {
 	}
 	yml := fm.YAML(data)
 	lines := yamltext.NewLineMap(yml, fm.FirstLine-1)
-	if st := readDirect(yml, lines, halves); st != nil {
-		finish(st, data, fm, nil, nil, nil)
+	if st, _ := readDirect(yml, lines, halves, false, nil); st != nil {
+		finish(st, data, fm, nil, nil)
 		return &Document{Data: data, FM: fm, State: st, lines: lines}, nil
 	}
 	doc, err := parseYAML(data, fm, lines, nil, false, halves)
@@ -96,8 +96,8 @@ func parseTree(data []byte) (*Document, error) { return parse(data, nil, false, 
 // above them (see fastyaml.Memo). It also remembers what the next Reparse
 // needs, which Parse does not. The two Documents may share decoded
 // values: neither may be modified. Its Root is nil: it is for reading,
-// and what it keeps of the tree is where each entry is rather than the
-// entries' nodes (fastyaml.ParseMemo's lean sections). When data differs
+// and what it keeps is where each entry is, not a tree (readMemo: no
+// tree is built for a text the fastyaml.Reader takes). When data differs
 // from prev's bytes only inside a few entries (a loop's write: an atom's
 // status, the control block), it reads just those entries' text and
 // builds nothing else (incremental.go).
@@ -110,7 +110,31 @@ func Reparse(prev *Document, data []byte) (*Document, error) {
 			return doc, nil
 		}
 	}
-	return parse(data, prev, true, atomHalves)
+	return readMemo(data, prev, atomHalves)
+}
+
+// readMemo is Reparse's whole read: Parse's, which also records the memo
+// the next Reparse needs. A text the fastyaml.Reader takes is decoded
+// straight into the State, and the memo — where each entry of the lean
+// sections is, the top-level layout — comes from one pass over its lines
+// (fastyaml.MemoOf): no node is built. Any other text is read through the
+// tree (parse), which records the memo as it parses and takes from prev
+// the entries whose text did not change.
+func readMemo(data []byte, prev *Document, halves int) (*Document, error) {
+	if treeReparse.Load() {
+		return parse(data, prev, true, halves)
+	}
+	fm, err := SplitFrontmatter(data)
+	if err != nil {
+		return nil, frontmatterError(err)
+	}
+	yml := fm.YAML(data)
+	lines := yamltext.NewLineMap(yml, fm.FirstLine-1)
+	if st, memo := readDirect(yml, lines, halves, true, prev); st != nil {
+		finish(st, data, fm, prev, memo)
+		return &Document{Data: data, FM: fm, State: st, lines: lines, memo: memo}, nil
+	}
+	return parseYAML(data, fm, lines, prev, true, halves)
 }
 
 // frontmatterError is the *Error of a file SplitFrontmatter refused.
@@ -180,7 +204,7 @@ func parseYAML(data []byte, fm Frontmatter, lines yamltext.LineMap, prev *Docume
 		return parse(data, nil, record, halves)
 	}
 	st.Problems = d.problems
-	finish(st, data, fm, prev, d.memo, root)
+	finish(st, data, fm, prev, d.memo)
 	if record {
 		// The tree of a Reparse holds stubs for the entries taken from
 		// prev, and keeping it would keep the whole tree (see Reparse).
@@ -197,7 +221,7 @@ func parseYAML(data []byte, fm Frontmatter, lines yamltext.LineMap, prev *Docume
 // the lines, which on a Reparse (memo, on the tree root, and prev) takes
 // the entries whose text did not change from the version before (see
 // loopEntries): the same reading as a Parse.
-func finish(st *model.State, data []byte, fm Frontmatter, prev *Document, memo *docMemo, root *yaml.Node) {
+func finish(st *model.State, data []byte, fm Frontmatter, prev *Document, memo *docMemo) {
 	body := fm.Body(data)
 	if prev != nil && prev.State.Body == string(body) {
 		st.Body = prev.State.Body
@@ -207,7 +231,7 @@ func finish(st *model.State, data []byte, fm Frontmatter, prev *Document, memo *
 	frame := looptools.Frame{YAMLStart: fm.YAMLStart, YAMLEnd: fm.YAMLEnd,
 		BodyStart: fm.BodyStart, FirstLine: fm.FirstLine, BOM: fm.BOM, CRLF: fm.CRLF}
 	if memo != nil {
-		e := loopEntries(memo, prev, root, fm.YAMLStart, fm.FirstLine)
+		e := loopEntries(memo, prev, fm.YAMLStart, fm.FirstLine)
 		st.LoopRead, e.read = looptools.ReadEntries(data, frame, st, e)
 		e.forget()
 		memo.loopTools = e
@@ -219,7 +243,8 @@ func finish(st *model.State, data []byte, fm Frontmatter, prev *Document, memo *
 // leanSection says which top-level lists Reparse keeps no nodes of: those
 // decoded entry by entry (seqEntries, orGroups, bindings), whose entries
 // are taken from the previous Document's State. The tree of a 10,000-atom
-// file is about 26 MB; what is kept of it instead is where each entry is.
+// file is about 26 MB; what is kept of it instead is where each entry is
+// (and a text the Reader takes builds no tree at all: fastyaml.MemoOf).
 func leanSection(key string) bool {
 	switch key {
 	case "atoms", "decompositions", "or_groups", "bindings", "trail", "corrections":

@@ -355,28 +355,47 @@ func TestReparseReuses(t *testing.T) {
 }
 
 // TestReparseStartsOverWhenAnEntryCannotBeTaken: an entry whose text did
-// not change is not parsed (the tree has a stub for it), but an entry
-// with problems is decoded again when its index changed, since their
-// paths name the index. There is nothing to decode it from: Reparse
-// parses the whole file again, and gives what Parse gives.
+// not change is not parsed, but an entry with problems is decoded again
+// when its index changed, since their paths name the index. Through the
+// tree (a text the Reader does not take), such an entry is a stub with
+// nothing to decode it from: Reparse parses the whole file again. Read
+// directly, it is decoded from the text and the others are taken. Both
+// give what Parse gives.
 func TestReparseStartsOverWhenAnEntryCannotBeTaken(t *testing.T) {
 	data := gen.Generate(gen.Options{Atoms: 40, Seed: 3})
 	bad := bytes.Replace(data, []byte("    status: pending\n"), []byte("    status: [not, a, status]\n"), 1)
-	prev := checkReparse(t, nil, bad, "a file with a problem")
-	if len(prev.State.Problems) == 0 {
-		t.Fatal("the file has no problem to move")
-	}
 	at := bytes.Index(bad, []byte("\natoms:\n")) + len("\natoms:\n")
 	inserted := append(append(append([]byte(nil), bad[:at]...), "  - id: NEW1\n    description: new\n    status: pending\n    depends_on: []\n"...), bad[at:]...)
-	doc := checkReparse(t, prev, inserted, "an atom inserted above the atom with a problem")
-	if doc.memo == nil || doc.memo.yaml == nil {
-		t.Fatal("the parse started over without a memo")
-	}
-	// Every atom was decoded again, since the parse started over.
-	for i, a := range doc.State.Atoms[1:] {
-		if unsafe.StringData(a.Description) == unsafe.StringData(prev.State.Atoms[i].Description) {
-			t.Fatalf("atom %d was taken from the version before, want all decoded again", i+1)
-		}
+	for _, tree := range []bool{true, false} {
+		t.Run(map[bool]string{true: "tree", false: "direct"}[tree], func(t *testing.T) {
+			treeReparse.Store(tree)
+			defer treeReparse.Store(false)
+			prev := checkReparse(t, nil, bad, "a file with a problem")
+			if len(prev.State.Problems) == 0 {
+				t.Fatal("the file has no problem to move")
+			}
+			// The atom with the problem.
+			bad := -1
+			for i, a := range prev.State.Atoms {
+				if a.Line <= prev.State.Problems[0].Line {
+					bad = i
+				}
+			}
+			doc := checkReparse(t, prev, inserted, "an atom inserted above the atom with a problem")
+			if doc.memo == nil || doc.memo.yaml == nil {
+				t.Fatal("the parse started over without a memo")
+			}
+			for i, a := range doc.State.Atoms[1:] {
+				taken := unsafe.StringData(a.Description) == unsafe.StringData(prev.State.Atoms[i].Description)
+				switch {
+				case tree && taken:
+					// The parse started over.
+					t.Fatalf("atom %d was taken from the version before, want all decoded again", i+1)
+				case !tree && taken == (i == bad):
+					t.Fatalf("atom %d taken from the version before: %v; want every one but atom %d (the problem's)", i+1, taken, bad+1)
+				}
+			}
+		})
 	}
 }
 

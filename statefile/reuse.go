@@ -4,7 +4,6 @@ import (
 	"github.com/aot-loop/aot-tui/fastyaml"
 	"github.com/aot-loop/aot-tui/internal/looptools"
 	"github.com/aot-loop/aot-tui/model"
-	"go.yaml.in/yaml/v3"
 )
 
 // docMemo is what Reparse keeps of a Document for the next one.
@@ -48,29 +47,17 @@ type entrySection struct {
 	prev []looptools.EntryRead
 }
 
-// loopEntries lists the entries of the lean sections of root (the tree
-// parsed with m), in file order, with the readings of the entries of prev
-// they were taken from; the YAML starts at yamlStart in the file, on line
-// firstLine.
-func loopEntries(m *docMemo, prev *Document, root *yaml.Node, yamlStart, firstLine int) *entries {
-	e := &entries{}
-	if root == nil {
-		return e
-	}
+// loopEntries lists the entries of the lean sections memo m knows, in
+// file order, with the readings of the entries of prev they were taken
+// from; the YAML starts at yamlStart in the file, on line firstLine.
+func loopEntries(m *docMemo, prev *Document, yamlStart, firstLine int) *entries {
+	e := &entries{base: yamlStart, firstLine: firstLine}
 	var old *entries
 	if prev != nil && prev.memo != nil {
 		old = prev.memo.loopTools
 	}
-	e.base, e.firstLine = yamlStart, firstLine
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		key := root.Content[i].Value
-		if !leanSection(key) {
-			continue
-		}
-		sec := m.yaml.Section(key, root.Content[i+1])
-		if sec.Len() == 0 {
-			continue
-		}
+	for _, key := range m.yaml.LeanKeys() {
+		sec := m.yaml.Lean(key)
 		es := entrySection{key: key, sec: sec, first: e.n}
 		if old != nil {
 			es.prev = old.section(key)
@@ -142,12 +129,20 @@ func (d *decoder) list(key string, coll val) *listRec {
 	if d.memo == nil {
 		return nil
 	}
-	sec := d.memo.yaml.Section(key, coll.n)
+	var sec fastyaml.Section
+	if coll.n != nil {
+		sec = d.memo.yaml.Section(key, coll.n)
+	} else if d.r != nil {
+		sec = d.memo.yaml.Lean(key) // the text read directly (MemoOf)
+	}
 	n := sec.Len()
 	if n == 0 || n != d.itemCount(coll) {
 		return nil
 	}
 	r := &listRec{key: key, sec: sec, spans: make([]int32, 0, 2*n)}
+	if len(d.pending) > 0 {
+		d.moved = append(d.moved, movedRec{key: key, list: true})
+	}
 	if d.prev != nil {
 		r.prevSpans = d.prev.memo.spans[key]
 	}
@@ -170,6 +165,10 @@ func (r *listRec) done(d *decoder) {
 func entry[T any](d *decoder, r *listRec, i int, node val, old []T, shift func(T, int) T, decode func() T) T {
 	start := len(d.problems)
 	v, ok := reused(d, r, i, old, shift)
+	if ok && d.r != nil {
+		_, end, _ := r.sec.Span(i)
+		d.skipTo = end
+	}
 	if !ok {
 		if fastyaml.IsStub(node.n) {
 			d.stubMissed = true
