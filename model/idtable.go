@@ -195,34 +195,31 @@ func putScratch(sc *checkScratch) {
 
 // int32s is make([]int32, n), from sh's scratch when it has one.
 func (sh *shape) int32s(n int) []int32 {
-	sc := sh.scratch
-	if sc == nil {
+	if sh.scratch == nil {
 		return make([]int32, n)
 	}
-	sc.needI32 += n
-	at := len(sc.i32)
-	if cap(sc.i32)-at < n {
-		return make([]int32, n)
-	}
-	sc.i32 = sc.i32[:at+n]
-	s := sc.i32[at : at+n : at+n]
-	clear(s)
-	return s
+	return fromArena(&sh.scratch.i32, &sh.scratch.needI32, n)
 }
 
 // bools is make([]bool, n), from sh's scratch when it has one.
 func (sh *shape) bools(n int) []bool {
-	sc := sh.scratch
-	if sc == nil {
+	if sh.scratch == nil {
 		return make([]bool, n)
 	}
-	sc.needBo += n
-	at := len(sc.bools)
-	if cap(sc.bools)-at < n {
-		return make([]bool, n)
+	return fromArena(&sh.scratch.bools, &sh.scratch.needBo, n)
+}
+
+// fromArena is make([]T, n) cut from the end of arena when it has room
+// (capped, so that an append never reaches the next cut); need adds n,
+// for the arena's size next time.
+func fromArena[T any](arena *[]T, need *int, n int) []T {
+	*need += n
+	at := len(*arena)
+	if cap(*arena)-at < n {
+		return make([]T, n)
 	}
-	sc.bools = sc.bools[:at+n]
-	s := sc.bools[at : at+n : at+n]
+	*arena = (*arena)[:at+n]
+	s := (*arena)[at : at+n : at+n]
 	clear(s)
 	return s
 }
