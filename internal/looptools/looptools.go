@@ -272,16 +272,7 @@ func (r *reader) skipEntry(i, n int, prev *EntryRead) bool {
 		// Its atom starts on its first line and reads as aot-tui reads
 		// it, and the hook counts it as what it is: only its place counts.
 		p.close(n)
-		if p.cur.id == nil && p.cur.status == nil && p.cur.deps == nil {
-			// The same without writing the slices again (a write of a
-			// pointer costs a barrier while the collector marks): this
-			// runs once per atom taken from the version before.
-			p.cur.start, p.cur.skip, p.cur.entry, p.cur.counts = n, true, -1, *prev
-			p.cur.statusLine, p.cur.depsLine = 0, 0
-			p.cur.hasStatus, p.cur.hasDeps, p.cur.depsInFlow = false, false, false
-		} else {
-			p.cur = pyAtom{start: n, skip: true, entry: -1, counts: *prev}
-		}
+		p.cur.skipped(n, *prev)
 		p.inAtom = true
 	}
 	r.records[i] = *prev

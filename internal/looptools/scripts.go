@@ -60,6 +60,22 @@ type pyAtom struct {
 	hasStatus, hasDeps, depsInFlow bool
 }
 
+// skipped makes a the atom of an entry taken from the version before,
+// starting on line n: pyAtom{start: n, skip: true, entry: -1, counts:
+// prev}. When its slices are nil already it does not write them again (a
+// write of a pointer costs a barrier while the collector marks): this
+// runs once per atom taken. TestSkippedClearsEveryField holds it to the
+// literal, whatever fields pyAtom gains.
+func (a *pyAtom) skipped(n int, prev EntryRead) {
+	if a.id != nil || a.status != nil || a.deps != nil {
+		*a = pyAtom{start: n, skip: true, entry: -1, counts: prev}
+		return
+	}
+	a.start, a.skip, a.entry, a.counts = n, true, -1, prev
+	a.statusLine, a.depsLine = 0, 0
+	a.hasStatus, a.hasDeps, a.depsInFlow = false, false, false
+}
+
 func (p *pyReader) init(r *reader) {
 	p.r = r
 	p.firstUnseenAfter = -1
