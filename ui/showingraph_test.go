@@ -14,8 +14,10 @@ func TestEnterShowsTheRowsAtomInTheGraph(t *testing.T) {
 	f.waitFor("Backoff 100ms doubling to 30s")
 	f.keys("enter")
 	// The drawing, once laid out (the first layout runs in the
-	// background: a frame before it shows the graph without it).
-	f.waitFor("A3  ● resolved", "1 Graph", "x 1–")
+	// background: a frame before it shows the graph without it), says
+	// where it is in the footer: "x 3–81/83 y 1–25/25" (x as far as A3
+	// is scrolled into view).
+	f.waitFor("A3  ● resolved", "1 Graph", " y 1–")
 	f.keys("3") // the trail: audit_store → A6, then → A5
 	f.waitFor("S3 is cheaper")
 	f.keys("enter")
