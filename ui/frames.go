@@ -48,14 +48,14 @@ type Frames struct {
 	refresh   func()
 	now       func() time.Time
 	after     func(time.Duration, func()) frameTimer
-	// asked is when a frame was last asked for with a reset, due when it
-	// was due, last the last ask of any kind. settle puts the period back
-	// to Pace framesSettle after asked, quiet to Idle Quiet after last. A
-	// timer whose callback was on its way when a newer ask came finds its
-	// moment not yet come and does nothing.
-	asked, due, last time.Time
-	settle, quiet    frameTimer
-	stopped          bool
+	// asked is when a frame was last asked for with a reset (it is due
+	// framesSoon later), last the last ask of any kind. settle puts the
+	// period back to Pace framesSettle after asked, quiet to Idle Quiet
+	// after last. A timer whose callback was on its way when a newer ask
+	// came finds its moment not yet come and does nothing.
+	asked, last   time.Time
+	settle, quiet frameTimer
+	stopped       bool
 }
 
 // frameTimer is what a time.AfterFunc timer is to Frames (tests fake it).
@@ -132,14 +132,14 @@ func (f *Frames) ask() {
 	f.refresh()
 	now := f.now()
 	f.last = now
-	if now.Before(f.due.Add(f.Pace)) {
+	if now.Before(f.asked.Add(framesSoon + f.Pace)) {
 		// Asked for less than a frame ago: the ticker runs at Pace (or
 		// that frame's tick is still to come) and its next tick draws
 		// this view. A reset now could only put that tick off.
 		f.quiet.Reset(f.Quiet)
 		return
 	}
-	f.asked, f.due = now, now.Add(framesSoon)
+	f.asked = now
 	f.setPeriod(framesSoon)
 	if f.settle == nil {
 		f.settle = f.after(framesSettle, func() { f.periodFrom(f.Pace, func() time.Time { return f.asked.Add(framesSettle) }) })
