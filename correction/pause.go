@@ -85,7 +85,7 @@ func (s *Session) LookPause() Job {
 		// for a moment: none is left behind by a clean exit), and none
 		// starts after it.
 		s.mu.Lock()
-		if s.closed {
+		if s.over() {
 			s.mu.Unlock()
 			return PauseResult{View: s.Pause()}
 		}

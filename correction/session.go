@@ -68,8 +68,8 @@ type Session struct {
 	ours    [][]byte
 	applied []*applied
 	guarded []*guarded
-	closed  bool
-	// closing is closed with closed: what waits on the far side stops.
+	// closing is closed (under mu) when Close begins (over): what
+	// waits on the far side stops, and nothing new starts.
 	closing chan struct{}
 	// hold is the pause a form holds on the file's machine (elsewhere.go);
 	// oursElsewhere the sha256 of what the pause wrote there.
@@ -751,10 +751,17 @@ func (s *Session) watchDisplaced(d *statefile.Displaced, g *guarded) Job {
 	}
 }
 
-func (s *Session) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
+func (s *Session) isClosed() bool { return s.over() }
+
+// over says whether Close has begun. Close closes closing under s.mu,
+// so read under s.mu it cannot change before the lock is let go.
+func (s *Session) over() bool {
+	select {
+	case <-s.closing:
+		return true
+	default:
+		return false
+	}
 }
 
 // Undo undoes the last correction of this session that is not an undo,
@@ -831,7 +838,7 @@ func inverseOfWrite(res *statefile.UpdateResult) (*model.Undo, error) {
 func (s *Session) Check(doc *statefile.Document) []Job {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.over() {
 		return nil
 	}
 	var jobs []Job
@@ -875,7 +882,7 @@ func (s *Session) Check(doc *statefile.Document) []Job {
 func (s *Session) Recheck() []Job {
 	s.mu.Lock()
 	doc := s.owed
-	if doc == nil || s.closed {
+	if doc == nil || s.over() {
 		s.mu.Unlock()
 		return nil
 	}
@@ -896,7 +903,7 @@ func (s *Session) Recheck() []Job {
 func (s *Session) CheckFlag(st *model.State) Job {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || st == nil {
+	if s.over() || st == nil {
 		return nil
 	}
 	return s.checkFlag(st)
@@ -1077,7 +1084,7 @@ func (s *Session) Risky(now time.Time) Risky {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var r Risky
-	if s.closed {
+	if s.over() {
 		return r
 	}
 	for _, g := range s.guarded {
@@ -1109,10 +1116,9 @@ func (s *Session) Close() {
 	}
 	s.releaseLeaseUnlocked() // only when End could not let it go under the lock
 	s.mu.Lock()
-	if !s.closed {
+	if !s.over() {
 		close(s.closing)
 	}
-	s.closed = true
 	s.mu.Unlock()
 	s.looks.Wait()
 	s.q.close()
