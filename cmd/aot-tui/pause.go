@@ -119,21 +119,17 @@ func runHold(cmd *cobra.Command, s *correction.Session, target statefile.Target,
 	}
 }
 
-// keepNewest puts v in c (a channel of one slot, with one sender), in
-// place of a value not yet taken: while the hold sets the flag again,
-// the loop's versions that came meanwhile matter only by the newest.
+// keepNewest puts v in c (a channel of one slot, with one sender: the
+// watcher's callback), in place of a value not yet taken: while the hold
+// sets the flag again, the loop's versions that came meanwhile matter
+// only by the newest. (ui/activity.go keeps the follower's newest
+// snapshot the same way.)
 func keepNewest[T any](c chan T, v T) {
-	for {
-		select {
-		case c <- v:
-			return
-		default:
-			select {
-			case <-c:
-			default:
-			}
-		}
+	select {
+	case <-c:
+	default:
 	}
+	c <- v // the one sender: the slot is empty now
 }
 
 // holdLine reports a FlagResult: a JSON line (correction.HoldLine) or a
