@@ -489,7 +489,3 @@ func patchProblems(prev *Document, pieces []piece, off int) ([]model.Problem, ma
 // incrementalOff turns the incremental read off (tests, to compare the two
 // ways).
 var incrementalOff atomic.Bool
-
-// treeReparse makes Reparse's whole read go through the node tree, as it
-// did before it read the text directly (tests, to compare the two).
-var treeReparse atomic.Bool

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/aot-loop/aot-tui/fastyaml"
 	"github.com/aot-loop/aot-tui/internal/looptools"
@@ -112,6 +113,10 @@ func Reparse(prev *Document, data []byte) (*Document, error) {
 	}
 	return readMemo(data, prev, atomHalves)
 }
+
+// treeReparse makes Reparse's whole read go through the node tree, as it
+// did before it read the text directly (tests, to compare the two).
+var treeReparse atomic.Bool
 
 // readMemo is Reparse's whole read: Parse's, which also records the memo
 // the next Reparse needs. A text the fastyaml.Reader takes is decoded
