@@ -314,14 +314,23 @@ func TestApplyThatCannotWrite(t *testing.T) {
 	}
 }
 
+// appliedRunbook is a session that has written the runbook binding
+// (addRunbook) into a fixture, and the file as a loop script read it
+// before that write.
+func appliedRunbook(t *testing.T) (path string, s *Session, stale []byte) {
+	t.Helper()
+	path = fixture(t, false)
+	s = newSession(path)
+	stale, _ = os.ReadFile(path)
+	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
+	run(t, s.Apply(pr.Preview))
+	return path, s, stale
+}
+
 func TestGuardReappliesAfterALoopWriteUndoesTheCorrection(t *testing.T) {
 	// A loop script read the file before our write and writes after it:
 	// its own change plus what it read, without the correction.
-	path := fixture(t, false)
-	s := newSession(path)
-	stale, _ := os.ReadFile(path)
-	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
-	run(t, s.Apply(pr.Preview))
+	path, s, stale := appliedRunbook(t)
 	loopWrite(t, path, withBinding(stale, "W2"))
 	jobs := s.Check(load(t, path))
 	if len(jobs) != 1 {
@@ -373,11 +382,7 @@ func TestGuardReportsACorrectionThatCanNoLongerBeApplied(t *testing.T) {
 }
 
 func TestGuardGivesUpOnALoopThatKeepsUndoingIt(t *testing.T) {
-	path := fixture(t, false)
-	s := newSession(path)
-	stale, _ := os.ReadFile(path)
-	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
-	run(t, s.Apply(pr.Preview))
+	path, s, stale := appliedRunbook(t)
 	var last GuardResult
 	for i := 0; i <= maxReapply; i++ {
 		// A script that read the file before our write and changed
@@ -887,11 +892,7 @@ func loopSetsAtom(t *testing.T, s *Session, path string, from []byte, atom, stat
 // when it is the loop's last write there is no later version to look at,
 // so the look is owed: Recheck makes it once the guard is free.
 func TestGuardLooksAgainAtAVersionItSkippedWhileBusy(t *testing.T) {
-	path := fixture(t, false)
-	s := newSession(path)
-	stale, _ := os.ReadFile(path)
-	pr := run(t, s.Preview(addRunbook, "")).(PreviewResult)
-	run(t, s.Apply(pr.Preview))
+	path, s, stale := appliedRunbook(t)
 	s.mu.Lock()
 	g := s.guarded[0]
 	g.busy++ // a job of the guard is running
