@@ -6,6 +6,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // control is a tmux control-mode client (tmux -C) attached to the session.
@@ -13,16 +14,31 @@ import (
 // `tmux capture-pane` forks a client process for every look: on a small
 // machine that fork took several milliseconds and competed with the TUI for
 // the CPU, which inflated the latency being measured.
+//
+// With notify, tmux also tells this client each time the pane gets output
+// (its %output notifications), and waitOutput waits for the next one: the
+// latency loop then looks at the pane once per output of the TUI instead of
+// asking again and again. That asking — a capture of the 160×50 pane every
+// few hundred microseconds, by tmux and this process together — took a
+// core's worth of CPU from the machine while the TUI worked, and under one
+// busy core it was most of what the TUI would have had.
 type control struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	blocks chan string
+	// outputs gets a value (coalesced) after each %output notification
+	// (nil without notify).
+	outputs chan struct{}
 }
 
-func (s *session) control() *control {
+func (s *session) control(notify bool) *control {
 	// no-output: tmux does not stream the pane's output to this client, so
 	// the pipe carries only the replies to our commands.
-	cmd := exec.Command("tmux", "-L", s.Socket, "-C", "attach-session", "-t", "p", "-f", "no-output,ignore-size")
+	flags := "no-output,ignore-size"
+	if notify {
+		flags = "ignore-size"
+	}
+	cmd := exec.Command("tmux", "-L", s.Socket, "-C", "attach-session", "-t", "p", "-f", flags)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		fail(err.Error())
@@ -35,6 +51,9 @@ func (s *session) control() *control {
 		fail("perf: tmux -C: " + err.Error())
 	}
 	c := &control{cmd: cmd, in: in, blocks: make(chan string, 1)}
+	if notify {
+		c.outputs = make(chan struct{}, 1)
+	}
 	go c.read(out)
 	return c
 }
@@ -61,6 +80,11 @@ func (c *control) read(r io.Reader) {
 		case in:
 			b.WriteString(l)
 			b.WriteByte('\n')
+		case c.outputs != nil && strings.HasPrefix(l, "%output "):
+			select {
+			case c.outputs <- struct{}{}:
+			default: // one is waiting already
+			}
 		}
 	}
 	close(c.blocks)
@@ -79,6 +103,27 @@ func (c *control) run(command string) string {
 }
 
 func (c *control) capture() string { return c.run("capture-pane -p -t p") }
+
+// forgetOutput drops an output notification not yet waited for.
+func (c *control) forgetOutput() {
+	select {
+	case <-c.outputs:
+	default:
+	}
+}
+
+// waitOutput waits until the pane gets output after the last capture (an
+// output before it may also wake it: the caller looks again) or until d
+// passed; without notify it returns at once.
+func (c *control) waitOutput(d time.Duration) {
+	if c.outputs == nil {
+		return
+	}
+	select {
+	case <-c.outputs:
+	case <-time.After(d):
+	}
+}
 
 func (c *control) close() {
 	c.in.Close()

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/aot-loop/aot-tui/scripts/internal/tmuxrun"
@@ -28,6 +29,7 @@ func main() {
 	idleWait := flag.Duration("idle-wait", 5*time.Second, "how long after the last write idle CPU is measured from (past 60s the header's \"changed\" moves on once a minute, not every second)")
 	big := flag.Int("rss-atoms", 10000, "atoms in the loop for the memory run (and its latency)")
 	bigWrites := flag.Int("rss-writes", 100, "file writes in the memory run, each timed as a write-to-screen latency")
+	poll := flag.Bool("poll", false, "look at the pane again and again while waiting for a write's text (as before 2026-11-28) instead of once per output of the TUI")
 	latOut := flag.String("latencies", "", "write each latency, in ms and in the order of the writes, to this file: one line a run (small, then big)")
 	flag.Parse()
 	if *bin == "" {
@@ -43,11 +45,13 @@ func main() {
 	writeLoop(path, *atoms)
 	s := start(*bin, path)
 	s.waitFor("iteration ")
-	c := s.control()
+	c := s.control(!*poll)
 	if size := strings.TrimSpace(c.run("display-message -p -t p '#{pane_width}x#{pane_height}'")); size != "160x50" {
 		fail("perf: the control client resized the pane to " + size)
 	}
+	watchCost := newCost(s)
 	lat := latency(c, path, *updates)
+	watchCPU := watchCost.perWrite(len(lat))
 	c.close()
 	cpu := idleCPU(s, *idleWait, *idle)
 	s.Stop()
@@ -60,7 +64,7 @@ func main() {
 	b.waitFor("iteration ")
 	time.Sleep(500 * time.Millisecond)
 	rss := rssKB(b.PID())
-	bc := b.control()
+	bc := b.control(!*poll)
 	bigLat := latency(bc, bigPath, *bigWrites)
 	bc.close()
 	time.Sleep(500 * time.Millisecond)
@@ -70,6 +74,7 @@ func main() {
 		writeLatencies(*latOut, lat, bigLat)
 	}
 
+	fmt.Printf("| CPU of the measuring (this process and the tmux server) while waiting for a write, %d atoms | %.2f ms a write | -poll=%v |\n", *atoms, watchCPU, *poll)
 	med, p95 := stats(lat)
 	bmed, bp95 := stats(bigLat)
 	fmt.Printf("| write-to-screen latency, %d atoms (median of %d) | %.1f ms | goal ≤ 50 ms |\n", *atoms, len(lat), ms(med))
@@ -170,6 +175,7 @@ func latency(c *control, path string, n int) []time.Duration {
 		if err := os.WriteFile(tmp, version, 0o644); err != nil {
 			fail(err.Error())
 		}
+		c.forgetOutput()
 		t0 := time.Now()
 		if err := os.Rename(tmp, path); err != nil {
 			fail(err.Error())
@@ -178,6 +184,7 @@ func latency(c *control, path string, n int) []time.Duration {
 			if time.Since(t0) > 10*time.Second {
 				fail("perf: the screen never showed " + want)
 			}
+			c.waitOutput(100 * time.Millisecond)
 		}
 		out = append(out, time.Since(t0))
 		time.Sleep(150 * time.Millisecond)
@@ -196,6 +203,37 @@ func idleCPU(s *session, wait, d time.Duration) float64 {
 	time.Sleep(d)
 	b := tmuxrun.CPUTicks(pid)
 	return float64(b-a) / tmuxrun.UserHZ / d.Seconds() * 100
+}
+
+// cost is the CPU time of the measuring itself from a moment on: this
+// process's and the tmux server's.
+type cost struct {
+	self   time.Duration
+	server int
+	ticks  int64
+}
+
+func newCost(s *session) cost {
+	server, err := strconv.Atoi(strings.TrimSpace(s.Tmux("display-message", "-p", "#{pid}")))
+	if err != nil {
+		fail("perf: the tmux server's pid: " + err.Error())
+	}
+	return cost{self: selfCPU(), server: server, ticks: tmuxrun.CPUTicks(server)}
+}
+
+// perWrite is the CPU time since newCost, in ms, divided by n.
+func (c cost) perWrite(n int) float64 {
+	ticks := tmuxrun.CPUTicks(c.server) - c.ticks
+	d := selfCPU() - c.self + time.Duration(ticks)*time.Second/tmuxrun.UserHZ
+	return ms(d) / float64(max(n, 1))
+}
+
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		fail(err.Error())
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func rssKB(pid int) int64 {
