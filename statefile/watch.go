@@ -80,6 +80,9 @@ type WatchOptions struct {
 	// Debounce coalesces bursts of events (default 2 ms: a file caught
 	// mid-write is read again before it is called invalid, so a short
 	// debounce costs nothing and took 5 ms off the write-to-screen latency).
+	// A file that appears at the name — renamed over it, as the loop's
+	// hook writes — is read at once (checkNow), and only when that read
+	// does not parse does it wait for the debounce.
 	Debounce time.Duration
 	// Poll is the fallback stat interval, which also catches changes that
 	// inotify misses (default 2 s). Once inotify has reported a change of
@@ -234,7 +237,18 @@ func (w *watch) run(ctx context.Context) error {
 			if filepath.Base(ev.Name) != name {
 				continue
 			}
-			pace.delivered, pending = true, true
+			pace.delivered = true
+			if ev.Has(fsnotify.Create) && w.checkNow() {
+				// A file that appears at the name whole — the loop's
+				// hook renames its finished temp file over it — is read
+				// at once, without the debounce.
+				if pending {
+					pending = false
+					debounce.Stop()
+				}
+				continue
+			}
+			pending = true
 			debounce.Reset(w.opts.Debounce)
 		case _, ok := <-errs:
 			if !ok {
@@ -259,6 +273,29 @@ func (w *watch) run(ctx context.Context) error {
 			poll.Reset(pace.interval(w.opts.Poll, watching))
 		}
 	}
+}
+
+// checkNow is check for a file that just appeared at the name, read at
+// once: false, with nothing emitted, when the read fails or the bytes do
+// not parse (a writer that creates the file and then writes it is caught
+// with little or nothing written): the debounced check reads it again.
+func (w *watch) checkNow() bool {
+	st := w.stamp()
+	data, err := ReadFile(w.t.Path, w.opts.MaxSize)
+	if err != nil {
+		return false
+	}
+	if w.last != nil && bytes.Equal(data, w.last) {
+		w.lastStat = st
+		return true
+	}
+	ev := w.parse(data)
+	if ev.Kind == EventInvalid {
+		return false
+	}
+	w.lastStat = st
+	w.loaded(ev, data, time.Now())
+	return true
 }
 
 // check reads the file and emits what changed.
@@ -320,6 +357,11 @@ func (w *watch) check(first bool) {
 		}
 		watchHook("settled")
 	}
+	w.loaded(ev, data, now)
+}
+
+// loaded emits ev, what the bytes data read at now gave.
+func (w *watch) loaded(ev Event, data []byte, now time.Time) {
 	ev.At = now
 	ev.ModTime = w.lastStat.modTime
 	w.last = data

@@ -239,6 +239,49 @@ func TestWatchSlowInPlaceWriterIsNotInvalid(t *testing.T) {
 	}
 }
 
+// A file renamed over the state file — the loop's hook's way — is read as
+// soon as it appears, without the debounce: with an hour's debounce and
+// poll the event still comes. A writer that creates the file and then
+// writes it is caught with nothing written: that read reports nothing
+// (no invalid file), and is left to the debounce.
+func TestWatchReadsARenamedFileAtOnce(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("asserted where fsnotify reports a rename over the file as Create (inotify's IN_MOVED_TO)")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "aot-loop-state.md")
+	if err := os.WriteFile(path, docWithIter("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := newEventLog()
+	w := StartWatch(Target{Path: path, Kind: KindAoT}, WatchOptions{Debounce: time.Hour, Poll: time.Hour}, log.emit)
+	defer w.Stop()
+	if ev := log.next(t); ev.Kind != EventLoaded {
+		t.Fatalf("first: %v", ev.Kind)
+	}
+	for i := 2; i <= 4; i++ {
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, docWithIter(strconv.Itoa(i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+		if ev := log.next(t); ev.Kind != EventLoaded || ev.Doc.State.Control.Iteration != i {
+			t.Fatalf("rename %d: %v %v", i, ev.Kind, ev.Err)
+		}
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	log.none(t, 300*time.Millisecond)
+}
+
 // The watcher's stamp (one fstatat on Linux/amd64) is the stamp os.Stat
 // gives (Tracker.Poll compares the two), for a file, a rewrite in place,
 // a replacement by rename and a file that is not there.
