@@ -2,6 +2,7 @@ package ui
 
 import (
 	"reflect"
+	"runtime"
 	"sync"
 	"time"
 	"unsafe"
@@ -21,10 +22,13 @@ import (
 // Program by reflection, and Frames sets its period:
 //
 //   - when the screen changed (Model.View calls ask), the next tick comes
-//     1 ms later, unless a frame was asked for less than Pace ago: then
-//     the ticker already runs at Pace and its next tick draws the newest
-//     view (never more asked-for frames than Bubble Tea's 60 a second);
-//     2 ms after the ask the ticker runs at Pace again;
+//     at once on one processor (as the TUI runs: the tick then draws when
+//     the program's goroutine next waits, right after it handed the view
+//     to the renderer) and 1 ms later on more, unless a frame was asked
+//     for less than Pace ago: then the ticker already runs at Pace and its
+//     next tick draws the newest view (never more asked-for frames than
+//     Bubble Tea's 60 a second); right after the asked-for tick the
+//     ticker runs at Pace again;
 //   - Quiet (50 ms) after the last change it slows to Idle, so a screen
 //     that does not change costs ten wake-ups a second, and one whose
 //     clock changes it once a second (the header's "changed 12s ago")
@@ -48,12 +52,16 @@ type Frames struct {
 	refresh   func()
 	now       func() time.Time
 	after     func(time.Duration, func()) frameTimer
+	// procs is GOMAXPROCS (tests fake it): it picks how soon an asked-for
+	// tick comes (soon).
+	procs func() int
 	// asked is when a frame was last asked for with a reset (it is due
-	// framesSoon later), last the last ask of any kind. settle puts the
-	// period back to Pace framesSettle after asked, quiet to Idle Quiet
-	// after last. A timer whose callback was on its way when a newer ask
-	// came finds its moment not yet come and does nothing.
+	// soon later), last the last ask of any kind. settle puts the period
+	// back to Pace twice soon after asked, quiet to Idle Quiet after last.
+	// A timer whose callback was on its way when a newer ask came finds
+	// its moment not yet come and does nothing.
 	asked, last   time.Time
+	soonAsked     time.Duration // soon, as it was at asked
 	settle, quiet frameTimer
 	stopped       bool
 }
@@ -65,13 +73,29 @@ type frameTimer interface {
 }
 
 const (
-	// framesSoon is how soon an asked-for frame comes: time for the view
-	// just made to reach the renderer first (on the TUI's one processor
-	// the renderer runs only once the program's goroutine waits).
+	// framesSoon is how soon an asked-for frame comes on more than one
+	// processor: time for the view just made to reach the renderer first.
 	framesSoon = time.Millisecond
-	// framesSettle is when, after an ask, the ticker goes back to Pace.
-	framesSettle = 2 * framesSoon
+	// framesAtOnce is how soon it comes on one processor, where the
+	// renderer runs only once the program's goroutine waits, after it
+	// handed the view over: the tick is due by then, and the scheduler
+	// sends it before it looks for anything else to run. (A period of a
+	// millisecond or less that is not yet due when the processor has
+	// nothing to do is waited for a whole millisecond: Linux's epoll
+	// counts in milliseconds. That was most of the wait of a frame.)
+	framesAtOnce = time.Microsecond
 )
+
+// soon is how soon an asked-for tick comes now, and the settle timer
+// puts the period back to Pace twice that after the ask: on one
+// processor both are due when the program's goroutine next waits, and
+// the ticker, reset to Pace, does not spin on a period of a microsecond.
+func (f *Frames) soon() time.Duration {
+	if f.procs() == 1 {
+		return framesAtOnce
+	}
+	return framesSoon
+}
 
 // FramesFor returns the Frames of p, a Program not yet run, or nil when
 // p's renderer ticker cannot be found. Ask only from the program's own
@@ -98,6 +122,7 @@ func newFrames(setPeriod func(time.Duration), now func() time.Time, after func(t
 		Idle:      100 * time.Millisecond,
 		Quiet:     50 * time.Millisecond, // a few frames: typing and scrolling keep the pace
 		setPeriod: setPeriod, refresh: func() {}, now: now, after: after,
+		procs: func() int { return runtime.GOMAXPROCS(0) },
 	}
 }
 
@@ -117,9 +142,10 @@ func tickerSlot(p any) **time.Ticker {
 
 // ask has a frame drawn soon: the screen just changed. Call it on the
 // program's goroutine, after the view is made: the program hands the
-// view to the renderer right after View returns, well within framesSoon.
-// (With GOMAXPROCS above 1 a tick in those microseconds would draw the
-// view before, and this one would come at the next tick: late, not lost.)
+// view to the renderer right after View returns, before it waits again
+// (on one processor the tick is drawn then), well within framesSoon (on
+// more: a tick in those microseconds would draw the view before, and
+// this one would come at the next tick: late, not lost).
 func (f *Frames) ask() {
 	if f == nil {
 		return
@@ -132,21 +158,22 @@ func (f *Frames) ask() {
 	f.refresh()
 	now := f.now()
 	f.last = now
-	if now.Before(f.asked.Add(framesSoon + f.Pace)) {
+	if now.Before(f.asked.Add(f.soonAsked + f.Pace)) {
 		// Asked for less than a frame ago: the ticker runs at Pace (or
 		// that frame's tick is still to come) and its next tick draws
 		// this view. A reset now could only put that tick off.
 		f.quiet.Reset(f.Quiet)
 		return
 	}
-	f.asked = now
-	f.setPeriod(framesSoon)
+	soon := f.soon()
+	f.asked, f.soonAsked = now, soon
+	f.setPeriod(soon)
 	if f.settle == nil {
-		f.settle = f.after(framesSettle, func() { f.periodFrom(f.Pace, func() time.Time { return f.asked.Add(framesSettle) }) })
+		f.settle = f.after(2*soon, func() { f.periodFrom(f.Pace, func() time.Time { return f.asked.Add(2 * f.soonAsked) }) })
 		f.quiet = f.after(f.Quiet, func() { f.periodFrom(f.Idle, func() time.Time { return f.last.Add(f.Quiet) }) })
 		return
 	}
-	f.settle.Reset(framesSettle)
+	f.settle.Reset(2 * soon)
 	f.quiet.Reset(f.Quiet)
 }
 

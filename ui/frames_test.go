@@ -17,6 +17,8 @@ type fakeFrameClock struct {
 	now     time.Time
 	periods []time.Duration
 	timers  []*fakeFrameTimer
+	// procs is the GOMAXPROCS the Frames sees (0: two).
+	procs int
 }
 
 type fakeFrameTimer struct {
@@ -34,13 +36,20 @@ func (t *fakeFrameTimer) Reset(d time.Duration) bool {
 }
 
 func (c *fakeFrameClock) frames() *Frames {
-	return newFrames(func(d time.Duration) { c.periods = append(c.periods, d) },
+	f := newFrames(func(d time.Duration) { c.periods = append(c.periods, d) },
 		func() time.Time { return c.now },
 		func(d time.Duration, fn func()) frameTimer {
 			t := &fakeFrameTimer{c: c, at: c.now.Add(d), fn: fn}
 			c.timers = append(c.timers, t)
 			return t
 		})
+	f.procs = func() int {
+		if c.procs == 0 {
+			return 2
+		}
+		return c.procs
+	}
+	return f
 }
 
 // advance moves the time on by d, running the timers due on the way.
@@ -121,6 +130,40 @@ func TestFramesAskForATickSoonAndSlowDownWhenQuiet(t *testing.T) {
 	var none *Frames
 	none.ask() // no ticker found: nothing happens
 	none.stop()
+}
+
+// On one processor, as the TUI runs, an asked-for tick is due at once:
+// the program's goroutine hands the view over before it waits, and the
+// tick is sent then. The ticker is back at Pace right after (a period of a
+// microsecond would spin); the rate stays one asked-for frame a Pace, and
+// on more processors the tick is asked for a millisecond on.
+func TestFramesOnOneProcessorTickAtOnce(t *testing.T) {
+	c := &fakeFrameClock{now: time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC), procs: 1}
+	f := c.frames()
+	f.ask()
+	if got := c.take(); fmt.Sprint(got) != "[1µs]" {
+		t.Fatalf("a change on one processor: periods %v, want the tick at once", got)
+	}
+	c.advance(2 * time.Microsecond)
+	if got := c.take(); fmt.Sprint(got) != fmt.Sprint([]time.Duration{f.Pace}) {
+		t.Fatalf("right after the asked-for tick: periods %v, want Pace", got)
+	}
+	c.advance(time.Millisecond)
+	f.ask() // within a Pace of the last ask: the Pace tick draws it
+	if got := c.take(); len(got) != 0 {
+		t.Fatalf("a change within a Pace reset the ticker: %v", got)
+	}
+	c.advance(f.Pace)
+	c.procs = 2 // a layout runs beside the event loop on a processor of its own
+	f.ask()
+	c.advance(time.Millisecond / 2)
+	if got := c.take(); fmt.Sprint(got) != "[1ms]" {
+		t.Fatalf("a change on two processors: periods %v, want the tick in 1ms and nothing else yet", got)
+	}
+	c.advance(2 * time.Millisecond)
+	if got := c.take(); fmt.Sprint(got) != fmt.Sprint([]time.Duration{f.Pace}) {
+		t.Fatalf("2ms after the ask on two processors: periods %v, want Pace", got)
+	}
 }
 
 // setNow sets the ticker's period at once (the tests' own knob).
