@@ -1,5 +1,7 @@
 package dagdraw
 
+import "runtime"
+
 // Orientation is the direction dependencies flow in.
 type Orientation uint8
 
@@ -50,6 +52,18 @@ type Options struct {
 	// (boxes there are also as tall as their edges need). A title longer
 	// than a row wraps at a word.
 	TitleLines int
+	// Workers is the most goroutines a layout keeps busy at once (its
+	// starting orders run side by side); 0 means GOMAXPROCS. It changes
+	// how soon a layout is done, never the layout.
+	Workers int
+}
+
+// workers is Workers, GOMAXPROCS for 0.
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // MaxTitleLines is the most rows of text a top-down box holds.

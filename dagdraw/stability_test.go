@@ -330,6 +330,17 @@ func TestLaidOutAheadOrNot(t *testing.T) {
 			}
 			same(k, fmt.Sprintf("four processors, ahead %v", got.ahead), g, opt, got, want)
 		}
+		// Options.Workers bounds the goroutines (the TUI keeps the event
+		// loop a processor of its own); the layout stays the same.
+		for _, workers := range []int{1, 3} {
+			o := opt
+			o.Workers = workers
+			got := NewLayout(g, o)
+			same(k, fmt.Sprintf("four processors, %d workers, ahead %v", workers, got.ahead), g, o, got, want)
+			if workers == 1 && got.ahead {
+				t.Fatalf("graph %d: one worker laid a layout out ahead (a second goroutine ran)", k)
+			}
+		}
 	}
 	if made < 8 || ahead == 0 {
 		t.Fatalf("%d graphs laid out ahead by the test, %d layouts ahead on four processors: the test compared too little", made, ahead)

@@ -1,7 +1,6 @@
 package dagdraw
 
 import (
-	"runtime"
 	"slices"
 	"sync"
 )
@@ -30,7 +29,7 @@ type polished struct {
 //
 // Starting orders are independent: each runs its sweeps on a fork of the
 // work (its own order, sharing the read-only structure), on up to
-// GOMAXPROCS goroutines, and the caller takes the results in start order,
+// Options.Workers goroutines (GOMAXPROCS), and the caller takes the results in start order,
 // so the outcome does not depend on the schedule. With one start there is
 // nothing to share: it runs on w itself.
 //
@@ -84,7 +83,7 @@ func (w *work) runStarts(e effort, start *orderSnapshot, bp *bestParts) (runs []
 	// A start that ends without crossings is the best the caller can
 	// take (it takes the first least in start order), so the later
 	// starts need not run: none is begun once one before it has ended so.
-	workers := min(e.starts, runtime.GOMAXPROCS(0))
+	workers := min(e.starts, w.opt.workers())
 	if workers <= 1 {
 		for k := range runs {
 			if run(k); runs[k].c == 0 {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -24,5 +25,37 @@ func TestAfterRecordCalledPastTheFrame(t *testing.T) {
 	m.Update(m.cur.envelope(recordMsg{}))
 	if calls != 1 || m.cur.hist.tl.Len() != 1 {
 		t.Fatalf("after recordMsg: AfterRecord called %d times, %d versions recorded; want 1, 1", calls, m.cur.hist.tl.Len())
+	}
+}
+
+// TestBesideLoopAroundALayout: a graph laid out in the background is laid
+// out inside Options.BesideLoop (where the TUI gives the event loop a
+// processor of its own), on the goroutines it allows, and its end is
+// told once the layout is done; the drawing is installed.
+func TestBesideLoopAroundALayout(t *testing.T) {
+	event := richEdits(t)
+	var mu sync.Mutex
+	began, ended := 0, 0
+	m := New(Options{Target: statefile.Target{Path: "loop.md", Kind: statefile.KindAoT}, NoColor: true, ReadOnly: true,
+		Now: func() time.Time { return fixedNow }, BesideLoop: func() (int, func()) {
+			mu.Lock()
+			defer mu.Unlock()
+			began++
+			return 1, func() {
+				mu.Lock()
+				defer mu.Unlock()
+				ended++
+			}
+		}})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	_, cmd := m.Update(m.loops[0].envelope(stateMsg{ev: event("", "")}))
+	runCmd(m, cmd)
+	mu.Lock()
+	defer mu.Unlock()
+	if began == 0 || ended != began {
+		t.Fatalf("BesideLoop began %d times, ended %d: want each layout inside one", began, ended)
+	}
+	if g := &m.cur.graph; g.lay.gv == nil || g.lay.gv.Layout() == nil {
+		t.Fatal("the layout made inside BesideLoop was not installed")
 	}
 }

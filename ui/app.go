@@ -101,6 +101,13 @@ type Options struct {
 	// moment after a write (the TUI collects garbage there, see
 	// cmd/aot-tui's gcPacer). It must not block.
 	AfterRecord func()
+	// BesideLoop, when set, is called around work that keeps a processor
+	// busy beside the event loop for long (a graph's layout): it says how
+	// many goroutines that work may keep busy and returns what to call
+	// when it is done. The TUI gives the event loop a processor of its own
+	// meanwhile (cmd/aot-tui's spareProc), so that keys, the watcher and
+	// frames are not held up behind the layout.
+	BesideLoop func() (workers int, done func())
 	// Notify, when set, is sent the event of every alert (the commands
 	// and webhooks of the config file: README, Notifications), whatever
 	// the focus and Quiet, which are about the bell; its notes go to the

@@ -196,7 +196,16 @@ func (m *Model) layoutCmd(l *loop, job *layoutJob) tea.Cmd {
 		return nil
 	}
 	j := *job // the job as it is now: the loop's next one replaces it
-	return l.send(func() tea.Msg { return j.run() })
+	beside := m.opts.BesideLoop
+	return l.send(func() tea.Msg {
+		workers := 0
+		if beside != nil {
+			var done func()
+			workers, done = beside()
+			defer done()
+		}
+		return j.runOn(workers)
+	})
 }
 
 // syncGraphSelection makes the drawing's selection the pane's selection.

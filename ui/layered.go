@@ -118,8 +118,14 @@ type layoutMsg struct {
 }
 
 // run computes the layout.
-func (j *layoutJob) run() layoutMsg {
-	return layoutMsg{job: *j, nl: j.old.Update(j.g, j.opt)}
+func (j *layoutJob) run() layoutMsg { return j.runOn(0) }
+
+// runOn is run on at most workers goroutines (0: GOMAXPROCS; see
+// dagdraw.Options.Workers, which the job's options keep at 0).
+func (j *layoutJob) runOn(workers int) layoutMsg {
+	opt := j.opt
+	opt.Workers = workers
+	return layoutMsg{job: *j, nl: j.old.Update(j.g, opt)}
 }
 
 // structure is structureKey(st), computed once per state.

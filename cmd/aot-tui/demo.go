@@ -151,7 +151,7 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		return nil
 	}
 
-	afterRecord := oneProc()
+	afterRecord, besideLoop := oneProc()
 	ctx, cancel := context.WithCancel(context.Background())
 	simDone := make(chan error, 1)
 	go func() {
@@ -168,6 +168,7 @@ func runDemo(cmd *cobra.Command, g *globalFlags, d *demoFlags) error {
 		Keys:        keys,
 		Journal:     demoJournal,
 		AfterRecord: afterRecord,
+		BesideLoop:  besideLoop,
 		Activity:    demoActivity(cfg.Claude),
 	})
 	runErr := runUntilEnd(m, out)

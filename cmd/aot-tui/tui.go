@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -90,12 +91,56 @@ func loadKeys(path string) (*ui.KeyMap, error) {
 // within its noise.
 //
 // It returns the TUI's ui.Options.AfterRecord: the garbage collection
-// paced to the quiet moment after a write (gcPacer).
-func oneProc() (afterRecord func()) {
+// paced to the quiet moment after a write (gcPacer); and its BesideLoop:
+// while a graph is laid out, the event loop gets a processor of its own
+// (spareProc), nil when GOMAXPROCS is set.
+func oneProc() (afterRecord func(), besideLoop func() (int, func())) {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
+		besideLoop = theSpareProc.beside
 	}
-	return newGCPacer()
+	return newGCPacer(), besideLoop
+}
+
+// spareProc raises GOMAXPROCS by one while work runs beside the event
+// loop (ui.Options.BesideLoop: a graph's layout), which keeps to the
+// processors there were before. On the one processor of oneProc, a
+// layout of 1,000 atoms held it for tens of milliseconds, and Go hands a
+// busy processor to another goroutine only every 10 ms: the watcher's
+// notification, its timers and the frame waited behind it, and a write in
+// the first tenth of a second after start took 40–80 ms to reach the
+// screen (scripts/perf's first write; 5–8 ms once the layout is done).
+// With a processor to spare, its thread waits in the kernel and wakes as
+// the file changes or a key comes. Layouts at once share the one spare.
+type spareProc struct {
+	mu sync.Mutex
+	// users are the layouts running; base is GOMAXPROCS before the first.
+	users, base int
+}
+
+var theSpareProc spareProc
+
+// beside raises GOMAXPROCS for one more user and returns how many
+// goroutines the work may keep busy (the processors there were) and the
+// function that ends its use.
+func (s *spareProc) beside() (workers int, done func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.users == 0 {
+		s.base = runtime.GOMAXPROCS(0)
+		runtime.GOMAXPROCS(s.base + 1)
+	}
+	s.users++
+	var once sync.Once
+	return s.base, func() {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.users--; s.users == 0 {
+				runtime.GOMAXPROCS(s.base)
+			}
+		})
+	}
 }
 
 // runTUI opens the TUI on the state files args (and -f) name, waiting for
@@ -162,6 +207,7 @@ func runTUI(cmd *cobra.Command, args []string, t *tuiFlags, g *globalFlags) erro
 // uiOptions are the options the TUI and the fleet TUI share, with the
 // process set up for them (oneProc).
 func (t *tuiFlags) uiOptions(g *globalFlags, keys *ui.KeyMap) ui.Options {
+	afterRecord, besideLoop := oneProc()
 	return ui.Options{
 		ReadOnly:    t.readOnly,
 		Quiet:       t.quiet,
@@ -169,7 +215,8 @@ func (t *tuiFlags) uiOptions(g *globalFlags, keys *ui.KeyMap) ui.Options {
 		Keys:        keys,
 		Journal:     t.journal(),
 		IdleRelease: t.uiIdleRelease(),
-		AfterRecord: oneProc(),
+		AfterRecord: afterRecord,
+		BesideLoop:  besideLoop,
 		Activity:    t.activity.uiActivity(),
 		Notify:      t.notifier,
 	}
