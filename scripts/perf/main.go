@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/aot-loop/aot-tui/scripts/internal/tmuxrun"
@@ -208,9 +207,8 @@ func idleCPU(s *session, wait, d time.Duration) float64 {
 // cost is the CPU time of the measuring itself from a moment on: this
 // process's and the tmux server's.
 type cost struct {
-	self   time.Duration
-	server int
-	ticks  int64
+	server      int
+	self, ticks int64 // CPU ticks of this process and of the server
 }
 
 func newCost(s *session) cost {
@@ -218,22 +216,13 @@ func newCost(s *session) cost {
 	if err != nil {
 		fail("perf: the tmux server's pid: " + err.Error())
 	}
-	return cost{self: selfCPU(), server: server, ticks: tmuxrun.CPUTicks(server)}
+	return cost{server: server, self: tmuxrun.CPUTicks(os.Getpid()), ticks: tmuxrun.CPUTicks(server)}
 }
 
 // perWrite is the CPU time since newCost, in ms, divided by n.
 func (c cost) perWrite(n int) float64 {
-	ticks := tmuxrun.CPUTicks(c.server) - c.ticks
-	d := selfCPU() - c.self + time.Duration(ticks)*time.Second/tmuxrun.UserHZ
-	return ms(d) / float64(max(n, 1))
-}
-
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		fail(err.Error())
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	ticks := tmuxrun.CPUTicks(os.Getpid()) - c.self + tmuxrun.CPUTicks(c.server) - c.ticks
+	return ms(time.Duration(ticks)*time.Second/tmuxrun.UserHZ) / float64(max(n, 1))
 }
 
 func rssKB(pid int) int64 {
