@@ -194,7 +194,7 @@ func newShape(s *State) *shape {
 	}
 	sh.orGroupOf = make(map[string]string, inGroups)
 	orGroupsOf(s, nil, sh.orGroupOf)
-	sh.orGroupIndexes(s)
+	sh.orGroupIndexes(s, nil)
 	sh.dependents = dependents(s, sh.g)
 	kids := 0
 	for _, d := range s.Decompositions {
@@ -219,12 +219,19 @@ func newShape(s *State) *shape {
 // are maps of an entry an atom) grew faster than the atoms: map work at
 // 100,000 atoms misses the caches (issue 26). What it builds are slices
 // and one table of 8 bytes a slot, read in order or found in one probe.
-func checkShape(s *State, sc *checkScratch) *shape {
+//
+// The table, the dependencies and what Validate reads of each atom besides
+// (sum, an atomSum; its slices are sc's) are made in one pass over the
+// atoms (scanAtoms).
+func checkShape(s *State, sc *checkScratch, sum *atomSum) *shape {
 	sh := &shape{scratch: sc}
-	sh.first = sh.bools(len(s.Atoms))
-	sh.ids, _ = newIDTable(s.Atoms, sh.first, sc)
-	sh.g = resolveDeps(s, sh)
-	sh.orGroupIndexes(s)
+	n := len(s.Atoms)
+	sh.first = sh.bools(n)
+	sum.st, sum.fields, sum.orAtoms, sum.off, sum.depLine = sh.uint8s(n), sh.uint8s(n), sc.orAtoms[:0], sh.int32s(n+1), sh.int32s(n)
+	sh.ids, _ = scanAtoms(s.Atoms, sh.first, sc, sum)
+	sc.orAtoms = sum.orAtoms
+	sh.g = sum.g
+	sh.orGroupIndexes(s, sum)
 	return sh
 }
 
@@ -258,7 +265,8 @@ func firstIndex(s *State, first []bool) map[string]int {
 // orGroupsOf gives its id (the group its or_group field names, when one
 // has that name, of atoms with one id the last; else the first group
 // that lists it), found through the ids' table rather than a map of ids.
-func (sh *shape) orGroupIndexes(s *State) {
+// The atoms with an or_group field are sum's when it is not nil.
+func (sh *shape) orGroupIndexes(s *State, sum *atomSum) {
 	if len(s.ORGroups) == 0 {
 		return
 	}
@@ -301,20 +309,29 @@ func (sh *shape) orGroupIndexes(s *State) {
 			}
 		}
 	}
-	for i := range s.Atoms {
+	named := func(i int) {
 		a := &s.Atoms[i]
 		if a.ORGroup == "" {
-			continue
+			return
 		}
 		k, ok := first[a.ORGroup]
 		if !ok {
-			continue
+			return
 		}
 		j := i
 		if !sh.first[i] {
 			j, _ = sh.find(s, a.ID)
 		}
 		sh.orFirst[j] = k
+	}
+	if sum != nil {
+		for _, i := range sum.orAtoms {
+			named(int(i))
+		}
+	} else {
+		for i := range s.Atoms {
+			named(i)
+		}
 	}
 	for i, k := range sh.orFirst {
 		if k >= 0 {
@@ -370,7 +387,7 @@ func shapeOf(s *State, f *Facts) *shape {
 		}
 	}
 	sh.g = resolveDeps(s, sh)
-	sh.orGroupIndexes(s)
+	sh.orGroupIndexes(s, nil)
 	sh.childIndexes(s)
 	return sh
 }
@@ -506,45 +523,41 @@ type depGraph struct {
 	repeat []bool
 }
 
+// clean reports whether atom i's dependencies are all atoms, each named
+// once.
+func (g *depGraph) clean(i int) bool {
+	for p := g.off[i]; p < g.off[i+1]; p++ {
+		if g.dep[p] < 0 || g.repeat[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// resolveDeps resolves the atoms' dependencies through the shape's index
+// (Validate's table does it in scanAtoms).
 func resolveDeps(s *State, sh *shape) depGraph {
 	total := 0
 	for _, a := range s.Atoms {
 		total += len(a.DependsOn)
 	}
 	g := depGraph{off: sh.int32s(len(s.Atoms) + 1), dep: sh.int32s(total), repeat: sh.bools(total)}
-	if sh.ids.slots != nil {
-		// The ids looked up a batch at a time (idTable.findAll).
-		var ids [findBatch]string
-		n, at := 0, 0
-		for _, a := range s.Atoms {
-			for _, d := range a.DependsOn {
-				if n == findBatch {
-					sh.ids.findAll(s.Atoms, ids[:n], g.dep[at:at+n])
-					at, n = at+n, 0
-				}
-				ids[n] = d
-				n++
-			}
-		}
-		sh.ids.findAll(s.Atoms, ids[:n], g.dep[at:at+n])
-	}
 	k := 0
-	for i, a := range s.Atoms {
+	for i := range s.Atoms {
+		deps := s.Atoms[i].DependsOn
 		g.off[i] = int32(k)
 		var seen map[string]bool // for long lists only
-		if len(a.DependsOn) > 16 {
-			seen = make(map[string]bool, len(a.DependsOn))
+		if len(deps) > 16 {
+			seen = make(map[string]bool, len(deps))
 		}
-		for j, d := range a.DependsOn {
-			if sh.ids.slots == nil {
-				x, _ := sh.find(s, d)
-				g.dep[k] = int32(x)
-			}
+		for j, d := range deps {
+			x, _ := sh.find(s, d)
+			g.dep[k] = int32(x)
 			if seen != nil {
 				g.repeat[k] = seen[d]
 				seen[d] = true
 			} else {
-				for _, e := range a.DependsOn[:j] {
+				for _, e := range deps[:j] {
 					if e == d {
 						g.repeat[k] = true
 						break
