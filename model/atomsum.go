@@ -54,8 +54,11 @@ type atomSum struct {
 	fields []uint8
 	// depLine is the line of each atom's depends_on field (0: none).
 	depLine []int32
-	// orAtoms are the atoms with an or_group field, in order.
-	orAtoms []int32
+	// orAtoms are the atoms with an or_group field, in order; orGroup
+	// the first OR group of the name each names (names.first), -1 for
+	// none, read from names as the atom is.
+	orAtoms, orGroup []int32
+	names            *groupNames
 	// off is where the dependencies of each atom start in g (and end:
 	// len(atoms)+1 long), given to scanAtoms; g the atoms' dependencies
 	// resolved, the shape's depGraph.
@@ -85,6 +88,43 @@ func (sum *atomSum) add(i int, a *Atom) {
 	}
 	sum.fields[i] = has
 	if a.ORGroup != "" {
-		sum.orAtoms = append(sum.orAtoms, int32(i))
+		k, ok := sum.names.first[a.ORGroup]
+		if !ok {
+			k = -1
+		}
+		sum.orAtoms, sum.orGroup = append(sum.orAtoms, int32(i)), append(sum.orGroup, k)
 	}
+}
+
+// groupNames indexes OR groups by name: of groups with one name the
+// first is the one an or_group field names (State.ORGroup), the last the
+// one whose selection counts (Facts.Outstanding).
+type groupNames struct {
+	// first is the first group of each name.
+	first map[string]int32
+	// firstOf, lastOf and next are, for each group, the first and the
+	// last group of its name and the next one (-1: none).
+	firstOf, lastOf, next []int32
+}
+
+// nameGroups indexes groups by name.
+func nameGroups(groups []ORGroup) *groupNames {
+	n := len(groups)
+	gn := &groupNames{first: make(map[string]int32, n), firstOf: make([]int32, n), lastOf: make([]int32, n), next: make([]int32, n)}
+	for k := range groups {
+		gn.next[k] = -1
+		f, ok := gn.first[groups[k].Name]
+		if !ok {
+			f = int32(k)
+			gn.first[groups[k].Name] = f
+		} else {
+			gn.next[gn.lastOf[f]] = int32(k)
+		}
+		// The last of the name so far is kept at its first.
+		gn.firstOf[k], gn.lastOf[f] = f, int32(k)
+	}
+	for k := range groups {
+		gn.lastOf[k] = gn.lastOf[gn.firstOf[k]]
+	}
+	return gn
 }

@@ -194,7 +194,7 @@ func newShape(s *State) *shape {
 	}
 	sh.orGroupOf = make(map[string]string, inGroups)
 	orGroupsOf(s, nil, sh.orGroupOf)
-	sh.orGroupIndexes(s, nil)
+	sh.orGroupIndexes(s, nameGroups(s.ORGroups), nil)
 	sh.dependents = dependents(s, sh.g)
 	kids := 0
 	for _, d := range s.Decompositions {
@@ -227,11 +227,12 @@ func checkShape(s *State, sc *checkScratch, sum *atomSum) *shape {
 	sh := &shape{scratch: sc}
 	n := len(s.Atoms)
 	sh.first = sh.bools(n)
-	sum.st, sum.fields, sum.orAtoms, sum.off, sum.depLine = sh.uint8s(n), sh.uint8s(n), sc.orAtoms[:0], sh.int32s(n+1), sh.int32s(n)
+	sum.st, sum.fields, sum.off, sum.depLine = sh.uint8s(n), sh.uint8s(n), sh.int32s(n+1), sh.int32s(n)
+	sum.orAtoms, sum.orGroup, sum.names = sc.orAtoms[:0], sc.orGroup[:0], nameGroups(s.ORGroups)
 	sh.ids, _ = scanAtoms(s.Atoms, sh.first, sc, sum)
-	sc.orAtoms = sum.orAtoms
+	sc.orAtoms, sc.orGroup = sum.orAtoms, sum.orGroup
 	sh.g = sum.g
-	sh.orGroupIndexes(s, sum)
+	sh.orGroupIndexes(s, sum.names, sum)
 	return sh
 }
 
@@ -265,23 +266,11 @@ func firstIndex(s *State, first []bool) map[string]int {
 // orGroupsOf gives its id (the group its or_group field names, when one
 // has that name, of atoms with one id the last; else the first group
 // that lists it), found through the ids' table rather than a map of ids.
-// The atoms with an or_group field are sum's when it is not nil.
-func (sh *shape) orGroupIndexes(s *State, sum *atomSum) {
+// The groups are indexed by name in names; the atoms with an or_group
+// field, and the group it names, are sum's when it is not nil.
+func (sh *shape) orGroupIndexes(s *State, names *groupNames, sum *atomSum) {
 	if len(s.ORGroups) == 0 {
 		return
-	}
-	// The first and the last group of each name, by name and by group.
-	first := make(map[string]int32, len(s.ORGroups))
-	last := make(map[string]int32, len(s.ORGroups))
-	for k, g := range s.ORGroups {
-		if _, ok := first[g.Name]; !ok {
-			first[g.Name] = int32(k)
-		}
-		last[g.Name] = int32(k)
-	}
-	lastOf := sh.int32s(len(s.ORGroups))
-	for k, g := range s.ORGroups {
-		lastOf[k] = last[g.Name]
 	}
 	n := len(s.Atoms)
 	sh.orFirst, sh.orLast = sh.int32s(n), sh.int32s(n)
@@ -301,41 +290,41 @@ func (sh *shape) orGroupIndexes(s *State, sum *atomSum) {
 		return s.ORGroups[k].Choices[c-int(sh.choiceOff[k])]
 	})
 	// orFirst holds the first group of the name until the end.
-	for k, g := range s.ORGroups {
-		fk := first[g.Name]
+	for k := range s.ORGroups {
+		fk := names.firstOf[k]
 		for _, i := range sh.choiceAt[sh.choiceOff[k]:sh.choiceOff[k+1]] {
 			if i >= 0 && sh.orFirst[i] < 0 {
 				sh.orFirst[i] = fk
 			}
 		}
 	}
-	named := func(i int) {
-		a := &s.Atoms[i]
-		if a.ORGroup == "" {
-			return
-		}
-		k, ok := first[a.ORGroup]
-		if !ok {
-			return
-		}
+	// The group an atom's or_group field names (k, a first of its name)
+	// is its id's.
+	named := func(i int, k int32) {
 		j := i
 		if !sh.first[i] {
-			j, _ = sh.find(s, a.ID)
+			j, _ = sh.find(s, s.Atoms[i].ID)
 		}
 		sh.orFirst[j] = k
 	}
 	if sum != nil {
-		for _, i := range sum.orAtoms {
-			named(int(i))
+		for x, i := range sum.orAtoms {
+			if k := sum.orGroup[x]; k >= 0 {
+				named(int(i), k)
+			}
 		}
 	} else {
 		for i := range s.Atoms {
-			named(i)
+			if a := &s.Atoms[i]; a.ORGroup != "" {
+				if k, ok := names.first[a.ORGroup]; ok {
+					named(i, k)
+				}
+			}
 		}
 	}
 	for i, k := range sh.orFirst {
 		if k >= 0 {
-			sh.orLast[i] = lastOf[k]
+			sh.orLast[i] = names.lastOf[k]
 		}
 	}
 }
@@ -387,7 +376,7 @@ func shapeOf(s *State, f *Facts) *shape {
 		}
 	}
 	sh.g = resolveDeps(s, sh)
-	sh.orGroupIndexes(s, nil)
+	sh.orGroupIndexes(s, nameGroups(s.ORGroups), nil)
 	sh.childIndexes(s)
 	return sh
 }

@@ -260,6 +260,8 @@ type checkScratch struct {
 	u8                      []uint8
 	slots                   []uint64
 	needI32, needBo, needU8 int
+	// orGroup is the memory of atomSum.orGroup.
+	orGroup []int32
 	// keys and keyOff are the memory of the idTable's.
 	keys   []byte
 	keyOff []int32

@@ -750,41 +750,22 @@ func (v *validator) orFields() []uint8 {
 	// group per few atoms a scan per atom made validate quadratic (issue
 	// 26). Whether a group of that name lists the atom is read from the
 	// shape's choices (the atoms they name), following next from the
-	// first group of the name to the others. Made for the first atom that
-	// names a group.
-	var named map[string]int32
-	var next []int32
+	// first group of the name to the others. With Validate's atomSum,
+	// the atoms with an or_group and the group each names are read from
+	// it, not from the atoms.
 	sh := v.sh
-	field := func(i int) {
-		a := &v.s.Atoms[i]
-		if a.ORGroup == "" {
-			return
-		}
-		if named == nil {
-			named = make(map[string]int32, len(v.s.ORGroups))
-			next = make([]int32, len(v.s.ORGroups))
-			last := make(map[string]int32, len(v.s.ORGroups))
-			for k, g := range v.s.ORGroups {
-				next[k] = -1
-				if j, ok := last[g.Name]; ok {
-					next[j] = int32(k)
-				} else {
-					named[g.Name] = int32(k)
-				}
-				last[g.Name] = int32(k)
-			}
-		}
-		k, ok := named[a.ORGroup]
-		if !ok {
+	var names *groupNames
+	field := func(i int, k int32) {
+		if k < 0 {
 			out[i] = orUndefined
 			return
 		}
 		me := int32(i)
 		if !sh.first[i] {
-			me = int32(v.firstOf(a.ID))
+			me = int32(v.firstOf(v.s.Atoms[i].ID))
 		}
 		listed := false
-		for ; k >= 0 && !listed; k = next[k] {
+		for ; k >= 0 && !listed; k = names.next[k] {
 			listed = slices.Contains(sh.choiceAt[sh.choiceOff[k]:sh.choiceOff[k+1]], me)
 		}
 		if !listed {
@@ -792,12 +773,24 @@ func (v *validator) orFields() []uint8 {
 		}
 	}
 	if v.sum != nil {
-		for _, i := range v.sum.orAtoms {
-			field(int(i))
+		names = v.sum.names
+		for x, i := range v.sum.orAtoms {
+			field(int(i), v.sum.orGroup[x])
 		}
 	} else {
 		for i := range v.s.Atoms {
-			field(i)
+			a := &v.s.Atoms[i]
+			if a.ORGroup == "" {
+				continue
+			}
+			if names == nil {
+				names = nameGroups(v.s.ORGroups)
+			}
+			k, ok := names.first[a.ORGroup]
+			if !ok {
+				k = -1
+			}
+			field(i, k)
 		}
 	}
 	if v.next != nil {
