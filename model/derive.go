@@ -152,7 +152,7 @@ type shape struct {
 }
 
 // orGroupFirst is the index of the OR group atom i (first with its id) is
-// in, of the groups with its name the first (orGroupsByName's); -1 for
+// in, of the groups with its name the first (State.ORGroup's); -1 for
 // none.
 func (sh *shape) orGroupFirst(i int) int {
 	if sh.orFirst == nil {
@@ -757,18 +757,6 @@ func orGroupsOf(s *State, only map[string]bool, into map[string]string) {
 			into[a.ID] = a.ORGroup
 		}
 	}
-}
-
-// orGroupsByName indexes s's OR groups by name; of groups with one name
-// the first counts, as in State.ORGroup.
-func orGroupsByName(s *State) map[string]*ORGroup {
-	groups := make(map[string]*ORGroup, len(s.ORGroups))
-	for i := range s.ORGroups {
-		if g := &s.ORGroups[i]; groups[g.Name] == nil {
-			groups[g.Name] = g
-		}
-	}
-	return groups
 }
 
 // Binding returns the binding of atom id, if any.

@@ -1206,33 +1206,39 @@ func (v *validator) bindingAtom(k int, id string) int {
 
 func (v *validator) trailAndCorrections() {
 	// A trail entry records an OR selection: or_group, selected, reason and
-	// timestamp are all required (seed 000 §4.7).
-	var groups map[string]*ORGroup // made on the first entry that names a group
-	for i, t := range v.s.Trail {
-		p := fmt.Sprintf("trail[%d]", i)
+	// timestamp are all required (seed 000 §4.7). The groups by name: Validate's (groupNames), or made on the first
+	// entry that names a group.
+	var names *groupNames
+	if v.sum != nil {
+		names = v.sum.names
+	}
+	for i := range v.s.Trail {
+		t := &v.s.Trail[i]
+		// The path is spelt out only for a finding.
+		p := func() string { return "trail[" + strconv.Itoa(i) + "]" }
 		switch {
 		case t.ORGroup == "" && t.Selected == "" && t.Type == "user_correction":
-			v.warnf(t.Line, p, "trail entry %d is a user_correction without or_group and selected (older aot-tui versions wrote these; the trail records OR selections, corrections[] the corrections)", i+1)
+			v.warnf(t.Line, p(), "trail entry %d is a user_correction without or_group and selected (older aot-tui versions wrote these; the trail records OR selections, corrections[] the corrections)", i+1)
 		default:
 			if t.ORGroup == "" {
-				v.warnf(t.Line, p+".or_group", "trail entry %d has no or_group", i+1)
+				v.warnf(t.Line, p()+".or_group", "trail entry %d has no or_group", i+1)
 			}
 			if t.Selected == "" {
-				v.warnf(t.Line, p+".selected", "trail entry %d has no selected", i+1)
+				v.warnf(t.Line, p()+".selected", "trail entry %d has no selected", i+1)
 			}
 		}
 		if t.Reason == "" {
-			v.warnf(t.Line, p+".reason", "trail entry %d has no reason", i+1)
+			v.warnf(t.Line, p()+".reason", "trail entry %d has no reason", i+1)
 		}
 		if t.Timestamp == "" {
-			v.warnf(t.Line, p+".timestamp", "trail entry %d has no timestamp", i+1)
+			v.warnf(t.Line, p()+".timestamp", "trail entry %d has no timestamp", i+1)
 		}
 		if t.ORGroup != "" {
-			if groups == nil {
-				groups = orGroupsByName(v.s)
+			if names == nil {
+				names = nameGroups(v.s.ORGroups)
 			}
-			if _, ok := groups[t.ORGroup]; !ok && t.Type != "user_correction" {
-				v.warnf(t.Line, p+".or_group", "trail entry %d names OR group %s, which is not defined", i+1, t.ORGroup)
+			if _, ok := names.first[t.ORGroup]; !ok && t.Type != "user_correction" {
+				v.warnf(t.Line, p()+".or_group", "trail entry %d names OR group %s, which is not defined", i+1, t.ORGroup)
 			}
 		}
 	}
