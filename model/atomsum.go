@@ -27,15 +27,6 @@ func statusCode(s AtomStatus) uint8 {
 // unresolvedCode is AtomStatus.Unresolved of the status of code c.
 func unresolvedCode(c uint8) bool { return c == stPending || c == stInProgress }
 
-// statusCodes are the codes of the statuses of s's atoms.
-func statusCodes(s *State) []uint8 {
-	st := make([]uint8, len(s.Atoms))
-	for i := range s.Atoms {
-		st[i] = statusCode(s.Atoms[i].Status)
-	}
-	return st
-}
-
 // fieldNoID marks, beside fieldDescription, fieldStatus and
 // fieldDependsOn, an atom without an id.
 const fieldNoID uint8 = 1 << 3

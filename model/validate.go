@@ -114,7 +114,8 @@ type validator struct {
 	// that zero ("constraints.max_iterations is 0") would be misleading,
 	// so each value is reported once, as the type error.
 	badValue map[string]bool
-	// st is the status code of each atom (stPending, …).
+	// st is the status code of each atom (stPending, …), when Validate
+	// gathered them (code reads them).
 	st []uint8
 	// sum, when not nil, is what Validate gathered of the atoms while it
 	// built the shape: the checks skip the atoms it shows have nothing to
@@ -212,6 +213,9 @@ type Validator struct {
 	// OR choice, in order. Both made when first needed.
 	decompAt    []int32
 	orDepending []int32
+	// names indexes sh's OR groups by name (groupNames), made when
+	// first needed.
+	names *groupNames
 	// stuck is PredictOutlook's memo of the stuck atoms.
 	stuck stuckMemo
 }
@@ -241,15 +245,13 @@ func validateSum(s *State, f *Facts, memo, next *Validator, sum *atomSum) Report
 	if sum != nil {
 		v.st = sum.st
 		f.Outstanding = v.outstanding()
-	} else {
-		v.st = statusCodes(s)
 	}
 	if memo != nil && next != nil {
 		v.memo, v.next = memo, next
 		v.next.sh = v.sh
 		if memo.sh == v.sh {
 			v.next.cycles, v.next.cyclesDone, v.next.choiceAtom, v.next.orField = memo.cycles, memo.cyclesDone, memo.choiceAtom, memo.orField
-			v.next.decompAt, v.next.orDepending = memo.decompAt, memo.orDepending
+			v.next.decompAt, v.next.orDepending, v.next.names = memo.decompAt, memo.orDepending, memo.names
 		}
 	}
 	v.r.AtomCount = len(s.Atoms)
@@ -318,6 +320,36 @@ func (v *validator) atomFields(i int, a *Atom) uint8 {
 	return has
 }
 
+// is reports whether atom i has the status of code c (stPending,
+// stInProgress or stResolved): Validate's code, or the atom's status
+// compared (the Validator of a watcher reads the atoms of a 10,000-atom
+// loop from the cache, and a pass to gather the codes cost more than it
+// saved).
+func (v *validator) is(i int, c uint8) bool {
+	if v.st != nil {
+		return v.st[i] == c
+	}
+	// Compared with a constant (c is one where is is inlined), which the
+	// compiler compares without a call.
+	switch st := v.s.Atoms[i].Status; c {
+	case stPending:
+		return st == StatusPending
+	case stInProgress:
+		return st == StatusInProgress
+	case stResolved:
+		return st == StatusResolved
+	}
+	return false
+}
+
+// unresolved reports whether atom i is pending or in progress.
+func (v *validator) unresolved(i int) bool {
+	if v.st != nil {
+		return unresolvedCode(v.st[i])
+	}
+	return v.s.Atoms[i].Status.Unresolved()
+}
+
 // outstanding is Facts.Outstanding (the function outstanding) read from
 // the atoms' status codes.
 func (v *validator) outstanding() int {
@@ -373,6 +405,22 @@ func (v *validator) dependsOnLine(i int) int {
 		return int(v.sum.depLine[i])
 	}
 	return v.s.Atoms[i].Lines.Line("depends_on")
+}
+
+// groupNames are s's OR groups by name: Validate's, the Validator's of
+// the shape, or made now.
+func (v *validator) groupNames() *groupNames {
+	switch {
+	case v.sum != nil:
+		return v.sum.names
+	case v.next != nil && v.next.names != nil:
+		return v.next.names
+	}
+	names := nameGroups(v.s.ORGroups)
+	if v.next != nil {
+		v.next.names = names
+	}
+	return names
 }
 
 // find is the index of the first atom with id, and whether there is one:
@@ -754,7 +802,7 @@ func (v *validator) orFields() []uint8 {
 	// the atoms with an or_group and the group each names are read from
 	// it, not from the atoms.
 	sh := v.sh
-	var names *groupNames
+	names := v.groupNames()
 	field := func(i int, k int32) {
 		if k < 0 {
 			out[i] = orUndefined
@@ -773,7 +821,6 @@ func (v *validator) orFields() []uint8 {
 		}
 	}
 	if v.sum != nil {
-		names = v.sum.names
 		for x, i := range v.sum.orAtoms {
 			field(int(i), v.sum.orGroup[x])
 		}
@@ -782,9 +829,6 @@ func (v *validator) orFields() []uint8 {
 			a := &v.s.Atoms[i]
 			if a.ORGroup == "" {
 				continue
-			}
-			if names == nil {
-				names = nameGroups(v.s.ORGroups)
 			}
 			k, ok := names.first[a.ORGroup]
 			if !ok {
@@ -811,17 +855,19 @@ func (v *validator) orFields() []uint8 {
 // model.Interrupt). Dependencies that are not atoms, or whose status is
 // not one the loop knows, are reported as such elsewhere.
 func (v *validator) resolvedTooEarly() {
-	g := v.sh.g
-	for i, c := range v.st {
-		if c != stResolved || !v.sh.first[i] {
+	// The statuses are Validate's codes, or else the atoms': the loop is
+	// written out for each, for it runs over every atom on every write.
+	g, atoms, st := v.sh.g, v.s.Atoms, v.st
+	for i := range atoms {
+		if st != nil && st[i] != stResolved || st == nil && atoms[i].Status != StatusResolved || !v.sh.first[i] {
 			continue
 		}
 		for p := g.off[i]; p < g.off[i+1]; p++ {
 			j := g.dep[p]
-			if j < 0 || !unresolvedCode(v.st[j]) {
+			if j < 0 || st != nil && !unresolvedCode(st[j]) || st == nil && !atoms[j].Status.Unresolved() {
 				continue
 			}
-			a := &v.s.Atoms[i]
+			a := &atoms[i]
 			d := a.DependsOn[p-g.off[i]]
 			line := a.Lines.Line("status")
 			if line == 0 {
@@ -1013,15 +1059,22 @@ func (v *validator) orDeadEnds() {
 		if k < 0 {
 			return nil
 		}
+		if v.is(j, stResolved) {
+			return nil
+		}
 		// j is the first of its id: the group selects it when its
 		// selected choice names j.
-		if v.selectedAt()[k] == int32(j) || v.st[j] == stResolved {
+		if v.sum != nil {
+			if v.selectedAt()[k] == int32(j) {
+				return nil
+			}
+		} else if v.s.ORGroups[k].Selected == v.s.Atoms[j].ID {
 			return nil
 		}
 		return &v.s.ORGroups[k]
 	}
 	for _, i := range v.orDependingAtoms() {
-		if v.st[i] != stPending || unselected(int(i)) != nil {
+		if !v.is(int(i), stPending) || unselected(int(i)) != nil {
 			continue
 		}
 		for p := g.off[i]; p < g.off[i+1]; p++ {
@@ -1134,14 +1187,14 @@ func (v *validator) decompositions() {
 				v.errf(d.Line, p+".children", "decomposition of %s names child %s, which is not an atom", d.Parent, c)
 				continue
 			}
-			if v.st[j] != stResolved && unresolvedChild == "" {
+			if !v.is(j, stResolved) && unresolvedChild == "" {
 				unresolvedChild = c
 			}
 			if c == d.Parent {
 				v.errf(d.Line, p+".children", "decomposition of %s lists the parent as its own child", d.Parent)
 			}
 		}
-		if j := parent; j >= 0 && unresolvedChild != "" && v.st[j] != stPending {
+		if j := parent; j >= 0 && unresolvedChild != "" && !v.is(j, stPending) {
 			v.warnf(v.s.Atoms[j].Line, p, "decomposed parent %s is %s while its child %s is unresolved (a parent stays pending until its children resolve)",
 				d.Parent, v.s.Atoms[j].Status, unresolvedChild)
 		}
@@ -1179,13 +1232,17 @@ func (v *validator) bindings() {
 		switch {
 		case j < 0:
 			v.warnf(b.Line, "bindings."+b.AtomID, "binding for %s, which is not an atom", b.AtomID)
-		case v.st[j] != stResolved:
+		case !v.is(j, stResolved):
 			v.warnf(b.Line, "bindings."+b.AtomID, "binding for %s, which is %s (stale: bindings belong to resolved atoms)", b.AtomID, v.s.Atoms[j].Status)
 		}
 	}
-	for i, c := range v.st {
-		if c == stResolved && !bound[i] && v.sh.first[i] {
-			a := &v.s.Atoms[i]
+	atoms, st := v.s.Atoms, v.st
+	for i := range atoms {
+		if st != nil && st[i] == stResolved || st == nil && atoms[i].Status == StatusResolved {
+			if bound[i] || !v.sh.first[i] {
+				continue
+			}
+			a := &atoms[i]
 			v.warnf(a.Line, fmt.Sprintf("atoms[%d]", i), "atom %s is resolved but has no binding", a.ID)
 		}
 	}
@@ -1206,12 +1263,9 @@ func (v *validator) bindingAtom(k int, id string) int {
 
 func (v *validator) trailAndCorrections() {
 	// A trail entry records an OR selection: or_group, selected, reason and
-	// timestamp are all required (seed 000 §4.7). The groups by name: Validate's (groupNames), or made on the first
-	// entry that names a group.
+	// timestamp are all required (seed 000 §4.7). The groups by name are
+	// read on the first entry that names one.
 	var names *groupNames
-	if v.sum != nil {
-		names = v.sum.names
-	}
 	for i := range v.s.Trail {
 		t := &v.s.Trail[i]
 		// The path is spelt out only for a finding.
@@ -1235,7 +1289,7 @@ func (v *validator) trailAndCorrections() {
 		}
 		if t.ORGroup != "" {
 			if names == nil {
-				names = nameGroups(v.s.ORGroups)
+				names = v.groupNames()
 			}
 			if _, ok := names.first[t.ORGroup]; !ok && t.Type != "user_correction" {
 				v.warnf(t.Line, p()+".or_group", "trail entry %d names OR group %s, which is not defined", i+1, t.ORGroup)

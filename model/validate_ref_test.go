@@ -162,9 +162,6 @@ type validatorRef struct {
 // (issue 26), kept to check the faster one against.
 func ValidateRef(s *State, f *Facts) Report {
 	v := &validatorRef{validator{s: s, f: f, badValue: make(map[string]bool, len(s.Problems))}}
-	// The checks it shares with the validator (decompositions) read the
-	// statuses' codes.
-	v.st = statusCodes(s)
 	v.r.AtomCount = len(s.Atoms)
 	for _, p := range s.Problems {
 		v.r.add(true, p)
