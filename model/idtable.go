@@ -7,18 +7,19 @@ import (
 
 // idTable finds the first atom with an id: an open-addressing hash table
 // of atom indexes, made once per shape. It does what a map[string]int of
-// the ids does, in a quarter of the memory and without keeping the keys:
-// each slot is 8 bytes, the upper half of the id's hash and the atom's
-// index plus one (0: empty), so a probe compares the id's bytes only when
-// the hashes' halves agree, and at 100,000 atoms the table (2 MB) stays
-// in the cache where a Go map of the ids (about 5 MB, with the keys'
-// bytes elsewhere) missed it on nearly every access (issue 26: validate
-// grew ×13–21 from 10,000 to 100,000 atoms).
+// the ids does in less memory: each slot is 8 bytes, the upper half of
+// the id's hash and the atom's index plus one (0: empty), so a probe
+// compares the id's bytes only when the hashes' halves agree, and at
+// 100,000 atoms the table (2 MB) stays in the cache where a Go map of the
+// ids (about 5 MB, with the keys' bytes elsewhere) missed it on nearly
+// every access (issue 26: validate grew ×13–21 from 10,000 to 100,000
+// atoms).
 //
-// The ids' bytes a probe compares are copied, one after the other, into
-// keys (atom i's are keys[keyOff[i]:keyOff[i+1]]): a lookup then reads
-// the 2 MB of the slots and 1 MB of keys at 100,000 atoms, not an atom
-// and its id's bytes, two cache misses, somewhere in the state's 30 MB.
+// The ids' bytes a probe compares are copied, one after the other and
+// without string headers, into keys (atom i's are
+// keys[keyOff[i]:keyOff[i+1]]): a lookup then reads the 2 MB of slots
+// and 1 MB of keys at 100,000 atoms, not an atom and its id's bytes, two
+// cache misses somewhere in the state's 30 MB.
 type idTable struct {
 	slots  []uint64
 	mask   uint64
@@ -47,7 +48,8 @@ func newIDTable(atoms []Atom, first []bool, sc *checkScratch) (t idTable, dup bo
 // found there is the first atom's with it (the first of an id is the one
 // the table keeps), and its atom and its slot were read a moment ago, for
 // an atom mostly depends on atoms shortly before it. The ids not found
-// yet are looked up again once the table has every atom.
+// yet are looked up again once the table has every atom. sum needs sc,
+// whose memory its slices are.
 func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t idTable, dup bool) {
 	size := 16
 	for size < 2*len(atoms) {

@@ -342,14 +342,6 @@ func (v *validator) is(i int, c uint8) bool {
 	return false
 }
 
-// unresolved reports whether atom i is pending or in progress.
-func (v *validator) unresolved(i int) bool {
-	if v.st != nil {
-		return unresolvedCode(v.st[i])
-	}
-	return v.s.Atoms[i].Status.Unresolved()
-}
-
 // outstanding is Facts.Outstanding (the function outstanding) read from
 // the atoms' status codes.
 func (v *validator) outstanding() int {
