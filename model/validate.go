@@ -115,7 +115,7 @@ type validator struct {
 	// so each value is reported once, as the type error.
 	badValue map[string]bool
 	// st is the status code of each atom (stPending, …), when Validate
-	// gathered them (code reads them).
+	// gathered them (is reads them).
 	st []uint8
 	// sum, when not nil, is what Validate gathered of the atoms while it
 	// built the shape: the checks skip the atoms it shows have nothing to
@@ -162,9 +162,9 @@ func Validate(s *State) Report {
 	// of Facts, the decompositions, the longest chain): the same report
 	// as ValidateWith(s, Derive(s)), TestValidateReadsNoMoreThanItDerives.
 	// The shape's slices are taken from, and given back to, the memory
-	// of the last calls: the report keeps none of them.
-	// What the checks read of each atom besides is gathered in the pass
-	// that builds the shape (atomSum), Outstanding from it.
+	// of the last calls: the report keeps none of them. What the checks
+	// read of each atom besides is gathered in the pass that builds the
+	// shape (atomSum), and Outstanding is counted from it.
 	sc := getScratch()
 	defer putScratch(sc)
 	var sum atomSum
