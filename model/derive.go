@@ -152,7 +152,7 @@ type shape struct {
 }
 
 // orGroupFirst is the index of the OR group atom i (first with its id) is
-// in, of the groups with its name the first (orGroupsByName's); -1 for
+// in, of the groups with its name the first (State.ORGroup's); -1 for
 // none.
 func (sh *shape) orGroupFirst(i int) int {
 	if sh.orFirst == nil {
@@ -194,7 +194,7 @@ func newShape(s *State) *shape {
 	}
 	sh.orGroupOf = make(map[string]string, inGroups)
 	orGroupsOf(s, nil, sh.orGroupOf)
-	sh.orGroupIndexes(s)
+	sh.orGroupIndexes(s, nameGroups(s.ORGroups), nil)
 	sh.dependents = dependents(s, sh.g)
 	kids := 0
 	for _, d := range s.Decompositions {
@@ -219,12 +219,20 @@ func newShape(s *State) *shape {
 // are maps of an entry an atom) grew faster than the atoms: map work at
 // 100,000 atoms misses the caches (issue 26). What it builds are slices
 // and one table of 8 bytes a slot, read in order or found in one probe.
-func checkShape(s *State, sc *checkScratch) *shape {
+//
+// The table, the dependencies and what Validate reads of each atom besides
+// (sum, an atomSum; its slices are sc's) are made in one pass over the
+// atoms (scanAtoms).
+func checkShape(s *State, sc *checkScratch, sum *atomSum) *shape {
 	sh := &shape{scratch: sc}
-	sh.first = sh.bools(len(s.Atoms))
-	sh.ids, _ = newIDTable(s.Atoms, sh.first, sc)
-	sh.g = resolveDeps(s, sh)
-	sh.orGroupIndexes(s)
+	n := len(s.Atoms)
+	sh.first = sh.bools(n)
+	sum.st, sum.fields, sum.off, sum.depLine = sh.uint8s(n), sh.uint8s(n), sh.int32s(n+1), sh.int32s(n)
+	sum.orAtoms, sum.orGroup, sum.names = sc.orAtoms[:0], sc.orGroup[:0], nameGroups(s.ORGroups)
+	sh.ids, _ = scanAtoms(s.Atoms, sh.first, sc, sum)
+	sc.orAtoms, sc.orGroup = sum.orAtoms, sum.orGroup
+	sh.g = sum.g
+	sh.orGroupIndexes(s, sum.names, sum)
 	return sh
 }
 
@@ -258,22 +266,11 @@ func firstIndex(s *State, first []bool) map[string]int {
 // orGroupsOf gives its id (the group its or_group field names, when one
 // has that name, of atoms with one id the last; else the first group
 // that lists it), found through the ids' table rather than a map of ids.
-func (sh *shape) orGroupIndexes(s *State) {
+// The groups are indexed by name in names; the atoms with an or_group
+// field, and the group it names, are sum's when it is not nil.
+func (sh *shape) orGroupIndexes(s *State, names *groupNames, sum *atomSum) {
 	if len(s.ORGroups) == 0 {
 		return
-	}
-	// The first and the last group of each name, by name and by group.
-	first := make(map[string]int32, len(s.ORGroups))
-	last := make(map[string]int32, len(s.ORGroups))
-	for k, g := range s.ORGroups {
-		if _, ok := first[g.Name]; !ok {
-			first[g.Name] = int32(k)
-		}
-		last[g.Name] = int32(k)
-	}
-	lastOf := sh.int32s(len(s.ORGroups))
-	for k, g := range s.ORGroups {
-		lastOf[k] = last[g.Name]
 	}
 	n := len(s.Atoms)
 	sh.orFirst, sh.orLast = sh.int32s(n), sh.int32s(n)
@@ -293,32 +290,41 @@ func (sh *shape) orGroupIndexes(s *State) {
 		return s.ORGroups[k].Choices[c-int(sh.choiceOff[k])]
 	})
 	// orFirst holds the first group of the name until the end.
-	for k, g := range s.ORGroups {
-		fk := first[g.Name]
+	for k := range s.ORGroups {
+		fk := names.firstOf[k]
 		for _, i := range sh.choiceAt[sh.choiceOff[k]:sh.choiceOff[k+1]] {
 			if i >= 0 && sh.orFirst[i] < 0 {
 				sh.orFirst[i] = fk
 			}
 		}
 	}
-	for i := range s.Atoms {
-		a := &s.Atoms[i]
-		if a.ORGroup == "" {
-			continue
-		}
-		k, ok := first[a.ORGroup]
-		if !ok {
-			continue
-		}
+	// The group an atom's or_group field names (k, a first of its name)
+	// is its id's.
+	named := func(i int, k int32) {
 		j := i
 		if !sh.first[i] {
-			j, _ = sh.find(s, a.ID)
+			j, _ = sh.find(s, s.Atoms[i].ID)
 		}
 		sh.orFirst[j] = k
 	}
+	if sum != nil {
+		for x, i := range sum.orAtoms {
+			if k := sum.orGroup[x]; k >= 0 {
+				named(int(i), k)
+			}
+		}
+	} else {
+		for i := range s.Atoms {
+			if a := &s.Atoms[i]; a.ORGroup != "" {
+				if k, ok := names.first[a.ORGroup]; ok {
+					named(i, k)
+				}
+			}
+		}
+	}
 	for i, k := range sh.orFirst {
 		if k >= 0 {
-			sh.orLast[i] = lastOf[k]
+			sh.orLast[i] = names.lastOf[k]
 		}
 	}
 }
@@ -370,7 +376,7 @@ func shapeOf(s *State, f *Facts) *shape {
 		}
 	}
 	sh.g = resolveDeps(s, sh)
-	sh.orGroupIndexes(s)
+	sh.orGroupIndexes(s, nameGroups(s.ORGroups), nil)
 	sh.childIndexes(s)
 	return sh
 }
@@ -506,45 +512,41 @@ type depGraph struct {
 	repeat []bool
 }
 
+// clean reports whether atom i's dependencies are all atoms, each named
+// once.
+func (g *depGraph) clean(i int) bool {
+	for p := g.off[i]; p < g.off[i+1]; p++ {
+		if g.dep[p] < 0 || g.repeat[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// resolveDeps resolves the atoms' dependencies through the shape's index
+// (Validate's table does it in scanAtoms).
 func resolveDeps(s *State, sh *shape) depGraph {
 	total := 0
 	for _, a := range s.Atoms {
 		total += len(a.DependsOn)
 	}
 	g := depGraph{off: sh.int32s(len(s.Atoms) + 1), dep: sh.int32s(total), repeat: sh.bools(total)}
-	if sh.ids.slots != nil {
-		// The ids looked up a batch at a time (idTable.findAll).
-		var ids [findBatch]string
-		n, at := 0, 0
-		for _, a := range s.Atoms {
-			for _, d := range a.DependsOn {
-				if n == findBatch {
-					sh.ids.findAll(s.Atoms, ids[:n], g.dep[at:at+n])
-					at, n = at+n, 0
-				}
-				ids[n] = d
-				n++
-			}
-		}
-		sh.ids.findAll(s.Atoms, ids[:n], g.dep[at:at+n])
-	}
 	k := 0
-	for i, a := range s.Atoms {
+	for i := range s.Atoms {
+		deps := s.Atoms[i].DependsOn
 		g.off[i] = int32(k)
 		var seen map[string]bool // for long lists only
-		if len(a.DependsOn) > 16 {
-			seen = make(map[string]bool, len(a.DependsOn))
+		if len(deps) > 16 {
+			seen = make(map[string]bool, len(deps))
 		}
-		for j, d := range a.DependsOn {
-			if sh.ids.slots == nil {
-				x, _ := sh.find(s, d)
-				g.dep[k] = int32(x)
-			}
+		for j, d := range deps {
+			x, _ := sh.find(s, d)
+			g.dep[k] = int32(x)
 			if seen != nil {
 				g.repeat[k] = seen[d]
 				seen[d] = true
 			} else {
-				for _, e := range a.DependsOn[:j] {
+				for _, e := range deps[:j] {
 					if e == d {
 						g.repeat[k] = true
 						break
@@ -755,18 +757,6 @@ func orGroupsOf(s *State, only map[string]bool, into map[string]string) {
 			into[a.ID] = a.ORGroup
 		}
 	}
-}
-
-// orGroupsByName indexes s's OR groups by name; of groups with one name
-// the first counts, as in State.ORGroup.
-func orGroupsByName(s *State) map[string]*ORGroup {
-	groups := make(map[string]*ORGroup, len(s.ORGroups))
-	for i := range s.ORGroups {
-		if g := &s.ORGroups[i]; groups[g.Name] == nil {
-			groups[g.Name] = g
-		}
-	}
-	return groups
 }
 
 // Binding returns the binding of atom id, if any.

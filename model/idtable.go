@@ -7,16 +7,24 @@ import (
 
 // idTable finds the first atom with an id: an open-addressing hash table
 // of atom indexes, made once per shape. It does what a map[string]int of
-// the ids does, in a quarter of the memory and without keeping the keys:
-// each slot is 8 bytes, the upper half of the id's hash and the atom's
-// index plus one (0: empty), so a probe compares the id's bytes only when
-// the hashes' halves agree, and at 100,000 atoms the table (2 MB) stays
-// in the cache where a Go map of the ids (about 5 MB, with the keys'
-// bytes elsewhere) missed it on nearly every access (issue 26: validate
-// grew ×13–21 from 10,000 to 100,000 atoms).
+// the ids does in less memory: each slot is 8 bytes, the upper half of
+// the id's hash and the atom's index plus one (0: empty), so a probe
+// compares the id's bytes only when the hashes' halves agree, and at
+// 100,000 atoms the table (2 MB) stays in the cache where a Go map of the
+// ids (about 5 MB, with the keys' bytes elsewhere) missed it on nearly
+// every access (issue 26: validate grew ×13–21 from 10,000 to 100,000
+// atoms).
+//
+// The ids' bytes a probe compares are copied, one after the other and
+// without string headers, into keys (atom i's are
+// keys[keyOff[i]:keyOff[i+1]]): a lookup then reads the 2 MB of slots
+// and 1 MB of keys at 100,000 atoms, not an atom and its id's bytes, two
+// cache misses somewhere in the state's 30 MB.
 type idTable struct {
-	slots []uint64
-	mask  uint64
+	slots  []uint64
+	mask   uint64
+	keys   []byte
+	keyOff []int32
 	// touched sums what findAll read ahead, so that the reads stay.
 	touched int
 }
@@ -28,6 +36,21 @@ var idSeed = maphash.MakeSeed()
 // first (len(atoms) long). dup reports whether an id is repeated. The
 // slots are those of sc when it has enough (nil: none).
 func newIDTable(atoms []Atom, first []bool, sc *checkScratch) (t idTable, dup bool) {
+	return scanAtoms(atoms, first, sc, nil)
+}
+
+// scanAtoms is newIDTable and, when sum is not nil, in the same pass over
+// the atoms, what Validate reads of each atom besides its id (atomSum)
+// and its dependencies resolved (sum.g): at 100,000 atoms each pass over
+// them reads 14 MB from memory, where 10,000 atoms stay in the caches
+// (issue 26). A dependency is looked up in the table as it stands when
+// its atom is reached, which has the atoms before it and itself: an id
+// found there is the first atom's with it (the first of an id is the one
+// the table keeps), and its atom and its slot were read a moment ago, for
+// an atom mostly depends on atoms shortly before it. The ids not found
+// yet are looked up again once the table has every atom. sum needs sc,
+// whose memory its slices are.
+func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t idTable, dup bool) {
 	size := 16
 	for size < 2*len(atoms) {
 		size <<= 1
@@ -43,9 +66,21 @@ func newIDTable(atoms []Atom, first []bool, sc *checkScratch) (t idTable, dup bo
 		}
 	}
 	t = idTable{slots: slots, mask: uint64(size - 1)}
+	if sc != nil && cap(sc.keyOff) > len(atoms) {
+		t.keyOff = sc.keyOff[:len(atoms)+1]
+		t.keys = sc.keys[:0]
+	} else {
+		t.keyOff = make([]int32, len(atoms)+1)
+	}
 	// The ids are hashed and their slots read a batch ahead, as findAll
 	// does, so that the batch's cache misses overlap.
 	var hs [findBatch]uint64
+	var g depGraph
+	var later []int32     // the dependencies not found when their atom was reached
+	var laterIDs []string // their ids
+	if sum != nil {
+		g.dep, g.repeat, later, laterIDs = sc.dep[:0], sc.repeat[:0], sc.later[:0], sc.laterIDs[:0]
+	}
 	for i := range atoms {
 		if k := i % findBatch; k == 0 {
 			n := min(findBatch, len(atoms)-i)
@@ -58,7 +93,10 @@ func newIDTable(atoms []Atom, first []bool, sc *checkScratch) (t idTable, dup bo
 			}
 			t.touched += int(touch)
 		}
-		id := atoms[i].ID
+		a := &atoms[i]
+		id := a.ID
+		t.keys = append(t.keys, id...)
+		t.keyOff[i+1] = int32(len(t.keys))
 		h := hs[i%findBatch]
 		tag := h &^ 0xFFFFFFFF
 		for p := h & t.mask; ; p = (p + 1) & t.mask {
@@ -68,13 +106,68 @@ func newIDTable(atoms []Atom, first []bool, sc *checkScratch) (t idTable, dup bo
 				first[i] = true
 				break
 			}
-			if sl&^0xFFFFFFFF == tag && atoms[int(uint32(sl))-1].ID == id {
+			if sl&^0xFFFFFFFF == tag && t.is(int(uint32(sl))-1, id) {
 				dup = true
 				break
 			}
 		}
+		if sum == nil {
+			continue
+		}
+		sum.add(i, a)
+		sum.off[i] = int32(len(g.dep))
+		deps := a.DependsOn
+		var seen map[string]bool // for long lists only
+		if len(deps) > 16 {
+			seen = make(map[string]bool, len(deps))
+		}
+		for j, d := range deps {
+			repeat := false
+			if seen != nil {
+				repeat = seen[d]
+				seen[d] = true
+			} else {
+				for _, e := range deps[:j] {
+					if e == d {
+						repeat = true
+						break
+					}
+				}
+			}
+			x := t.probe(atoms, d, maphash.String(idSeed, d))
+			if x < 0 {
+				later, laterIDs = append(later, int32(len(g.dep))), append(laterIDs, d)
+			}
+			g.dep, g.repeat = append(g.dep, int32(x)), append(g.repeat, repeat)
+		}
 	}
+	if sc != nil {
+		sc.keys, sc.keyOff = t.keys, t.keyOff
+	}
+	if sum == nil {
+		return t, dup
+	}
+	sum.off[len(atoms)] = int32(len(g.dep))
+	g.off = sum.off
+	// The ids not found yet, looked up in the whole table: into later,
+	// which is then done with.
+	found := later
+	if len(laterIDs) > 0 {
+		found = make([]int32, len(laterIDs))
+		t.findAll(atoms, laterIDs, found)
+	}
+	for k, p := range later {
+		g.dep[p] = found[k]
+	}
+	sum.g = g
+	clear(laterIDs) // the scratch keeps no ids
+	sc.dep, sc.repeat, sc.later, sc.laterIDs = g.dep, g.repeat, later, laterIDs
 	return t, dup
+}
+
+// is reports whether atom i's id is id.
+func (t *idTable) is(i int, id string) bool {
+	return string(t.keys[t.keyOff[i]:t.keyOff[i+1]]) == id
 }
 
 // find returns the index of the first atom of atoms (those the table was
@@ -93,7 +186,7 @@ func (t *idTable) probe(atoms []Atom, id string, h uint64) int {
 			return -1
 		}
 		if sl&^0xFFFFFFFF == tag {
-			if i := int(uint32(sl)) - 1; atoms[i].ID == id {
+			if i := int(uint32(sl)) - 1; t.is(i, id) {
 				return i
 			}
 		}
@@ -123,8 +216,8 @@ func (t *idTable) findAll(atoms []Atom, ids []string, out []int32) {
 		var touch int
 		for k := range n {
 			if s := sl[k]; s != 0 && s&^0xFFFFFFFF == h[k]&^0xFFFFFFFF {
-				if id := atoms[int(uint32(s))-1].ID; id != "" {
-					touch += int(id[0])
+				if i := int(uint32(s)) - 1; t.keyOff[i] < t.keyOff[i+1] {
+					touch += int(t.keys[t.keyOff[i]])
 				}
 			}
 		}
@@ -164,10 +257,23 @@ func (sh *shape) findEach(s *State, out []int32, id func(k int) string) {
 // type; what does not fit is allocated, and the next call gets an arena
 // as large as the last one needed.
 type checkScratch struct {
-	i32             []int32
-	bools           []bool
-	slots           []uint64
-	needI32, needBo int
+	i32                     []int32
+	bools                   []bool
+	u8                      []uint8
+	slots                   []uint64
+	needI32, needBo, needU8 int
+	// orGroup is the memory of atomSum.orGroup.
+	orGroup []int32
+	// keys and keyOff are the memory of the idTable's.
+	keys   []byte
+	keyOff []int32
+	// orAtoms is the memory of atomSum.orAtoms; dep, repeat, later and
+	// laterIDs that of scanAtoms's dependencies.
+	orAtoms  []int32
+	dep      []int32
+	repeat   []bool
+	later    []int32
+	laterIDs []string
 }
 
 var scratchPool sync.Pool
@@ -189,7 +295,10 @@ func putScratch(sc *checkScratch) {
 	if sc.needBo > cap(sc.bools) {
 		sc.bools = make([]bool, 0, sc.needBo)
 	}
-	sc.i32, sc.bools, sc.needI32, sc.needBo = sc.i32[:0], sc.bools[:0], 0, 0
+	if sc.needU8 > cap(sc.u8) {
+		sc.u8 = make([]uint8, 0, sc.needU8)
+	}
+	sc.i32, sc.bools, sc.u8, sc.needI32, sc.needBo, sc.needU8 = sc.i32[:0], sc.bools[:0], sc.u8[:0], 0, 0, 0
 	scratchPool.Put(sc)
 }
 
@@ -207,6 +316,14 @@ func (sh *shape) bools(n int) []bool {
 		return make([]bool, n)
 	}
 	return fromArena(&sh.scratch.bools, &sh.scratch.needBo, n)
+}
+
+// uint8s is make([]uint8, n), from sh's scratch when it has one.
+func (sh *shape) uint8s(n int) []uint8 {
+	if sh.scratch == nil {
+		return make([]uint8, n)
+	}
+	return fromArena(&sh.scratch.u8, &sh.scratch.needU8, n)
 }
 
 // fromArena is make([]T, n) cut from the end of arena when it has room

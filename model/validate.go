@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"unsafe"
 )
 
 // Report is the result of validation. Its JSON keys are those of the seed's
@@ -48,9 +50,31 @@ func (r *Report) add(isErr bool, p Problem) {
 	r.Problems = append(r.Problems, ReportProblem{Severity: sev, Line: p.Line, Path: p.Path, Message: p.Message})
 }
 
-// finish sorts findings by line and fills Errors and Warnings.
+// finish sorts findings by line and fills Errors and Warnings. The
+// findings are copied, in their order, into a slice of their number: the
+// one they were gathered in may be a buffer used again (problemBufs).
 func (r *Report) finish() {
-	slices.SortStableFunc(r.Problems, func(a, b ReportProblem) int { return cmp.Compare(a.Line, b.Line) })
+	// A stable sort by line: the findings' lines and places sorted,
+	// rather than the findings, 96 bytes each, moved about.
+	type at struct {
+		line int
+		i    int32
+	}
+	order := make([]at, len(r.Problems))
+	for i := range r.Problems {
+		order[i] = at{r.Problems[i].Line, int32(i)}
+	}
+	slices.SortFunc(order, func(a, b at) int {
+		if c := cmp.Compare(a.line, b.line); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	sorted := make([]ReportProblem, len(r.Problems))
+	for k, o := range order {
+		sorted[k] = r.Problems[o.i]
+	}
+	r.Problems = sorted
 	errs := 0
 	for i := range r.Problems {
 		if r.Problems[i].Severity == "error" {
@@ -66,11 +90,15 @@ func (r *Report) finish() {
 			r.Warnings = append(r.Warnings, s)
 		}
 	}
-	if r.Problems == nil {
-		r.Problems = []ReportProblem{}
-	}
 	r.Valid = len(r.Errors) == 0
 }
+
+// problemBuf is a validation's findings before finish copies them out,
+// kept for the next one (problemBufs): at 100,000 atoms a slice grown to
+// 10,000 findings was 2 MB of fresh memory a validation (issue 26).
+type problemBuf struct{ p []ReportProblem }
+
+var problemBufs sync.Pool
 
 type validator struct {
 	s *State
@@ -86,6 +114,16 @@ type validator struct {
 	// that zero ("constraints.max_iterations is 0") would be misleading,
 	// so each value is reported once, as the type error.
 	badValue map[string]bool
+	// st is the status code of each atom (stPending, …), when Validate
+	// gathered them (is reads them).
+	st []uint8
+	// sum, when not nil, is what Validate gathered of the atoms while it
+	// built the shape: the checks skip the atoms it shows have nothing to
+	// report.
+	sum *atomSum
+	// selAt is, for each OR group, the atom its selected choice names
+	// (selectedAt).
+	selAt []int32
 }
 
 func (v *validator) errf(line int, path, format string, args ...any) {
@@ -124,11 +162,14 @@ func Validate(s *State) Report {
 	// of Facts, the decompositions, the longest chain): the same report
 	// as ValidateWith(s, Derive(s)), TestValidateReadsNoMoreThanItDerives.
 	// The shape's slices are taken from, and given back to, the memory
-	// of the last calls: the report keeps none of them.
+	// of the last calls: the report keeps none of them. What the checks
+	// read of each atom besides is gathered in the pass that builds the
+	// shape (atomSum), and Outstanding is counted from it.
 	sc := getScratch()
 	defer putScratch(sc)
-	sh := checkShape(s, sc)
-	return validate(s, &Facts{Outstanding: outstanding(s, sh), sh: sh}, nil, nil)
+	var sum atomSum
+	sh := checkShape(s, sc, &sum)
+	return validateSum(s, &Facts{sh: sh}, nil, nil, &sum)
 }
 
 // ValidateWith is Validate with facts already derived from s.
@@ -172,6 +213,9 @@ type Validator struct {
 	// OR choice, in order. Both made when first needed.
 	decompAt    []int32
 	orDepending []int32
+	// names indexes sh's OR groups by name (groupNames), made when
+	// first needed.
+	names *groupNames
 	// stuck is PredictOutlook's memo of the stuck atoms.
 	stuck stuckMemo
 }
@@ -191,16 +235,31 @@ func (m *Validator) Validate(s *State, f *Facts) Report {
 // keeping in next what the next validation may reuse (both nil for a
 // validation on its own).
 func validate(s *State, f *Facts, memo, next *Validator) Report {
-	v := &validator{s: s, f: f, sh: shapeOf(s, f), badValue: make(map[string]bool, len(s.Problems))}
+	return validateSum(s, f, memo, next, nil)
+}
+
+// validateSum is validate; sum, when not nil, is what checkShape gathered
+// of s's atoms for f's shape, and f's Outstanding is counted from it.
+func validateSum(s *State, f *Facts, memo, next *Validator, sum *atomSum) Report {
+	v := &validator{s: s, f: f, sh: shapeOf(s, f), badValue: make(map[string]bool, len(s.Problems)), sum: sum}
+	if sum != nil {
+		v.st = sum.st
+		f.Outstanding = v.outstanding()
+	}
 	if memo != nil && next != nil {
 		v.memo, v.next = memo, next
 		v.next.sh = v.sh
 		if memo.sh == v.sh {
 			v.next.cycles, v.next.cyclesDone, v.next.choiceAtom, v.next.orField = memo.cycles, memo.cyclesDone, memo.choiceAtom, memo.orField
-			v.next.decompAt, v.next.orDepending = memo.decompAt, memo.orDepending
+			v.next.decompAt, v.next.orDepending, v.next.names = memo.decompAt, memo.orDepending, memo.names
 		}
 	}
 	v.r.AtomCount = len(s.Atoms)
+	buf, _ := problemBufs.Get().(*problemBuf)
+	if buf == nil {
+		buf = &problemBuf{}
+	}
+	v.r.Problems = buf.p
 	for _, p := range s.Problems {
 		v.r.add(true, p)
 		v.badValue[p.Path] = true
@@ -217,8 +276,12 @@ func validate(s *State, f *Facts, memo, next *Validator) Report {
 	v.bindings()
 	v.trailAndCorrections()
 	v.loopTools()
+	gathered := v.r.Problems
 	v.r.finish()
 	v.atomsOf()
+	clear(gathered) // the buffer keeps no strings
+	buf.p = gathered[:0]
+	problemBufs.Put(buf)
 	return v.r
 }
 
@@ -232,6 +295,9 @@ const (
 // atomFields are the fields atom i (a) has of those Validate asks about:
 // the last state's answer when a's Lines are the ones it had.
 func (v *validator) atomFields(i int, a *Atom) uint8 {
+	if v.sum != nil {
+		return v.sum.fields[i] & allFields
+	}
 	var has uint8
 	if m := v.memo; m != nil && m.last != nil && i < len(m.fields) && sameLines(m.last.Atoms[i].Lines, a.Lines) {
 		has = m.fields[i]
@@ -252,6 +318,101 @@ func (v *validator) atomFields(i int, a *Atom) uint8 {
 		v.next.fields[i] = has
 	}
 	return has
+}
+
+// is reports whether atom i has the status of code c (stPending,
+// stInProgress or stResolved): Validate's code, or the atom's status
+// compared (the Validator of a watcher reads the atoms of a 10,000-atom
+// loop from the cache, and a pass to gather the codes cost more than it
+// saved).
+func (v *validator) is(i int, c uint8) bool {
+	if v.st != nil {
+		return v.st[i] == c
+	}
+	// Compared with a constant (c is one where is is inlined), which the
+	// compiler compares without a call.
+	switch st := v.s.Atoms[i].Status; c {
+	case stPending:
+		return st == StatusPending
+	case stInProgress:
+		return st == StatusInProgress
+	case stResolved:
+		return st == StatusResolved
+	}
+	return false
+}
+
+// outstanding is Facts.Outstanding (the function outstanding) read from
+// the atoms' status codes.
+func (v *validator) outstanding() int {
+	sh := v.sh
+	n := 0
+	for i, c := range v.st {
+		if !unresolvedCode(c) {
+			continue
+		}
+		k := i
+		if !sh.first[i] {
+			k, _ = sh.find(v.s, v.s.Atoms[i].ID) // a repeated id: the group is its first's
+		}
+		// An OR choice its group does not select: the group's selected
+		// choice names another atom (k is the first of its id).
+		if sh.orLast != nil && sh.orLast[k] >= 0 && v.selectedAt()[sh.orLast[k]] != int32(k) {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// selectedAt is, for each OR group, the index of the atom (the first of
+// the id) its selected choice names, -1 for none: an atom j that is the
+// first of its id is what group k selects when selectedAt()[k] == j.
+func (v *validator) selectedAt() []int32 {
+	if v.selAt == nil {
+		v.selAt = make([]int32, len(v.s.ORGroups))
+		v.sh.findEach(v.s, v.selAt, func(k int) string { return v.s.ORGroups[k].Selected })
+	}
+	return v.selAt
+}
+
+// idText is atom i's id, to be copied into a finding's text: from the
+// ids' table when Validate made one (reading the atom is a cache miss at
+// 100,000 atoms; the table's copy of the ids is in the cache), valid
+// until the table's scratch is given back.
+func (v *validator) idText(i int) string {
+	if v.sum != nil {
+		t := &v.sh.ids
+		if b := t.keys[t.keyOff[i]:t.keyOff[i+1]]; len(b) > 0 {
+			return unsafe.String(&b[0], len(b))
+		}
+		return ""
+	}
+	return v.s.Atoms[i].ID
+}
+
+// dependsOnLine is the line of atom i's depends_on field (0: none).
+func (v *validator) dependsOnLine(i int) int {
+	if v.sum != nil {
+		return int(v.sum.depLine[i])
+	}
+	return v.s.Atoms[i].Lines.Line("depends_on")
+}
+
+// groupNames are s's OR groups by name: Validate's, the Validator's of
+// the shape, or made now.
+func (v *validator) groupNames() *groupNames {
+	switch {
+	case v.sum != nil:
+		return v.sum.names
+	case v.next != nil && v.next.names != nil:
+		return v.next.names
+	}
+	names := nameGroups(v.s.ORGroups)
+	if v.next != nil {
+		v.next.names = names
+	}
+	return names
 }
 
 // find is the index of the first atom with id, and whether there is one:
@@ -282,6 +443,10 @@ func sameLines(a, b Lines) bool {
 // atomsOf names the atom of each finding whose path is in one
 // ("atoms[3].depends_on") and that names none yet.
 func (v *validator) atomsOf() {
+	// The findings' ids share one array, and are read from the ids'
+	// table when Validate made one (idText): each atom read would be a
+	// cache miss at 100,000 atoms.
+	var ids []string
 	for i := range v.r.Problems {
 		p := &v.r.Problems[i]
 		if p.Atoms != nil {
@@ -295,9 +460,22 @@ func (v *validator) atomsOf() {
 		if !ok {
 			continue
 		}
-		if k, err := strconv.Atoi(n); err == nil && k >= 0 && k < len(v.s.Atoms) && v.s.Atoms[k].ID != "" {
-			p.Atoms = []string{v.s.Atoms[k].ID}
+		k, err := strconv.Atoi(n)
+		if err != nil || k < 0 || k >= len(v.s.Atoms) {
+			continue
 		}
+		id := v.idText(k)
+		if id == "" {
+			continue
+		}
+		if v.sum != nil {
+			id = strings.Clone(id) // the table's bytes are given back
+		}
+		if ids == nil {
+			ids = make([]string, 0, len(v.r.Problems)-i)
+		}
+		ids = append(ids, id)
+		p.Atoms = ids[len(ids)-1 : len(ids) : len(ids)]
 	}
 }
 
@@ -531,6 +709,13 @@ func (v *validator) atoms() {
 		v.next.clean = clean
 	}
 	for i := range v.s.Atoms {
+		// An atom Validate's pass over the atoms shows has every field
+		// with a known status, is the first of its id and names no OR
+		// group it is not in, and whose dependencies are atoms named once,
+		// gives nothing: it is not read again.
+		if v.sum != nil && v.sum.fields[i] == allFields && v.st[i] != stOther && v.sh.first[i] && orField[i] == orFieldOK && g.clean(i) {
+			continue
+		}
 		a := &v.s.Atoms[i]
 		if reuse != nil && reuse[i] && a.Status.Known() && sameLines(v.memo.last.Atoms[i].Lines, a.Lines) {
 			v.atomFields(i, a) // for the next validation
@@ -605,45 +790,43 @@ func (v *validator) orFields() []uint8 {
 	// group per few atoms a scan per atom made validate quadratic (issue
 	// 26). Whether a group of that name lists the atom is read from the
 	// shape's choices (the atoms they name), following next from the
-	// first group of the name to the others. Made for the first atom that
-	// names a group.
-	var named map[string]int32
-	var next []int32
+	// first group of the name to the others. With Validate's atomSum,
+	// the atoms with an or_group and the group each names are read from
+	// it, not from the atoms.
 	sh := v.sh
-	for i := range v.s.Atoms {
-		a := &v.s.Atoms[i]
-		if a.ORGroup == "" {
-			continue
-		}
-		if named == nil {
-			named = make(map[string]int32, len(v.s.ORGroups))
-			next = make([]int32, len(v.s.ORGroups))
-			last := make(map[string]int32, len(v.s.ORGroups))
-			for k, g := range v.s.ORGroups {
-				next[k] = -1
-				if j, ok := last[g.Name]; ok {
-					next[j] = int32(k)
-				} else {
-					named[g.Name] = int32(k)
-				}
-				last[g.Name] = int32(k)
-			}
-		}
-		k, ok := named[a.ORGroup]
-		if !ok {
+	names := v.groupNames()
+	field := func(i int, k int32) {
+		if k < 0 {
 			out[i] = orUndefined
-			continue
+			return
 		}
 		me := int32(i)
 		if !sh.first[i] {
-			me = int32(v.firstOf(a.ID))
+			me = int32(v.firstOf(v.s.Atoms[i].ID))
 		}
 		listed := false
-		for ; k >= 0 && !listed; k = next[k] {
+		for ; k >= 0 && !listed; k = names.next[k] {
 			listed = slices.Contains(sh.choiceAt[sh.choiceOff[k]:sh.choiceOff[k+1]], me)
 		}
 		if !listed {
 			out[i] = orUnlisted
+		}
+	}
+	if v.sum != nil {
+		for x, i := range v.sum.orAtoms {
+			field(int(i), v.sum.orGroup[x])
+		}
+	} else {
+		for i := range v.s.Atoms {
+			a := &v.s.Atoms[i]
+			if a.ORGroup == "" {
+				continue
+			}
+			k, ok := names.first[a.ORGroup]
+			if !ok {
+				k = -1
+			}
+			field(i, k)
 		}
 	}
 	if v.next != nil {
@@ -664,17 +847,19 @@ func (v *validator) orFields() []uint8 {
 // model.Interrupt). Dependencies that are not atoms, or whose status is
 // not one the loop knows, are reported as such elsewhere.
 func (v *validator) resolvedTooEarly() {
-	g := v.sh.g
-	for i := range v.s.Atoms {
-		a := &v.s.Atoms[i]
-		if a.Status != StatusResolved || !v.sh.first[i] {
+	// The statuses are Validate's codes, or else the atoms': the loop is
+	// written out for each, for it runs over every atom on every write.
+	g, atoms, st := v.sh.g, v.s.Atoms, v.st
+	for i := range atoms {
+		if st != nil && st[i] != stResolved || st == nil && atoms[i].Status != StatusResolved || !v.sh.first[i] {
 			continue
 		}
 		for p := g.off[i]; p < g.off[i+1]; p++ {
 			j := g.dep[p]
-			if j < 0 || !v.s.Atoms[j].Status.Unresolved() {
+			if j < 0 || st != nil && !unresolvedCode(st[j]) || st == nil && !atoms[j].Status.Unresolved() {
 				continue
 			}
+			a := &atoms[i]
 			d := a.DependsOn[p-g.off[i]]
 			line := a.Lines.Line("status")
 			if line == 0 {
@@ -866,32 +1051,43 @@ func (v *validator) orDeadEnds() {
 		if k < 0 {
 			return nil
 		}
-		grp := &v.s.ORGroups[k]
-		if grp.Selected == v.s.Atoms[j].ID || v.s.Atoms[j].Status == StatusResolved {
+		if v.is(j, stResolved) {
 			return nil
 		}
-		return grp
+		// j is the first of its id: the group selects it when its
+		// selected choice names j.
+		if v.sum != nil {
+			if v.selectedAt()[k] == int32(j) {
+				return nil
+			}
+		} else if v.s.ORGroups[k].Selected == v.s.Atoms[j].ID {
+			return nil
+		}
+		return &v.s.ORGroups[k]
 	}
 	for _, i := range v.orDependingAtoms() {
-		a := &v.s.Atoms[i]
-		if a.Status != StatusPending || unselected(int(i)) != nil {
+		if !v.is(int(i), stPending) || unselected(int(i)) != nil {
 			continue
 		}
 		for p := g.off[i]; p < g.off[i+1]; p++ {
-			grp := unselected(int(g.dep[p]))
+			j := int(g.dep[p])
+			grp := unselected(j)
 			if grp == nil {
 				continue
 			}
-			d := a.DependsOn[p-g.off[i]]
+			// The dependency's text is the id of the atom it names (j), the
+			// atom's from the table: the findings read no atom.
+			d, id := v.idText(j), v.idText(int(i))
 			sel := grp.Selected
 			if sel == "" {
 				sel = "nothing"
 			}
 			path := "atoms[" + strconv.Itoa(int(i)) + "].depends_on"
+			line := v.dependsOnLine(int(i))
 			if contains(grp.Failed, d) {
-				v.warn(a.Lines.Line("depends_on"), path, "atom "+a.ID+" depends on "+d+", which failed in OR group "+grp.Name+" (it selects "+sel+"): "+a.ID+" can never run")
+				v.warn(line, path, "atom "+id+" depends on "+d+", which failed in OR group "+grp.Name+" (it selects "+sel+"): "+id+" can never run")
 			} else {
-				v.warn(a.Lines.Line("depends_on"), path, "atom "+a.ID+" depends on "+d+", which OR group "+grp.Name+" does not select (it selects "+sel+"): "+a.ID+" can never run")
+				v.warn(line, path, "atom "+id+" depends on "+d+", which OR group "+grp.Name+" does not select (it selects "+sel+"): "+id+" can never run")
 			}
 		}
 	}
@@ -983,14 +1179,14 @@ func (v *validator) decompositions() {
 				v.errf(d.Line, p+".children", "decomposition of %s names child %s, which is not an atom", d.Parent, c)
 				continue
 			}
-			if v.s.Atoms[j].Status != StatusResolved && unresolvedChild == "" {
+			if !v.is(j, stResolved) && unresolvedChild == "" {
 				unresolvedChild = c
 			}
 			if c == d.Parent {
 				v.errf(d.Line, p+".children", "decomposition of %s lists the parent as its own child", d.Parent)
 			}
 		}
-		if j := parent; j >= 0 && unresolvedChild != "" && v.s.Atoms[j].Status != StatusPending {
+		if j := parent; j >= 0 && unresolvedChild != "" && !v.is(j, stPending) {
 			v.warnf(v.s.Atoms[j].Line, p, "decomposed parent %s is %s while its child %s is unresolved (a parent stays pending until its children resolve)",
 				d.Parent, v.s.Atoms[j].Status, unresolvedChild)
 		}
@@ -1028,13 +1224,17 @@ func (v *validator) bindings() {
 		switch {
 		case j < 0:
 			v.warnf(b.Line, "bindings."+b.AtomID, "binding for %s, which is not an atom", b.AtomID)
-		case v.s.Atoms[j].Status != StatusResolved:
+		case !v.is(j, stResolved):
 			v.warnf(b.Line, "bindings."+b.AtomID, "binding for %s, which is %s (stale: bindings belong to resolved atoms)", b.AtomID, v.s.Atoms[j].Status)
 		}
 	}
-	for i := range v.s.Atoms {
-		a := &v.s.Atoms[i]
-		if a.Status == StatusResolved && !bound[i] && v.sh.first[i] {
+	atoms, st := v.s.Atoms, v.st
+	for i := range atoms {
+		if st != nil && st[i] == stResolved || st == nil && atoms[i].Status == StatusResolved {
+			if bound[i] || !v.sh.first[i] {
+				continue
+			}
+			a := &atoms[i]
 			v.warnf(a.Line, fmt.Sprintf("atoms[%d]", i), "atom %s is resolved but has no binding", a.ID)
 		}
 	}
@@ -1055,33 +1255,36 @@ func (v *validator) bindingAtom(k int, id string) int {
 
 func (v *validator) trailAndCorrections() {
 	// A trail entry records an OR selection: or_group, selected, reason and
-	// timestamp are all required (seed 000 §4.7).
-	var groups map[string]*ORGroup // made on the first entry that names a group
-	for i, t := range v.s.Trail {
-		p := fmt.Sprintf("trail[%d]", i)
+	// timestamp are all required (seed 000 §4.7). The groups by name are
+	// read on the first entry that names one.
+	var names *groupNames
+	for i := range v.s.Trail {
+		t := &v.s.Trail[i]
+		// The path is spelt out only for a finding.
+		p := func() string { return "trail[" + strconv.Itoa(i) + "]" }
 		switch {
 		case t.ORGroup == "" && t.Selected == "" && t.Type == "user_correction":
-			v.warnf(t.Line, p, "trail entry %d is a user_correction without or_group and selected (older aot-tui versions wrote these; the trail records OR selections, corrections[] the corrections)", i+1)
+			v.warnf(t.Line, p(), "trail entry %d is a user_correction without or_group and selected (older aot-tui versions wrote these; the trail records OR selections, corrections[] the corrections)", i+1)
 		default:
 			if t.ORGroup == "" {
-				v.warnf(t.Line, p+".or_group", "trail entry %d has no or_group", i+1)
+				v.warnf(t.Line, p()+".or_group", "trail entry %d has no or_group", i+1)
 			}
 			if t.Selected == "" {
-				v.warnf(t.Line, p+".selected", "trail entry %d has no selected", i+1)
+				v.warnf(t.Line, p()+".selected", "trail entry %d has no selected", i+1)
 			}
 		}
 		if t.Reason == "" {
-			v.warnf(t.Line, p+".reason", "trail entry %d has no reason", i+1)
+			v.warnf(t.Line, p()+".reason", "trail entry %d has no reason", i+1)
 		}
 		if t.Timestamp == "" {
-			v.warnf(t.Line, p+".timestamp", "trail entry %d has no timestamp", i+1)
+			v.warnf(t.Line, p()+".timestamp", "trail entry %d has no timestamp", i+1)
 		}
 		if t.ORGroup != "" {
-			if groups == nil {
-				groups = orGroupsByName(v.s)
+			if names == nil {
+				names = v.groupNames()
 			}
-			if _, ok := groups[t.ORGroup]; !ok && t.Type != "user_correction" {
-				v.warnf(t.Line, p+".or_group", "trail entry %d names OR group %s, which is not defined", i+1, t.ORGroup)
+			if _, ok := names.first[t.ORGroup]; !ok && t.Type != "user_correction" {
+				v.warnf(t.Line, p()+".or_group", "trail entry %d names OR group %s, which is not defined", i+1, t.ORGroup)
 			}
 		}
 	}

@@ -21,6 +21,11 @@ import (
 // shape, as facts made otherwise come.
 func checkAgainstRef(t *testing.T, what string, s *model.State, f *model.Facts) {
 	t.Helper()
+	// Validate derives what it reads itself, in its own pass over the
+	// atoms (the status codes, fields and OR group members it gathers).
+	if got, want := model.Validate(s), model.ValidateRef(s, model.Derive(s)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: Validate\n%+v\nwant\n%+v", what, got, want)
+	}
 	for _, facts := range []*model.Facts{f, model.WithoutShape(f)} {
 		if got, want := model.ValidateWith(s, facts), model.ValidateRef(s, facts); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: ValidateWith\n%+v\nwant\n%+v", what, got, want)

@@ -441,3 +441,15 @@ func WithoutShape(f *Facts) *Facts {
 	c.sh = nil
 	return &c
 }
+
+// orGroupsByName indexes s's OR groups by name; of groups with one name
+// the first counts, as in State.ORGroup.
+func orGroupsByName(s *State) map[string]*ORGroup {
+	groups := make(map[string]*ORGroup, len(s.ORGroups))
+	for i := range s.ORGroups {
+		if g := &s.ORGroups[i]; groups[g.Name] == nil {
+			groups[g.Name] = g
+		}
+	}
+	return groups
+}

@@ -1,0 +1,121 @@
+package model
+
+// The atoms' statuses as Validate reads them: one byte an atom, so that
+// the checks that look up the status of an atom's dependency, of an OR
+// choice or of a binding's atom read 100 KB at 100,000 atoms rather than
+// the atoms' 14 MB (issue 26).
+const (
+	stOther      uint8 = iota // a status the loop does not know, or none
+	stPending                 // StatusPending
+	stInProgress              // StatusInProgress
+	stResolved                // StatusResolved
+)
+
+// statusCode is the code of status s.
+func statusCode(s AtomStatus) uint8 {
+	switch s {
+	case StatusPending:
+		return stPending
+	case StatusInProgress:
+		return stInProgress
+	case StatusResolved:
+		return stResolved
+	}
+	return stOther
+}
+
+// unresolvedCode is AtomStatus.Unresolved of the status of code c.
+func unresolvedCode(c uint8) bool { return c == stPending || c == stInProgress }
+
+// fieldNoID marks, beside fieldDescription, fieldStatus and
+// fieldDependsOn, an atom without an id.
+const fieldNoID uint8 = 1 << 3
+
+// allFields are the fields an atom without a finding about them has.
+const allFields = fieldDescription | fieldStatus | fieldDependsOn
+
+// atomSum is what Validate reads of each atom, gathered in the pass over
+// the atoms that builds the ids' table (scanAtoms): the checks then read
+// these arrays and go back to an atom only for the text of a finding.
+type atomSum struct {
+	// st is each atom's status code (stPending, …).
+	st []uint8
+	// fields are the fields each atom has of those Validate asks about
+	// (fieldDescription, …, fieldNoID).
+	fields []uint8
+	// depLine is the line of each atom's depends_on field (0: none).
+	depLine []int32
+	// orAtoms are the atoms with an or_group field, in order; orGroup
+	// the first OR group of the name each names (names.first), -1 for
+	// none, read from names as the atom is.
+	orAtoms, orGroup []int32
+	names            *groupNames
+	// off is where the dependencies of each atom start in g (and end:
+	// len(atoms)+1 long), given to scanAtoms; g the atoms' dependencies
+	// resolved, the shape's depGraph.
+	off []int32
+	g   depGraph
+}
+
+// add gathers atom i, a.
+func (sum *atomSum) add(i int, a *Atom) {
+	sum.st[i] = statusCode(a.Status)
+	var has uint8
+	for k := range a.Lines {
+		switch a.Lines[k].Key {
+		case "description":
+			has |= fieldDescription
+		case "status":
+			has |= fieldStatus
+		case "depends_on":
+			if has&fieldDependsOn == 0 {
+				sum.depLine[i] = int32(a.Lines[k].Line)
+			}
+			has |= fieldDependsOn
+		}
+	}
+	if a.ID == "" {
+		has |= fieldNoID
+	}
+	sum.fields[i] = has
+	if a.ORGroup != "" {
+		k, ok := sum.names.first[a.ORGroup]
+		if !ok {
+			k = -1
+		}
+		sum.orAtoms, sum.orGroup = append(sum.orAtoms, int32(i)), append(sum.orGroup, k)
+	}
+}
+
+// groupNames indexes OR groups by name: of groups with one name the
+// first is the one an or_group field names (State.ORGroup), the last the
+// one whose selection counts (Facts.Outstanding).
+type groupNames struct {
+	// first is the first group of each name.
+	first map[string]int32
+	// firstOf, lastOf and next are, for each group, the first and the
+	// last group of its name and the next one (-1: none).
+	firstOf, lastOf, next []int32
+}
+
+// nameGroups indexes groups by name.
+func nameGroups(groups []ORGroup) *groupNames {
+	n := len(groups)
+	gn := &groupNames{first: make(map[string]int32, n), firstOf: make([]int32, n), lastOf: make([]int32, n), next: make([]int32, n)}
+	for k := range groups {
+		gn.next[k] = -1
+		f, ok := gn.first[groups[k].Name]
+		if !ok {
+			f = int32(k)
+			gn.first[groups[k].Name] = f
+		} else {
+			gn.next[gn.lastOf[f]] = int32(k)
+		}
+		// The last of the name so far is kept at its first.
+		gn.firstOf[k], gn.lastOf[f] = f, int32(k)
+	}
+	for k := range groups {
+		gn.lastOf[k] = gn.lastOf[gn.firstOf[k]]
+	}
+	return gn
+}
