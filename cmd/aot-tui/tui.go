@@ -102,16 +102,18 @@ func oneProc() (afterRecord func(), besideLoop func() (int, func())) {
 	return newGCPacer(), besideLoop
 }
 
-// spareProc raises GOMAXPROCS by one while work runs beside the event
-// loop (ui.Options.BesideLoop: a graph's layout), which keeps to the
+// spareProc raises GOMAXPROCS by spareProcs while work runs beside the
+// event loop (ui.Options.BesideLoop: a graph's layout), which keeps to the
 // processors there were before. On the one processor of oneProc, a
 // layout of 1,000 atoms held it for tens of milliseconds, and Go hands a
 // busy processor to another goroutine only every 10 ms: the watcher's
 // notification, its timers and the frame waited behind it, and a write in
 // the first tenth of a second after start took 40–80 ms to reach the
 // screen (scripts/perf's first write; 5–8 ms once the layout is done).
-// With a processor to spare, its thread waits in the kernel and wakes as
-// the file changes or a key comes. Layouts at once share the one spare.
+// With processors to spare, their threads wait in the kernel and wake as
+// the file changes or a key comes. Two: the event loop is often busy
+// itself then (drawing the layout just made), and the watcher that reads
+// the write needs a processor too. Layouts at once share the spares.
 type spareProc struct {
 	mu sync.Mutex
 	// users are the layouts running; base is GOMAXPROCS before the first.
@@ -119,6 +121,9 @@ type spareProc struct {
 }
 
 var theSpareProc spareProc
+
+// spareProcs is how many processors spareProc adds.
+const spareProcs = 2
 
 // beside raises GOMAXPROCS for one more user and returns how many
 // goroutines the work may keep busy (the processors there were) and the
@@ -128,7 +133,7 @@ func (s *spareProc) beside() (workers int, done func()) {
 	defer s.mu.Unlock()
 	if s.users == 0 {
 		s.base = runtime.GOMAXPROCS(0)
-		runtime.GOMAXPROCS(s.base + 1)
+		runtime.GOMAXPROCS(s.base + spareProcs)
 	}
 	s.users++
 	var once sync.Once
