@@ -208,6 +208,7 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 			f = model.Derive(s)
 		}
 		derived <- f
+		l.waitLoopRead()
 		checked <- model.ValidateWith(s, f)
 	}()
 	j := jsonstream.New(w)
@@ -302,6 +303,7 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	j.Strs(f.NextBatch, false)
 	j.Key("longest_chain")
 	j.Strs(f.LongestChain, false)
+	l.waitLoopRead()
 	o := model.WithGone(model.PredictOutlook(s, f), l.gone())
 	j.Key("outlook")
 	j.Open('{')
