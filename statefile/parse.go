@@ -71,10 +71,10 @@ func Parse(data []byte) (*Document, error) { return read(data, atomHalves) }
 // being made on another goroutine when it returns, and loopRead, which
 // any number of goroutines may call, waits for it and sets it. Nothing
 // may read State.LoopRead before loopRead returns, nor write the State
-// before. The pass over the lines is a tenth of a 10,000-atom file's
-// parse, which a second core then does beside the caller's work (on
-// one core, or a text the fastyaml.Reader does not take, loopRead has
-// nothing to wait for).
+// before. The pass over the lines (3 ms of a 10,000-atom file's 14 ms
+// parse) is then made on a second core beside the caller's work; on one
+// core, or for a text the fastyaml.Reader does not take, it is made
+// before LoadLoopReadLater returns and loopRead has nothing to wait for.
 func LoadLoopReadLater(path string, limit int64) (doc *Document, loopRead func(), err error) {
 	data, err := ReadFile(path, limit)
 	if err != nil {
