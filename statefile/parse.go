@@ -313,9 +313,12 @@ func leanSection(key string) bool {
 	return false
 }
 
+// The forms of yaml.v3's messages, compiled when a message is first
+// read: compiled at the package's initialisation, every run of aot-tui
+// paid for them, most never reading a YAML error.
 var (
-	yamlLineRE   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-	yamlAnchorRE = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
+	yamlLineRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
+	yamlAnchorRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`) })
 )
 
 // yamlParserProblems are the problems yaml.v3's parser (as opposed to its
@@ -341,7 +344,7 @@ func yamlError(err error, yml []byte, lines yamltext.LineMap) *Error {
 	lineOff := lines.Offset()
 	msg := err.Error()
 	e := &Error{Err: err, Hint: "fix the YAML syntax on that line"}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		if slices.Contains(yamlParserProblems, m[2]) {
 			n++
@@ -360,8 +363,8 @@ func yamlError(err error, yml []byte, lines yamltext.LineMap) *Error {
 		e.Line = lineOff + 1
 	case strings.Contains(msg, "aliasing"):
 		e.Hint = "remove the anchors and aliases (&name / *name)"
-	case yamlAnchorRE.MatchString(msg):
-		name := yamlAnchorRE.FindStringSubmatch(msg)[1]
+	case yamlAnchorRE().MatchString(msg):
+		name := yamlAnchorRE().FindStringSubmatch(msg)[1]
 		if i := bytes.Index(yml, []byte("*"+name)); i >= 0 {
 			e.Line = lineOff + 1 + bytes.Count(yml[:i], []byte{'\n'})
 		}
