@@ -198,9 +198,9 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	s, f := l.AoT.State, l.Facts
 	c := s.Control
 	cons := s.Objective.Constraints
-	// The outlook and the checks are printed last: on a second core they
-	// are made while the atoms, the executable atoms and the bindings are
-	// written (all only read s and f).
+	// The outlook and the checks are printed last: on other cores they
+	// are made, each on its own, while the atoms, the executable atoms
+	// and the bindings are written (all only read s and f).
 	derived := make(chan *model.Facts, 1)
 	predicted := make(chan model.Outlook, 1)
 	checked := make(chan model.Report, 1)
@@ -211,8 +211,8 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 		}
 		derived <- f
 		l.waitLoopRead()
+		go func() { checked <- model.ValidateWith(s, f) }()
 		predicted <- model.PredictOutlook(s, f)
-		checked <- model.ValidateWith(s, f)
 	}()
 	j := jsonstream.New(w)
 	j.Open('{')
