@@ -5,17 +5,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
 	"github.com/spf13/pflag"
 )
 
-// newManCmd is the hidden `aot-tui man`: the man pages, generated from the
-// command tree by cobra's generator (for the release archives and
-// packages, see .goreleaser.yaml).
+// newManCmd is the hidden `aot-tui man`: the man pages, made from the
+// command tree (manPage; for the release archives and packages, see
+// .goreleaser.yaml).
 func newManCmd() *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
@@ -29,7 +30,6 @@ Not listed by --help.`,
 		Args:   noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := cmd.Root()
-			root.DisableAutoGenTag = true
 			forAnyMachine(root)
 			if dir == "" {
 				page, err := manPage(root)
@@ -73,13 +73,63 @@ func writeManTree(cmd, c *cobra.Command, dir string) error {
 	return nil
 }
 
-// manPage is c's page in roff, in ASCII: every other character is written
-// as the escape \[uXXXX], which groff and mandoc both read whatever the
-// locale.
+// manPage is c's page in roff (man(7)), in ASCII: every other character
+// is written as the escape \[uXXXX], which groff and mandoc both read
+// whatever the locale. The page has cobra's generator's sections (NAME,
+// SYNOPSIS, DESCRIPTION, OPTIONS, OPTIONS INHERITED FROM PARENT COMMANDS,
+// EXAMPLE, SEE ALSO); it is written here rather than by cobra/doc, whose
+// Markdown renderer (go-md2man, blackfriday) cost every run of aot-tui
+// half a millisecond of package initialisation before main, and which
+// read the help texts as Markdown: it filled the indented examples and
+// tables into paragraphs and dropped "<n>" as HTML. The help texts are
+// plain text: a line indented by spaces or a tab is printed as it is
+// (with the indentation the lines around it share taken off), a line
+// "#### Title" (cobra's completion commands) is a subsection, the rest is
+// filled into paragraphs at the blank lines.
 func manPage(c *cobra.Command) ([]byte, error) {
-	var b bytes.Buffer
-	if err := doc.GenMan(c, manHeader(), &b); err != nil {
+	date, err := manDate()
+	if err != nil {
 		return nil, err
+	}
+	c.InitDefaultHelpFlag()
+	name := strings.ReplaceAll(c.CommandPath(), " ", "-")
+	var b strings.Builder
+	fmt.Fprintf(&b, ".nh\n.TH %s \"1\" %s %s %s\n", roffQuote(strings.ToUpper(name)), roffQuote(date.Format("Jan 2006")),
+		roffQuote("aot-tui "+currentVersion().Version), roffQuote("aot-tui manual"))
+	b.WriteString(".SH NAME\n" + roffText(name+" - "+c.Short) + "\n")
+	b.WriteString(".SH SYNOPSIS\n\\fB" + roffText(c.UseLine()) + "\\fP\n")
+	b.WriteString(".SH DESCRIPTION\n")
+	desc := c.Long
+	if desc == "" {
+		desc = c.Short
+	}
+	roffBody(&b, desc)
+	manFlags(&b, "OPTIONS", c.NonInheritedFlags())
+	manFlags(&b, "OPTIONS INHERITED FROM PARENT COMMANDS", c.InheritedFlags())
+	if c.Example != "" {
+		b.WriteString(".SH EXAMPLE\n")
+		roffBody(&b, "\t"+strings.ReplaceAll(c.Example, "\n", "\n\t"))
+	}
+	var see []string
+	if c.HasParent() {
+		see = append(see, strings.ReplaceAll(c.Parent().CommandPath(), " ", "-"))
+	}
+	subs := slices.Clone(c.Commands())
+	slices.SortFunc(subs, func(a, b *cobra.Command) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, sub := range subs {
+		if sub.IsAvailableCommand() && !sub.IsAdditionalHelpTopicCommand() {
+			see = append(see, name+"-"+sub.Name())
+		}
+	}
+	if len(see) > 0 {
+		b.WriteString(".SH SEE ALSO\n")
+		for i, p := range see {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			b.WriteString("\\fB" + roffText(p) + "(1)\\fP")
+		}
+		b.WriteString("\n")
 	}
 	var out bytes.Buffer
 	for _, r := range b.String() {
@@ -92,16 +142,113 @@ func manPage(c *cobra.Command) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// manHeader dates the pages by the revision they document, when the build
-// knows it, so that the same revision makes the same pages; otherwise by
-// SOURCE_DATE_EPOCH, else today (cobra's rule).
-func manHeader() *doc.GenManHeader {
-	v := currentVersion()
-	h := &doc.GenManHeader{Section: "1", Source: "aot-tui " + v.Version, Manual: "aot-tui manual"}
-	if t, err := time.Parse(time.RFC3339, v.Time); err == nil {
-		h.Date = &t
+// manDate is the date the pages carry: the revision they document, when
+// the build knows it, so that the same revision makes the same pages;
+// otherwise SOURCE_DATE_EPOCH, else today.
+func manDate() (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, currentVersion().Time); err == nil {
+		return t, nil
 	}
-	return h
+	if epoch := os.Getenv("SOURCE_DATE_EPOCH"); epoch != "" {
+		n, err := strconv.ParseInt(epoch, 10, 64)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q is not a number of seconds", epoch)
+		}
+		return time.Unix(n, 0).UTC(), nil
+	}
+	return time.Now(), nil
+}
+
+// manFlags writes the section title of the flags fs shows (none: no
+// section): each as "-f, --file=VALUE" (a string's default quoted, the
+// value of a flag that needs none in brackets), its usage below it.
+func manFlags(b *strings.Builder, title string, fs *pflag.FlagSet) {
+	if !fs.HasAvailableFlags() {
+		return
+	}
+	b.WriteString(".SH " + title + "\n")
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Deprecated != "" || f.Hidden {
+			return
+		}
+		tag := "\\fB--" + roffText(f.Name) + "\\fP"
+		if f.Shorthand != "" && f.ShorthandDeprecated == "" {
+			tag = "\\fB-" + roffText(f.Shorthand) + "\\fP, " + tag
+		}
+		def := f.DefValue
+		if f.Value.Type() == "string" {
+			def = strconv.Quote(def)
+		}
+		def = "=" + roffText(def)
+		if f.NoOptDefVal != "" {
+			def = "[" + def + "]"
+		}
+		b.WriteString(".TP\n" + tag + def + "\n" + roffLine(f.Usage) + "\n")
+	})
+}
+
+// roffBody writes text, a command's help, as paragraphs (see manPage).
+func roffBody(b *strings.Builder, text string) {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	para := false // a paragraph of filled text is open
+	for i := 0; i < len(lines); {
+		line := lines[i]
+		switch {
+		case strings.TrimSpace(line) == "":
+			para = false
+			i++
+		case strings.HasPrefix(line, "#"):
+			b.WriteString(".SS " + roffText(strings.TrimSpace(strings.TrimLeft(line, "#"))) + "\n")
+			para = false
+			i++
+		case line[0] == ' ' || line[0] == '\t':
+			// The indented lines from here, as they are.
+			k := i
+			for k < len(lines) && lines[k] != "" && (lines[k][0] == ' ' || lines[k][0] == '\t') {
+				k++
+			}
+			block := lines[i:k]
+			cut := -1
+			for _, l := range block {
+				n := len(l) - len(strings.TrimLeft(l, " \t"))
+				if cut < 0 || n < cut {
+					cut = n
+				}
+			}
+			b.WriteString(".PP\n.RS 4\n.nf\n")
+			for _, l := range block {
+				b.WriteString(roffLine(strings.ReplaceAll(l[cut:], "\t", "    ")) + "\n")
+			}
+			b.WriteString(".fi\n.RE\n")
+			para = false
+			i = k
+		default:
+			if !para {
+				b.WriteString(".PP\n")
+				para = true
+			}
+			b.WriteString(roffLine(line) + "\n")
+			i++
+		}
+	}
+}
+
+// roffText escapes s for roff text: a backslash is \e.
+func roffText(s string) string { return strings.ReplaceAll(s, `\`, `\e`) }
+
+// roffLine is roffText for a whole input line, which must not start as a
+// request does (with a dot or an apostrophe).
+func roffLine(s string) string {
+	s = roffText(s)
+	if s != "" && (s[0] == '.' || s[0] == '\'') {
+		s = `\&` + s
+	}
+	return s
+}
+
+// roffQuote is s as a quoted argument of a request (.TH).
+func roffQuote(s string) string {
+	return `"` + strings.ReplaceAll(roffText(s), `"`, `\(dq`) + `"`
 }
 
 // forAnyMachine rewords the flag texts that name a path of the machine

@@ -5,16 +5,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aot-loop/aot-tui/internal/testenv"
 	"github.com/spf13/cobra"
 )
 
 // pageCommands is every command help lists (the completion command
-// included, help and hidden commands not), as GenMan walks them.
+// included, help and hidden commands not), as writeManTree walks them.
 func pageCommands() []*cobra.Command {
 	root := newRootCmd(io.Discard, io.Discard)
 	root.InitDefaultHelpCmd()
@@ -121,6 +123,61 @@ func TestManPages(t *testing.T) {
 	}
 	if out, err := exec.Command(groff, args...).CombinedOutput(); err != nil || len(out) > 0 {
 		t.Fatalf("groff: %v\n%s", err, out)
+	}
+}
+
+// TestManPagesKeepTheHelpText: a page says what --help says. The help
+// texts are plain text, not Markdown: "A<n>" stays (a Markdown renderer
+// took it for HTML and dropped it), an indented example or table keeps
+// its lines (it was filled into a paragraph), a backslash and a line
+// starting with a dot are text; the page dates by SOURCE_DATE_EPOCH when
+// the build has no revision date.
+func TestManPagesKeepTheHelpText(t *testing.T) {
+	bin := binary(t)
+	dir := filepath.Join(t.TempDir(), "man")
+	cmd := exec.Command(bin, "man", "--dir", dir)
+	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=1700000000")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("man --dir: %v\n%s", err, out)
+	}
+	page := func(name string) string {
+		data, err := os.ReadFile(filepath.Join(dir, name+".1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	for name, want := range map[string][]string{
+		"aot-tui-redirect-add-atom": {"Its id is the next free A<n> unless --id is given.\n"},
+		// The table of base_case edits, one line each, as --help shows it.
+		"aot-tui-redirect-objective": {".nf\n--check POS --type T --value V [--item NAME]   set the check of an item\n--type T --value V ",
+			"--remove-item POS                              remove an item\n.fi\n"},
+		"aot-tui-notify": {".nf\nnotify:\n  command: [notify-send, --app-name=aot-tui]  # argv, run without a shell\n"},
+		// A backslash is roff's escape character: \e prints it.
+		"aot-tui-status": {`%LocalAppData%\eaot-tui\ejournals`},
+		// Lines starting with a dot would be requests.
+		"aot-tui-demo":            {"\n\\&.claude/aot-loop-state.md and opens the TUI on it."},
+		"aot-tui-completion-bash": {".SS Linux:\n", ".nf\nsource <(aot-tui completion bash)\n.fi\n"},
+	} {
+		p := page(name)
+		for _, w := range want {
+			if !strings.Contains(p, w) {
+				t.Errorf("%s.1 lacks %q:\n%s", name, w, p)
+			}
+		}
+	}
+	// The binary's revision date, when its build knows one, comes first.
+	want := `"Nov 2023"`
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`, (\d{4}-\d{2}-\d{2}),`).FindSubmatch(out); m != nil {
+		day, _ := time.Parse("2006-01-02", string(m[1]))
+		want = `"` + day.Format("Jan 2006") + `"`
+	}
+	if th, _, _ := strings.Cut(page("aot-tui"), "\n.SH"); !strings.Contains(th, want) {
+		t.Errorf("aot-tui.1 is not dated %s (SOURCE_DATE_EPOCH, or the revision's date):\n%s", want, th)
 	}
 }
 

@@ -53,6 +53,18 @@ type loaded struct {
 	actSince  time.Time
 	actNotes  []string
 	actPrices *agent.Prices
+	// loopRead, when set, waits for AoT.State.LoopRead, which is being
+	// made on another core (loadFacts without derive): read it through
+	// waitLoopRead.
+	loopRead func()
+}
+
+// waitLoopRead returns once l.AoT.State.LoopRead is set (see loopRead);
+// any number of goroutines may call it.
+func (l *loaded) waitLoopRead() {
+	if l.loopRead != nil {
+		l.loopRead()
+	}
 }
 
 // readGone starts reading, on another core, the journal of an AoT state
@@ -139,7 +151,9 @@ func discover(path, what string) (statefile.Target, error) {
 func load(path string, g *globalFlags) (*loaded, error) { return loadFacts(path, g, true) }
 
 // loadFacts is load, leaving Facts nil unless derive (status --json
-// derives them on another core while it writes the atoms).
+// derives them on another core while it writes the atoms); without
+// derive, the State's LoopRead is made on another core too, and
+// l.waitLoopRead waits for it (statefile.LoadLoopReadLater).
 func loadFacts(path string, g *globalFlags, derive bool) (*loaded, error) {
 	t, err := discover(path, "-f")
 	if err != nil {
@@ -149,9 +163,13 @@ func loadFacts(path string, g *globalFlags, derive bool) (*loaded, error) {
 	if t.Kind == statefile.KindPhaseLoop {
 		l.Phase, err = statefile.LoadPhaseLoop(t.Path, g.maxSize)
 	} else {
-		l.AoT, err = statefile.Load(t.Path, g.maxSize)
-		if err == nil && derive {
-			l.Facts = model.Derive(l.AoT.State)
+		if derive {
+			l.AoT, err = statefile.Load(t.Path, g.maxSize)
+			if err == nil {
+				l.Facts = model.Derive(l.AoT.State)
+			}
+		} else {
+			l.AoT, l.loopRead, err = statefile.LoadLoopReadLater(t.Path, g.maxSize)
 		}
 	}
 	if err != nil {

@@ -198,9 +198,11 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	s, f := l.AoT.State, l.Facts
 	c := s.Control
 	cons := s.Objective.Constraints
-	// The checks are printed last: on a second core they run while the
-	// atoms are written (both only read s and f).
+	// The outlook and the checks are printed last: on other cores they
+	// are made, each on its own, while the atoms, the executable atoms
+	// and the bindings are written (all only read s and f).
 	derived := make(chan *model.Facts, 1)
+	predicted := make(chan model.Outlook, 1)
 	checked := make(chan model.Report, 1)
 	go func() {
 		f := f
@@ -208,7 +210,9 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 			f = model.Derive(s)
 		}
 		derived <- f
-		checked <- model.ValidateWith(s, f)
+		l.waitLoopRead()
+		go func() { checked <- model.ValidateWith(s, f) }()
+		predicted <- model.PredictOutlook(s, f)
 	}()
 	j := jsonstream.New(w)
 	j.Open('{')
@@ -236,17 +240,9 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 		streamAtom(j, &s.Atoms[i])
 	}
 	j.Close(']')
-	f = <-derived
-	l.Facts = f
-	j.Key("executable_atoms")
-	j.Open('[')
-	for _, id := range f.Executable {
-		streamAtom(j, &s.Atoms[f.Index[id]])
-	}
-	j.Close(']')
-	j.Key("bindings")
-	j.Open('{')
-	// A map in the struct: the last binding of an id wins, keys sorted.
+	// The bindings' order needs no facts: it is found while they are
+	// derived. A map in the struct: the last binding of an id wins, keys
+	// sorted.
 	last := make(map[string]int, len(s.Bindings))
 	for i, b := range s.Bindings {
 		last[b.AtomID] = i
@@ -258,6 +254,16 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 		}
 	}
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(s.Bindings[a].AtomID, s.Bindings[b].AtomID) })
+	f = <-derived
+	l.Facts = f
+	j.Key("executable_atoms")
+	j.Open('[')
+	for _, id := range f.Executable {
+		streamAtom(j, &s.Atoms[f.Index[id]])
+	}
+	j.Close(']')
+	j.Key("bindings")
+	j.Open('{')
 	for _, i := range order {
 		b := &s.Bindings[i]
 		j.Key(b.AtomID)
@@ -302,7 +308,7 @@ func writeAoTStatusJSON(w io.Writer, l *loaded) {
 	j.Strs(f.NextBatch, false)
 	j.Key("longest_chain")
 	j.Strs(f.LongestChain, false)
-	o := model.WithGone(model.PredictOutlook(s, f), l.gone())
+	o := model.WithGone(<-predicted, l.gone())
 	j.Key("outlook")
 	j.Open('{')
 	j.Key("decision")

@@ -3,6 +3,10 @@ package jsonstream
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -145,5 +149,64 @@ func TestWriterDeepAndPlain(t *testing.T) {
 	}
 	if got.String() != want.String() {
 		t.Fatalf("got\n%s\nwant\n%s", got.String(), want.String())
+	}
+}
+
+// failAfter accepts n bytes, then fails every write.
+type failAfter struct {
+	n     int
+	wrote bytes.Buffer
+	calls int
+}
+
+var errFull = errors.New("disk full")
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	f.calls++
+	if f.wrote.Len()+len(p) > f.n {
+		k := f.n - f.wrote.Len()
+		f.wrote.Write(p[:k])
+		return k, errFull
+	}
+	return f.wrote.Write(p)
+}
+
+// TestWriterHoldsAndFlushes: a document many times the Writer's buffer
+// comes out whole, in writes of about the buffer's size (not one per
+// element, nor all at the end); a write that fails ends the writing, and
+// End says why.
+func TestWriterHoldsAndFlushes(t *testing.T) {
+	list := make([]string, 20000)
+	for i := range list {
+		list[i] = strings.Repeat("x", i%50) + "\u2028\"" + strconv.Itoa(i)
+	}
+	write := func(w io.Writer) error {
+		j := New(w)
+		j.Open('{')
+		j.Key("list")
+		j.Strs(list, false)
+		j.Close('}')
+		return j.End()
+	}
+	var want bytes.Buffer
+	if err := Encode(&want, map[string]any{"list": list}); err != nil {
+		t.Fatal(err)
+	}
+	f := &failAfter{n: 1 << 30}
+	if err := write(f); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(f.wrote.Bytes(), want.Bytes()) {
+		t.Fatalf("%d bytes differ from Encode's %d", f.wrote.Len(), want.Len())
+	}
+	if most := want.Len()/flushAt + 1; f.calls > most || f.calls < most-1 {
+		t.Fatalf("%d writes of %d bytes, want about %d", f.calls, want.Len(), most)
+	}
+	short := &failAfter{n: 100 << 10}
+	if err := write(short); !errors.Is(err, errFull) {
+		t.Fatalf("End: %v, want the write's error", err)
+	}
+	if short.calls != 2 || !bytes.Equal(short.wrote.Bytes(), want.Bytes()[:100<<10]) {
+		t.Fatalf("%d writes after the failure, %d bytes", short.calls, short.wrote.Len())
 	}
 }
