@@ -29,16 +29,22 @@ func (a *activityFlag) register(cmd *cobra.Command) {
 const activityWindow = 24 * time.Hour
 
 // readActivity starts reading, on another core, what Claude Code recorded
-// of the loop's sessions (agent.Open) while status writes the rest.
+// of the loop's sessions (agent.Open) while status writes the rest. Where
+// to look is found there too (the prices file, the journal's first
+// version: 0.6-1 ms at 10,000 atoms that status --json waited for):
+// actSince, actNotes and actPrices are set before the activity is sent,
+// so they are read after activity.
 func (l *loaded) readActivity(af *activityFlag, jd *journalDirFlag) {
 	if l.AoT == nil || af.off {
 		return
 	}
-	o := activityOptions(l, jd)
 	ch := make(chan *agent.Activity, 1)
-	go func() { ch <- agent.Open(o) }()
+	go func() {
+		o := activityOptions(l, jd)
+		l.actSince = o.Since
+		ch <- agent.Open(o)
+	}()
 	l.actCh = ch
-	l.actSince = o.Since
 }
 
 // activity is what readActivity read (nil when it was not asked for).
@@ -122,10 +128,11 @@ func journalStart(journals []string) time.Time {
 // which status --scan --json prints for each loop too): nil when it was
 // not read (--no-activity).
 func activityOf(l *loaded) *agent.Report {
-	return agent.NewReport(l.activity(), l.prices(), l.actSince, l.actNotes)
+	a := l.activity() // first: the fields below are set with it
+	return agent.NewReport(a, l.prices(), l.actSince, l.actNotes)
 }
 
-// prices are the prices the activity was read with.
+// prices are the prices the activity was read with (read after activity).
 func (l *loaded) prices() *agent.Prices {
 	if l.actPrices != nil {
 		return l.actPrices
