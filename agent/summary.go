@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/aot-loop/aot-tui/internal/termtext"
@@ -154,17 +155,22 @@ func roleOf(subagentType string) string {
 	return r
 }
 
+// The transcripts' marks, compiled when first used: a command that reads
+// no transcript (status --no-activity, a correction) does not pay for them
+// at start (0.16 ms of every run, GODEBUG=inittrace=1).
 var (
 	// updateMark is the loop's own mark of the atom it works on, in a
 	// Bash call: update_atom.py A3 in_progress | resolved | pending.
-	updateMark = regexp.MustCompile(`update_atom\.py\s+(?:--state-file[= ]\S+\s+)?["']?([A-Za-z0-9_.-]+)["']?\s+["']?(in_progress|resolved|pending)\b`)
+	updateMark = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`update_atom\.py\s+(?:--state-file[= ]\S+\s+)?["']?([A-Za-z0-9_.-]+)["']?\s+["']?(in_progress|resolved|pending)\b`)
+	})
 	// iterationMark is an iteration's number in a coordinator's Task
 	// description ("AoT Loop iteration 3") or the stop hook's message
 	// ("AoT iteration 3 | Unresolved: …").
-	iterationMark = regexp.MustCompile(`(?i)\biteration\s+#?(\d{1,6})\b`)
+	iterationMark = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\biteration\s+#?(\d{1,6})\b`) })
 	// atomWord is an atom id in a description when the atoms are not
 	// known: A1, A4_jwt, B12.
-	atomWord = regexp.MustCompile(`\b[A-Z]\d+(?:_[A-Za-z0-9]+)*\b`)
+	atomWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Z]\d+(?:_[A-Za-z0-9]+)*\b`) })
 )
 
 type mark struct {
@@ -174,7 +180,7 @@ type mark struct {
 // marksIn are the update_atom.py marks of a command, in order.
 func marksIn(cmd string) []mark {
 	var out []mark
-	for _, m := range updateMark.FindAllStringSubmatch(cmd, -1) {
+	for _, m := range updateMark().FindAllStringSubmatch(cmd, -1) {
 		out = append(out, mark{atom: m[1], status: m[2]})
 	}
 	return out
@@ -182,7 +188,7 @@ func marksIn(cmd string) []mark {
 
 // iterationIn is the iteration number s names (ok false: none).
 func iterationIn(s string) (int, bool) {
-	m := iterationMark.FindStringSubmatch(s)
+	m := iterationMark().FindStringSubmatch(s)
 	if m == nil {
 		return 0, false
 	}
@@ -194,7 +200,7 @@ func iterationIn(s string) (int, bool) {
 // else (known empty) the first word shaped like an atom id.
 func atomIn(s string, known map[string]bool) string {
 	if len(known) > 0 {
-		for _, w := range atomWord.FindAllString(s, -1) {
+		for _, w := range atomWord().FindAllString(s, -1) {
 			if known[w] {
 				return w
 			}
@@ -209,5 +215,5 @@ func atomIn(s string, known map[string]bool) string {
 		}
 		return ""
 	}
-	return atomWord.FindString(s)
+	return atomWord().FindString(s)
 }

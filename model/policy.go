@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"regexp"
+	"sync"
 )
 
 // RuleStaysValid is the rule of the refusal WritePolicy returns when a
@@ -96,9 +97,11 @@ func compareErrors(old map[string]int, after *State) (added string, left int) {
 	return added, left
 }
 
-var movingNumbers = regexp.MustCompile(`line \d+|\[\d+\]`)
+// movingNumbers is compiled when first used (a command that writes no
+// correction does not pay for it at start).
+var movingNumbers = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line \d+|\[\d+\]`) })
 
 // errorKey is a validation error's message without the line numbers and
 // list positions it mentions ("first defined on line 95", "atoms[3]"),
 // which move when a correction adds or removes lines or items above them.
-func errorKey(msg string) string { return movingNumbers.ReplaceAllString(msg, "#") }
+func errorKey(msg string) string { return movingNumbers().ReplaceAllString(msg, "#") }
