@@ -29,9 +29,9 @@ type polished struct {
 //
 // Starting orders are independent: each runs its sweeps on a fork of the
 // work (its own order, sharing the read-only structure), on up to
-// Options.Workers goroutines (GOMAXPROCS), and the caller takes the results in start order,
-// so the outcome does not depend on the schedule. With one start there is
-// nothing to share: it runs on w itself.
+// Options.Workers goroutines (GOMAXPROCS by default), and the caller takes
+// the results in start order, so the outcome does not depend on the
+// schedule. With one start there is nothing to share: it runs on w itself.
 //
 // A goroutine that finds no start left to begin while another still runs
 // would wait. When the graph is one part (bp nil), the order the caller

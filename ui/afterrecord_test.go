@@ -29,9 +29,10 @@ func TestAfterRecordCalledPastTheFrame(t *testing.T) {
 }
 
 // TestBesideLoopAroundALayout: a graph laid out in the background is laid
-// out inside Options.BesideLoop (where the TUI gives the event loop a
-// processor of its own), on the goroutines it allows, and its end is
-// told once the layout is done; the drawing is installed.
+// out inside Options.BesideLoop (where the TUI gives the event loop and
+// the watcher processors of their own), and its end is told once the
+// layout is done; the drawing is installed. (That a layout keeps to the
+// workers it is given is dagdraw's TestLaidOutAheadOrNot.)
 func TestBesideLoopAroundALayout(t *testing.T) {
 	event := richEdits(t)
 	var mu sync.Mutex

@@ -104,9 +104,9 @@ type Options struct {
 	// BesideLoop, when set, is called around work that keeps a processor
 	// busy beside the event loop for long (a graph's layout): it says how
 	// many goroutines that work may keep busy and returns what to call
-	// when it is done. The TUI gives the event loop and the watcher processors of their own
-	// meanwhile (cmd/aot-tui's spareProc), so that keys, the watcher and
-	// frames are not held up behind the layout.
+	// when it is done. The TUI gives the event loop and the watcher
+	// processors of their own meanwhile (cmd/aot-tui's spareProc), so that
+	// keys, the watcher and frames are not held up behind the layout.
 	BesideLoop func() (workers int, done func())
 	// Notify, when set, is sent the event of every alert (the commands
 	// and webhooks of the config file: README, Notifications), whatever

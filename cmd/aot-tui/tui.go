@@ -92,8 +92,8 @@ func loadKeys(path string) (*ui.KeyMap, error) {
 //
 // It returns the TUI's ui.Options.AfterRecord: the garbage collection
 // paced to the quiet moment after a write (gcPacer); and its BesideLoop:
-// while a graph is laid out, the event loop gets a processor of its own
-// (spareProc), nil when GOMAXPROCS is set.
+// while a graph is laid out, the event loop and the watcher get
+// processors of their own (spareProc), nil when GOMAXPROCS is set.
 func oneProc() (afterRecord func(), besideLoop func() (int, func())) {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)

@@ -33,7 +33,8 @@ type control struct {
 
 func (s *session) control(notify bool) *control {
 	// no-output: tmux does not stream the pane's output to this client, so
-	// the pipe carries only the replies to our commands.
+	// the pipe carries only the replies to our commands; with notify it
+	// does, and read turns each %output line into a wake-up.
 	flags := "no-output,ignore-size"
 	if notify {
 		flags = "ignore-size"
