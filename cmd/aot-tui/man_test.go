@@ -220,3 +220,19 @@ c aot-tui ver
 		}
 	}
 }
+
+// Without a revision date (a test binary carries none), the pages are
+// dated by SOURCE_DATE_EPOCH, and an epoch that is not a number is named.
+func TestManDateFromSourceDateEpoch(t *testing.T) {
+	if v := currentVersion().Time; v != "" {
+		t.Fatalf("the test binary carries a revision date %q: this test cannot reach SOURCE_DATE_EPOCH", v)
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
+	if got, err := manDate(); err != nil || !got.Equal(time.Unix(1700000000, 0)) {
+		t.Fatalf("manDate with SOURCE_DATE_EPOCH=1700000000: %v, %v; want 2023-11-14 22:13:20 UTC", got, err)
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "soon")
+	if _, err := manDate(); err == nil || !strings.Contains(err.Error(), `SOURCE_DATE_EPOCH "soon"`) {
+		t.Fatalf("manDate with SOURCE_DATE_EPOCH=soon: error %v, want one naming the variable and its value", err)
+	}
+}
