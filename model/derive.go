@@ -165,7 +165,7 @@ func (sh *shape) orGroupFirst(i int) int {
 // whether there is one.
 func (sh *shape) find(s *State, id string) (int, bool) {
 	if sh.ids.slots != nil {
-		return sh.ids.find(s.Atoms, id)
+		return sh.ids.find(id)
 	}
 	if i, ok := sh.index[id]; ok {
 		return i, true
@@ -535,29 +535,37 @@ func resolveDeps(s *State, sh *shape) depGraph {
 	for i := range s.Atoms {
 		deps := s.Atoms[i].DependsOn
 		g.off[i] = int32(k)
-		var seen map[string]bool // for long lists only
-		if len(deps) > 16 {
-			seen = make(map[string]bool, len(deps))
-		}
+		seen := seenFor(deps)
 		for j, d := range deps {
 			x, _ := sh.find(s, d)
 			g.dep[k] = int32(x)
-			if seen != nil {
-				g.repeat[k] = seen[d]
-				seen[d] = true
-			} else {
-				for _, e := range deps[:j] {
-					if e == d {
-						g.repeat[k] = true
-						break
-					}
-				}
-			}
+			g.repeat[k] = repeated(deps, j, seen)
 			k++
 		}
 	}
 	g.off[len(s.Atoms)] = int32(k)
 	return g
+}
+
+// seenFor is the set repeated keeps for a long dependency list (nil for a
+// short one, which is scanned instead).
+func seenFor(deps []string) map[string]bool {
+	if len(deps) > 16 {
+		return make(map[string]bool, len(deps))
+	}
+	return nil
+}
+
+// repeated reports whether deps[j] is named earlier in deps (seen, from
+// seenFor, is filled as j goes up: call it for each j in order).
+func repeated(deps []string, j int, seen map[string]bool) bool {
+	d := deps[j]
+	if seen != nil {
+		was := seen[d]
+		seen[d] = true
+		return was
+	}
+	return slices.Contains(deps[:j], d)
 }
 
 // dependents maps each id named in a depends_on to the atoms naming it, in

@@ -117,24 +117,10 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 		sum.add(i, a)
 		sum.off[i] = int32(len(g.dep))
 		deps := a.DependsOn
-		var seen map[string]bool // for long lists only
-		if len(deps) > 16 {
-			seen = make(map[string]bool, len(deps))
-		}
+		seen := seenFor(deps)
 		for j, d := range deps {
-			repeat := false
-			if seen != nil {
-				repeat = seen[d]
-				seen[d] = true
-			} else {
-				for _, e := range deps[:j] {
-					if e == d {
-						repeat = true
-						break
-					}
-				}
-			}
-			x := t.probe(atoms, d, maphash.String(idSeed, d))
+			repeat := repeated(deps, j, seen)
+			x := t.probe(d, maphash.String(idSeed, d))
 			if x < 0 {
 				later, laterIDs = append(later, int32(len(g.dep))), append(laterIDs, d)
 			}
@@ -149,15 +135,13 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 	}
 	sum.off[len(atoms)] = int32(len(g.dep))
 	g.off = sum.off
-	// The ids not found yet, looked up in the whole table: into later,
-	// which is then done with.
-	found := later
+	// The ids not found yet, looked up in the whole table.
 	if len(laterIDs) > 0 {
-		found = make([]int32, len(laterIDs))
-		t.findAll(atoms, laterIDs, found)
-	}
-	for k, p := range later {
-		g.dep[p] = found[k]
+		found := make([]int32, len(laterIDs))
+		t.findAll(laterIDs, found)
+		for k, p := range later {
+			g.dep[p] = found[k]
+		}
 	}
 	sum.g = g
 	clear(laterIDs) // the scratch keeps no ids
@@ -170,15 +154,15 @@ func (t *idTable) is(i int, id string) bool {
 	return string(t.keys[t.keyOff[i]:t.keyOff[i+1]]) == id
 }
 
-// find returns the index of the first atom of atoms (those the table was
-// made of) with id, and whether there is one.
-func (t *idTable) find(atoms []Atom, id string) (int, bool) {
-	i := t.probe(atoms, id, maphash.String(idSeed, id))
+// find returns the index of the first atom (of those the table was made
+// of) with id, and whether there is one.
+func (t *idTable) find(id string) (int, bool) {
+	i := t.probe(id, maphash.String(idSeed, id))
 	return i, i >= 0
 }
 
 // probe is find for id, whose hash is h; -1 for none.
-func (t *idTable) probe(atoms []Atom, id string, h uint64) int {
+func (t *idTable) probe(id string, h uint64) int {
 	tag := h &^ 0xFFFFFFFF
 	for p := h & t.mask; ; p = (p + 1) & t.mask {
 		sl := t.slots[p]
@@ -199,11 +183,11 @@ const findBatch = 32
 // findAll is find for each of ids, into out (as long): the index of the
 // first atom with the id, -1 for none. It looks the ids up a batch at a
 // time, each step for the whole batch before the next — the hashes, then
-// the slots, then the atoms the slots name, then the comparisons — so
+// the slots, then the ids' bytes the slots name, then the comparisons — so
 // that the processor waits for the batch's cache misses together rather
 // than one after the other: at 100,000 atoms nearly every slot is one
 // (issue 26).
-func (t *idTable) findAll(atoms []Atom, ids []string, out []int32) {
+func (t *idTable) findAll(ids []string, out []int32) {
 	var h, sl [findBatch]uint64
 	for len(ids) > 0 {
 		n := min(len(ids), findBatch)
@@ -222,7 +206,7 @@ func (t *idTable) findAll(atoms []Atom, ids []string, out []int32) {
 			}
 		}
 		for k := range n {
-			out[k] = int32(t.probe(atoms, ids[k], h[k]))
+			out[k] = int32(t.probe(ids[k], h[k]))
 		}
 		t.touched += touch
 		ids, out = ids[n:], out[n:]
@@ -246,7 +230,7 @@ func (sh *shape) findEach(s *State, out []int32, id func(k int) string) {
 		for k := range n {
 			ids[k] = id(at + k)
 		}
-		sh.ids.findAll(s.Atoms, ids[:n], out[at:at+n])
+		sh.ids.findAll(ids[:n], out[at:at+n])
 	}
 }
 

@@ -57,13 +57,13 @@ func TestIDTableIsTheFirstIndex(t *testing.T) {
 		}
 		ids = append(ids, "")
 		got := make([]int32, len(ids))
-		tab.findAll(atoms, ids, got)
+		tab.findAll(ids, got)
 		for k, id := range ids {
 			w, ok := want[id]
 			if !ok {
 				w = -1
 			}
-			i, found := tab.find(atoms, id)
+			i, found := tab.find(id)
 			if i != w || found != ok || int(got[k]) != w {
 				t.Fatalf("%d atoms: %q: find %d %v, findAll %d, want %d", n, id, i, found, got[k], w)
 			}
