@@ -114,12 +114,9 @@ type validator struct {
 	// that zero ("constraints.max_iterations is 0") would be misleading,
 	// so each value is reported once, as the type error.
 	badValue map[string]bool
-	// st is the status code of each atom (stPending, …), when Validate
-	// gathered them (is reads them).
-	st []uint8
 	// sum, when not nil, is what Validate gathered of the atoms while it
-	// built the shape: the checks skip the atoms it shows have nothing to
-	// report.
+	// built the shape (their status codes among it: is reads them): the
+	// checks skip the atoms it shows have nothing to report.
 	sum *atomSum
 	// selAt is, for each OR group, the atom its selected choice names
 	// (selectedAt).
@@ -243,7 +240,6 @@ func validate(s *State, f *Facts, memo, next *Validator) Report {
 func validateSum(s *State, f *Facts, memo, next *Validator, sum *atomSum) Report {
 	v := &validator{s: s, f: f, sh: shapeOf(s, f), badValue: make(map[string]bool, len(s.Problems)), sum: sum}
 	if sum != nil {
-		v.st = sum.st
 		f.Outstanding = v.outstanding()
 	}
 	if memo != nil && next != nil {
@@ -326,8 +322,8 @@ func (v *validator) atomFields(i int, a *Atom) uint8 {
 // loop from the cache, and a pass to gather the codes cost more than it
 // saved).
 func (v *validator) is(i int, c uint8) bool {
-	if v.st != nil {
-		return v.st[i] == c
+	if v.sum != nil {
+		return v.sum.st[i] == c
 	}
 	// Compared with a constant (c is one where is is inlined), which the
 	// compiler compares without a call.
@@ -342,12 +338,20 @@ func (v *validator) is(i int, c uint8) bool {
 	return false
 }
 
+// unresolved reports whether atom i is unresolved, as is reads statuses.
+func (v *validator) unresolved(i int) bool {
+	if v.sum != nil {
+		return unresolvedCode(v.sum.st[i])
+	}
+	return v.s.Atoms[i].Status.Unresolved()
+}
+
 // outstanding is Facts.Outstanding (the function outstanding) read from
 // the atoms' status codes.
 func (v *validator) outstanding() int {
 	sh := v.sh
 	n := 0
-	for i, c := range v.st {
+	for i, c := range v.sum.st {
 		if !unresolvedCode(c) {
 			continue
 		}
@@ -713,7 +717,7 @@ func (v *validator) atoms() {
 		// with a known status, is the first of its id and names no OR
 		// group it is not in, and whose dependencies are atoms named once,
 		// gives nothing: it is not read again.
-		if v.sum != nil && v.sum.fields[i] == allFields && v.st[i] != stOther && v.sh.first[i] && orField[i] == orFieldOK && g.clean(i) {
+		if v.sum != nil && v.sum.fields[i] == allFields && v.sum.st[i] != stOther && v.sh.first[i] && orField[i] == orFieldOK && g.clean(i) {
 			continue
 		}
 		a := &v.s.Atoms[i]
@@ -847,16 +851,14 @@ func (v *validator) orFields() []uint8 {
 // model.Interrupt). Dependencies that are not atoms, or whose status is
 // not one the loop knows, are reported as such elsewhere.
 func (v *validator) resolvedTooEarly() {
-	// The statuses are Validate's codes, or else the atoms': the loop is
-	// written out for each, for it runs over every atom on every write.
-	g, atoms, st := v.sh.g, v.s.Atoms, v.st
+	g, atoms := v.sh.g, v.s.Atoms
 	for i := range atoms {
-		if st != nil && st[i] != stResolved || st == nil && atoms[i].Status != StatusResolved || !v.sh.first[i] {
+		if !v.is(i, stResolved) || !v.sh.first[i] {
 			continue
 		}
 		for p := g.off[i]; p < g.off[i+1]; p++ {
 			j := g.dep[p]
-			if j < 0 || st != nil && !unresolvedCode(st[j]) || st == nil && !atoms[j].Status.Unresolved() {
+			if j < 0 || !v.unresolved(int(j)) {
 				continue
 			}
 			a := &atoms[i]
@@ -1228,9 +1230,9 @@ func (v *validator) bindings() {
 			v.warnf(b.Line, "bindings."+b.AtomID, "binding for %s, which is %s (stale: bindings belong to resolved atoms)", b.AtomID, v.s.Atoms[j].Status)
 		}
 	}
-	atoms, st := v.s.Atoms, v.st
+	atoms := v.s.Atoms
 	for i := range atoms {
-		if st != nil && st[i] == stResolved || st == nil && atoms[i].Status == StatusResolved {
+		if v.is(i, stResolved) {
 			if bound[i] || !v.sh.first[i] {
 				continue
 			}
