@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // Counts are atoms by status.
 type Counts struct {
@@ -39,8 +42,6 @@ type Facts struct {
 	NextBatch []string
 	// Progress compares the unresolved count with prev_pending_count.
 	Progress Progress
-	// Dependents maps an atom id to the atoms that depend on it, in file order.
-	Dependents map[string][]string
 	// ORGroupOf maps an atom id to the OR group it belongs to.
 	ORGroupOf map[string]string
 	// ParentOf maps a decomposition child to its parent.
@@ -109,6 +110,25 @@ func sameUnresolved(a, b *State, first []bool) bool {
 	return true
 }
 
+// Dependents maps an atom id to the atoms that depend on it, in file
+// order: every id a depends_on names, an atom's or not, with the atoms
+// naming it, each once. It is made when first asked for, once for the
+// facts of one shape (a 10,000-atom map is a third of Derive's time and
+// status never reads it); nil for facts made without Derive.
+func (f *Facts) Dependents() map[string][]string {
+	if f == nil || f.sh == nil {
+		return nil
+	}
+	sh := f.sh
+	sh.dependentsOnce.Do(func() {
+		if sh.dependentsOf != nil {
+			sh.dependents = dependents(sh.dependentsOf, sh.g)
+			sh.dependentsOf = nil
+		}
+	})
+	return sh.dependents
+}
+
 // SameShape reports whether f and g were derived from states whose work
 // graphs have one shape — the same atom ids in the same order with the
 // same dependencies and OR groups, the same OR group choices and
@@ -124,14 +144,19 @@ type shape struct {
 	// ids finds the first atom of an id (find); index is the same as a
 	// map, for Facts.Index: newShape's, not checkShape's. A shape made
 	// from facts (shapeOf) has index and no table.
-	ids        idTable
-	index      map[string]int
-	first      []bool // the atom is the first with its id
-	g          depGraph
-	dependents map[string][]string
-	orGroupOf  map[string]string
-	parentOf   map[string]string
-	childrenOf map[string][]string
+	ids   idTable
+	index map[string]int
+	first []bool // the atom is the first with its id
+	g     depGraph
+	// dependents is made from dependentsOf, a state of the shape, when
+	// first asked for (Facts.Dependents), which then lets the state go:
+	// a command that never reads it (status) never makes it.
+	dependentsOnce sync.Once
+	dependentsOf   *State
+	dependents     map[string][]string
+	orGroupOf      map[string]string
+	parentOf       map[string]string
+	childrenOf     map[string][]string
 	// orFirst and orLast are, for each atom first with its id that is in
 	// an OR group (orGroupOf), the index in State.ORGroups of the first
 	// and of the last group of that name; -1 for the others. Nil when
@@ -195,7 +220,7 @@ func newShape(s *State) *shape {
 	sh.orGroupOf = make(map[string]string, inGroups)
 	orGroupsOf(s, nil, sh.orGroupOf)
 	sh.orGroupIndexes(s, nameGroups(s.ORGroups), nil)
-	sh.dependents = dependents(s, sh.g)
+	sh.dependentsOf = s
 	kids := 0
 	for _, d := range s.Decompositions {
 		kids += len(d.Children)
@@ -422,7 +447,6 @@ func sameStrings(a, b []string) bool {
 func derive(s *State, sh *shape, chain *[]string) *Facts {
 	f := &Facts{
 		Index:      sh.index,
-		Dependents: sh.dependents,
 		ORGroupOf:  sh.orGroupOf,
 		ParentOf:   sh.parentOf,
 		ChildrenOf: sh.childrenOf,

@@ -37,9 +37,65 @@ func TestDeriveMatchesReference(t *testing.T) {
 		states = append(states, randomState(r))
 	}
 	for k, s := range states {
-		got, want := model.WithoutShape(model.Derive(s)), deriveRef(s)
-		if !reflect.DeepEqual(got, want) {
+		f := model.Derive(s)
+		want, wantDeps := deriveRef(s)
+		if got := model.WithoutShape(f); !reflect.DeepEqual(got, want) {
 			t.Fatalf("state %d: Derive\n%+v\nwant\n%+v\natoms %+v", k, got, want, s.Atoms)
+		}
+		if got := f.Dependents(); !reflect.DeepEqual(got, wantDeps) {
+			t.Fatalf("state %d: Dependents\n%+v\nwant\n%+v\natoms %+v", k, got, wantDeps, s.Atoms)
+		}
+	}
+}
+
+// TestDependentsOnceForAShape asks for the dependents of facts of one
+// shape from many goroutines at once (the TUI's and status's goroutines
+// share facts): each gets the map of the reference, and the facts of one
+// shape one map, made once (go test -race checks the making).
+func TestDependentsOnceForAShape(t *testing.T) {
+	data, _ := gen.GenerateSpec(400, 3)
+	doc, err := statefile.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := doc.State
+	var d model.Deriver
+	f := d.Derive(s)
+	// A state of the same shape: another status.
+	s2 := *s
+	s2.Atoms = slices.Clone(s.Atoms)
+	for i := range s2.Atoms {
+		if s2.Atoms[i].Status == model.StatusPending {
+			s2.Atoms[i].Status = model.StatusInProgress
+			break
+		}
+	}
+	f2 := d.Derive(&s2)
+	if !f.SameShape(f2) {
+		t.Fatal("a status change made a new shape")
+	}
+	_, want := deriveRef(s)
+	got := make([]map[string][]string, 16)
+	done := make(chan int)
+	for k := range got {
+		go func() {
+			if k%2 == 0 {
+				got[k] = f.Dependents()
+			} else {
+				got[k] = f2.Dependents()
+			}
+			done <- k
+		}()
+	}
+	for range got {
+		<-done
+	}
+	for k, m := range got {
+		if !reflect.DeepEqual(m, want) {
+			t.Fatalf("goroutine %d: Dependents\n%v\nwant\n%v", k, m, want)
+		}
+		if reflect.ValueOf(m).Pointer() != reflect.ValueOf(got[0]).Pointer() {
+			t.Fatalf("goroutine %d got a map of its own: the shape's is made once", k)
 		}
 	}
 }
@@ -54,9 +110,17 @@ func TestDeriverMatchesDerive(t *testing.T) {
 		var d model.Deriver
 		s := randomState(r)
 		for step := 0; step < 20; step++ {
-			got := model.WithoutShape(d.Derive(s))
-			if want := deriveRef(s); !reflect.DeepEqual(got, want) {
+			f := d.Derive(s)
+			want, wantDeps := deriveRef(s)
+			if got := model.WithoutShape(f); !reflect.DeepEqual(got, want) {
 				t.Fatalf("chain %d step %d: Deriver\n%+v\nwant\n%+v", chain, step, got, want)
+			}
+			// Asked for at some steps only: a shape's map is made
+			// when first asked for, from the state it was made of.
+			if step%3 == chain%3 {
+				if got := f.Dependents(); !reflect.DeepEqual(got, wantDeps) {
+					t.Fatalf("chain %d step %d: Dependents\n%+v\nwant\n%+v", chain, step, got, wantDeps)
+				}
 			}
 			s = mutate(r, s)
 		}
@@ -137,11 +201,11 @@ func randomState(r *rand.Rand) *model.State {
 }
 
 // deriveRef is Derive as it was before it was made faster, kept to check
-// the faster one against.
-func deriveRef(s *model.State) *model.Facts {
+// the faster one against, and the map Facts.Dependents returns.
+func deriveRef(s *model.State) (*model.Facts, map[string][]string) {
+	dependents := make(map[string][]string)
 	f := &model.Facts{
 		Index:      make(map[string]int, len(s.Atoms)),
-		Dependents: make(map[string][]string),
 		ORGroupOf:  make(map[string]string),
 		ParentOf:   make(map[string]string),
 		ChildrenOf: make(map[string][]string),
@@ -169,7 +233,7 @@ func deriveRef(s *model.State) *model.Facts {
 				continue
 			}
 			seen[dep] = true
-			f.Dependents[dep] = append(f.Dependents[dep], a.ID)
+			dependents[dep] = append(dependents[dep], a.ID)
 		}
 	}
 	groups := make(map[string]*model.ORGroup, len(s.ORGroups))
@@ -234,7 +298,7 @@ func deriveRef(s *model.State) *model.Facts {
 		}
 		f.Outstanding++
 	}
-	return f
+	return f, dependents
 }
 
 func isExecutableRef(f *model.Facts, a model.Atom, groups map[string]*model.ORGroup, status func(string) (model.AtomStatus, bool)) bool {

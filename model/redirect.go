@@ -471,7 +471,7 @@ func (p *planner) dependentsClosure(roots []string) []string {
 	queue := slices.Clone(roots)
 	var out []string
 	for q := 0; q < len(queue); q++ {
-		next := slices.Clone(p.f.Dependents[queue[q]])
+		next := slices.Clone(p.f.Dependents()[queue[q]])
 		// A decomposed parent depends on its children in spirit: it resolved
 		// because they did.
 		if parent, ok := p.f.ParentOf[queue[q]]; ok {
@@ -718,7 +718,7 @@ func (r DeleteAtom) plan(p *planner) error {
 	if len(s.Atoms) == 1 {
 		return refuse(RuleLastAtom, "%s is the only atom; add the work that replaces it first", a.ID)
 	}
-	deps := p.f.Dependents[a.ID]
+	deps := p.f.Dependents()[a.ID]
 	var selectedIn []string
 	for _, g := range s.ORGroups {
 		if g.Selected == a.ID {
@@ -950,7 +950,7 @@ func (r ForceOR) plan(p *planner) error {
 // and refuses when one of them is next itself or something next depends
 // on, transitively: the move would make a cycle.
 func (p *planner) rewire(old, next string) ([]string, error) {
-	deps := p.f.Dependents[old]
+	deps := p.f.Dependents()[old]
 	if len(deps) == 0 {
 		return nil, nil
 	}

@@ -831,8 +831,8 @@ decompositions`)
 		}
 		// Nothing waits on the deselected A10 any more.
 		f := model.Derive(s)
-		if len(f.Dependents["A10"]) != 0 {
-			t.Fatalf("%v still depend on A10", f.Dependents["A10"])
+		if len(f.Dependents()["A10"]) != 0 {
+			t.Fatalf("%v still depend on A10", f.Dependents()["A10"])
 		}
 	})
 	t.Run("group without selection", func(t *testing.T) {

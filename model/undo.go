@@ -612,7 +612,7 @@ func (up *undoPlan) removeAdded() error {
 	}
 	for _, i := range idx {
 		id := s.Atoms[i].ID
-		for _, d := range p.f.Dependents[id] {
+		for _, d := range p.f.Dependents()[id] {
 			if !up.takesOut(d, id) {
 				return up.refuse("%s depends on %s now (a change since the correction); delete or detach it first", d, id)
 			}

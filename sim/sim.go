@@ -625,7 +625,7 @@ func (s *simulator) backtrack(id string, ev demoEvent) error {
 		if _, ok := st.Binding(id); ok {
 			edits = append(edits, model.Remove(model.P("bindings", id)))
 		}
-		for _, d := range f.Dependents[id] {
+		for _, d := range f.Dependents()[id] {
 			j := f.Index[d]
 			for k, dep := range st.Atoms[j].DependsOn {
 				if dep == id {

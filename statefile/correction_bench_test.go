@@ -36,7 +36,7 @@ func BenchmarkCorrectionWrite(b *testing.B) {
 			if !ok || a.Status != model.StatusResolved {
 				continue
 			}
-			if d := len(f.Dependents[a.ID]); d > best {
+			if d := len(f.Dependents()[a.ID]); d > best {
 				best = d
 				other := g.Choices[0]
 				if other == g.Selected {
@@ -48,7 +48,7 @@ func BenchmarkCorrectionWrite(b *testing.B) {
 		// A delete with --detach of the first pending atom others depend on.
 		var del model.DeleteAtom
 		for _, a := range s.Atoms {
-			if a.Status == model.StatusPending && len(f.Dependents[a.ID]) > 0 && f.ORGroupOf[a.ID] == "" {
+			if a.Status == model.StatusPending && len(f.Dependents()[a.ID]) > 0 && f.ORGroupOf[a.ID] == "" {
 				del = model.DeleteAtom{ID: a.ID, Detach: true}
 				break
 			}

@@ -230,7 +230,7 @@ func checkAgainstReference(t *testing.T, s *model.State) {
 	eq("Executable", f.Executable, r.executable)
 	eq("NextBatch", f.NextBatch, r.nextBatch)
 	eq("Progress", f.Progress, r.progress)
-	eq("Dependents", f.Dependents, r.dependents)
+	eq("Dependents", f.Dependents(), r.dependents)
 	eq("ORGroupOf", f.ORGroupOf, r.orGroupOf)
 	eq("ParentOf", f.ParentOf, r.parentOf)
 	eq("ChildrenOf", f.ChildrenOf, r.childrenOf)

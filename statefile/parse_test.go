@@ -131,7 +131,7 @@ func TestSeedExamples(t *testing.T) {
 			check("Executable", f.Executable, tt.executable)
 			check("NextBatch", f.NextBatch, tt.nextBatch)
 			check("Progress", f.Progress, tt.progress)
-			check("Dependents", f.Dependents, tt.dependents)
+			check("Dependents", f.Dependents(), tt.dependents)
 			check("ORGroupOf", f.ORGroupOf, tt.orGroupOf)
 			check("ParentOf", f.ParentOf, tt.parentOf)
 			check("ChildrenOf", f.ChildrenOf, tt.childrenOf)

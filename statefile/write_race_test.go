@@ -198,7 +198,7 @@ func TestCorrectionNoLongerPossibleOnTheLoopWrite(t *testing.T) {
 		st := readState(t, path)
 		i := -1
 		for k, a := range st.Atoms {
-			if a.Status != model.StatusResolved && len(model.Derive(st).Dependents[a.ID]) == 0 {
+			if a.Status != model.StatusResolved && len(model.Derive(st).Dependents()[a.ID]) == 0 {
 				i = k
 			}
 		}

@@ -78,7 +78,7 @@ func renderDetails(st *model.State, f *model.Facts, r *model.Report, id string, 
 			add(atomRef(st, f, d, s, "  ", w)...)
 		}
 	}
-	if deps := f.Dependents[a.ID]; len(deps) > 0 {
+	if deps := f.Dependents()[a.ID]; len(deps) > 0 {
 		section(fmt.Sprintf("dependents (%d)", len(deps)))
 		for _, d := range deps {
 			add(atomRef(st, f, d, s, "  ", w)...)

@@ -327,11 +327,11 @@ func (g *graphView) toDependency() bool {
 
 func (g *graphView) toDependent() bool {
 	a := g.selected()
-	if a == nil || len(g.facts.Dependents[a.ID]) == 0 {
+	if a == nil || len(g.facts.Dependents()[a.ID]) == 0 {
 		return false
 	}
 	g.follow = false
-	return g.selectID(g.layout.sortedIDs(g.facts.Dependents[a.ID])[0])
+	return g.selectID(g.layout.sortedIDs(g.facts.Dependents()[a.ID])[0])
 }
 
 // frontier is the first in-progress atom in display order, else the first

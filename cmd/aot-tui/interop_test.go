@@ -65,7 +65,7 @@ func pickAtoms(s *model.State) *interopAtoms {
 	f := model.Derive(s)
 	var p interopAtoms
 	for _, g := range s.ORGroups {
-		if a, ok := s.Atom(g.Selected); ok && a.Status == model.StatusResolved && len(f.Dependents[a.ID]) > 0 {
+		if a, ok := s.Atom(g.Selected); ok && a.Status == model.StatusResolved && len(f.Dependents()[a.ID]) > 0 {
 			p.group, p.choice = g.Name, g.Choices[1]
 		}
 	}
@@ -73,9 +73,9 @@ func pickAtoms(s *model.State) *interopAtoms {
 		switch {
 		case a.Status == model.StatusInProgress:
 			p.inProgress = a.ID
-		case a.Status == model.StatusPending && len(f.Dependents[a.ID]) > 0 && f.ORGroupOf[a.ID] == "":
+		case a.Status == model.StatusPending && len(f.Dependents()[a.ID]) > 0 && f.ORGroupOf[a.ID] == "":
 			p.pendingWithDeps = a.ID
-		case a.Status == model.StatusResolved && len(f.Dependents[a.ID]) > 0 && f.ORGroupOf[a.ID] == "":
+		case a.Status == model.StatusResolved && len(f.Dependents()[a.ID]) > 0 && f.ORGroupOf[a.ID] == "":
 			p.resolvedWithDeps = a.ID
 		}
 	}

@@ -393,7 +393,7 @@ func (b *formBuilder) stop() []*huh.Group {
 
 func needsDetach(st *model.State, id string) bool {
 	f := model.Derive(st)
-	if len(f.Dependents[id]) > 0 {
+	if len(f.Dependents()[id]) > 0 {
 		return true
 	}
 	for _, g := range st.ORGroups {
@@ -414,7 +414,7 @@ func detachDescription(st *model.State, id string) string {
 			why = append(why, "it is the selected choice of "+termtext.Line(g.Name)+": detaching selects the next choice")
 		}
 	}
-	if d := f.Dependents[id]; len(d) > 0 {
+	if d := f.Dependents()[id]; len(d) > 0 {
 		verb, what := " depend on it", ": detaching drops it from their depends_on"
 		if len(d) == 1 {
 			verb = " depends on it"
