@@ -27,8 +27,12 @@ type IterationMark struct {
 // the order each file has them: no I/O of its own (Follow feeds it). It
 // is not safe for concurrent use; Snapshot's result is.
 type Tracker struct {
-	project  string
-	prices   *Prices
+	project string
+	prices  *Prices
+	// ids are the loop's atom ids, known the same as a set, made when
+	// first read (knownAtoms): a status of a loop whose sessions name no
+	// atom never makes it.
+	ids      []string
 	known    map[string]bool
 	maxSteps int
 	since    time.Time
@@ -156,10 +160,18 @@ func NewTracker(o TrackerOptions) *Tracker {
 
 // SetAtoms sets the loop's atom ids (the state file changed).
 func (t *Tracker) SetAtoms(ids []string) {
-	t.known = make(map[string]bool, len(ids))
-	for _, id := range ids {
-		t.known[id] = true
+	t.ids, t.known = ids, nil
+}
+
+// knownAtoms is the loop's atom ids as a set.
+func (t *Tracker) knownAtoms() map[string]bool {
+	if t.known == nil {
+		t.known = make(map[string]bool, len(t.ids))
+		for _, id := range t.ids {
+			t.known[id] = true
+		}
 	}
+	return t.known
 }
 
 // SetIterations sets the iterations read from the state file's versions
@@ -363,9 +375,9 @@ func (t *Tracker) addStep(a *agentState, step Step) {
 func (t *Tracker) taskCall(parent *agentState, s *sessionState, b *Block, at time.Time) *taskCall {
 	desc := b.field("description")
 	tc := &taskCall{id: b.ID, session: s.id, at: at, desc: clean(firstLine(desc), summaryRunes), role: clean(roleOf(b.field("subagent_type")), nameRunes)}
-	tc.atom = clean(atomIn(desc, t.known), nameRunes)
+	tc.atom = clean(atomIn(desc, t.knownAtoms()), nameRunes)
 	if tc.atom == "" {
-		tc.atom = clean(atomIn(firstLine(b.field("prompt")), t.known), nameRunes)
+		tc.atom = clean(atomIn(firstLine(b.field("prompt")), t.knownAtoms()), nameRunes)
 	}
 	if h, ok := b.fieldHash("prompt"); ok {
 		tc.promptHash = h
@@ -469,7 +481,7 @@ func (t *Tracker) linkPrompt(a *agentState, s *sessionState, text string, hash u
 	}
 	// No Task known: name it by its prompt.
 	a.a.Description = clean(firstLine(text), summaryRunes)
-	a.a.Atom = clean(atomIn(firstLine(text), t.known), nameRunes)
+	a.a.Atom = clean(atomIn(firstLine(text), t.knownAtoms()), nameRunes)
 }
 
 // finish ends the step of the tool call id: in a, else in another agent
