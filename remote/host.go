@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/aot-loop/aot-tui/internal/termtext"
@@ -59,8 +60,11 @@ var DefaultTransport = []string{"ssh", "-o", "BatchMode=yes", "-o", "ControlMast
 // targetRE is what a host target may be: a user@, a host name, an IPv4
 // or bracketed IPv6 address, a container or pod name. Never a leading
 // '-' (ssh would read -oProxyCommand=… as an option), no spaces, no
-// shell or control characters.
-var targetRE = regexp.MustCompile(`^[A-Za-z0-9_:\[][A-Za-z0-9._@%:\[\]/-]*$`)
+// shell or control characters. Compiled when first used: every command
+// of the binary would pay for it at start.
+var targetRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9_:\[][A-Za-z0-9._@%:\[\]/-]*$`)
+})
 
 // Check says what is wrong with h, if anything: a target or directory
 // that could inject an option or a command, a transport without a
@@ -103,7 +107,7 @@ func checkTarget(t string) error {
 		return errors.New("a host name over 255 characters")
 	case strings.HasPrefix(t, "-"):
 		return errors.New("a host name may not begin with '-' (it would be read as an option)")
-	case !targetRE.MatchString(t):
+	case !targetRE().MatchString(t):
 		return errors.New("a host name is letters, digits and . _ - @ % : [ ] / only")
 	}
 	return nil
