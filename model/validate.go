@@ -20,6 +20,10 @@ type Report struct {
 	Warnings  []string        `json:"warnings"`
 	AtomCount int             `json:"atom_count"`
 	Problems  []ReportProblem `json:"problems"`
+	// texts are the findings' texts as Errors and Warnings hold them
+	// ("line 12: " and the message, which is its end), one for each of
+	// Problems while they are gathered (put); finish hands them out.
+	texts []string
 }
 
 // ReportProblem is one finding with its place in the file.
@@ -42,12 +46,29 @@ func (r *Report) add(isErr bool, p Problem) {
 	if isErr {
 		sev = "error"
 	}
+	r.put(ReportProblem{Severity: sev, Line: p.Line, Path: p.Path, Message: p.Message})
+}
+
+// put adds the finding rp, its text made of its line and message: the
+// message is then the end of the text, not a string of its own.
+func (r *Report) put(rp ReportProblem) {
+	text := Problem{Line: rp.Line, Message: rp.Message}.String()
+	rp.Message = text[len(text)-len(rp.Message):]
+	r.putText(rp, text)
+}
+
+// putText adds the finding rp whose text (see texts) is made already.
+func (r *Report) putText(rp ReportProblem, text string) {
 	if len(r.Problems) == cap(r.Problems) {
 		// Doubling: append grows a long slice by a quarter, which at
 		// 10,000 findings copied and allocated them five times over.
 		r.Problems = slices.Grow(r.Problems, max(16, len(r.Problems)))
 	}
-	r.Problems = append(r.Problems, ReportProblem{Severity: sev, Line: p.Line, Path: p.Path, Message: p.Message})
+	if len(r.texts) == cap(r.texts) {
+		r.texts = slices.Grow(r.texts, max(16, len(r.texts)))
+	}
+	r.Problems = append(r.Problems, rp)
+	r.texts = append(r.texts, text)
 }
 
 // finish sorts findings by line and fills Errors and Warnings. The
@@ -82,21 +103,25 @@ func (r *Report) finish() {
 		}
 	}
 	r.Errors, r.Warnings = make([]string, 0, errs), make([]string, 0, len(r.Problems)-errs)
-	for _, p := range r.Problems {
-		s := Problem{Line: p.Line, Message: p.Message}.String()
+	for k, p := range r.Problems {
+		s := r.texts[order[k].i]
 		if p.Severity == "error" {
 			r.Errors = append(r.Errors, s)
 		} else {
 			r.Warnings = append(r.Warnings, s)
 		}
 	}
+	r.texts = nil
 	r.Valid = len(r.Errors) == 0
 }
 
 // problemBuf is a validation's findings before finish copies them out,
 // kept for the next one (problemBufs): at 100,000 atoms a slice grown to
 // 10,000 findings was 2 MB of fresh memory a validation (issue 26).
-type problemBuf struct{ p []ReportProblem }
+type problemBuf struct {
+	p     []ReportProblem
+	texts []string
+}
 
 var problemBufs sync.Pool
 
@@ -137,13 +162,36 @@ func (v *validator) warnf(line int, path, format string, args ...any) {
 	v.r.add(false, Problem{Line: line, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-// warn is warnf with the message made: for the findings a large loop has
-// thousands of (orDeadEnds), spelt out without fmt.
-func (v *validator) warn(line int, path, msg string) {
-	if v.badValue[path] {
+// warnAtom is warnf for a finding about field of atom i (the path
+// "atoms[i].field") whose message is msg's parts: the finding's text, its
+// message and its path are made in one allocation, for a large loop has
+// thousands of such findings (orDeadEnds).
+func (v *validator) warnAtom(line, i int, field string, msg ...string) {
+	var pb [64]byte
+	path := append(strconv.AppendInt(append(pb[:0], "atoms["...), int64(i), 10), "]."...)
+	path = append(path, field...)
+	if v.badValue[string(path)] {
 		return
 	}
-	v.r.add(false, Problem{Line: line, Path: path, Message: msg})
+	var lb [24]byte
+	lined := lb[:0]
+	if line > 0 {
+		lined = append(strconv.AppendInt(append(lined, "line "...), int64(line), 10), ": "...)
+	}
+	n := len(lined) + len(path)
+	for _, m := range msg {
+		n += len(m)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.Write(lined)
+	for _, m := range msg {
+		b.WriteString(m)
+	}
+	end := b.Len()
+	b.Write(path)
+	all := b.String()
+	v.r.putText(ReportProblem{Severity: "warning", Line: line, Path: all[end:], Message: all[len(lined):end]}, all[:end])
 }
 
 // Validate checks s against the schema's invariants. It is a superset of
@@ -255,7 +303,7 @@ func validateSum(s *State, f *Facts, memo, next *Validator, sum *atomSum) Report
 	if buf == nil {
 		buf = &problemBuf{}
 	}
-	v.r.Problems = buf.p
+	v.r.Problems, v.r.texts = buf.p, buf.texts
 	for _, p := range s.Problems {
 		v.r.add(true, p)
 		v.badValue[p.Path] = true
@@ -272,11 +320,12 @@ func validateSum(s *State, f *Facts, memo, next *Validator, sum *atomSum) Report
 	v.bindings()
 	v.trailAndCorrections()
 	v.loopTools()
-	gathered := v.r.Problems
+	gathered, texts := v.r.Problems, v.r.texts
 	v.r.finish()
 	v.atomsOf()
 	clear(gathered) // the buffer keeps no strings
-	buf.p = gathered[:0]
+	clear(texts)
+	buf.p, buf.texts = gathered[:0], texts[:0]
 	problemBufs.Put(buf)
 	return v.r
 }
@@ -1084,12 +1133,11 @@ func (v *validator) orDeadEnds() {
 			if sel == "" {
 				sel = "nothing"
 			}
-			path := "atoms[" + strconv.Itoa(int(i)) + "].depends_on"
 			line := v.dependsOnLine(int(i))
 			if contains(grp.Failed, d) {
-				v.warn(line, path, "atom "+id+" depends on "+d+", which failed in OR group "+grp.Name+" (it selects "+sel+"): "+id+" can never run")
+				v.warnAtom(line, int(i), "depends_on", "atom ", id, " depends on ", d, ", which failed in OR group ", grp.Name, " (it selects ", sel, "): ", id, " can never run")
 			} else {
-				v.warn(line, path, "atom "+id+" depends on "+d+", which OR group "+grp.Name+" does not select (it selects "+sel+"): "+id+" can never run")
+				v.warnAtom(line, int(i), "depends_on", "atom ", id, " depends on ", d, ", which OR group ", grp.Name, " does not select (it selects ", sel, "): ", id, " can never run")
 			}
 		}
 	}
@@ -1162,34 +1210,36 @@ func (v *validator) decompositions() {
 		}
 	}
 	for i, d := range v.s.Decompositions {
-		p := "decompositions[" + strconv.Itoa(i) + "]"
+		// The path is made for a finding only: most decompositions have
+		// none, and a large loop has thousands.
+		p := func(field string) string { return "decompositions[" + strconv.Itoa(i) + "]" + field }
 		parent := int(at[0])
 		kids := at[1 : 1+len(d.Children)]
 		at = at[1+len(d.Children):]
 		if d.Parent == "" {
-			v.errf(d.Line, p+".parent", "%s has no parent", p)
+			v.errf(d.Line, p(".parent"), "%s has no parent", p(""))
 		} else if parent < 0 {
-			v.errf(d.Line, p+".parent", "decomposition of %s: the parent is not an atom", d.Parent)
+			v.errf(d.Line, p(".parent"), "decomposition of %s: the parent is not an atom", d.Parent)
 		}
 		if len(d.Children) == 0 {
-			v.warnf(d.Line, p+".children", "decomposition of %s has no children", d.Parent)
+			v.warnf(d.Line, p(".children"), "decomposition of %s has no children", d.Parent)
 		}
 		unresolvedChild := ""
 		for k, c := range d.Children {
 			j := int(kids[k])
 			if j < 0 {
-				v.errf(d.Line, p+".children", "decomposition of %s names child %s, which is not an atom", d.Parent, c)
+				v.errf(d.Line, p(".children"), "decomposition of %s names child %s, which is not an atom", d.Parent, c)
 				continue
 			}
 			if !v.is(j, stResolved) && unresolvedChild == "" {
 				unresolvedChild = c
 			}
 			if c == d.Parent {
-				v.errf(d.Line, p+".children", "decomposition of %s lists the parent as its own child", d.Parent)
+				v.errf(d.Line, p(".children"), "decomposition of %s lists the parent as its own child", d.Parent)
 			}
 		}
 		if j := parent; j >= 0 && unresolvedChild != "" && !v.is(j, stPending) {
-			v.warnf(v.s.Atoms[j].Line, p, "decomposed parent %s is %s while its child %s is unresolved (a parent stays pending until its children resolve)",
+			v.warnf(v.s.Atoms[j].Line, p(""), "decomposed parent %s is %s while its child %s is unresolved (a parent stays pending until its children resolve)",
 				d.Parent, v.s.Atoms[j].Status, unresolvedChild)
 		}
 	}
@@ -1321,6 +1371,6 @@ func contains(list []string, s string) bool {
 // consequence, so they never block a correction.
 func (v *validator) loopTools() {
 	for _, p := range LoopToolsWarnings(v.s) {
-		v.r.Problems = append(v.r.Problems, ReportProblem{Severity: "warning", Kind: LoopToolsKind, Line: p.Line, Path: p.Path, Message: p.Message})
+		v.r.put(ReportProblem{Severity: "warning", Kind: LoopToolsKind, Line: p.Line, Path: p.Path, Message: p.Message})
 	}
 }
