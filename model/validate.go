@@ -209,7 +209,8 @@ func Validate(s *State) Report {
 	// The shape's slices are taken from, and given back to, the memory
 	// of the last calls: the report keeps none of them. What the checks
 	// read of each atom besides is gathered in the pass that builds the
-	// shape (atomSum), and Outstanding is counted from it.
+	// shape (atomSum), and Outstanding is counted from it when a
+	// completed loop's check asks (outstandingCount).
 	sc := getScratch()
 	defer putScratch(sc)
 	var sum atomSum
@@ -284,12 +285,9 @@ func validate(s *State, f *Facts, memo, next *Validator) Report {
 }
 
 // validateSum is validate; sum, when not nil, is what checkShape gathered
-// of s's atoms for f's shape, and f's Outstanding is counted from it.
+// of s's atoms for f's shape, and f has no Outstanding (outstandingCount).
 func validateSum(s *State, f *Facts, memo, next *Validator, sum *atomSum) Report {
 	v := &validator{s: s, f: f, sh: shapeOf(s, f), badValue: make(map[string]bool, len(s.Problems)), sum: sum}
-	if sum != nil {
-		f.Outstanding = v.outstanding()
-	}
 	if memo != nil && next != nil {
 		v.memo, v.next = memo, next
 		v.next.sh = v.sh
@@ -393,6 +391,16 @@ func (v *validator) unresolved(i int) bool {
 		return unresolvedCode(v.sum.st[i])
 	}
 	return v.s.Atoms[i].Status.Unresolved()
+}
+
+// outstandingCount is Facts.Outstanding, which only a completed loop's
+// check reads: the facts' own, or for Validate's facts, which have none,
+// counted from the atoms' status codes (outstanding).
+func (v *validator) outstandingCount() int {
+	if v.sum != nil {
+		return v.outstanding()
+	}
+	return v.f.Outstanding
 }
 
 // outstanding is Facts.Outstanding (the function outstanding) read from
@@ -735,8 +743,11 @@ func (v *validator) control() {
 	if max := cons.EffectiveMaxStallCount(); c.StallCount > max {
 		v.warnf(c.Lines.Line("stall_count"), "control.stall_count", "control.stall_count %d is past max_stall_count %d", c.StallCount, max)
 	}
-	if c.Status == LoopCompleted && v.f.Outstanding > 0 {
-		v.warnf(c.Lines.Line("status"), "control.status", "control.status is completed but %d atoms still need work", v.f.Outstanding)
+	if c.Status != LoopCompleted {
+		return
+	}
+	if n := v.outstandingCount(); n > 0 {
+		v.warnf(c.Lines.Line("status"), "control.status", "control.status is completed but %d atoms still need work", n)
 	}
 }
 
@@ -1106,12 +1117,8 @@ func (v *validator) orDeadEnds() {
 			return nil
 		}
 		// j is the first of its id: the group selects it when its
-		// selected choice names j.
-		if v.sum != nil {
-			if v.selectedAt()[k] == int32(j) {
-				return nil
-			}
-		} else if v.s.ORGroups[k].Selected == v.s.Atoms[j].ID {
+		// selected choice names j (read without reading the atom).
+		if v.selectedAt()[k] == int32(j) {
 			return nil
 		}
 		return &v.s.ORGroups[k]
