@@ -254,7 +254,7 @@ func checkShape(s *State, sc *checkScratch, sum *atomSum) *shape {
 	sh.first = sh.bools(n)
 	sum.st, sum.fields, sum.off, sum.depLine = sh.uint8s(n), sh.uint8s(n), sh.int32s(n+1), sh.int32s(n)
 	sum.orAtoms, sum.orGroup, sum.names = sc.orAtoms[:0], sc.orGroup[:0], nameGroups(s.ORGroups)
-	sh.ids, _ = scanAtoms(s.Atoms, sh.first, sc, sum)
+	sh.ids = scanAtoms(s.Atoms, sh.first, sc, sum)
 	sc.orAtoms, sc.orGroup = sum.orAtoms, sum.orGroup
 	sh.g = sum.g
 	sh.orGroupIndexes(s, sum.names, sum)

@@ -32,41 +32,33 @@ type idTable struct {
 // idSeed seeds the ids' hashes; the table's answers do not depend on it.
 var idSeed = maphash.MakeSeed()
 
-// newIDTable indexes atoms by id, the first of each id, and marks those in
-// first (len(atoms) long). dup reports whether an id is repeated. The
-// slots are those of sc when it has enough (nil: none).
-func newIDTable(atoms []Atom, first []bool, sc *checkScratch) (t idTable, dup bool) {
-	return scanAtoms(atoms, first, sc, nil)
-}
-
-// scanAtoms is newIDTable and, when sum is not nil, in the same pass over
-// the atoms, what Validate reads of each atom besides its id (atomSum)
-// and its dependencies resolved (sum.g): at 100,000 atoms each pass over
+// scanAtoms indexes atoms by id, the first of each id, marks those in
+// first (len(atoms) long) and gathers, in the same pass over the atoms,
+// what Validate reads of each atom besides its id (sum, an atomSum) and
+// its dependencies resolved (sum.g): at 100,000 atoms each pass over
 // them reads 14 MB from memory, where 10,000 atoms stay in the caches
 // (issue 26). A dependency is looked up in the table as it stands when
 // its atom is reached, which has the atoms before it and itself: an id
 // found there is the first atom's with it (the first of an id is the one
 // the table keeps), and its atom and its slot were read a moment ago, for
 // an atom mostly depends on atoms shortly before it. The ids not found
-// yet are looked up again once the table has every atom. sum needs sc,
-// whose memory its slices are.
-func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t idTable, dup bool) {
+// yet are looked up again once the table has every atom. The table's
+// slots and sum's slices are sc's memory.
+func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t idTable) {
 	size := 16
 	for size < 2*len(atoms) {
 		size <<= 1
 	}
 	var slots []uint64
-	if sc != nil && cap(sc.slots) >= size {
+	if cap(sc.slots) >= size {
 		slots = sc.slots[:size]
 		clear(slots)
 	} else {
 		slots = make([]uint64, size)
-		if sc != nil {
-			sc.slots = slots
-		}
+		sc.slots = slots
 	}
 	t = idTable{slots: slots, mask: uint64(size - 1)}
-	if sc != nil && cap(sc.keyOff) > len(atoms) {
+	if cap(sc.keyOff) > len(atoms) {
 		t.keyOff = sc.keyOff[:len(atoms)+1]
 		t.keys = sc.keys[:0]
 	} else {
@@ -75,12 +67,9 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 	// The ids are hashed and their slots read a batch ahead, as findAll
 	// does, so that the batch's cache misses overlap.
 	var hs [findBatch]uint64
-	var g depGraph
-	var later []int32     // the dependencies not found when their atom was reached
-	var laterIDs []string // their ids
-	if sum != nil {
-		g.dep, g.repeat, later, laterIDs = sc.dep[:0], sc.repeat[:0], sc.later[:0], sc.laterIDs[:0]
-	}
+	g := depGraph{dep: sc.dep[:0], repeat: sc.repeat[:0]}
+	later := sc.later[:0]       // the dependencies not found when their atom was reached
+	laterIDs := sc.laterIDs[:0] // their ids
 	for i := range atoms {
 		if k := i % findBatch; k == 0 {
 			n := min(findBatch, len(atoms)-i)
@@ -107,12 +96,8 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 				break
 			}
 			if sl&^0xFFFFFFFF == tag && t.is(int(uint32(sl))-1, id) {
-				dup = true
-				break
+				break // an id again: the first keeps the slot
 			}
-		}
-		if sum == nil {
-			continue
 		}
 		sum.add(i, a)
 		sum.off[i] = int32(len(g.dep))
@@ -127,12 +112,7 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 			g.dep, g.repeat = append(g.dep, int32(x)), append(g.repeat, repeat)
 		}
 	}
-	if sc != nil {
-		sc.keys, sc.keyOff = t.keys, t.keyOff
-	}
-	if sum == nil {
-		return t, dup
-	}
+	sc.keys, sc.keyOff = t.keys, t.keyOff
 	sum.off[len(atoms)] = int32(len(g.dep))
 	g.off = sum.off
 	// The ids not found yet, looked up in the whole table.
@@ -146,7 +126,7 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 	sum.g = g
 	clear(laterIDs) // the scratch keeps no ids
 	sc.dep, sc.repeat, sc.later, sc.laterIDs = g.dep, g.repeat, later, laterIDs
-	return t, dup
+	return t
 }
 
 // is reports whether atom i's id is id.

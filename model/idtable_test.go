@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// TestIDTableIsTheFirstIndex checks the ids' table against a map of the
-// first index of each id: ids repeated, empty, of one length, differing in
-// their last byte only, and ids that are not there, with many more
-// atoms than one batch of findAll, one at a time and a batch at a time;
-// the tables, of growing and then shrinking sizes, reuse one scratch's
-// slots as Validate's do.
+// TestIDTableIsTheFirstIndex checks the ids' table checkShape makes
+// against a map of the first index of each id: ids repeated, empty, of
+// one length, differing in their last byte only, and ids that are not
+// there, with many more atoms than one batch of findAll, one at a time and
+// a batch at a time; the tables, of growing and then shrinking sizes,
+// reuse one scratch's memory as Validate's do.
 func TestIDTableIsTheFirstIndex(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 3))
 	sc := &checkScratch{}
@@ -37,11 +37,9 @@ func TestIDTableIsTheFirstIndex(t *testing.T) {
 				want[a.ID] = i
 			}
 		}
-		first := make([]bool, n)
-		tab, dup := newIDTable(atoms, first, sc)
-		if wantDup := len(want) < n; dup != wantDup {
-			t.Errorf("%d atoms: dup %v, want %v", n, dup, wantDup)
-		}
+		var sum atomSum
+		sh := checkShape(&State{Atoms: atoms}, sc, &sum)
+		tab, first := &sh.ids, sh.first
 		for i, a := range atoms {
 			if first[i] != (want[a.ID] == i) {
 				t.Fatalf("%d atoms: first[%d] (%q) is %v", n, i, a.ID, first[i])
