@@ -155,8 +155,10 @@ type shape struct {
 	dependentsOf   *State
 	dependents     map[string][]string
 	orGroupOf      map[string]string
-	parentOf       map[string]string
-	childrenOf     map[string][]string
+	// names indexes the OR groups by name.
+	names      *groupNames
+	parentOf   map[string]string
+	childrenOf map[string][]string
 	// orFirst and orLast are, for each atom first with its id that is in
 	// an OR group (orGroupOf), the index in State.ORGroups of the first
 	// and of the last group of that name; -1 for the others. Nil when
@@ -219,7 +221,8 @@ func newShape(s *State) *shape {
 	}
 	sh.orGroupOf = make(map[string]string, inGroups)
 	orGroupsOf(s, nil, sh.orGroupOf)
-	sh.orGroupIndexes(s, nameGroups(s.ORGroups), nil)
+	sh.names = nameGroups(s.ORGroups)
+	sh.orGroupIndexes(s, nil)
 	sh.dependentsOf = s
 	kids := 0
 	for _, d := range s.Decompositions {
@@ -253,11 +256,12 @@ func checkShape(s *State, sc *checkScratch, sum *atomSum) *shape {
 	n := len(s.Atoms)
 	sh.first = sh.bools(n)
 	sum.st, sum.fields, sum.off, sum.depLine = sh.uint8s(n), sh.uint8s(n), sh.int32s(n+1), sh.int32s(n)
-	sum.orAtoms, sum.orGroup, sum.names = sc.orAtoms[:0], sc.orGroup[:0], nameGroups(s.ORGroups)
+	sh.names = nameGroups(s.ORGroups)
+	sum.orAtoms, sum.orGroup, sum.names = sc.orAtoms[:0], sc.orGroup[:0], sh.names
 	sh.ids = scanAtoms(s.Atoms, sh.first, sc, sum)
 	sc.orAtoms, sc.orGroup = sum.orAtoms, sum.orGroup
 	sh.g = sum.g
-	sh.orGroupIndexes(s, sum.names, sum)
+	sh.orGroupIndexes(s, sum)
 	return sh
 }
 
@@ -291,9 +295,10 @@ func firstIndex(s *State, first []bool) map[string]int {
 // orGroupsOf gives its id (the group its or_group field names, when one
 // has that name, of atoms with one id the last; else the first group
 // that lists it), found through the ids' table rather than a map of ids.
-// The groups are indexed by name in names; the atoms with an or_group
+// The groups are indexed by name in sh.names; the atoms with an or_group
 // field, and the group it names, are sum's when it is not nil.
-func (sh *shape) orGroupIndexes(s *State, names *groupNames, sum *atomSum) {
+func (sh *shape) orGroupIndexes(s *State, sum *atomSum) {
+	names := sh.names
 	if len(s.ORGroups) == 0 {
 		return
 	}
@@ -401,7 +406,8 @@ func shapeOf(s *State, f *Facts) *shape {
 		}
 	}
 	sh.g = resolveDeps(s, sh)
-	sh.orGroupIndexes(s, nameGroups(s.ORGroups), nil)
+	sh.names = nameGroups(s.ORGroups)
+	sh.orGroupIndexes(s, nil)
 	sh.childIndexes(s)
 	return sh
 }

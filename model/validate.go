@@ -259,9 +259,6 @@ type Validator struct {
 	// OR choice, in order. Both made when first needed.
 	decompAt    []int32
 	orDepending []int32
-	// names indexes sh's OR groups by name (groupNames), made when
-	// first needed.
-	names *groupNames
 	// stuck is PredictOutlook's memo of the stuck atoms.
 	stuck stuckMemo
 }
@@ -293,7 +290,7 @@ func validateSum(s *State, f *Facts, memo, next *Validator, sum *atomSum) Report
 		v.next.sh = v.sh
 		if memo.sh == v.sh {
 			v.next.cycles, v.next.cyclesDone, v.next.choiceAtom, v.next.orField = memo.cycles, memo.cyclesDone, memo.choiceAtom, memo.orField
-			v.next.decompAt, v.next.orDepending, v.next.names = memo.decompAt, memo.orDepending, memo.names
+			v.next.decompAt, v.next.orDepending = memo.decompAt, memo.orDepending
 		}
 	}
 	v.r.AtomCount = len(s.Atoms)
@@ -460,20 +457,13 @@ func (v *validator) dependsOnLine(i int) int {
 	return v.s.Atoms[i].Lines.Line("depends_on")
 }
 
-// groupNames are s's OR groups by name: Validate's, the Validator's of
-// the shape, or made now.
+// groupNames are s's OR groups by name, as its shape has them (made now
+// for the reference validator of the tests, which has no shape).
 func (v *validator) groupNames() *groupNames {
-	switch {
-	case v.sum != nil:
-		return v.sum.names
-	case v.next != nil && v.next.names != nil:
-		return v.next.names
+	if v.sh == nil {
+		return nameGroups(v.s.ORGroups)
 	}
-	names := nameGroups(v.s.ORGroups)
-	if v.next != nil {
-		v.next.names = names
-	}
-	return names
+	return v.sh.names
 }
 
 // find is the index of the first atom with id, and whether there is one:
@@ -1314,9 +1304,8 @@ func (v *validator) bindingAtom(k int, id string) int {
 
 func (v *validator) trailAndCorrections() {
 	// A trail entry records an OR selection: or_group, selected, reason and
-	// timestamp are all required (seed 000 §4.7). The groups by name are
-	// read on the first entry that names one.
-	var names *groupNames
+	// timestamp are all required (seed 000 §4.7).
+	names := v.groupNames()
 	for i := range v.s.Trail {
 		t := &v.s.Trail[i]
 		// The path is spelt out only for a finding.
@@ -1339,9 +1328,6 @@ func (v *validator) trailAndCorrections() {
 			v.warnf(t.Line, p()+".timestamp", "trail entry %d has no timestamp", i+1)
 		}
 		if t.ORGroup != "" {
-			if names == nil {
-				names = v.groupNames()
-			}
 			if _, ok := names.first[t.ORGroup]; !ok && t.Type != "user_correction" {
 				v.warnf(t.Line, p()+".or_group", "trail entry %d names OR group %s, which is not defined", i+1, t.ORGroup)
 			}
