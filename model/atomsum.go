@@ -87,6 +87,28 @@ func (sum *atomSum) add(i int, a *Atom) {
 	}
 }
 
+// orAtomGroups calls each with every atom of s that has an or_group
+// field, in order, and the first OR group of the name it names (-1: no
+// group has it): from sum, which the pass over the atoms gathered them
+// into, when there is one, else from the atoms.
+func orAtomGroups(s *State, names *groupNames, sum *atomSum, each func(i int, k int32)) {
+	if sum != nil {
+		for x, i := range sum.orAtoms {
+			each(int(i), sum.orGroup[x])
+		}
+		return
+	}
+	for i := range s.Atoms {
+		if a := &s.Atoms[i]; a.ORGroup != "" {
+			k, ok := names.first[a.ORGroup]
+			if !ok {
+				k = -1
+			}
+			each(i, k)
+		}
+	}
+}
+
 // groupNames indexes OR groups by name: of groups with one name the
 // first is the one an or_group field names (State.ORGroup), the last the
 // one whose selection counts (Facts.Outstanding).

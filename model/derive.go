@@ -337,21 +337,11 @@ func (sh *shape) orGroupIndexes(s *State, sum *atomSum) {
 		}
 		sh.orFirst[j] = k
 	}
-	if sum != nil {
-		for x, i := range sum.orAtoms {
-			if k := sum.orGroup[x]; k >= 0 {
-				named(int(i), k)
-			}
+	orAtomGroups(s, names, sum, func(i int, k int32) {
+		if k >= 0 {
+			named(i, k)
 		}
-	} else {
-		for i := range s.Atoms {
-			if a := &s.Atoms[i]; a.ORGroup != "" {
-				if k, ok := names.first[a.ORGroup]; ok {
-					named(i, k)
-				}
-			}
-		}
-	}
+	})
 	for i, k := range sh.orFirst {
 		if k >= 0 {
 			sh.orLast[i] = names.lastOf[k]

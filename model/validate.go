@@ -844,9 +844,7 @@ func (v *validator) orFields() []uint8 {
 	// group per few atoms a scan per atom made validate quadratic (issue
 	// 26). Whether a group of that name lists the atom is read from the
 	// shape's choices (the atoms they name), following next from the
-	// first group of the name to the others. With Validate's atomSum,
-	// the atoms with an or_group and the group each names are read from
-	// it, not from the atoms.
+	// first group of the name to the others.
 	sh := v.sh
 	names := v.groupNames()
 	field := func(i int, k int32) {
@@ -866,23 +864,7 @@ func (v *validator) orFields() []uint8 {
 			out[i] = orUnlisted
 		}
 	}
-	if v.sum != nil {
-		for x, i := range v.sum.orAtoms {
-			field(int(i), v.sum.orGroup[x])
-		}
-	} else {
-		for i := range v.s.Atoms {
-			a := &v.s.Atoms[i]
-			if a.ORGroup == "" {
-				continue
-			}
-			k, ok := names.first[a.ORGroup]
-			if !ok {
-				k = -1
-			}
-			field(i, k)
-		}
-	}
+	orAtomGroups(v.s, names, v.sum, field)
 	if v.next != nil {
 		v.next.orField = out
 	}
