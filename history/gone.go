@@ -13,23 +13,25 @@ const goneLookBack = 8
 
 // GoneFromJournal reads the journal at journal (when there is one: see
 // NewestJournal) and returns the atoms that were in progress in a
-// version recorded during cur's iteration and are gone from cur, data's
-// state: what a TUI watching all along would note (model.KeepGone over
-// the last goneLookBack versions of the iteration). Only a running loop
-// has workers: for any other, and without a journal, nil. It reads only
-// the journal's tail: from the last full record before those versions.
-func GoneFromJournal(journal string, cur *model.State, data []byte) []model.Gone {
-	if cur.Control.Status != model.LoopRunning {
+// version recorded during the iteration of cur (the file's Document now)
+// and are gone from cur: what a TUI watching all along would note
+// (model.KeepGone over the last goneLookBack versions of the iteration).
+// Only a running loop has workers: for any other, and without a journal,
+// nil. It reads only the journal's tail: from the last full record before
+// those versions. Each version is parsed reusing the parts of the one
+// after it, the first from cur: when cur remembers what that needs
+// (statefile.LoadReparse), no version is parsed whole.
+func GoneFromJournal(journal string, cur *statefile.Document) []model.Gone {
+	if cur.State.Control.Status != model.LoopRunning {
 		return nil
 	}
 	versions := tailVersions(journal, goneLookBack+1)
-	iteration := cur.Control.Iteration
-	// The versions of this iteration, newest first, each parsed reusing
-	// the parts of the one after it (Reparse).
+	iteration := cur.State.Control.Iteration
+	// The versions of this iteration, newest first.
 	var chain []*model.State
-	var doc *statefile.Document
+	doc := cur
 	for i := len(versions) - 1; i >= 0 && len(chain) < goneLookBack; i-- {
-		if bytes.Equal(versions[i], data) {
+		if bytes.Equal(versions[i], cur.Data) {
 			continue
 		}
 		next, err := statefile.Reparse(doc, versions[i])
@@ -47,7 +49,7 @@ func GoneFromJournal(journal string, cur *model.State, data []byte) []model.Gone
 		gone = model.KeepGone(gone, chain[i], chain[i-1])
 	}
 	if len(chain) > 0 {
-		gone = model.KeepGone(gone, chain[0], cur)
+		gone = model.KeepGone(gone, chain[0], cur.State)
 	}
 	return gone
 }

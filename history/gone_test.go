@@ -56,17 +56,26 @@ func recordAll(t *testing.T, path string, opts JournalOptions, versions ...[]byt
 	}
 }
 
+// goneIDs is what GoneFromJournal finds for the file cur, read as status
+// reads a loop with a journal (statefile.LoadReparse: each version is
+// parsed from cur entry by entry) and as Parse reads it (the first
+// version is parsed whole): both must find the same.
 func goneIDs(t *testing.T, path string, cur []byte) []string {
 	t.Helper()
-	doc, err := statefile.Parse(cur)
-	if err != nil {
-		t.Fatal(err)
+	var found [2][]string
+	for k, read := range []func([]byte) (*statefile.Document, error){statefile.Parse, func(b []byte) (*statefile.Document, error) { return statefile.Reparse(nil, b) }} {
+		doc, err := read(cur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range GoneFromJournal(JournalBeside(path), doc) {
+			found[k] = append(found[k], fmt.Sprintf("%s@%d", g.ID, g.Iteration))
+		}
 	}
-	var ids []string
-	for _, g := range GoneFromJournal(JournalBeside(path), doc.State, cur) {
-		ids = append(ids, fmt.Sprintf("%s@%d", g.ID, g.Iteration))
+	if fmt.Sprint(found[0]) != fmt.Sprint(found[1]) {
+		t.Fatalf("from a parsed file gone %v, from a reparsed one %v", found[0], found[1])
 	}
-	return ids
+	return found[1]
 }
 
 // The journal's tail is read from its last full record (a long journal,

@@ -201,6 +201,22 @@ func Load(path string, limit int64) (*Document, error) {
 	return doc, nil
 }
 
+// LoadReparse is Load whose Document remembers what a Reparse of another
+// version of the file needs, as Reparse(nil, data) does: for reading
+// versions of the file after it (a journal's: history.GoneFromJournal),
+// each then parsed from it entry by entry rather than whole.
+func LoadReparse(path string, limit int64) (*Document, error) {
+	data, err := ReadFile(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := Reparse(nil, data)
+	if err != nil {
+		return nil, withPath(err, path)
+	}
+	return doc, nil
+}
+
 // ProjectDir is the directory a loop's checks run in: the one holding
 // .claude/ for a state file inside .claude/, else the state file's own.
 func ProjectDir(statePath string) string {

@@ -46,6 +46,9 @@ type loaded struct {
 	// set they are still being read: read them through gone, which waits.
 	Gone   []model.Gone
 	goneCh chan []model.Gone
+	// journal is the loop's journal status reads them from ("": none),
+	// found before the file is read (loadFacts with a journalDirFlag).
+	journal string
 	// act is what Claude Code recorded of the loop's sessions (status
 	// reads it unless --no-activity: readActivity, activity.go).
 	act       *agent.Activity
@@ -69,15 +72,16 @@ func (l *loaded) waitLoopRead() {
 
 // readGone starts reading, on another core, the journal of an AoT state
 // file (the newest of its journals: in the journal directory, or one an
-// older aot-tui kept beside it) for the atoms in progress before and gone
-// now (see history.GoneFromJournal): status writes the atoms meanwhile.
-func (l *loaded) readGone(jd *journalDirFlag) {
-	if l.AoT == nil {
+// older aot-tui kept beside it; loadFacts found it) for the atoms in
+// progress before and gone now (see history.GoneFromJournal): status
+// writes the atoms meanwhile.
+func (l *loaded) readGone() {
+	if l.AoT == nil || l.journal == "" {
 		return
 	}
 	ch := make(chan []model.Gone, 1)
-	st, data, journals := l.AoT.State, l.AoT.Data, jd.journals(l.Target.Path)
-	go func() { ch <- history.GoneFromJournal(history.NewestJournal(journals), st, data) }()
+	doc, journal := l.AoT, l.journal
+	go func() { ch <- history.GoneFromJournal(journal, doc) }()
 	l.goneCh = ch
 }
 
@@ -148,22 +152,34 @@ func discover(path, what string) (statefile.Target, error) {
 // load discovers and reads the state file. I/O problems (a missing file, a
 // permission error, a file over --max-size) are returned as usage errors
 // (exit 2); a file that exists but cannot be parsed comes back in ParseErr.
-func load(path string, g *globalFlags) (*loaded, error) { return loadFacts(path, g, true) }
+func load(path string, g *globalFlags) (*loaded, error) { return loadFacts(path, g, true, nil) }
 
 // loadFacts is load, leaving Facts nil unless derive (status --json
 // derives them on another core while it writes the atoms); without
 // derive, the State's LoopRead is made on another core too, and
-// l.waitLoopRead waits for it (statefile.LoadLoopReadLater).
-func loadFacts(path string, g *globalFlags, derive bool) (*loaded, error) {
+// l.waitLoopRead waits for it (statefile.LoadLoopReadLater). With jd,
+// the loop's journal is looked for first (l.journal, for readGone): when
+// there is one, the Document remembers what parsing the journal's
+// versions from it needs (statefile.LoadReparse), for a version parsed
+// whole (a 10,000-atom loop's) cost more than the rest of status.
+func loadFacts(path string, g *globalFlags, derive bool, jd *journalDirFlag) (*loaded, error) {
 	t, err := discover(path, "-f")
 	if err != nil {
 		return nil, err
 	}
 	l := &loaded{Target: t}
+	if jd != nil && t.Kind != statefile.KindPhaseLoop {
+		l.journal = history.NewestJournal(jd.journals(t.Path))
+	}
 	if t.Kind == statefile.KindPhaseLoop {
 		l.Phase, err = statefile.LoadPhaseLoop(t.Path, g.maxSize)
 	} else {
-		if derive {
+		if l.journal != "" {
+			l.AoT, err = statefile.LoadReparse(t.Path, g.maxSize)
+			if err == nil && derive {
+				l.Facts = model.Derive(l.AoT.State)
+			}
+		} else if derive {
 			l.AoT, err = statefile.Load(t.Path, g.maxSize)
 			if err == nil {
 				l.Facts = model.Derive(l.AoT.State)

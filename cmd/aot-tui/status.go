@@ -97,11 +97,11 @@ file cannot be parsed, 2 usage or I/O error (a file over --max-size included).`,
 			defer collectLess()()
 			// status --json of an AoT loop derives the facts itself
 			// (writeAoTStatusJSON); the phase loop has none.
-			l, err := loadFacts(path, g, !asJSON)
+			l, err := loadFacts(path, g, !asJSON, &jd)
 			if err != nil {
 				return err
 			}
-			l.readGone(&jd)
+			l.readGone()
 			l.readActivity(&af, &jd)
 			out := cmd.OutOrStdout()
 			if l.ParseErr != nil {
