@@ -55,10 +55,7 @@ type decoder struct {
 	// taken from it (direct.go).
 	r    *fastyaml.Reader
 	text textArena
-	strs []string
-	// keys gathers the keys of the mappings being decoded, lineArena
-	// keeps them (mapping).
-	keys      []model.KeyLine
+	// lineArena keeps the keys of the mappings decoded (mapping).
 	lineArena lineArena
 	// pending are the second parts of the atoms lists the reader cut,
 	// being read on other goroutines (readInHalves); moved is what was
@@ -262,6 +259,9 @@ func (d *decoder) key(k val) string {
 // str reads a scalar as text; null is "". Numbers and booleans are kept as
 // written (an id of 7 is "7").
 func (d *decoder) str(x val, p path) string {
+	if x.n == nil && x.v.Kind == yaml.ScalarNode && x.v.Tag != fastyaml.NullTag {
+		return d.keep(x) // the reader's text, as below without the checks
+	}
 	x = d.resolve(x)
 	if isNull(x) {
 		return ""
@@ -354,30 +354,41 @@ func (d *decoder) strList(x val, p path) []string {
 		d.problem(x, ps, "%s should be a list, not %s", ps, kindName(x))
 		return nil
 	}
-	var out []string
-	if x.n != nil {
-		out = make([]string, 0, len(x.n.Content))
-	} else {
-		// The reader's list is counted as it is read, into the decoder's
-		// scratch slice, then copied to a slice of its size (strList
-		// does not recur).
-		out = d.strs[:0]
-	}
-	d.items(x, func(i int, c val) {
+	item := func(i int, c val) (string, bool) {
 		c = d.resolve(c)
 		if c.kind() != yaml.ScalarNode || isNull(c) {
 			ps := p.String()
 			d.problem(c, ps, "%s[%d] should be text, not %s", ps, i, kindName(c))
-			return
+			return "", false
 		}
-		out = append(out, d.keep(c))
-	})
-	if x.n == nil {
-		d.strs = out[:0]
-		out = append(make([]string, 0, len(out)), out...)
-		clear(d.strs[:cap(d.strs)])
+		return d.keep(c), true
 	}
-	return out
+	if x.n != nil {
+		out := make([]string, 0, len(x.n.Content))
+		for i, c := range x.n.Content {
+			if s, ok := item(i, nodeVal(c)); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	// The reader's list is counted as it is read, into buf on the stack
+	// (where the GC does not watch its writes), then copied to a slice of
+	// its size.
+	var buf [16]string
+	out := buf[:0]
+	c := x.v
+	for i := 0; ; i++ {
+		_, v, ok := d.r.Next(&c)
+		if !ok {
+			break
+		}
+		if s, ok := item(i, val{v: v}); ok {
+			out = append(out, s)
+		}
+		d.skip(v)
+	}
+	return append(make([]string, 0, len(out)), out...)
 }
 
 // entries calls each with the key and value of every entry of the mapping
@@ -464,76 +475,89 @@ func (d *decoder) mapOf(x val, p path, keep bool, known func(key string, k, v va
 		return nil, model.Lines{}, false
 	}
 	var extra model.Extra
-	// The keys are gathered on d.keys from base (a mapping inside this
-	// one gathers its own above them and takes them off before the next
-	// key of this one), in file order, and then kept sorted in
-	// d.lineArena: one allocation for many entries instead of a map for
-	// each.
-	base := len(d.keys)
-	var index map[string]int // from manyKeys keys on: key → its place on d.keys
-	pair := func(k, v val) {
-		k = d.resolve(k)
+	// The keys are gathered on keys, in file order, and then kept sorted
+	// in d.lineArena: one allocation for many entries instead of a map
+	// for each. keys starts on the stack, where the GC does not watch
+	// its writes (a state file's entries are read while it marks). The
+	// entries come from the tree or the reader in one loop (no closure
+	// per entry: a state file has about one key per line).
+	var buf [manyKeys]model.KeyLine
+	keys := buf[:0]
+	var index map[string]int // from manyKeys keys on: key → its place on keys
+	c := x.v
+	for i := 0; ; i += 2 {
+		var k, v val
+		if x.n != nil {
+			if i+1 >= len(x.n.Content) {
+				break
+			}
+			k, v = d.resolve(nodeVal(x.n.Content[i])), nodeVal(x.n.Content[i+1])
+		} else {
+			kv, vv, ok := d.r.Next(&c)
+			if !ok {
+				break
+			}
+			k, v = val{v: kv}, val{v: vv}
+		}
 		if k.kind() != yaml.ScalarNode {
 			ps := p.String()
 			d.problem(k, ps, "%s has a key that is not text", ps)
-			return
-		}
-		key, line := d.key(k), d.line(k)
-		if at := keyAt(d.keys[base:], index, key); at >= 0 {
-			if keep {
-				// The last one's line, as a map would keep.
-				d.keys[base+at].Line = line
-			}
-			ps := p.String()
-			d.problem(k, ps, "%s has the key %q twice", ps, key)
-		} else if index != nil {
-			// Without keep, the index alone has the keys.
-			n := len(index)
-			index[key] = n
-			if keep {
-				d.keys = append(d.keys, model.KeyLine{Key: key, Line: line})
-			}
 		} else {
-			d.keys = append(d.keys, model.KeyLine{Key: key, Line: line})
-			if n := len(d.keys) - base; n == manyKeys {
-				index = make(map[string]int, max(2*n, d.itemCount(x)))
-				for i, kl := range d.keys[base:] {
-					index[kl.Key] = i
+			key, line := d.key(k), d.line(k)
+			if at := keyAt(keys, index, key); at >= 0 {
+				if keep {
+					// The last one's line, as a map would keep.
+					keys[at].Line = line
 				}
-				if !keep {
-					clear(d.keys[base:])
-					d.keys = d.keys[:base]
+				ps := p.String()
+				d.problem(k, ps, "%s has the key %q twice", ps, key)
+			} else if index != nil {
+				// Without keep, the index alone has the keys.
+				n := len(index)
+				index[key] = n
+				if keep {
+					keys = append(keys, model.KeyLine{Key: key, Line: line})
+				}
+			} else {
+				keys = append(keys, model.KeyLine{Key: key, Line: line})
+				if n := len(keys); n == manyKeys {
+					index = make(map[string]int, max(2*n, d.itemCount(x)))
+					for i, kl := range keys {
+						index[kl.Key] = i
+					}
+					if !keep {
+						keys = keys[:0]
+					}
 				}
 			}
+			if !known(key, k, v) {
+				extra = append(extra, model.Field{Key: key, Value: d.generic(v, 0), Line: line})
+			}
 		}
-		if !known(key, k, v) {
-			extra = append(extra, model.Field{Key: key, Value: d.generic(v, 0), Line: line})
+		if x.n == nil {
+			d.skip(v.v)
 		}
 	}
-	done := func() (model.Extra, model.Lines, bool) {
-		var lines model.Lines
-		if keep {
-			model.SortLines(d.keys[base:])
-			lines = d.lineArena.keep(d.keys[base:])
-		}
-		clear(d.keys[base:]) // the keys' strings
-		d.keys = d.keys[:base]
-		return extra, lines, true
+	var lines model.Lines
+	if keep {
+		sortKeys(keys)
+		lines = d.lineArena.keep(keys)
 	}
-	if x.n != nil {
-		for i := 0; i+1 < len(x.n.Content); i += 2 {
-			pair(nodeVal(x.n.Content[i]), nodeVal(x.n.Content[i+1]))
-		}
-		return done()
+	return extra, lines, true
+}
+
+// sortKeys sorts the keys of one mapping as model.SortLines does (each
+// key is there once, so any sort gives the same order): by insertion for
+// the few keys of an entry, which are often in order already.
+func sortKeys(kl []model.KeyLine) {
+	if len(kl) > 12 {
+		model.SortLines(kl)
+		return
 	}
-	c := x.v
-	for {
-		k, v, ok := d.r.Next(&c)
-		if !ok {
-			return done()
+	for i := 1; i < len(kl); i++ {
+		for j := i; j > 0 && kl[j].Key < kl[j-1].Key; j-- {
+			kl[j], kl[j-1] = kl[j-1], kl[j]
 		}
-		pair(val{v: k}, val{v: v})
-		d.skip(v)
 	}
 }
 
