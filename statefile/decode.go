@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/aot-loop/aot-tui/fastyaml"
 	"github.com/aot-loop/aot-tui/model"
@@ -55,8 +56,10 @@ type decoder struct {
 	// taken from it (direct.go).
 	r    *fastyaml.Reader
 	text textArena
-	// lineArena keeps the keys of the mappings decoded (mapping).
-	lineArena lineArena
+	// lineArena keeps the keys of the mappings decoded (mapping),
+	// listArena the lists of text read directly (strList).
+	lineArena sliceArena[model.KeyLine]
+	listArena sliceArena[string]
 	// pending are the second parts of the atoms lists the reader cut,
 	// being read on other goroutines (readInHalves); moved is what was
 	// recorded for the memo since (afterCut).
@@ -372,9 +375,8 @@ func (d *decoder) strList(x val, p path) []string {
 		}
 		return out
 	}
-	// The reader's list is counted as it is read, into buf on the stack
-	// (where the GC does not watch its writes), then copied to a slice of
-	// its size.
+	// The reader's list is gathered on the stack as it is read, then
+	// kept in d.listArena.
 	var buf [16]string
 	out := buf[:0]
 	c := x.v
@@ -388,7 +390,7 @@ func (d *decoder) strList(x val, p path) []string {
 		}
 		d.skip(v)
 	}
-	return append(make([]string, 0, len(out)), out...)
+	return d.listArena.keep(out)
 }
 
 // entries calls each with the key and value of every entry of the mapping
@@ -582,36 +584,40 @@ func keyAt(keys []model.KeyLine, index map[string]int, key string) int {
 	return -1
 }
 
-// lineArena holds the model.Lines of the entries a decoder decodes, in
-// chunks, so that each entry costs no allocation of its own. A chunk lives
-// as long as one of its entries does (Reparse keeps unchanged entries of
-// the last read); the chunks start small so that an entry re-decoded on its
-// own keeps little.
-type lineArena struct {
-	buf  []model.KeyLine
+// sliceArena holds the slices a decoder keeps of the entries it decodes
+// — their model.Lines, the lists of text read directly (an atom's
+// depends_on) — in chunks, so that each entry costs no allocation of its
+// own. A chunk lives as long as one of its entries does (Reparse keeps
+// unchanged entries of the last read); the chunks start small so that an
+// entry re-decoded on its own keeps little.
+type sliceArena[T any] struct {
+	buf  []T
 	size int // the size of the last chunk
 }
 
+// A chunk holds from minChunk entries up to maxChunkBytes.
 const (
-	minLineChunk = 16
-	maxLineChunk = 4096
+	minChunk      = 16
+	maxChunkBytes = 32 << 10
 )
 
-// keep returns a copy of kl as Lines: a part of a chunk that nothing else
-// uses (its capacity ends with it, so that With or append copy).
-func (a *lineArena) keep(kl []model.KeyLine) model.Lines {
-	if len(kl) == 0 {
-		return model.Lines{}
+// keep returns a copy of s (empty, not nil, for an empty s): a part of a
+// chunk that nothing else uses (its capacity ends with it, so that
+// model.Lines.With or append copy).
+func (a *sliceArena[T]) keep(s []T) []T {
+	if len(s) == 0 {
+		return []T{}
 	}
-	if len(kl) > cap(a.buf)-len(a.buf) {
-		if len(kl) > maxLineChunk/8 {
-			return slices.Clone(model.Lines(kl))
+	if len(s) > cap(a.buf)-len(a.buf) {
+		most := maxChunkBytes / int(unsafe.Sizeof(s[0]))
+		if len(s) > most/8 {
+			return slices.Clone(s)
 		}
-		a.size = min(max(2*a.size, minLineChunk), maxLineChunk)
-		a.buf = make([]model.KeyLine, 0, a.size)
+		a.size = min(max(2*a.size, minChunk), most)
+		a.buf = make([]T, 0, a.size)
 	}
 	start := len(a.buf)
-	a.buf = append(a.buf, kl...)
+	a.buf = append(a.buf, s...)
 	return a.buf[start:len(a.buf):len(a.buf)]
 }
 
