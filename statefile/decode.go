@@ -2,7 +2,6 @@ package statefile
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -506,32 +505,7 @@ func (d *decoder) mapOf(x val, p path, keep bool, known func(key string, k, v va
 			d.problem(k, ps, "%s has a key that is not text", ps)
 		} else {
 			key, line := d.key(k), d.line(k)
-			if at := keyAt(keys, index, key); at >= 0 {
-				if keep {
-					// The last one's line, as a map would keep.
-					keys[at].Line = line
-				}
-				ps := p.String()
-				d.problem(k, ps, "%s has the key %q twice", ps, key)
-			} else if index != nil {
-				// Without keep, the index alone has the keys.
-				n := len(index)
-				index[key] = n
-				if keep {
-					keys = append(keys, model.KeyLine{Key: key, Line: line})
-				}
-			} else {
-				keys = append(keys, model.KeyLine{Key: key, Line: line})
-				if n := len(keys); n == manyKeys {
-					index = make(map[string]int, max(2*n, d.itemCount(x)))
-					for i, kl := range keys {
-						index[kl.Key] = i
-					}
-					if !keep {
-						keys = keys[:0]
-					}
-				}
-			}
+			keys, index = d.noteKey(keys, index, keep, x, k, &p, key, line)
 			if !known(key, k, v) {
 				extra = append(extra, model.Field{Key: key, Value: d.generic(v, 0), Line: line})
 			}
@@ -542,25 +516,71 @@ func (d *decoder) mapOf(x val, p path, keep bool, known func(key string, k, v va
 	}
 	var lines model.Lines
 	if keep {
-		sortKeys(keys)
-		lines = d.lineArena.keep(keys)
+		lines = d.keepSorted(keys)
 	}
 	return extra, lines, true
 }
 
-// sortKeys sorts the keys of one mapping as model.SortLines does (each
-// key is there once, so any sort gives the same order): by insertion for
-// the few keys of an entry, which are often in order already.
-func sortKeys(kl []model.KeyLine) {
-	if len(kl) > 12 {
-		model.SortLines(kl)
-		return
+// noteKey adds key, the key k on line, to those of the mapping x (at
+// p) read so far: keys, in file order (only while there are fewer than
+// manyKeys when keep is false), and from manyKeys keys on index, which
+// maps each to its place. A key given twice is a problem, and keeps the
+// later line.
+func (d *decoder) noteKey(keys []model.KeyLine, index map[string]int, keep bool, x, k val, p *path, key string, line int) ([]model.KeyLine, map[string]int) {
+	if at := keyAt(keys, index, key); at >= 0 {
+		if keep {
+			// The last one's line, as a map would keep.
+			keys[at].Line = line
+		}
+		ps := p.String()
+		d.problem(k, ps, "%s has the key %q twice", ps, key)
+		return keys, index
 	}
-	for i := 1; i < len(kl); i++ {
-		for j := i; j > 0 && kl[j].Key < kl[j-1].Key; j-- {
-			kl[j], kl[j-1] = kl[j-1], kl[j]
+	if index != nil {
+		// Without keep, the index alone has the keys.
+		n := len(index)
+		index[key] = n
+		if keep {
+			keys = append(keys, model.KeyLine{Key: key, Line: line})
+		}
+		return keys, index
+	}
+	keys = append(keys, model.KeyLine{Key: key, Line: line})
+	if n := len(keys); n == manyKeys {
+		index = make(map[string]int, max(2*n, d.itemCount(x)))
+		for i, kl := range keys {
+			index[kl.Key] = i
+		}
+		if !keep {
+			keys = keys[:0]
 		}
 	}
+	return keys, index
+}
+
+// keepSorted returns the keys of one mapping kept as Lines, sorted as
+// model.SortLines sorts them (each key is there once, so any sort gives
+// the same order). The few keys of an entry are ordered by insertion on
+// their indexes, then written once where they are kept: no key is moved
+// twice (while the collector marks, each move of a string is recorded).
+func (d *decoder) keepSorted(kl []model.KeyLine) model.Lines {
+	if len(kl) > manyKeys {
+		model.SortLines(kl)
+		return d.lineArena.keep(kl)
+	}
+	var order [manyKeys]uint8
+	for i := range kl {
+		j := i
+		for ; j > 0 && kl[i].Key < kl[order[j-1]].Key; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = uint8(i)
+	}
+	out := d.lineArena.take(len(kl))
+	for j := range out {
+		out[j] = kl[order[j]]
+	}
+	return out
 }
 
 // manyKeys is the number of keys from which mapping finds a key by a map
@@ -605,20 +625,29 @@ const (
 // chunk that nothing else uses (its capacity ends with it, so that
 // model.Lines.With or append copy).
 func (a *sliceArena[T]) keep(s []T) []T {
-	if len(s) == 0 {
+	out := a.take(len(s))
+	copy(out, s)
+	return out
+}
+
+// take returns n zero entries as keep returns a copy of n, for the
+// caller to fill.
+func (a *sliceArena[T]) take(n int) []T {
+	if n == 0 {
 		return []T{}
 	}
-	if len(s) > cap(a.buf)-len(a.buf) {
-		most := maxChunkBytes / int(unsafe.Sizeof(s[0]))
-		if len(s) > most/8 {
-			return slices.Clone(s)
+	if n > cap(a.buf)-len(a.buf) {
+		var zero T
+		most := maxChunkBytes / int(unsafe.Sizeof(zero))
+		if n > most/8 {
+			return make([]T, n)
 		}
-		a.size = min(max(2*a.size, minChunk), most)
+		a.size = min(max(2*a.size, minChunk, n), most)
 		a.buf = make([]T, 0, a.size)
 	}
 	start := len(a.buf)
-	a.buf = append(a.buf, s...)
-	return a.buf[start:len(a.buf):len(a.buf)]
+	a.buf = a.buf[:start+n]
+	return a.buf[start : start+n : start+n]
 }
 
 // generic decodes any value for display (unknown fields).
@@ -967,6 +996,9 @@ func (d *decoder) control(x val) model.Control {
 }
 
 func (d *decoder) atom(x val, i int) model.Atom {
+	if x.n == nil && x.v.Kind == yaml.MappingNode {
+		return d.readAtom(x.v, i)
+	}
 	p := entryPath("atoms", i)
 	a := model.Atom{Line: d.line(d.resolve(x))}
 	a.Extra, a.Lines, _ = d.mapping(x, p, func(key string, k, v val) bool {
@@ -1086,4 +1118,51 @@ func (d *decoder) correction(x val, i int) model.Correction {
 		return true
 	})
 	return c
+}
+
+// readAtom is atom for a mapping the reader returned: mapping's loop
+// (mapOf) with the atom's fields switched on in it, rather than in a
+// closure called for each key — the atoms are most of a state file, and
+// this is most of the time Parse takes to decode them. It must decode
+// what atom does through mapping: TestDirectMatchesTree and FuzzParse
+// compare it with the tree's atoms, which atom decodes that way.
+func (d *decoder) readAtom(x fastyaml.Value, i int) model.Atom {
+	p := entryPath("atoms", i)
+	a := model.Atom{Line: d.lines.File(int(x.Line))}
+	var buf [manyKeys]model.KeyLine
+	keys := buf[:0]
+	var index map[string]int
+	c := x
+	for {
+		kv, vv, ok := d.r.Next(&c)
+		if !ok {
+			break
+		}
+		k, v := val{v: kv}, val{v: vv}
+		if kv.Kind != yaml.ScalarNode {
+			ps := p.String()
+			d.problem(k, ps, "%s has a key that is not text", ps)
+			d.skip(vv)
+			continue
+		}
+		key, line := d.key(k), d.lines.File(int(kv.Line))
+		keys, index = d.noteKey(keys, index, true, val{v: x}, k, &p, key, line)
+		switch key {
+		case "id":
+			a.ID = d.str(v, p.dot("id"))
+		case "description":
+			a.Description = d.str(v, p.dot("description"))
+		case "status":
+			a.Status = model.AtomStatus(d.str(v, p.dot("status")))
+		case "depends_on":
+			a.DependsOn = d.strList(v, p.dot("depends_on"))
+		case "or_group":
+			a.ORGroup = d.str(v, p.dot("or_group"))
+		default:
+			a.Extra = append(a.Extra, model.Field{Key: key, Value: d.generic(v, 0), Line: line})
+		}
+		d.skip(vv)
+	}
+	a.Lines = d.keepSorted(keys)
+	return a
 }
