@@ -246,6 +246,24 @@ func (d *decoder) keep(x val) string {
 	return d.text.keep(x.v.Text)
 }
 
+// keepText is keep for a scalar the reader returned.
+func (d *decoder) keepText(v fastyaml.Value) string {
+	if v.Fresh {
+		return v.Text
+	}
+	return d.text.keep(v.Text)
+}
+
+// readStr is str for a value the reader returned, at the field f of p:
+// a scalar other than null is kept as it is, without the path that only
+// a problem needs.
+func (d *decoder) readStr(v fastyaml.Value, p *path, f string) string {
+	if v.Kind == yaml.ScalarNode && v.Tag != fastyaml.NullTag {
+		return d.keepText(v)
+	}
+	return d.str(val{v: v}, p.dot(f))
+}
+
 // key returns the key k's text to keep in the model (known keys share the
 // decoder's own strings: see knownKey).
 func (d *decoder) key(k val) string {
@@ -262,7 +280,7 @@ func (d *decoder) key(k val) string {
 // written (an id of 7 is "7").
 func (d *decoder) str(x val, p path) string {
 	if x.n == nil && x.v.Kind == yaml.ScalarNode && x.v.Tag != fastyaml.NullTag {
-		return d.keep(x) // the reader's text, as below without the checks
+		return d.keepText(x.v) // as below, without the checks
 	}
 	x = d.resolve(x)
 	if isNull(x) {
@@ -384,7 +402,9 @@ func (d *decoder) strList(x val, p path) []string {
 		if !ok {
 			break
 		}
-		if s, ok := item(i, val{v: v}); ok {
+		if v.Kind == yaml.ScalarNode && v.Tag != fastyaml.NullTag {
+			out = append(out, d.keepText(v)) // item's answer, without its checks
+		} else if s, ok := item(i, val{v: v}); ok {
 			out = append(out, s)
 		}
 		d.skip(v)
@@ -1149,15 +1169,15 @@ func (d *decoder) readAtom(x fastyaml.Value, i int) model.Atom {
 		keys, index = d.noteKey(keys, index, true, val{v: x}, k, &p, key, line)
 		switch key {
 		case "id":
-			a.ID = d.str(v, p.dot("id"))
+			a.ID = d.readStr(vv, &p, "id")
 		case "description":
-			a.Description = d.str(v, p.dot("description"))
+			a.Description = d.readStr(vv, &p, "description")
 		case "status":
-			a.Status = model.AtomStatus(d.str(v, p.dot("status")))
+			a.Status = model.AtomStatus(d.readStr(vv, &p, "status"))
 		case "depends_on":
 			a.DependsOn = d.strList(v, p.dot("depends_on"))
 		case "or_group":
-			a.ORGroup = d.str(v, p.dot("or_group"))
+			a.ORGroup = d.readStr(vv, &p, "or_group")
 		default:
 			a.Extra = append(a.Extra, model.Field{Key: key, Value: d.generic(v, 0), Line: line})
 		}
