@@ -264,6 +264,15 @@ func (d *decoder) readStr(v fastyaml.Value, p *path, f string) string {
 	return d.str(val{v: v}, p.dot(f))
 }
 
+// field is str for the value v of the field f of p (the path is only
+// made for a problem).
+func (d *decoder) field(v val, p *path, f string) string {
+	if v.n == nil {
+		return d.readStr(v.v, p, f)
+	}
+	return d.str(v, p.dot(f))
+}
+
 // key returns the key k's text to keep in the model (known keys share the
 // decoder's own strings: see knownKey).
 func (d *decoder) key(k val) string {
@@ -1024,15 +1033,15 @@ func (d *decoder) atom(x val, i int) model.Atom {
 	a.Extra, a.Lines, _ = d.mapping(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "id":
-			a.ID = d.str(v, p.dot("id"))
+			a.ID = d.field(v, &p, "id")
 		case "description":
-			a.Description = d.str(v, p.dot("description"))
+			a.Description = d.field(v, &p, "description")
 		case "status":
-			a.Status = model.AtomStatus(d.str(v, p.dot("status")))
+			a.Status = model.AtomStatus(d.field(v, &p, "status"))
 		case "depends_on":
 			a.DependsOn = d.strList(v, p.dot("depends_on"))
 		case "or_group":
-			a.ORGroup = d.str(v, p.dot("or_group"))
+			a.ORGroup = d.field(v, &p, "or_group")
 		default:
 			return false
 		}
@@ -1047,11 +1056,11 @@ func (d *decoder) decomposition(x val, i int) model.Decomposition {
 	dc.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "parent":
-			dc.Parent = d.str(v, p.dot("parent"))
+			dc.Parent = d.field(v, &p, "parent")
 		case "children":
 			dc.Children = d.strList(v, p.dot("children"))
 		case "reason":
-			dc.Reason = d.str(v, p.dot("reason"))
+			dc.Reason = d.field(v, &p, "reason")
 		default:
 			return false
 		}
@@ -1068,7 +1077,7 @@ func (d *decoder) orGroup(name string, k, x val) model.ORGroup {
 		case "choices":
 			g.Choices = d.strList(v, p.dot("choices"))
 		case "selected":
-			g.Selected = d.str(v, p.dot("selected"))
+			g.Selected = d.field(v, &p, "selected")
 		case "failed":
 			g.Failed = d.strList(v, p.dot("failed"))
 		default:
@@ -1085,7 +1094,7 @@ func (d *decoder) binding(id string, k, x val) model.Binding {
 	b.Extra, b.Lines, _ = d.mapping(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "summary":
-			b.Summary = strings.TrimRight(d.str(v, p.dot("summary")), "\n")
+			b.Summary = strings.TrimRight(d.field(v, &p, "summary"), "\n")
 		case "artifacts":
 			b.Artifacts = d.strList(v, p.dot("artifacts"))
 		default:
@@ -1102,15 +1111,15 @@ func (d *decoder) trail(x val, i int) model.TrailEntry {
 	t.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "type":
-			t.Type = d.str(v, p.dot("type"))
+			t.Type = d.field(v, &p, "type")
 		case "or_group":
-			t.ORGroup = d.str(v, p.dot("or_group"))
+			t.ORGroup = d.field(v, &p, "or_group")
 		case "selected":
-			t.Selected = d.str(v, p.dot("selected"))
+			t.Selected = d.field(v, &p, "selected")
 		case "reason":
-			t.Reason = d.str(v, p.dot("reason"))
+			t.Reason = d.field(v, &p, "reason")
 		case "timestamp":
-			t.Timestamp = d.str(v, p.dot("timestamp"))
+			t.Timestamp = d.field(v, &p, "timestamp")
 		default:
 			return false
 		}
@@ -1125,11 +1134,11 @@ func (d *decoder) correction(x val, i int) model.Correction {
 	c.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "timestamp":
-			c.Timestamp = d.str(v, p.dot("timestamp"))
+			c.Timestamp = d.field(v, &p, "timestamp")
 		case "type":
-			c.Type = model.CorrectionType(d.str(v, p.dot("type")))
+			c.Type = model.CorrectionType(d.field(v, &p, "type"))
 		case "description":
-			c.Description = d.str(v, p.dot("description"))
+			c.Description = d.field(v, &p, "description")
 		case "trail_cleared":
 			c.TrailCleared = d.boolean(v, p.dot("trail_cleared"))
 		default:
