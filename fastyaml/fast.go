@@ -599,11 +599,20 @@ func plainTag(s string, flow bool) (string, bool) {
 			return "", false
 		}
 	}
-	if strings.Contains(s, ": ") || s[len(s)-1] == ':' {
-		return "", false
-	}
-	if flow && strings.ContainsAny(s, ",[]{}#:?") { // '?' is a key indicator in a flow
-		return "", false
+	// One pass for what would end the scalar or make it something else:
+	// ": " or a ':' at the end, and in a flow any ':' and the flow
+	// indicators ('?' is a key indicator in a flow).
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ':':
+			if flow || i+1 == len(s) || s[i+1] == ' ' {
+				return "", false
+			}
+		case ',', '[', ']', '{', '}', '#', '?':
+			if flow {
+				return "", false
+			}
+		}
 	}
 	if c := s[0]; c >= '0' && c <= '9' {
 		return numberTag(s)

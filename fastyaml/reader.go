@@ -766,8 +766,8 @@ func (r *Reader) blockScalar(at, indent int) Value {
 // other than the first are never at column 0): a directive or document
 // marker line makes it give up, as it makes fastSafeText refuse the text.
 func (r *Reader) load(pos int) {
-	r.cur = r.lineAt(pos)
-	if pos < len(r.src) {
+	r.lineInto(&r.cur, pos)
+	if pos < len(r.src) && r.cur.indent == 0 {
 		if c := r.src[pos]; (c == '-' || c == '.' || c == '%') && isMarkerText(r.src[pos:r.cur.end]) {
 			r.fail("a directive or document marker line")
 		}
@@ -782,21 +782,33 @@ func isMarkerText(line string) bool {
 // lineAt returns the line starting at pos (one past the text's end at
 // the end: there is no line there).
 func (r *Reader) lineAt(pos int) rline {
-	l := rline{start: pos, end: len(r.src), next: len(r.src)}
-	if pos >= len(r.src) {
-		l.start = len(r.src)
-		return l
+	var l rline
+	r.lineInto(&l, pos)
+	return l
+}
+
+// lineInto sets *l to lineAt(pos): the reader's own line is set in place,
+// once per line read. The indentation is counted first and the line's
+// end looked for after it (a space is neither '\r' nor '\n').
+func (r *Reader) lineInto(l *rline, pos int) {
+	src := r.src
+	if pos >= len(src) {
+		*l = rline{start: len(src), end: len(src), next: len(src)}
+		return
 	}
-	if k := strings.IndexByte(r.src[pos:], '\n'); k >= 0 {
-		l.end, l.next, l.nl = pos+k, pos+k+1, true
-		if l.end > pos && r.src[l.end-1] == '\r' {
+	i := pos
+	for i < len(src) && src[i] == ' ' {
+		i++
+	}
+	l.start, l.indent = pos, i-pos
+	if k := strings.IndexByte(src[i:], '\n'); k >= 0 {
+		l.end, l.next, l.nl = i+k, i+k+1, true
+		if l.end > pos && src[l.end-1] == '\r' {
 			l.end-- // CRLF
 		}
+		return
 	}
-	for l.indent < l.end-pos && r.src[pos+l.indent] == ' ' {
-		l.indent++
-	}
-	return l
+	l.end, l.next, l.nl = len(src), len(src), false
 }
 
 // eof reports whether the reader is past the last line.

@@ -2,9 +2,9 @@ package statefile
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/aot-loop/aot-tui/fastyaml"
 	"github.com/aot-loop/aot-tui/model"
@@ -55,11 +55,10 @@ type decoder struct {
 	// taken from it (direct.go).
 	r    *fastyaml.Reader
 	text textArena
-	strs []string
-	// keys gathers the keys of the mappings being decoded, lineArena
-	// keeps them (mapping).
-	keys      []model.KeyLine
-	lineArena lineArena
+	// lineArena keeps the keys of the mappings decoded (mapping),
+	// listArena the lists of text read directly (strList).
+	lineArena sliceArena[model.KeyLine]
+	listArena sliceArena[string]
 	// pending are the second parts of the atoms lists the reader cut,
 	// being read on other goroutines (readInHalves); moved is what was
 	// recorded for the memo since (afterCut).
@@ -247,6 +246,33 @@ func (d *decoder) keep(x val) string {
 	return d.text.keep(x.v.Text)
 }
 
+// keepText is keep for a scalar the reader returned.
+func (d *decoder) keepText(v fastyaml.Value) string {
+	if v.Fresh {
+		return v.Text
+	}
+	return d.text.keep(v.Text)
+}
+
+// readStr is str for a value the reader returned, at the field f of p:
+// a scalar other than null is kept as it is, without the path that only
+// a problem needs.
+func (d *decoder) readStr(v fastyaml.Value, p *path, f string) string {
+	if v.Kind == yaml.ScalarNode && v.Tag != fastyaml.NullTag {
+		return d.keepText(v)
+	}
+	return d.str(val{v: v}, p.dot(f))
+}
+
+// field is str for the value v of the field f of p (the path is only
+// made for a problem).
+func (d *decoder) field(v val, p *path, f string) string {
+	if v.n == nil {
+		return d.readStr(v.v, p, f)
+	}
+	return d.str(v, p.dot(f))
+}
+
 // key returns the key k's text to keep in the model (known keys share the
 // decoder's own strings: see knownKey).
 func (d *decoder) key(k val) string {
@@ -262,6 +288,9 @@ func (d *decoder) key(k val) string {
 // str reads a scalar as text; null is "". Numbers and booleans are kept as
 // written (an id of 7 is "7").
 func (d *decoder) str(x val, p path) string {
+	if x.n == nil && x.v.Kind == yaml.ScalarNode && x.v.Tag != fastyaml.NullTag {
+		return d.keepText(x.v) // as below, without the checks
+	}
 	x = d.resolve(x)
 	if isNull(x) {
 		return ""
@@ -354,30 +383,42 @@ func (d *decoder) strList(x val, p path) []string {
 		d.problem(x, ps, "%s should be a list, not %s", ps, kindName(x))
 		return nil
 	}
-	var out []string
-	if x.n != nil {
-		out = make([]string, 0, len(x.n.Content))
-	} else {
-		// The reader's list is counted as it is read, into the decoder's
-		// scratch slice, then copied to a slice of its size (strList
-		// does not recur).
-		out = d.strs[:0]
-	}
-	d.items(x, func(i int, c val) {
+	item := func(i int, c val) (string, bool) {
 		c = d.resolve(c)
 		if c.kind() != yaml.ScalarNode || isNull(c) {
 			ps := p.String()
 			d.problem(c, ps, "%s[%d] should be text, not %s", ps, i, kindName(c))
-			return
+			return "", false
 		}
-		out = append(out, d.keep(c))
-	})
-	if x.n == nil {
-		d.strs = out[:0]
-		out = append(make([]string, 0, len(out)), out...)
-		clear(d.strs[:cap(d.strs)])
+		return d.keep(c), true
 	}
-	return out
+	if x.n != nil {
+		out := make([]string, 0, len(x.n.Content))
+		for i, c := range x.n.Content {
+			if s, ok := item(i, nodeVal(c)); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	// The reader's list is gathered on the stack as it is read, then
+	// kept in d.listArena.
+	var buf [16]string
+	out := buf[:0]
+	c := x.v
+	for i := 0; ; i++ {
+		_, v, ok := d.r.Next(&c)
+		if !ok {
+			break
+		}
+		if v.Kind == yaml.ScalarNode && v.Tag != fastyaml.NullTag {
+			out = append(out, d.keepText(v)) // item's answer, without its checks
+		} else if s, ok := item(i, val{v: v}); ok {
+			out = append(out, s)
+		}
+		d.skip(v)
+	}
+	return d.listArena.keep(out)
 }
 
 // entries calls each with the key and value of every entry of the mapping
@@ -464,77 +505,111 @@ func (d *decoder) mapOf(x val, p path, keep bool, known func(key string, k, v va
 		return nil, model.Lines{}, false
 	}
 	var extra model.Extra
-	// The keys are gathered on d.keys from base (a mapping inside this
-	// one gathers its own above them and takes them off before the next
-	// key of this one), in file order, and then kept sorted in
-	// d.lineArena: one allocation for many entries instead of a map for
-	// each.
-	base := len(d.keys)
-	var index map[string]int // from manyKeys keys on: key → its place on d.keys
-	pair := func(k, v val) {
-		k = d.resolve(k)
+	// The keys are gathered on keys, in file order, and then kept sorted
+	// in d.lineArena: one allocation for many entries instead of a map
+	// for each. keys starts on the stack, where the GC does not watch
+	// its writes (a state file's entries are read while it marks). The
+	// entries come from the tree or the reader in one loop (no closure
+	// per entry: a state file has about one key per line).
+	var buf [manyKeys]model.KeyLine
+	keys := buf[:0]
+	var index map[string]int // from manyKeys keys on: key → its place on keys
+	c := x.v
+	for i := 0; ; i += 2 {
+		var k, v val
+		if x.n != nil {
+			if i+1 >= len(x.n.Content) {
+				break
+			}
+			k, v = d.resolve(nodeVal(x.n.Content[i])), nodeVal(x.n.Content[i+1])
+		} else {
+			kv, vv, ok := d.r.Next(&c)
+			if !ok {
+				break
+			}
+			k, v = val{v: kv}, val{v: vv}
+		}
 		if k.kind() != yaml.ScalarNode {
 			ps := p.String()
 			d.problem(k, ps, "%s has a key that is not text", ps)
-			return
-		}
-		key, line := d.key(k), d.line(k)
-		if at := keyAt(d.keys[base:], index, key); at >= 0 {
-			if keep {
-				// The last one's line, as a map would keep.
-				d.keys[base+at].Line = line
-			}
-			ps := p.String()
-			d.problem(k, ps, "%s has the key %q twice", ps, key)
-		} else if index != nil {
-			// Without keep, the index alone has the keys.
-			n := len(index)
-			index[key] = n
-			if keep {
-				d.keys = append(d.keys, model.KeyLine{Key: key, Line: line})
-			}
 		} else {
-			d.keys = append(d.keys, model.KeyLine{Key: key, Line: line})
-			if n := len(d.keys) - base; n == manyKeys {
-				index = make(map[string]int, max(2*n, d.itemCount(x)))
-				for i, kl := range d.keys[base:] {
-					index[kl.Key] = i
-				}
-				if !keep {
-					clear(d.keys[base:])
-					d.keys = d.keys[:base]
-				}
+			key, line := d.key(k), d.line(k)
+			keys, index = d.noteKey(keys, index, keep, x, k, &p, key, line)
+			if !known(key, k, v) {
+				extra = append(extra, model.Field{Key: key, Value: d.generic(v, 0), Line: line})
 			}
 		}
-		if !known(key, k, v) {
-			extra = append(extra, model.Field{Key: key, Value: d.generic(v, 0), Line: line})
+		if x.n == nil {
+			d.skip(v.v)
 		}
 	}
-	done := func() (model.Extra, model.Lines, bool) {
-		var lines model.Lines
+	var lines model.Lines
+	if keep {
+		lines = d.keepSorted(keys)
+	}
+	return extra, lines, true
+}
+
+// noteKey adds key, the key k on line, to those of the mapping x (at
+// p) read so far: keys, in file order (only while there are fewer than
+// manyKeys when keep is false), and from manyKeys keys on index, which
+// maps each to its place. A key given twice is a problem, and keeps the
+// later line.
+func (d *decoder) noteKey(keys []model.KeyLine, index map[string]int, keep bool, x, k val, p *path, key string, line int) ([]model.KeyLine, map[string]int) {
+	if at := keyAt(keys, index, key); at >= 0 {
 		if keep {
-			model.SortLines(d.keys[base:])
-			lines = d.lineArena.keep(d.keys[base:])
+			// The last one's line, as a map would keep.
+			keys[at].Line = line
 		}
-		clear(d.keys[base:]) // the keys' strings
-		d.keys = d.keys[:base]
-		return extra, lines, true
+		ps := p.String()
+		d.problem(k, ps, "%s has the key %q twice", ps, key)
+		return keys, index
 	}
-	if x.n != nil {
-		for i := 0; i+1 < len(x.n.Content); i += 2 {
-			pair(nodeVal(x.n.Content[i]), nodeVal(x.n.Content[i+1]))
+	if index != nil {
+		// Without keep, the index alone has the keys.
+		n := len(index)
+		index[key] = n
+		if keep {
+			keys = append(keys, model.KeyLine{Key: key, Line: line})
 		}
-		return done()
+		return keys, index
 	}
-	c := x.v
-	for {
-		k, v, ok := d.r.Next(&c)
-		if !ok {
-			return done()
+	keys = append(keys, model.KeyLine{Key: key, Line: line})
+	if n := len(keys); n == manyKeys {
+		index = make(map[string]int, max(2*n, d.itemCount(x)))
+		for i, kl := range keys {
+			index[kl.Key] = i
 		}
-		pair(val{v: k}, val{v: v})
-		d.skip(v)
+		if !keep {
+			keys = keys[:0]
+		}
 	}
+	return keys, index
+}
+
+// keepSorted returns the keys of one mapping kept as Lines, sorted as
+// model.SortLines sorts them (each key is there once, so any sort gives
+// the same order). The few keys of an entry are ordered by insertion on
+// their indexes, then written once where they are kept: no key is moved
+// twice (while the collector marks, each move of a string is recorded).
+func (d *decoder) keepSorted(kl []model.KeyLine) model.Lines {
+	if len(kl) > manyKeys {
+		model.SortLines(kl)
+		return d.lineArena.keep(kl)
+	}
+	var order [manyKeys]uint8
+	for i := range kl {
+		j := i
+		for ; j > 0 && kl[i].Key < kl[order[j-1]].Key; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = uint8(i)
+	}
+	out := d.lineArena.take(len(kl))
+	for j := range out {
+		out[j] = kl[order[j]]
+	}
+	return out
 }
 
 // manyKeys is the number of keys from which mapping finds a key by a map
@@ -558,37 +633,50 @@ func keyAt(keys []model.KeyLine, index map[string]int, key string) int {
 	return -1
 }
 
-// lineArena holds the model.Lines of the entries a decoder decodes, in
-// chunks, so that each entry costs no allocation of its own. A chunk lives
-// as long as one of its entries does (Reparse keeps unchanged entries of
-// the last read); the chunks start small so that an entry re-decoded on its
-// own keeps little.
-type lineArena struct {
-	buf  []model.KeyLine
+// sliceArena holds the slices a decoder keeps of the entries it decodes
+// — their model.Lines, the lists of text read directly (an atom's
+// depends_on) — in chunks, so that each entry costs no allocation of its
+// own. A chunk lives as long as one of its entries does (Reparse keeps
+// unchanged entries of the last read); the chunks start small so that an
+// entry re-decoded on its own keeps little.
+type sliceArena[T any] struct {
+	buf  []T
 	size int // the size of the last chunk
 }
 
+// A chunk holds from minChunk entries up to maxChunkBytes.
 const (
-	minLineChunk = 16
-	maxLineChunk = 4096
+	minChunk      = 16
+	maxChunkBytes = 32 << 10
 )
 
-// keep returns a copy of kl as Lines: a part of a chunk that nothing else
-// uses (its capacity ends with it, so that With or append copy).
-func (a *lineArena) keep(kl []model.KeyLine) model.Lines {
-	if len(kl) == 0 {
-		return model.Lines{}
+// keep returns a copy of s (empty, not nil, for an empty s): a part of a
+// chunk that nothing else uses (its capacity ends with it, so that
+// model.Lines.With or append copy).
+func (a *sliceArena[T]) keep(s []T) []T {
+	out := a.take(len(s))
+	copy(out, s)
+	return out
+}
+
+// take returns n zero entries as keep returns a copy of n, for the
+// caller to fill.
+func (a *sliceArena[T]) take(n int) []T {
+	if n == 0 {
+		return []T{}
 	}
-	if len(kl) > cap(a.buf)-len(a.buf) {
-		if len(kl) > maxLineChunk/8 {
-			return slices.Clone(model.Lines(kl))
+	if n > cap(a.buf)-len(a.buf) {
+		var zero T
+		most := maxChunkBytes / int(unsafe.Sizeof(zero))
+		if n > most/8 {
+			return make([]T, n)
 		}
-		a.size = min(max(2*a.size, minLineChunk), maxLineChunk)
-		a.buf = make([]model.KeyLine, 0, a.size)
+		a.size = min(max(2*a.size, minChunk, n), most)
+		a.buf = make([]T, 0, a.size)
 	}
 	start := len(a.buf)
-	a.buf = append(a.buf, kl...)
-	return a.buf[start:len(a.buf):len(a.buf)]
+	a.buf = a.buf[:start+n]
+	return a.buf[start : start+n : start+n]
 }
 
 // generic decodes any value for display (unknown fields).
@@ -937,20 +1025,23 @@ func (d *decoder) control(x val) model.Control {
 }
 
 func (d *decoder) atom(x val, i int) model.Atom {
+	if x.n == nil && x.v.Kind == yaml.MappingNode {
+		return d.readAtom(x.v, i)
+	}
 	p := entryPath("atoms", i)
 	a := model.Atom{Line: d.line(d.resolve(x))}
 	a.Extra, a.Lines, _ = d.mapping(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "id":
-			a.ID = d.str(v, p.dot("id"))
+			a.ID = d.field(v, &p, "id")
 		case "description":
-			a.Description = d.str(v, p.dot("description"))
+			a.Description = d.field(v, &p, "description")
 		case "status":
-			a.Status = model.AtomStatus(d.str(v, p.dot("status")))
+			a.Status = model.AtomStatus(d.field(v, &p, "status"))
 		case "depends_on":
 			a.DependsOn = d.strList(v, p.dot("depends_on"))
 		case "or_group":
-			a.ORGroup = d.str(v, p.dot("or_group"))
+			a.ORGroup = d.field(v, &p, "or_group")
 		default:
 			return false
 		}
@@ -965,11 +1056,11 @@ func (d *decoder) decomposition(x val, i int) model.Decomposition {
 	dc.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "parent":
-			dc.Parent = d.str(v, p.dot("parent"))
+			dc.Parent = d.field(v, &p, "parent")
 		case "children":
 			dc.Children = d.strList(v, p.dot("children"))
 		case "reason":
-			dc.Reason = d.str(v, p.dot("reason"))
+			dc.Reason = d.field(v, &p, "reason")
 		default:
 			return false
 		}
@@ -986,7 +1077,7 @@ func (d *decoder) orGroup(name string, k, x val) model.ORGroup {
 		case "choices":
 			g.Choices = d.strList(v, p.dot("choices"))
 		case "selected":
-			g.Selected = d.str(v, p.dot("selected"))
+			g.Selected = d.field(v, &p, "selected")
 		case "failed":
 			g.Failed = d.strList(v, p.dot("failed"))
 		default:
@@ -1003,7 +1094,7 @@ func (d *decoder) binding(id string, k, x val) model.Binding {
 	b.Extra, b.Lines, _ = d.mapping(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "summary":
-			b.Summary = strings.TrimRight(d.str(v, p.dot("summary")), "\n")
+			b.Summary = strings.TrimRight(d.field(v, &p, "summary"), "\n")
 		case "artifacts":
 			b.Artifacts = d.strList(v, p.dot("artifacts"))
 		default:
@@ -1020,15 +1111,15 @@ func (d *decoder) trail(x val, i int) model.TrailEntry {
 	t.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "type":
-			t.Type = d.str(v, p.dot("type"))
+			t.Type = d.field(v, &p, "type")
 		case "or_group":
-			t.ORGroup = d.str(v, p.dot("or_group"))
+			t.ORGroup = d.field(v, &p, "or_group")
 		case "selected":
-			t.Selected = d.str(v, p.dot("selected"))
+			t.Selected = d.field(v, &p, "selected")
 		case "reason":
-			t.Reason = d.str(v, p.dot("reason"))
+			t.Reason = d.field(v, &p, "reason")
 		case "timestamp":
-			t.Timestamp = d.str(v, p.dot("timestamp"))
+			t.Timestamp = d.field(v, &p, "timestamp")
 		default:
 			return false
 		}
@@ -1043,11 +1134,11 @@ func (d *decoder) correction(x val, i int) model.Correction {
 	c.Extra, _ = d.fields(x, p, func(key string, k, v val) bool {
 		switch key {
 		case "timestamp":
-			c.Timestamp = d.str(v, p.dot("timestamp"))
+			c.Timestamp = d.field(v, &p, "timestamp")
 		case "type":
-			c.Type = model.CorrectionType(d.str(v, p.dot("type")))
+			c.Type = model.CorrectionType(d.field(v, &p, "type"))
 		case "description":
-			c.Description = d.str(v, p.dot("description"))
+			c.Description = d.field(v, &p, "description")
 		case "trail_cleared":
 			c.TrailCleared = d.boolean(v, p.dot("trail_cleared"))
 		default:
@@ -1056,4 +1147,51 @@ func (d *decoder) correction(x val, i int) model.Correction {
 		return true
 	})
 	return c
+}
+
+// readAtom is atom for a mapping the reader returned: mapping's loop
+// (mapOf) with the atom's fields switched on in it, rather than in a
+// closure called for each key — the atoms are most of a state file, and
+// this is most of the time Parse takes to decode them. It must decode
+// what atom does through mapping: TestDirectMatchesTree and FuzzParse
+// compare it with the tree's atoms, which atom decodes that way.
+func (d *decoder) readAtom(x fastyaml.Value, i int) model.Atom {
+	p := entryPath("atoms", i)
+	a := model.Atom{Line: d.lines.File(int(x.Line))}
+	var buf [manyKeys]model.KeyLine
+	keys := buf[:0]
+	var index map[string]int
+	c := x
+	for {
+		kv, vv, ok := d.r.Next(&c)
+		if !ok {
+			break
+		}
+		k, v := val{v: kv}, val{v: vv}
+		if kv.Kind != yaml.ScalarNode {
+			ps := p.String()
+			d.problem(k, ps, "%s has a key that is not text", ps)
+			d.skip(vv)
+			continue
+		}
+		key, line := d.key(k), d.lines.File(int(kv.Line))
+		keys, index = d.noteKey(keys, index, true, val{v: x}, k, &p, key, line)
+		switch key {
+		case "id":
+			a.ID = d.readStr(vv, &p, "id")
+		case "description":
+			a.Description = d.readStr(vv, &p, "description")
+		case "status":
+			a.Status = model.AtomStatus(d.readStr(vv, &p, "status"))
+		case "depends_on":
+			a.DependsOn = d.strList(v, p.dot("depends_on"))
+		case "or_group":
+			a.ORGroup = d.readStr(vv, &p, "or_group")
+		default:
+			a.Extra = append(a.Extra, model.Field{Key: key, Value: d.generic(v, 0), Line: line})
+		}
+		d.skip(vv)
+	}
+	a.Lines = d.keepSorted(keys)
+	return a
 }

@@ -398,3 +398,53 @@ func TestDirectKeepsNoFileBytes(t *testing.T) {
 		t.Fatalf("atom A7 changed with the bytes:\n%s\nwas\n%s", got, want)
 	}
 }
+
+// TestDirectListsEndWithTheirEntry: the lists a State read directly holds
+// (dependencies, artifacts, choices, and every entry's Lines) share
+// chunks of memory, and each ends there with its entry: appending to one
+// copies it, and never writes over the entry after it.
+func TestDirectListsEndWithTheirEntry(t *testing.T) {
+	data := gen.Generate(gen.Options{Atoms: 300, Seed: 9, Resolved: 0.5, ORGroups: 8, Decompositions: 5})
+	if !readsDirectly(data) {
+		t.Fatal("not read directly")
+	}
+	doc, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := doc.State
+	var lists []*[]string
+	var lines []*model.Lines
+	for i := range st.Atoms {
+		lists = append(lists, &st.Atoms[i].DependsOn)
+		lines = append(lines, &st.Atoms[i].Lines)
+	}
+	for i := range st.Bindings {
+		lists = append(lists, &st.Bindings[i].Artifacts)
+		lines = append(lines, &st.Bindings[i].Lines)
+	}
+	for i := range st.ORGroups {
+		lists = append(lists, &st.ORGroups[i].Choices, &st.ORGroups[i].Failed)
+		lines = append(lines, &st.ORGroups[i].Lines)
+	}
+	before := fmt.Sprintf("%v %v", st.Atoms, st.Bindings)
+	full := 0
+	for _, l := range lists {
+		if len(*l) > 0 {
+			full++
+		}
+		_ = append(*l, "\x00appended")
+	}
+	for _, l := range lines {
+		_ = append(*l, model.KeyLine{Key: "\x00appended"})
+	}
+	if full < 300 {
+		t.Fatalf("only %d lists with items", full)
+	}
+	if after := fmt.Sprintf("%v %v", st.Atoms, st.Bindings); after != before {
+		t.Fatal("an append to one entry's list wrote into another's")
+	}
+	if strings.Contains(fmt.Sprintf("%v", st.ORGroups), "\x00appended") {
+		t.Fatal("an append to one OR group's list wrote into another's")
+	}
+}

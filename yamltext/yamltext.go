@@ -8,6 +8,7 @@ package yamltext
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -22,11 +23,19 @@ func BadChar(b []byte) (bad int, ascii bool) {
 	ascii = true
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(b); {
-		// Eight plain ASCII bytes at a time: none below 0x20, none 0x7F
-		// or above.
+		// Eight ASCII bytes at a time, none of them 0x7F: the bytes below
+		// 0x20 among them (a line break in most words of a state file)
+		// must each be a tab or a line break. Neither sum carries from one
+		// byte into the next: each byte is at most 0x7E.
 		if i+8 <= len(b) {
 			w := binary.LittleEndian.Uint64(b[i:])
-			if w&hi == 0 && (w-0x20*lo)&^w&hi == 0 && (w+lo)&hi == 0 {
+			if w&hi == 0 && (w+lo)&hi == 0 {
+				for ctrl := ^(w + 0x60*lo) & hi; ctrl != 0; ctrl &= ctrl - 1 {
+					k := i + bits.TrailingZeros64(ctrl)/8
+					if c := b[k]; c != '\t' && c != '\n' && c != '\r' {
+						return k, ascii
+					}
+				}
 				i += 8
 				continue
 			}
