@@ -204,11 +204,16 @@ func Load(path string, limit int64) (*Document, error) {
 // LoadReparse is Load whose Document remembers what a Reparse of another
 // version of the file needs, as Reparse(nil, data) does: for reading
 // versions of the file after it (a journal's: history.GoneFromJournal),
-// each then parsed from it entry by entry rather than whole.
-func LoadReparse(path string, limit int64) (*Document, error) {
+// each then parsed from it entry by entry rather than whole. read, when
+// not nil, is given the file's bytes before they are parsed (and must
+// not modify them).
+func LoadReparse(path string, limit int64, read func(data []byte)) (*Document, error) {
 	data, err := ReadFile(path, limit)
 	if err != nil {
 		return nil, err
+	}
+	if read != nil {
+		read(data)
 	}
 	doc, err := Reparse(nil, data)
 	if err != nil {

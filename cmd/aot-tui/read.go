@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"time"
@@ -47,8 +48,10 @@ type loaded struct {
 	Gone   []model.Gone
 	goneCh chan []model.Gone
 	// journal is the loop's journal status reads them from ("": none),
-	// found before the file is read (loadFacts with a journalDirFlag).
+	// found before the file is read (loadFacts with a journalDirFlag);
+	// tailCh, when set, has its tail, read while the file is parsed.
 	journal string
+	tailCh  chan *history.Tail
 	// act is what Claude Code recorded of the loop's sessions (status
 	// reads it unless --no-activity: readActivity, activity.go).
 	act       *agent.Activity
@@ -70,6 +73,20 @@ func (l *loaded) waitLoopRead() {
 	}
 }
 
+// readTail starts reading the tail of l's journal on another core while
+// the file (data) is parsed, when the file says its loop runs: only then
+// does readGone read it (a hint: readGone decides on the parsed state,
+// and reads the tail itself when this did not).
+func (l *loaded) readTail(data []byte) {
+	if !bytes.Contains(data, []byte("status: running")) {
+		return
+	}
+	ch := make(chan *history.Tail, 1)
+	journal := l.journal
+	go func() { ch <- history.ReadTail(journal) }()
+	l.tailCh = ch
+}
+
 // readGone starts reading, on another core, the journal of an AoT state
 // file (the newest of its journals: in the journal directory, or one an
 // older aot-tui kept beside it; loadFacts found it) for the atoms in
@@ -80,8 +97,14 @@ func (l *loaded) readGone() {
 		return
 	}
 	ch := make(chan []model.Gone, 1)
-	doc, journal := l.AoT, l.journal
-	go func() { ch <- history.GoneFromJournal(journal, doc) }()
+	doc, journal, tailCh := l.AoT, l.journal, l.tailCh
+	go func() {
+		if tailCh != nil {
+			ch <- (<-tailCh).Gone(doc)
+			return
+		}
+		ch <- history.GoneFromJournal(journal, doc)
+	}()
 	l.goneCh = ch
 }
 
@@ -175,7 +198,7 @@ func loadFacts(path string, g *globalFlags, derive bool, jd *journalDirFlag) (*l
 		l.Phase, err = statefile.LoadPhaseLoop(t.Path, g.maxSize)
 	} else {
 		if l.journal != "" {
-			l.AoT, err = statefile.LoadReparse(t.Path, g.maxSize)
+			l.AoT, err = statefile.LoadReparse(t.Path, g.maxSize, l.readTail)
 			if err == nil && derive {
 				l.Facts = model.Derive(l.AoT.State)
 			}
