@@ -47,7 +47,7 @@ type atomSum struct {
 	depLine []int32
 	// orAtoms are the atoms with an or_group field, in order; orGroup
 	// the first OR group of the name each names (names.first), -1 for
-	// none, read from names as the atom is.
+	// none, read from names (the shape's) as the atom is.
 	orAtoms, orGroup []int32
 	names            *groupNames
 	// off is where the dependencies of each atom start in g (and end:
