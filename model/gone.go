@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -24,25 +25,52 @@ func GoneInProgress(prev, cur *State) []Gone {
 	if prev == nil || cur == nil {
 		return nil
 	}
+	var ids []string
+	var first []*Atom
+	for i := range prev.Atoms {
+		if a := &prev.Atoms[i]; a.Status == StatusInProgress && !slices.Contains(ids, a.ID) {
+			ids, first = append(ids, a.ID), append(first, a)
+		}
+	}
 	var out []Gone
-	var have map[string]bool
-	seen := map[string]bool{}
-	for _, a := range prev.Atoms {
-		if a.Status != StatusInProgress || seen[a.ID] {
-			continue
-		}
-		if have == nil {
-			have = make(map[string]bool, len(cur.Atoms))
-			for _, c := range cur.Atoms {
-				have[c.ID] = true
-			}
-		}
-		seen[a.ID] = true
-		if !have[a.ID] {
+	for k, have := range idsIn(cur, ids) {
+		if !have {
+			a := first[k]
 			out = append(out, Gone{ID: a.ID, Description: a.Description, Iteration: cur.Control.Iteration})
 		}
 	}
 	return out
+}
+
+// idsIn reports, for each of ids, whether an atom of s has it. The ids
+// are few (the atoms in progress: the loop's workers) and s's atoms many,
+// so they are looked for in one pass over the atoms, which stops once
+// all are found, rather than s's ids put in a set (a 10,000-atom map on
+// each write of a running loop: the TUI notes gone atoms on every one).
+func idsIn(s *State, ids []string) []bool {
+	found := make([]bool, len(ids))
+	if len(ids) == 0 {
+		return found
+	}
+	want := make(map[string]int, len(ids))
+	for k, id := range ids {
+		if _, dup := want[id]; !dup {
+			want[id] = k
+		}
+	}
+	left := len(want)
+	for i := range s.Atoms {
+		if k, ok := want[s.Atoms[i].ID]; ok && !found[k] {
+			found[k] = true
+			if left--; left == 0 {
+				break
+			}
+		}
+	}
+	for k, id := range ids {
+		found[k] = found[want[id]]
+	}
+	return found
 }
 
 // KeepGone carries the gone atoms noted so far to the version cur that
@@ -63,20 +91,21 @@ func KeepGone(gone []Gone, prev, cur *State) []Gone {
 	if cur.Control.Status != LoopRunning {
 		return nil
 	}
-	var have map[string]bool
-	var out []Gone
+	var out, same []Gone
 	for _, g := range gone {
-		if g.Iteration != cur.Control.Iteration {
-			continue
+		if g.Iteration == cur.Control.Iteration {
+			same = append(same, g)
 		}
-		if have == nil {
-			have = make(map[string]bool, len(cur.Atoms))
-			for _, a := range cur.Atoms {
-				have[a.ID] = true
+	}
+	if len(same) > 0 {
+		ids := make([]string, len(same))
+		for k, g := range same {
+			ids[k] = g.ID
+		}
+		for k, have := range idsIn(cur, ids) {
+			if !have {
+				out = append(out, same[k])
 			}
-		}
-		if !have[g.ID] {
-			out = append(out, g)
 		}
 	}
 	if prev == nil || prev.Control.Iteration != cur.Control.Iteration {

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -74,4 +75,97 @@ func TestPlanWithoutInterrupts(t *testing.T) {
 	if p.Interrupts == nil || len(p.Interrupts) != 0 || strings.Contains(p.Correction.Description, "interrupt") {
 		t.Fatalf("interrupts %#v, description %q", p.Interrupts, p.Correction.Description)
 	}
+}
+
+// TestGoneMatchesReference checks GoneInProgress and KeepGone, which look
+// the few ids in question up in one pass over the atoms, against the
+// versions that put every id of the later state in a set, on random pairs
+// of states: ids repeated, several atoms in progress, atoms deleted, the
+// iteration moved on or not, the loop running or not.
+func TestGoneMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for k := 0; k < 3000; k++ {
+		prev := randomState(r)
+		for i := range prev.Atoms {
+			if r.IntN(3) == 0 {
+				prev.Atoms[i].Status = model.StatusInProgress
+			}
+		}
+		cur := *prev
+		cur.Atoms = nil
+		for _, a := range prev.Atoms {
+			if r.IntN(4) != 0 {
+				cur.Atoms = append(cur.Atoms, a)
+			}
+		}
+		cur.Control.Status = []model.LoopStatus{model.LoopRunning, model.LoopRunning, model.LoopStopped}[r.IntN(3)]
+		if r.IntN(4) == 0 {
+			cur.Control.Iteration++
+		}
+		if got, want := model.GoneInProgress(prev, &cur), goneInProgressRef(prev, &cur); !reflect.DeepEqual(got, want) {
+			t.Fatalf("pair %d: GoneInProgress %+v, want %+v", k, got, want)
+		}
+		gone := goneInProgressRef(prev, &cur)
+		if r.IntN(2) == 0 {
+			gone = append(gone, model.Gone{ID: "A1", Iteration: cur.Control.Iteration}, model.Gone{ID: "Z9", Iteration: cur.Control.Iteration - 1})
+		}
+		if len(cur.Atoms) > 0 && r.IntN(2) == 0 {
+			// An id noted twice, which cur has (back again).
+			id := cur.Atoms[r.IntN(len(cur.Atoms))].ID
+			gone = append(gone, model.Gone{ID: id, Iteration: cur.Control.Iteration}, model.Gone{ID: id, Iteration: cur.Control.Iteration})
+		}
+		if got, want := model.KeepGone(gone, prev, &cur), keepGoneRef(gone, prev, &cur); !reflect.DeepEqual(got, want) {
+			t.Fatalf("pair %d: KeepGone %+v, want %+v", k, got, want)
+		}
+	}
+}
+
+// goneInProgressRef and keepGoneRef are GoneInProgress and KeepGone as
+// they were, with a set of the later state's ids.
+func goneInProgressRef(prev, cur *model.State) []model.Gone {
+	var out []model.Gone
+	have := map[string]bool{}
+	for _, c := range cur.Atoms {
+		have[c.ID] = true
+	}
+	seen := map[string]bool{}
+	for _, a := range prev.Atoms {
+		if a.Status != model.StatusInProgress || seen[a.ID] {
+			continue
+		}
+		seen[a.ID] = true
+		if !have[a.ID] {
+			out = append(out, model.Gone{ID: a.ID, Description: a.Description, Iteration: cur.Control.Iteration})
+		}
+	}
+	return out
+}
+
+func keepGoneRef(gone []model.Gone, prev, cur *model.State) []model.Gone {
+	if cur.Control.Status != model.LoopRunning {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, a := range cur.Atoms {
+		have[a.ID] = true
+	}
+	var out []model.Gone
+	for _, g := range gone {
+		if g.Iteration == cur.Control.Iteration && !have[g.ID] {
+			out = append(out, g)
+		}
+	}
+	if prev.Control.Iteration != cur.Control.Iteration {
+		return out
+	}
+	for _, g := range goneInProgressRef(prev, cur) {
+		dup := false
+		for _, o := range out {
+			dup = dup || o.ID == g.ID
+		}
+		if !dup {
+			out = append(out, g)
+		}
+	}
+	return out
 }
