@@ -441,10 +441,15 @@ func decodeUnchecked(line []byte, head *text, headSum string) (*record, []byte, 
 		if err != nil {
 			return &rec, nil, false
 		}
-		data, err = io.ReadAll(io.LimitReader(zr, int64(rec.N)+1))
-		if err != nil {
+		// Read into room for the n bytes the record names (io.ReadAll
+		// grew its buffer by doubling: twice a large version's size
+		// allocated); n is the file's word, so no more room is made than
+		// a state file may have.
+		buf := bytes.NewBuffer(make([]byte, 0, min(max(rec.N, 0), statefile.DefaultMaxSize)+bytes.MinRead))
+		if _, err := buf.ReadFrom(io.LimitReader(zr, int64(rec.N)+1)); err != nil {
 			return &rec, nil, false
 		}
+		data = buf.Bytes()
 	case rec.Ops != nil:
 		if head.lines() == 0 || rec.Base != headSum {
 			return &rec, nil, false
