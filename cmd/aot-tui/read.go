@@ -74,9 +74,10 @@ func (l *loaded) waitLoopRead() {
 }
 
 // readTail starts reading the tail of l's journal on another core while
-// the file (data) is parsed, when the file says its loop runs: only then
-// does readGone read it (a hint: readGone decides on the parsed state,
-// and reads the tail itself when this did not).
+// the file (data) is parsed, when its bytes say the loop runs: only a
+// running loop's tail is read. The bytes are a hint; the parsed state
+// decides (Tail.Gone), and readGone reads the tail itself for a running
+// loop whose bytes did not start it here.
 func (l *loaded) readTail(data []byte) {
 	if !bytes.Contains(data, []byte("status: running")) {
 		return
