@@ -455,7 +455,17 @@ type Problem struct {
 // String renders the problem as "line N: message" (or just the message).
 func (p Problem) String() string {
 	if p.Line > 0 {
-		return "line " + strconv.Itoa(p.Line) + ": " + p.Message
+		var b [24]byte
+		return string(appendLineOf(b[:0], p.Line)) + p.Message
 	}
 	return p.Message
+}
+
+// appendLineOf appends the "line N: " a problem's text starts with (see
+// String), nothing for line 0.
+func appendLineOf(b []byte, line int) []byte {
+	if line <= 0 {
+		return b
+	}
+	return append(strconv.AppendInt(append(b, "line "...), int64(line), 10), ": "...)
 }

@@ -174,10 +174,7 @@ func (v *validator) warnAtom(line, i int, field string, msg ...string) {
 		return
 	}
 	var lb [24]byte
-	lined := lb[:0]
-	if line > 0 {
-		lined = append(strconv.AppendInt(append(lined, "line "...), int64(line), 10), ": "...)
-	}
+	lined := appendLineOf(lb[:0], line)
 	n := len(lined) + len(path)
 	for _, m := range msg {
 		n += len(m)
