@@ -189,12 +189,16 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 }
 
 // Load reads and parses an AoT state file. Parse errors carry the path.
-func Load(path string, limit int64) (*Document, error) {
+func Load(path string, limit int64) (*Document, error) { return loadWith(path, limit, Parse) }
+
+// loadWith reads the file at path (ReadFile) and parses its bytes with
+// parse, whose errors then carry the path.
+func loadWith(path string, limit int64, parse func(data []byte) (*Document, error)) (*Document, error) {
 	data, err := ReadFile(path, limit)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := Parse(data)
+	doc, err := parse(data)
 	if err != nil {
 		return nil, withPath(err, path)
 	}
@@ -208,18 +212,12 @@ func Load(path string, limit int64) (*Document, error) {
 // not nil, is given the file's bytes before they are parsed (and must
 // not modify them).
 func LoadReparse(path string, limit int64, read func(data []byte)) (*Document, error) {
-	data, err := ReadFile(path, limit)
-	if err != nil {
-		return nil, err
-	}
-	if read != nil {
-		read(data)
-	}
-	doc, err := Reparse(nil, data)
-	if err != nil {
-		return nil, withPath(err, path)
-	}
-	return doc, nil
+	return loadWith(path, limit, func(data []byte) (*Document, error) {
+		if read != nil {
+			read(data)
+		}
+		return Reparse(nil, data)
+	})
 }
 
 // ProjectDir is the directory a loop's checks run in: the one holding

@@ -76,13 +76,12 @@ func Parse(data []byte) (*Document, error) { return read(data, atomHalves) }
 // core, or for a text the fastyaml.Reader does not take, it is made
 // before LoadLoopReadLater returns and loopRead has nothing to wait for.
 func LoadLoopReadLater(path string, limit int64) (doc *Document, loopRead func(), err error) {
-	data, err := ReadFile(path, limit)
+	doc, err = loadWith(path, limit, func(data []byte) (d *Document, err error) {
+		d, loopRead, err = ParseLoopReadLater(data)
+		return d, err
+	})
 	if err != nil {
 		return nil, nil, err
-	}
-	doc, loopRead, err = ParseLoopReadLater(data)
-	if err != nil {
-		return nil, nil, withPath(err, path)
 	}
 	return doc, loopRead, nil
 }
