@@ -79,7 +79,7 @@ func (l *loaded) waitLoopRead() {
 // decides (Tail.Gone), and readGone reads the tail itself for a running
 // loop whose bytes did not start it here.
 func (l *loaded) readTail(data []byte) {
-	if !bytes.Contains(data, []byte("status: running")) {
+	if !bytes.Contains(data, []byte("status: "+model.LoopRunning)) {
 		return
 	}
 	ch := make(chan *history.Tail, 1)
@@ -198,18 +198,16 @@ func loadFacts(path string, g *globalFlags, derive bool, jd *journalDirFlag) (*l
 	if t.Kind == statefile.KindPhaseLoop {
 		l.Phase, err = statefile.LoadPhaseLoop(t.Path, g.maxSize)
 	} else {
-		if l.journal != "" {
+		switch {
+		case l.journal != "":
 			l.AoT, err = statefile.LoadReparse(t.Path, g.maxSize, l.readTail)
-			if err == nil && derive {
-				l.Facts = model.Derive(l.AoT.State)
-			}
-		} else if derive {
+		case derive:
 			l.AoT, err = statefile.Load(t.Path, g.maxSize)
-			if err == nil {
-				l.Facts = model.Derive(l.AoT.State)
-			}
-		} else {
+		default:
 			l.AoT, l.loopRead, err = statefile.LoadLoopReadLater(t.Path, g.maxSize)
+		}
+		if err == nil && derive {
+			l.Facts = model.Derive(l.AoT.State)
 		}
 	}
 	if err != nil {
