@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aot-loop/aot-tui/history"
+	"github.com/aot-loop/aot-tui/model"
 )
 
 // An in-progress atom deleted with --interrupt: the worker's script then
@@ -80,5 +83,52 @@ func TestStatusNamesAGoneWorker(t *testing.T) {
 	}
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// status reads the journal's tail while it parses when the file's bytes
+// say the loop runs (readTail), and after, from the parsed state, when
+// they do not say it in those words (a quoted status): the atoms gone
+// while in progress are the same either way.
+func TestStatusGoneWithOrWithoutTheRunningHint(t *testing.T) {
+	state := func(status string, a1 string, n int) []byte {
+		atoms := ""
+		if a1 != "" {
+			atoms = "  - id: A1\n    description: \"one\"\n    status: " + a1 + "\n    depends_on: []\n"
+		}
+		return []byte("---\nobjective:\n  goal: \"g\"\ncontrol:\n  status: " + status + "\n  iteration: 3\n  stall_count: 0\n" +
+			"  prev_pending_count: -1\n  stop_requested: false\n  stop_reason: null\n  redirect_requested: false\natoms:\n" + atoms +
+			"  - id: A2\n    description: \"two " + strconv.Itoa(n) + "\"\n    status: pending\n    depends_on: []\n---\n")
+	}
+	for _, status := range []string{"running", `"running"`} {
+		path := filepath.Join(t.TempDir(), "aot-loop-state.md")
+		j, err := history.OpenJournal(history.JournalBeside(path), history.JournalOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range [][]byte{state(status, "in_progress", 0), state(status, "", 1)} {
+			if _, err := j.Append(history.Version{At: time.Now(), Data: v}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := j.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, state(status, "", 2), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errs bytes.Buffer
+		if code := run([]string{"status", "--json", "--no-activity", "-f", path}, &out, &errs); code != 0 {
+			t.Fatalf("status %s: exit %d: %s", status, code, errs.String())
+		}
+		var st struct {
+			Gone []model.Gone `json:"gone_in_progress"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Gone) != 1 || st.Gone[0].ID != "A1" {
+			t.Fatalf("status %s: gone_in_progress %+v, want A1", status, st.Gone)
+		}
 	}
 }
