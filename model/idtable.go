@@ -2,27 +2,29 @@ package model
 
 import (
 	"hash/maphash"
+	"math/bits"
 	"sync"
+	"unsafe"
 )
 
 // idTable finds the first atom with an id: an open-addressing hash table
 // of atom indexes, made once per shape. It does what a map[string]int of
-// the ids does in less memory: each slot is 8 bytes, the upper half of
-// the id's hash and the atom's index plus one (0: empty), so a probe
-// compares the id's bytes only when the hashes' halves agree, and at
-// 100,000 atoms the table (2 MB) stays in the cache where a Go map of the
-// ids (about 5 MB, with the keys' bytes elsewhere) missed it on nearly
-// every access (issue 26: validate grew ×13–21 from 10,000 to 100,000
-// atoms).
+// the ids does in less memory: each slot is 4 bytes, the atom's index
+// plus one (0: empty) in its low bits (those of mask) and the upper bits
+// of the id's hash in the others, so that a probe compares the id's
+// bytes only when those agree. At 100,000 atoms the table is 1 MB, where
+// a Go map of the ids (about 5 MB, with the keys' bytes elsewhere)
+// missed the cache on nearly every access (issue 26: validate grew
+// ×13–21 from 10,000 to 100,000 atoms).
 //
 // The ids' bytes a probe compares are copied, one after the other and
 // without string headers, into keys (atom i's are
-// keys[keyOff[i]:keyOff[i+1]]): a lookup then reads the 2 MB of slots
-// and 1 MB of keys at 100,000 atoms, not an atom and its id's bytes, two
+// keys[keyOff[i]:keyOff[i+1]]): a lookup then reads the table and the
+// 1 MB of keys at 100,000 atoms, not an atom and its id's bytes, two
 // cache misses somewhere in the state's 30 MB.
 type idTable struct {
-	slots  []uint64
-	mask   uint64
+	slots  []uint32
+	mask   uint32
 	keys   []byte
 	keyOff []int32
 	// touched sums what findAll read ahead, so that the reads stay.
@@ -37,75 +39,60 @@ var idSeed = maphash.MakeSeed()
 // what Validate reads of each atom besides its id (sum, an atomSum) and
 // its dependencies resolved (sum.g): at 100,000 atoms each pass over
 // them reads 14 MB from memory, where 10,000 atoms stay in the caches
-// (issue 26). A dependency is looked up in the table as it stands when
-// its atom is reached, which has the atoms before it and itself: an id
-// found there is the first atom's with it (the first of an id is the one
-// the table keeps), and its atom and its slot were read a moment ago, for
-// an atom mostly depends on atoms shortly before it. The ids not found
-// yet are looked up again once the table has every atom. The table's
-// slots and sum's slices are sc's memory.
+// (issue 26).
+//
+// The pass hashes each id and keeps its bytes; the table is built after
+// it (build), a part at a time. A dependency is looked up as its atom is
+// reached among the atoms read last (recentIDs), for an atom mostly
+// depends on atoms shortly before it; once the table has every atom, a
+// dependency found there that is not the first of its id is changed for
+// the first, and those not found are looked up in the table. The
+// table's slots and sum's slices are sc's memory.
 func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t idTable) {
 	size := 16
-	for size < 2*len(atoms) {
+	for 2*len(atoms) > size {
 		size <<= 1
 	}
-	var slots []uint64
+	var slots []uint32
 	if cap(sc.slots) >= size {
-		slots = sc.slots[:size]
-		clear(slots)
+		slots = sc.slots[:size] // build clears them
 	} else {
-		slots = make([]uint64, size)
+		slots = make([]uint32, size)
 		sc.slots = slots
 	}
-	t = idTable{slots: slots, mask: uint64(size - 1)}
+	t = idTable{slots: slots, mask: uint32(size - 1)}
 	if cap(sc.keyOff) > len(atoms) {
 		t.keyOff = sc.keyOff[:len(atoms)+1]
 		t.keys = sc.keys[:0]
 	} else {
 		t.keyOff = make([]int32, len(atoms)+1)
 	}
-	// The ids are hashed and their slots read a batch ahead, as findAll
-	// does, so that the batch's cache misses overlap.
-	var hs [findBatch]uint64
+	hashes := sc.hashes
+	if cap(hashes) >= len(atoms) {
+		hashes = hashes[:len(atoms)]
+	} else {
+		hashes = make([]uint64, len(atoms))
+		sc.hashes = hashes
+	}
+	var recent recentIDs
 	g := depGraph{dep: sc.dep[:0], repeat: sc.repeat[:0]}
 	later := sc.later[:0]       // the dependencies not found when their atom was reached
 	laterIDs := sc.laterIDs[:0] // their ids
 	for i := range atoms {
-		if k := i % findBatch; k == 0 {
-			n := min(findBatch, len(atoms)-i)
-			touch := uint64(0)
-			for k := range n {
-				hs[k] = maphash.String(idSeed, atoms[i+k].ID)
-			}
-			for k := range n {
-				touch += t.slots[hs[k]&t.mask]
-			}
-			t.touched += int(touch)
-		}
 		a := &atoms[i]
 		id := a.ID
 		t.keys = append(t.keys, id...)
 		t.keyOff[i+1] = int32(len(t.keys))
-		h := hs[i%findBatch]
-		tag := h &^ 0xFFFFFFFF
-		for p := h & t.mask; ; p = (p + 1) & t.mask {
-			sl := t.slots[p]
-			if sl == 0 {
-				t.slots[p] = tag | uint64(i+1)
-				first[i] = true
-				break
-			}
-			if sl&^0xFFFFFFFF == tag && t.is(int(uint32(sl))-1, id) {
-				break // an id again: the first keeps the slot
-			}
-		}
+		h := maphash.String(idSeed, id)
+		hashes[i] = h
+		recent.put(h, i)
 		sum.add(i, a)
 		sum.off[i] = int32(len(g.dep))
 		deps := a.DependsOn
 		seen := seenFor(deps)
 		for j, d := range deps {
 			repeat := repeated(deps, j, seen)
-			x := t.probe(d, maphash.String(idSeed, d))
+			x := recent.get(&t, d, maphash.String(idSeed, d))
 			if x < 0 {
 				later, laterIDs = append(later, int32(len(g.dep))), append(laterIDs, d)
 			}
@@ -115,6 +102,14 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 	sc.keys, sc.keyOff = t.keys, t.keyOff
 	sum.off[len(atoms)] = int32(len(g.dep))
 	g.off = sum.off
+	t.build(hashes, first, sc)
+	// A dependency found among the recent atoms names the first atom
+	// with its id, which is another when an earlier atom has the id.
+	for p, x := range g.dep {
+		if x >= 0 && !first[x] {
+			g.dep[p] = int32(t.probe(t.idOf(int(x)), hashes[x]))
+		}
+	}
 	// The ids not found yet, looked up in the whole table.
 	if len(laterIDs) > 0 {
 		found := make([]int32, len(laterIDs))
@@ -127,6 +122,145 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 	clear(laterIDs) // the scratch keeps no ids
 	sc.dep, sc.repeat, sc.later, sc.laterIDs = g.dep, g.repeat, later, laterIDs
 	return t
+}
+
+// idOf is atom i's id: the table's copy of its bytes, valid while the
+// table's keys are.
+func (t *idTable) idOf(i int) string {
+	if b := t.keys[t.keyOff[i]:t.keyOff[i+1]]; len(b) > 0 {
+		return unsafe.String(&b[0], len(b))
+	}
+	return ""
+}
+
+// recentSize is how many atoms recentIDs can hold.
+const recentSize = 4096
+
+// recentIDs finds the atoms scanAtoms read last by id: a direct-mapped
+// cache of atom indexes (plus one, with the upper half of the id's hash
+// above them) by the low bits of the ids' hashes, where an atom takes
+// the place of an earlier one with the same low bits. 32 KB, it stays in
+// the cache where the table's slots, at 100,000 atoms, would be written
+// all over 1 MB (issue 26).
+type recentIDs [recentSize]uint64
+
+// put adds atom i, whose id's hash is h.
+func (r *recentIDs) put(h uint64, i int) {
+	r[h&(recentSize-1)] = h&^0xFFFFFFFF | uint64(i+1)
+}
+
+// get is the index of an atom in r with id (hashed h), -1 for none: an
+// atom with id, not always the first.
+func (r *recentIDs) get(t *idTable, id string, h uint64) int {
+	sl := r[h&(recentSize-1)]
+	if sl == 0 || sl&^0xFFFFFFFF != h&^0xFFFFFFFF {
+		return -1
+	}
+	if i := int(uint32(sl)) - 1; t.is(i, id) {
+		return i
+	}
+	return -1
+}
+
+// partSlots is how many slots of the table build fills together: 32 KB
+// (a variable for the tests, whose parts are small).
+var partSlots = 8192
+
+// slotAt is an atom as build puts it: its slot's value and the slot its
+// probe starts at.
+type slotAt struct {
+	val, home uint32
+}
+
+// build puts the atoms, their ids hashed in hashes, into t's slots and
+// marks the first of each id in first. A table of more than one part is
+// filled a part at a time (partSlots): the atoms whose slots start in
+// the part, in their order, each part cleared just before, so that its
+// slots are in the cache as they are written, where atoms put in their
+// order write all over the table (1 MB at 100,000 atoms; issue 26). The
+// atoms are sorted into the parts by counting (sc's memory).
+func (t *idTable) build(hashes []uint64, first []bool, sc *checkScratch) {
+	parts := len(t.slots) / partSlots
+	if parts <= 1 {
+		clear(t.slots)
+		cleared := len(t.slots)
+		for i, h := range hashes {
+			t.put(t.slotOf(h, i), first, &cleared)
+		}
+		return
+	}
+	shift := uint(bits.TrailingZeros(uint(partSlots)))
+	count := sc.partCount
+	if cap(count) >= parts+1 {
+		count = count[:parts+1]
+		clear(count)
+	} else {
+		count = make([]int32, parts+1)
+		sc.partCount = count
+	}
+	for _, h := range hashes {
+		count[(uint32(h)&t.mask)>>shift+1]++
+	}
+	for q := 1; q <= parts; q++ {
+		count[q] += count[q-1]
+	}
+	order := sc.order
+	if cap(order) >= len(hashes) {
+		order = order[:len(hashes)]
+	} else {
+		order = make([]slotAt, len(hashes))
+		sc.order = order
+	}
+	for i, h := range hashes {
+		q := (uint32(h) & t.mask) >> shift
+		order[count[q]] = t.slotOf(h, i)
+		count[q]++
+	}
+	cleared, at := 0, int32(0)
+	for q := range parts {
+		if end := (q + 1) * partSlots; cleared < end {
+			clear(t.slots[cleared:end])
+			cleared = end
+		}
+		for _, o := range order[at:count[q]] {
+			t.put(o, first, &cleared)
+		}
+		at = count[q]
+	}
+}
+
+// slotOf is atom i, whose id's hash is h, as build puts it.
+func (t *idTable) slotOf(h uint64, i int) slotAt {
+	return slotAt{val: t.tag(h) | uint32(i+1), home: uint32(h) & t.mask}
+}
+
+// put puts atom o into t, and marks it in first when it is the first
+// with its id. The slots from cleared on are not cleared yet: a run of
+// full slots that reaches them clears a part more.
+func (t *idTable) put(o slotAt, first []bool, cleared *int) {
+	i := int(o.val&t.mask) - 1
+	for p := o.home; ; p = (p + 1) & t.mask {
+		if int(p) >= *cleared {
+			end := min(*cleared+partSlots, len(t.slots))
+			clear(t.slots[*cleared:end])
+			*cleared = end
+		}
+		sl := t.slots[p]
+		if sl == 0 {
+			t.slots[p] = o.val
+			first[i] = true
+			return
+		}
+		if sl&^t.mask == o.val&^t.mask && t.is(int(sl&t.mask)-1, t.idOf(i)) {
+			return // an id again: the first keeps the slot
+		}
+	}
+}
+
+// tag is the part of a slot that holds the upper bits of h (the hash of
+// the slot's id): those the slot's index does not use.
+func (t *idTable) tag(h uint64) uint32 {
+	return uint32(h>>32) &^ t.mask
 }
 
 // is reports whether atom i's id is id.
@@ -143,14 +277,14 @@ func (t *idTable) find(id string) (int, bool) {
 
 // probe is find for id, whose hash is h; -1 for none.
 func (t *idTable) probe(id string, h uint64) int {
-	tag := h &^ 0xFFFFFFFF
-	for p := h & t.mask; ; p = (p + 1) & t.mask {
+	tag := t.tag(h)
+	for p := uint32(h) & t.mask; ; p = (p + 1) & t.mask {
 		sl := t.slots[p]
 		if sl == 0 {
 			return -1
 		}
-		if sl&^0xFFFFFFFF == tag {
-			if i := int(uint32(sl)) - 1; t.is(i, id) {
+		if sl&^t.mask == tag {
+			if i := int(sl&t.mask) - 1; t.is(i, id) {
 				return i
 			}
 		}
@@ -168,19 +302,20 @@ const findBatch = 32
 // than one after the other: at 100,000 atoms nearly every slot is one
 // (issue 26).
 func (t *idTable) findAll(ids []string, out []int32) {
-	var h, sl [findBatch]uint64
+	var h [findBatch]uint64
+	var sl [findBatch]uint32
 	for len(ids) > 0 {
 		n := min(len(ids), findBatch)
 		for k := range n {
 			h[k] = maphash.String(idSeed, ids[k])
 		}
 		for k := range n {
-			sl[k] = t.slots[h[k]&t.mask]
+			sl[k] = t.slots[uint32(h[k])&t.mask]
 		}
 		var touch int
 		for k := range n {
-			if s := sl[k]; s != 0 && s&^0xFFFFFFFF == h[k]&^0xFFFFFFFF {
-				if i := int(uint32(s)) - 1; t.keyOff[i] < t.keyOff[i+1] {
+			if s := sl[k]; s != 0 && s&^t.mask == t.tag(h[k]) {
+				if i := int(s&t.mask) - 1; t.keyOff[i] < t.keyOff[i+1] {
 					touch += int(t.keys[t.keyOff[i]])
 				}
 			}
@@ -224,7 +359,7 @@ type checkScratch struct {
 	i32                     []int32
 	bools                   []bool
 	u8                      []uint8
-	slots                   []uint64
+	slots                   []uint32
 	needI32, needBo, needU8 int
 	// orGroup is the memory of atomSum.orGroup.
 	orGroup []int32
@@ -238,6 +373,10 @@ type checkScratch struct {
 	repeat   []bool
 	later    []int32
 	laterIDs []string
+	// hashes, partCount and order are idTable.build's memory.
+	hashes    []uint64
+	partCount []int32
+	order     []slotAt
 }
 
 var scratchPool sync.Pool
