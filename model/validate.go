@@ -75,22 +75,7 @@ func (r *Report) putText(rp ReportProblem, text string) {
 // findings are copied, in their order, into a slice of their number: the
 // one they were gathered in may be a buffer used again (problemBufs).
 func (r *Report) finish() {
-	// A stable sort by line: the findings' lines and places sorted,
-	// rather than the findings, 96 bytes each, moved about.
-	type at struct {
-		line int
-		i    int32
-	}
-	order := make([]at, len(r.Problems))
-	for i := range r.Problems {
-		order[i] = at{r.Problems[i].Line, int32(i)}
-	}
-	slices.SortFunc(order, func(a, b at) int {
-		if c := cmp.Compare(a.line, b.line); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
+	order := sortedByLine(r.Problems)
 	sorted := make([]ReportProblem, len(r.Problems))
 	for k, o := range order {
 		sorted[k] = r.Problems[o.i]
@@ -113,6 +98,52 @@ func (r *Report) finish() {
 	}
 	r.texts = nil
 	r.Valid = len(r.Errors) == 0
+}
+
+// at is a finding's line and its place among the findings.
+type at struct {
+	line int
+	i    int32
+}
+
+// sortedByLine is the findings' lines and places, sorted by line and, on
+// one line, by place: the findings' order, sorted stably by line. Their
+// lines and places are sorted rather than the findings (96 bytes each),
+// and by their digits, base 2^11 from the lowest, each digit in one pass
+// that keeps the order of the last (a radix sort): the findings of each
+// check come in file order, a few thousand at 10,000 atoms and ten times
+// that at 100,000, where a comparison sort's log factor grew its time
+// ×18 (issue 26).
+func sortedByLine(ps []ReportProblem) []at {
+	order := make([]at, len(ps))
+	top, low := 0, 0
+	for i := range ps {
+		order[i] = at{ps[i].Line, int32(i)}
+		top, low = max(top, ps[i].Line), min(low, ps[i].Line)
+	}
+	if len(ps) < 64 || low < 0 {
+		slices.SortStableFunc(order, func(a, b at) int { return cmp.Compare(a.line, b.line) })
+		return order
+	}
+	const digit = 11
+	var count [1<<digit + 1]int32
+	tmp := make([]at, len(order))
+	for shift := 0; top>>shift > 0; shift += digit {
+		clear(count[:])
+		for _, o := range order {
+			count[(o.line>>shift)&(1<<digit-1)+1]++
+		}
+		for d := 1; d < len(count); d++ {
+			count[d] += count[d-1]
+		}
+		for _, o := range order {
+			d := (o.line >> shift) & (1<<digit - 1)
+			tmp[count[d]] = o
+			count[d]++
+		}
+		order, tmp = tmp, order
+	}
+	return order
 }
 
 // problemBuf is a validation's findings before finish copies them out,
