@@ -312,13 +312,7 @@ func (sh *shape) orGroupIndexes(s *State, sum *atomSum) {
 		sh.choiceOff[k+1] = sh.choiceOff[k] + int32(len(g.Choices))
 	}
 	sh.choiceAt = sh.int32s(int(sh.choiceOff[len(s.ORGroups)]))
-	k := 0
-	sh.findEach(s, sh.choiceAt, func(c int) string {
-		for int32(c) >= sh.choiceOff[k+1] {
-			k++
-		}
-		return s.ORGroups[k].Choices[c-int(sh.choiceOff[k])]
-	})
+	sh.choiceIndexes(s, sum)
 	// orFirst holds the first group of the name until the end.
 	for k := range s.ORGroups {
 		fk := names.firstOf[k]
@@ -346,6 +340,80 @@ func (sh *shape) orGroupIndexes(s *State, sum *atomSum) {
 		if k >= 0 {
 			sh.orLast[i] = names.lastOf[k]
 		}
+	}
+}
+
+// choiceIndexes fills choiceAt. A group's choices are mostly atoms that
+// name it in their or_group field (sum's orAtoms, when sum is not nil):
+// a choice that is the id of one of those, the first of its id, is that
+// atom; only the other choices are looked up, for a lookup reads the
+// ids' table at random (issue 26).
+func (sh *shape) choiceIndexes(s *State, sum *atomSum) {
+	var look []int32 // the choices looked up, by their place in choiceAt
+	if sum == nil {
+		look = make([]int32, len(sh.choiceAt))
+		for c := range look {
+			look[c] = int32(c)
+		}
+	} else {
+		// The atoms naming each group, a first of its name (as an
+		// or_group field names it), one after the other from at[k].
+		at := make([]int32, len(s.ORGroups)+1)
+		for _, k := range sum.orGroup {
+			if k >= 0 {
+				at[k+1]++
+			}
+		}
+		for k := range s.ORGroups {
+			at[k+1] += at[k]
+		}
+		naming := make([]int32, at[len(s.ORGroups)])
+		fill := slices.Clone(at[:len(s.ORGroups)])
+		for x, k := range sum.orGroup {
+			if k >= 0 {
+				naming[fill[k]] = sum.orAtoms[x]
+				fill[k]++
+			}
+		}
+		is := func(j int32, id string) bool { return sh.first[j] && sh.ids.is(int(j), id) }
+		for k := range s.ORGroups {
+			atoms := naming[at[sh.names.firstOf[k]]:at[sh.names.firstOf[k]+1]]
+			for x, choice := range s.ORGroups[k].Choices {
+				// The atom in the choice's place first; the others only
+				// when they are few, so that a group named by many
+				// atoms costs a lookup a choice, not a pass over them.
+				c := sh.choiceOff[k] + int32(x)
+				sh.choiceAt[c] = -1
+				if x < len(atoms) && is(atoms[x], choice) {
+					sh.choiceAt[c] = atoms[x]
+				} else if len(atoms) <= 8 {
+					for _, j := range atoms {
+						if is(j, choice) {
+							sh.choiceAt[c] = j
+							break
+						}
+					}
+				}
+				if sh.choiceAt[c] < 0 {
+					look = append(look, c)
+				}
+			}
+		}
+	}
+	if len(look) == 0 {
+		return
+	}
+	found := make([]int32, len(look))
+	k := 0
+	sh.findEach(s, found, func(x int) string {
+		c := look[x]
+		for c >= sh.choiceOff[k+1] {
+			k++
+		}
+		return s.ORGroups[k].Choices[c-sh.choiceOff[k]]
+	})
+	for x, c := range look {
+		sh.choiceAt[c] = found[x]
 	}
 }
 

@@ -454,10 +454,31 @@ func (v *validator) outstanding() int {
 // selectedAt is, for each OR group, the index of the atom (the first of
 // the id) its selected choice names, -1 for none: an atom j that is the
 // first of its id is what group k selects when selectedAt()[k] == j.
+//
+// A group mostly selects one of its choices, whose atoms the shape has
+// found (choiceAt): only the other selections are looked up, for a
+// lookup reads the ids' table at random (issue 26).
 func (v *validator) selectedAt() []int32 {
-	if v.selAt == nil {
-		v.selAt = make([]int32, len(v.s.ORGroups))
-		v.sh.findEach(v.s, v.selAt, func(k int) string { return v.s.ORGroups[k].Selected })
+	if v.selAt != nil {
+		return v.selAt
+	}
+	sh := v.sh
+	v.selAt = make([]int32, len(v.s.ORGroups))
+	var rest []int32 // the groups that select none of their choices
+	for k := range v.s.ORGroups {
+		g := &v.s.ORGroups[k]
+		if c := slices.Index(g.Choices, g.Selected); c >= 0 && sh.choiceAt != nil {
+			v.selAt[k] = sh.choiceAt[sh.choiceOff[k]+int32(c)]
+		} else {
+			rest = append(rest, int32(k))
+		}
+	}
+	if len(rest) > 0 {
+		found := make([]int32, len(rest))
+		sh.findEach(v.s, found, func(x int) string { return v.s.ORGroups[rest[x]].Selected })
+		for x, k := range rest {
+			v.selAt[k] = found[x]
+		}
 	}
 	return v.selAt
 }
