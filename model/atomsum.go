@@ -50,6 +50,11 @@ type atomSum struct {
 	// none, read from names (the shape's) as the atom is.
 	orAtoms, orGroup []int32
 	names            *groupNames
+	// lastGroup is the group the last atom with an or_group field named,
+	// lastName that name (the next atom mostly names it too, or the
+	// next group: names.firstNear).
+	lastGroup int32
+	lastName  string
 	// off is where the dependencies of each atom start in g (and end:
 	// len(atoms)+1 long), given to scanAtoms; g the atoms' dependencies
 	// resolved, the shape's depGraph.
@@ -79,9 +84,10 @@ func (sum *atomSum) add(i int, a *Atom) {
 	}
 	sum.fields[i] = has
 	if a.ORGroup != "" {
-		k, ok := sum.names.first[a.ORGroup]
-		if !ok {
-			k = -1
+		k := sum.lastGroup
+		if a.ORGroup != sum.lastName || k < 0 {
+			k = sum.names.firstNear(a.ORGroup, max(k, 0))
+			sum.lastGroup, sum.lastName = k, a.ORGroup
 		}
 		sum.orAtoms, sum.orGroup = append(sum.orAtoms, int32(i)), append(sum.orGroup, k)
 	}
@@ -118,12 +124,32 @@ type groupNames struct {
 	// firstOf, lastOf and next are, for each group, the first and the
 	// last group of its name and the next one (-1: none).
 	firstOf, lastOf, next []int32
+	// groups are the groups indexed, of the state the shape was made
+	// for: a state of the same shape has groups of the same names.
+	groups []ORGroup
+}
+
+// firstNear is first[name] (-1: no group has it), trying groups k and
+// k+1 before the map: the names looked up one after another are mostly
+// of one group or the next (a group's atoms, the trail's entries), and
+// the map's keys are read at random, at 100,000 atoms from memory
+// (issue 26).
+func (gn *groupNames) firstNear(name string, k int32) int32 {
+	for c := max(k, 0); c <= k+1 && int(c) < len(gn.groups); c++ {
+		if gn.groups[c].Name == name {
+			return gn.firstOf[c]
+		}
+	}
+	if f, ok := gn.first[name]; ok {
+		return f
+	}
+	return -1
 }
 
 // nameGroups indexes groups by name.
 func nameGroups(groups []ORGroup) *groupNames {
 	n := len(groups)
-	gn := &groupNames{first: make(map[string]int32, n), firstOf: make([]int32, n), lastOf: make([]int32, n), next: make([]int32, n)}
+	gn := &groupNames{first: make(map[string]int32, n), firstOf: make([]int32, n), lastOf: make([]int32, n), next: make([]int32, n), groups: groups}
 	for k := range groups {
 		gn.next[k] = -1
 		f, ok := gn.first[groups[k].Name]

@@ -349,6 +349,70 @@ func (sh *shape) findEach(s *State, out []int32, id func(k int) string) {
 	}
 }
 
+// findDecompositions sets out to the indexes of the atoms s's
+// decompositions name, each decomposition's parent and then its
+// children, as findEach would (-1: none). A decomposition's children are
+// mostly the atoms right after its parent: each child is first compared
+// with the atom after the one the parent or the child before it is, and
+// only looked up when it is not that atom, for a lookup reads the ids'
+// table at random (issue 26). The parents are looked up together first,
+// then the children that were not the next atom.
+func (sh *shape) findDecompositions(s *State, out []int32) {
+	ds := s.Decompositions
+	// The ids to look up, by their places in out, ascending; id is the
+	// id at a place, a walk along ds as the places go up.
+	var look []int32
+	var d, base int // decomposition d's parent is at out[base]
+	id := func(k int32) string {
+		for int(k) > base+len(ds[d].Children) {
+			base += 1 + len(ds[d].Children)
+			d++
+		}
+		if int(k) == base {
+			return ds[d].Parent
+		}
+		return ds[d].Children[int(k)-base-1]
+	}
+	lookUp := func() {
+		found := make([]int32, len(look))
+		d, base = 0, 0
+		sh.findEach(s, found, func(x int) string { return id(look[x]) })
+		for x, k := range look {
+			out[k] = found[x]
+		}
+		look = look[:0]
+	}
+	if sh.ids.slots == nil { // a shape without the table: no atom to compare with
+		for k := range out {
+			look = append(look, int32(k))
+		}
+		lookUp()
+		return
+	}
+	k := int32(0)
+	for _, dc := range ds {
+		look = append(look, k)
+		k += 1 + int32(len(dc.Children))
+	}
+	lookUp()
+	k = 0
+	for _, dc := range ds {
+		for c := 0; c < len(dc.Children); c++ {
+			p := k + 1 + int32(c)
+			if j := out[p-1] + 1; out[p-1] >= 0 && int(j) < len(sh.first) && sh.first[j] && sh.ids.is(int(j), dc.Children[c]) {
+				out[p] = j
+			} else {
+				out[p] = -1
+				look = append(look, p)
+			}
+		}
+		k += 1 + int32(len(dc.Children))
+	}
+	if len(look) > 0 {
+		lookUp()
+	}
+}
+
 // checkScratch is the memory of the slices checkShape makes, kept between
 // calls of Validate (scratchPool): at 100,000 atoms they are 4 MB a call,
 // whose allocation and collection on a heap of that size grew faster

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math"
@@ -1211,18 +1212,7 @@ func (v *validator) decompositions() {
 		at = v.next.decompAt
 	case v.sh != nil:
 		at = make([]int32, n)
-		i, c := 0, -1 // decomposition i, its child c (-1: the parent)
-		v.sh.findEach(v.s, at, func(int) string {
-			for c == len(v.s.Decompositions[i].Children) {
-				i, c = i+1, -1
-			}
-			d := &v.s.Decompositions[i]
-			c++
-			if c == 0 {
-				return d.Parent
-			}
-			return d.Children[c-1]
-		})
+		v.sh.findDecompositions(v.s, at)
 		if v.next != nil {
 			v.next.decompAt = at
 		}
@@ -1282,11 +1272,10 @@ func (v *validator) bindings() {
 		v.next.bindAt = at
 	}
 	// Without the last state's answers, the atoms are looked up together
-	// (shape.findEach).
+	// (bindingAtoms).
 	var found []int32
 	if m := v.memo; v.sh != nil && (m == nil || m.sh != v.sh || m.last == nil) {
-		found = make([]int32, len(v.s.Bindings))
-		v.sh.findEach(v.s, found, func(k int) string { return v.s.Bindings[k].AtomID })
+		found = v.bindingAtoms()
 	}
 	for k, b := range v.s.Bindings {
 		var j int
@@ -1320,6 +1309,51 @@ func (v *validator) bindings() {
 	}
 }
 
+// bindingAtoms is, for each binding, the index of the atom (the first of
+// the id) it belongs to, -1 for none. A loop adds a binding as it
+// resolves an atom, so that the bindings mostly name the resolved atoms
+// in their order: each binding's id is first compared with the next
+// resolved atoms (four, within 4,096 atoms) after the last binding's,
+// and looked up only when it is none of them, for a lookup reads the ids'
+// table at random (issue 26); those are looked up together
+// (shape.findEach).
+func (v *validator) bindingAtoms() []int32 {
+	bs := v.s.Bindings
+	found := make([]int32, len(bs))
+	var look []int32 // the bindings to look up
+	next := 0        // where the next resolved atom is looked for
+	for k := range bs {
+		found[k] = -1
+		if v.sum != nil { // the table and the statuses are there
+			// Four resolved atoms are compared (past some without a
+			// binding), found among the next 4,096 atoms' statuses.
+			st := v.sum.st[:min(next+4096, len(v.sum.st))]
+			for j, tries := next, 4; j < len(st) && tries > 0; j, tries = j+1, tries-1 {
+				x := bytes.IndexByte(st[j:], stResolved)
+				if x < 0 {
+					break
+				}
+				j += x
+				if v.sh.first[j] && v.sh.ids.is(j, bs[k].AtomID) {
+					found[k], next = int32(j), j+1
+					break
+				}
+			}
+		}
+		if found[k] < 0 {
+			look = append(look, int32(k))
+		}
+	}
+	if len(look) > 0 {
+		at := make([]int32, len(look))
+		v.sh.findEach(v.s, at, func(x int) string { return bs[look[x]].AtomID })
+		for x, k := range look {
+			found[k] = at[x]
+		}
+	}
+	return found
+}
+
 // bindingAtom is the index of the atom (the first of the id) binding k,
 // for id, belongs to; -1 for none: the last state's answer when its
 // binding k was for id too and the atoms have the last state's shape.
@@ -1337,6 +1371,7 @@ func (v *validator) trailAndCorrections() {
 	// A trail entry records an OR selection: or_group, selected, reason and
 	// timestamp are all required (seed 000 §4.7).
 	names := v.groupNames()
+	near := int32(-1) // the group of the last entry that names one
 	for i := range v.s.Trail {
 		t := &v.s.Trail[i]
 		// The path is spelt out only for a finding.
@@ -1359,7 +1394,10 @@ func (v *validator) trailAndCorrections() {
 			v.warnf(t.Line, p()+".timestamp", "trail entry %d has no timestamp", i+1)
 		}
 		if t.ORGroup != "" {
-			if _, ok := names.first[t.ORGroup]; !ok && t.Type != "user_correction" {
+			k := names.firstNear(t.ORGroup, near)
+			if k >= 0 {
+				near = k
+			} else if t.Type != "user_correction" {
 				v.warnf(t.Line, p()+".or_group", "trail entry %d names OR group %s, which is not defined", i+1, t.ORGroup)
 			}
 		}

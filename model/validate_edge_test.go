@@ -2,7 +2,9 @@ package model_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,6 +85,120 @@ func TestValidateEdgesOfItsPass(t *testing.T) {
 			if !strings.Contains(all, w) {
 				t.Errorf("%s: no finding %q in\n%s", c.name, w, all)
 			}
+		}
+	}
+}
+
+// TestValidateWhatItTriesBeforeALookup checks Validate against the
+// reference validator on states where the atoms it tries before a lookup
+// are right, wrong or not there: bindings in the order of the resolved
+// atoms (with resolved atoms that have none, stale bindings and bindings
+// for no atom between them), reversed and shuffled; decompositions whose
+// children are atoms one after another, a run broken in its middle, or
+// scattered; OR groups whose choices are the atoms naming them in their
+// order, in another order, or other atoms, selecting a choice or not; a
+// trail in the groups' order and shuffled; ids given to two atoms, the
+// first of them where the guess is the second.
+func TestValidateWhatItTriesBeforeALookup(t *testing.T) {
+	for seed := range uint64(40) {
+		r := rand.New(rand.NewPCG(seed, 26))
+		n := 50 + r.IntN(400)
+		id := func(i int) string { return fmt.Sprintf("A%d", i) }
+		s := &model.State{Lines: model.LinesOf(map[string]int{"objective": 2, "control": 4, "atoms": 9})}
+		statuses := []model.AtomStatus{model.StatusPending, model.StatusResolved, model.StatusResolved, model.StatusInProgress}
+		for i := range n {
+			a := model.Atom{ID: id(i), Status: statuses[r.IntN(len(statuses))], Line: 10 + 5*i}
+			if r.IntN(20) == 0 && i > 0 {
+				a.ID = id(r.IntN(i)) // an id again
+			}
+			if i > 0 && r.IntN(2) == 0 {
+				a.DependsOn = []string{id(max(0, i-1-r.IntN(5)))}
+			}
+			a.Lines = model.LinesOf(map[string]int{"id": a.Line, "description": a.Line + 1, "status": a.Line + 2, "depends_on": a.Line + 3})
+			s.Atoms = append(s.Atoms, a)
+		}
+		line := 10 + 5*n
+		next := func() int { line += 3; return line }
+		// Bindings.
+		var bound []string
+		for i := range n {
+			if s.Atoms[i].Status == model.StatusResolved && r.IntN(8) != 0 {
+				bound = append(bound, s.Atoms[i].ID)
+			}
+			if r.IntN(30) == 0 {
+				bound = append(bound, id(r.IntN(n))) // stale, or for an unresolved atom
+			}
+			if r.IntN(40) == 0 {
+				bound = append(bound, "B"+id(i)) // for no atom
+			}
+		}
+		switch seed % 3 {
+		case 1:
+			slices.Reverse(bound)
+		case 2:
+			r.Shuffle(len(bound), func(a, b int) { bound[a], bound[b] = bound[b], bound[a] })
+		}
+		for _, b := range bound {
+			s.Bindings = append(s.Bindings, model.Binding{AtomID: b, Summary: "done", Line: next()})
+		}
+		// Decompositions.
+		for range r.IntN(12) {
+			p, c := r.IntN(n), 1+r.IntN(6)
+			d := model.Decomposition{Parent: id(p), Reason: "split", Line: next()}
+			start := r.IntN(n)
+			for k := range c {
+				switch r.IntN(6) {
+				case 0:
+					d.Children = append(d.Children, id(r.IntN(n))) // anywhere
+				case 1:
+					d.Children = append(d.Children, "C"+id(k)) // no atom
+				default:
+					d.Children = append(d.Children, s.Atoms[min(n-1, start+k)].ID) // the next atom
+				}
+			}
+			s.Decompositions = append(s.Decompositions, d)
+		}
+		// OR groups, their choices the atoms naming them or not.
+		at := 0
+		for k := range r.IntN(16) {
+			name := fmt.Sprintf("g%d", k%5) // some names twice
+			g := model.ORGroup{Name: name, Line: next()}
+			size := 1 + r.IntN(4)
+			for c := range size {
+				if at+c >= n {
+					break
+				}
+				s.Atoms[at+c].ORGroup = name
+				g.Choices = append(g.Choices, s.Atoms[at+c].ID)
+			}
+			switch r.IntN(4) {
+			case 0:
+				slices.Reverse(g.Choices)
+			case 1:
+				g.Choices = append(g.Choices, id(r.IntN(n)), "X"+name)
+			}
+			switch r.IntN(3) {
+			case 0:
+				if len(g.Choices) > 0 {
+					g.Selected = g.Choices[r.IntN(len(g.Choices))]
+				}
+			case 1:
+				g.Selected = id(r.IntN(n))
+			}
+			g.Lines = model.LinesOf(map[string]int{"choices": g.Line + 1, "selected": g.Line + 2})
+			s.ORGroups = append(s.ORGroups, g)
+			at += size + r.IntN(20)
+		}
+		for k := range s.ORGroups {
+			s.Trail = append(s.Trail, model.TrailEntry{ORGroup: s.ORGroups[k].Name, Selected: s.ORGroups[k].Selected, Reason: "r", Timestamp: "t", Line: next()})
+		}
+		if r.IntN(2) == 0 {
+			s.Trail = append(s.Trail, model.TrailEntry{ORGroup: "nosuch", Selected: "A1", Reason: "r", Timestamp: "t", Line: next()})
+			r.Shuffle(len(s.Trail), func(a, b int) { s.Trail[a], s.Trail[b] = s.Trail[b], s.Trail[a] })
+		}
+		got, want := model.Validate(s), model.ValidateRef(s, model.Derive(s))
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("seed %d: Validate\n%v\n%v\nwant\n%v\n%v", seed, got.Errors, got.Warnings, want.Errors, want.Warnings)
 		}
 	}
 }
