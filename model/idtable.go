@@ -173,13 +173,18 @@ type slotAt struct {
 }
 
 // build puts the atoms, their ids hashed in hashes, into t's slots and
-// marks the first of each id in first. A table of more than one part is
+// marks the first of each id in first (len(hashes) long). A table of more than one part is
 // filled a part at a time (partSlots): the atoms whose slots start in
 // the part, in their order, each part cleared just before, so that its
 // slots are in the cache as they are written, where atoms put in their
 // order write all over the table (1 MB at 100,000 atoms; issue 26). The
 // atoms are sorted into the parts by counting (sc's memory).
 func (t *idTable) build(hashes []uint64, first []bool, sc *checkScratch) {
+	// Each atom is the first of its id until put finds its id again:
+	// one pass over first, not a write at random for each atom.
+	for i := range first {
+		first[i] = true
+	}
 	parts := len(t.slots) / partSlots
 	if parts <= 1 {
 		clear(t.slots)
@@ -234,11 +239,10 @@ func (t *idTable) slotOf(h uint64, i int) slotAt {
 	return slotAt{val: t.tag(h) | uint32(i+1), home: uint32(h) & t.mask}
 }
 
-// put puts atom o into t, and marks it in first when it is the first
-// with its id. The slots from cleared on are not cleared yet: a run of
+// put puts atom o into t, and unmarks it in first when an atom before
+// it has its id. The slots from cleared on are not cleared yet: a run of
 // full slots that reaches them clears a part more.
 func (t *idTable) put(o slotAt, first []bool, cleared *int) {
-	i := int(o.val&t.mask) - 1
 	for p := o.home; ; p = (p + 1) & t.mask {
 		if int(p) >= *cleared {
 			end := min(*cleared+partSlots, len(t.slots))
@@ -248,11 +252,11 @@ func (t *idTable) put(o slotAt, first []bool, cleared *int) {
 		sl := t.slots[p]
 		if sl == 0 {
 			t.slots[p] = o.val
-			first[i] = true
 			return
 		}
-		if sl&^t.mask == o.val&^t.mask && t.is(int(sl&t.mask)-1, t.idOf(i)) {
-			return // an id again: the first keeps the slot
+		if i := int(o.val&t.mask) - 1; sl&^t.mask == o.val&^t.mask && t.is(int(sl&t.mask)-1, t.idOf(i)) {
+			first[i] = false // an id again: the first keeps the slot
+			return
 		}
 	}
 }

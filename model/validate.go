@@ -998,7 +998,7 @@ func findCycles(s *State, sh *shape) []cycle {
 		grey
 		black
 	)
-	color := make([]uint8, len(atoms))
+	color := sh.uint8s(len(atoms))
 	reported := map[string]bool{}
 	var found []cycle
 	// next is the position in g.dep of the dependency of node to follow.
@@ -1265,7 +1265,12 @@ func (v *validator) decompositions() {
 
 func (v *validator) bindings() {
 	// bound marks the atoms (the first of each id) that have a binding.
-	bound := make([]bool, len(v.s.Atoms))
+	var bound []bool
+	if v.sh != nil {
+		bound = v.sh.bools(len(v.s.Atoms))
+	} else {
+		bound = make([]bool, len(v.s.Atoms))
+	}
 	var at []int32
 	if v.next != nil {
 		at = make([]int32, len(v.s.Bindings))
@@ -1319,7 +1324,7 @@ func (v *validator) bindings() {
 // (shape.findEach).
 func (v *validator) bindingAtoms() []int32 {
 	bs := v.s.Bindings
-	found := make([]int32, len(bs))
+	found := v.sh.int32s(len(bs))
 	var look []int32 // the bindings to look up
 	next := 0        // where the next resolved atom is looked for
 	for k := range bs {
