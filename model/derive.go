@@ -159,11 +159,11 @@ type shape struct {
 	names      *groupNames
 	parentOf   map[string]string
 	childrenOf map[string][]string
-	// orFirst and orLast are, for each atom first with its id that is in
-	// an OR group (orGroupOf), the index in State.ORGroups of the first
-	// and of the last group of that name; -1 for the others. Nil when
-	// there are no OR groups.
-	orFirst, orLast []int32
+	// orIn is, for each atom first with its id that is in an OR group
+	// (orGroupOf), the index in State.ORGroups of the first group of
+	// that name plus one; 0 for the others (orGroupFirst, orGroupLast).
+	// Nil when there are no OR groups.
+	orIn []int32
 	// choiceAt is, for each choice of each OR group in order, the index
 	// of the atom (the first with its id) it names, -1 for none;
 	// choiceOff[k] is where group k's choices start (len(ORGroups)+1
@@ -182,10 +182,19 @@ type shape struct {
 // in, of the groups with its name the first (State.ORGroup's); -1 for
 // none.
 func (sh *shape) orGroupFirst(i int) int {
-	if sh.orFirst == nil {
+	if sh.orIn == nil {
 		return -1
 	}
-	return int(sh.orFirst[i])
+	return int(sh.orIn[i]) - 1
+}
+
+// orGroupLast is orGroupFirst's last group of the name (the one whose
+// selection counts); -1 for none.
+func (sh *shape) orGroupLast(i int) int {
+	if k := sh.orGroupFirst(i); k >= 0 {
+		return int(sh.names.lastOf[k])
+	}
+	return -1
 }
 
 // find is the index of the first atom of s (of this shape) with id, and
@@ -291,7 +300,7 @@ func firstIndex(s *State, first []bool) map[string]int {
 	return index
 }
 
-// orGroupIndexes fills orFirst and orLast: for each atom, the group
+// orGroupIndexes fills orIn: for each atom, the group
 // orGroupsOf gives its id (the group its or_group field names, when one
 // has that name, of atoms with one id the last; else the first group
 // that lists it), found through the ids' table rather than a map of ids.
@@ -303,22 +312,18 @@ func (sh *shape) orGroupIndexes(s *State, sum *atomSum) {
 		return
 	}
 	n := len(s.Atoms)
-	sh.orFirst, sh.orLast = sh.int32s(n), sh.int32s(n)
-	for i := range n {
-		sh.orFirst[i], sh.orLast[i] = -1, -1
-	}
+	sh.orIn = sh.int32s(n) // zero: in no group; a group's first of its name plus one
 	sh.choiceOff = sh.int32s(len(s.ORGroups) + 1)
 	for k, g := range s.ORGroups {
 		sh.choiceOff[k+1] = sh.choiceOff[k] + int32(len(g.Choices))
 	}
 	sh.choiceAt = sh.int32s(int(sh.choiceOff[len(s.ORGroups)]))
 	sh.choiceIndexes(s, sum)
-	// orFirst holds the first group of the name until the end.
 	for k := range s.ORGroups {
-		fk := names.firstOf[k]
+		fk := names.firstOf[k] + 1
 		for _, i := range sh.choiceAt[sh.choiceOff[k]:sh.choiceOff[k+1]] {
-			if i >= 0 && sh.orFirst[i] < 0 {
-				sh.orFirst[i] = fk
+			if i >= 0 && sh.orIn[i] == 0 {
+				sh.orIn[i] = fk
 			}
 		}
 	}
@@ -329,18 +334,13 @@ func (sh *shape) orGroupIndexes(s *State, sum *atomSum) {
 		if !sh.first[i] {
 			j, _ = sh.find(s, s.Atoms[i].ID)
 		}
-		sh.orFirst[j] = k
+		sh.orIn[j] = k + 1
 	}
 	orAtomGroups(s, names, sum, func(i int, k int32) {
 		if k >= 0 {
 			named(i, k)
 		}
 	})
-	for i, k := range sh.orFirst {
-		if k >= 0 {
-			sh.orLast[i] = names.lastOf[k]
-		}
-	}
 }
 
 // choiceIndexes fills choiceAt. A group's choices are mostly atoms that
@@ -585,7 +585,8 @@ func outstanding(s *State, sh *shape) int {
 // choice that its group (of the groups with the group's name, the last)
 // does not select.
 func unselected(s *State, sh *shape, i int, id string) bool {
-	return sh.orLast != nil && sh.orLast[i] >= 0 && s.ORGroups[sh.orLast[i]].Selected != id
+	k := sh.orGroupLast(i)
+	return k >= 0 && s.ORGroups[k].Selected != id
 }
 
 // depGraph is every atom's depends_on resolved once: the dependencies of

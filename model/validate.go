@@ -444,7 +444,7 @@ func (v *validator) outstanding() int {
 		}
 		// An OR choice its group does not select: the group's selected
 		// choice names another atom (k is the first of its id).
-		if sh.orLast != nil && sh.orLast[k] >= 0 && v.selectedAt()[sh.orLast[k]] != int32(k) {
+		if last := sh.orGroupLast(k); last >= 0 && v.selectedAt()[last] != int32(k) {
 			continue
 		}
 		n++
