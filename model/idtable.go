@@ -10,9 +10,9 @@ import (
 // idTable finds the first atom with an id: an open-addressing hash table
 // of atom indexes, made once per shape. It does what a map[string]int of
 // the ids does in less memory: each slot is 4 bytes, the atom's index
-// plus one (0: empty) in its low bits (those of mask) and the upper bits
-// of the id's hash in the others, so that a probe compares the id's
-// bytes only when those agree. At 100,000 atoms the table is 1 MB, where
+// plus one (0: empty) in its low bits (those of mask) and the bits of
+// the id's hash above them in the others (the low bits place the slot),
+// so that a probe compares the id's bytes only when those agree. At 100,000 atoms the table is 1 MB, where
 // a Go map of the ids (about 5 MB, with the keys' bytes elsewhere)
 // missed the cache on nearly every access (issue 26: validate grew
 // ×13–21 from 10,000 to 100,000 atoms).
@@ -71,7 +71,7 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 	if cap(hashes) >= len(atoms) {
 		hashes = hashes[:len(atoms)]
 	} else {
-		hashes = make([]uint64, len(atoms))
+		hashes = make([]uint32, len(atoms))
 		sc.hashes = hashes
 	}
 	var recent recentIDs
@@ -84,7 +84,7 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 		t.keys = append(t.keys, id...)
 		t.keyOff[i+1] = int32(len(t.keys))
 		h := maphash.String(idSeed, id)
-		hashes[i] = h
+		hashes[i] = uint32(h)
 		recent.put(h, i)
 		sum.add(i, a)
 		sum.off[i] = int32(len(g.dep))
@@ -107,7 +107,7 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 	// with its id, which is another when an earlier atom has the id.
 	for p, x := range g.dep {
 		if x >= 0 && !first[x] {
-			g.dep[p] = int32(t.probe(t.idOf(int(x)), hashes[x]))
+			g.dep[p] = int32(t.probe(t.idOf(int(x)), uint64(hashes[x])))
 		}
 	}
 	// The ids not found yet, looked up in the whole table.
@@ -172,14 +172,15 @@ type slotAt struct {
 	val, home uint32
 }
 
-// build puts the atoms, their ids hashed in hashes, into t's slots and
-// marks the first of each id in first (len(hashes) long). A table of more than one part is
+// build puts the atoms, their ids hashed in hashes (the low halves),
+// into t's slots and marks the first of each id in first (len(hashes)
+// long). A table of more than one part is
 // filled a part at a time (partSlots): the atoms whose slots start in
 // the part, in their order, each part cleared just before, so that its
 // slots are in the cache as they are written, where atoms put in their
 // order write all over the table (1 MB at 100,000 atoms; issue 26). The
 // atoms are sorted into the parts by counting (sc's memory).
-func (t *idTable) build(hashes []uint64, first []bool, sc *checkScratch) {
+func (t *idTable) build(hashes []uint32, first []bool, sc *checkScratch) {
 	// Each atom is the first of its id until put finds its id again:
 	// one pass over first, not a write at random for each atom.
 	for i := range first {
@@ -204,7 +205,7 @@ func (t *idTable) build(hashes []uint64, first []bool, sc *checkScratch) {
 		sc.partCount = count
 	}
 	for _, h := range hashes {
-		count[(uint32(h)&t.mask)>>shift+1]++
+		count[(h&t.mask)>>shift+1]++
 	}
 	for q := 1; q <= parts; q++ {
 		count[q] += count[q-1]
@@ -217,7 +218,7 @@ func (t *idTable) build(hashes []uint64, first []bool, sc *checkScratch) {
 		sc.order = order
 	}
 	for i, h := range hashes {
-		q := (uint32(h) & t.mask) >> shift
+		q := (h & t.mask) >> shift
 		order[count[q]] = t.slotOf(h, i)
 		count[q]++
 	}
@@ -234,9 +235,10 @@ func (t *idTable) build(hashes []uint64, first []bool, sc *checkScratch) {
 	}
 }
 
-// slotOf is atom i, whose id's hash is h, as build puts it.
-func (t *idTable) slotOf(h uint64, i int) slotAt {
-	return slotAt{val: t.tag(h) | uint32(i+1), home: uint32(h) & t.mask}
+// slotOf is atom i, the low half of whose id's hash is h, as build puts
+// it.
+func (t *idTable) slotOf(h uint32, i int) slotAt {
+	return slotAt{val: t.tag(h) | uint32(i+1), home: h & t.mask}
 }
 
 // put puts atom o into t, and unmarks it in first when an atom before
@@ -261,10 +263,11 @@ func (t *idTable) put(o slotAt, first []bool, cleared *int) {
 	}
 }
 
-// tag is the part of a slot that holds the upper bits of h (the hash of
-// the slot's id): those the slot's index does not use.
-func (t *idTable) tag(h uint64) uint32 {
-	return uint32(h>>32) &^ t.mask
+// tag is the part of a slot that holds bits of h (the low half of the
+// hash of the slot's id): those above the index's (mask), which the
+// slot's position does not use either.
+func (t *idTable) tag(h uint32) uint32 {
+	return h &^ t.mask
 }
 
 // is reports whether atom i's id is id.
@@ -281,7 +284,7 @@ func (t *idTable) find(id string) (int, bool) {
 
 // probe is find for id, whose hash is h; -1 for none.
 func (t *idTable) probe(id string, h uint64) int {
-	tag := t.tag(h)
+	tag := t.tag(uint32(h))
 	for p := uint32(h) & t.mask; ; p = (p + 1) & t.mask {
 		sl := t.slots[p]
 		if sl == 0 {
@@ -318,7 +321,7 @@ func (t *idTable) findAll(ids []string, out []int32) {
 		}
 		var touch int
 		for k := range n {
-			if s := sl[k]; s != 0 && s&^t.mask == t.tag(h[k]) {
+			if s := sl[k]; s != 0 && s&^t.mask == t.tag(uint32(h[k])) {
 				if i := int(s&t.mask) - 1; t.keyOff[i] < t.keyOff[i+1] {
 					touch += int(t.keys[t.keyOff[i]])
 				}
@@ -442,7 +445,7 @@ type checkScratch struct {
 	later    []int32
 	laterIDs []string
 	// hashes, partCount and order are idTable.build's memory.
-	hashes    []uint64
+	hashes    []uint32
 	partCount []int32
 	order     []slotAt
 }
