@@ -50,6 +50,7 @@ type atomSum struct {
 	// none, read from names (the shape's) as the atom is.
 	orAtoms, orGroup []int32
 	names            *groupNames
+	groups           []ORGroup // those names indexes
 	// lastGroup is the group the last atom with an or_group field named,
 	// lastName that name (the next atom mostly names it too, or the
 	// next group: names.firstNear).
@@ -86,7 +87,7 @@ func (sum *atomSum) add(i int, a *Atom) {
 	if a.ORGroup != "" {
 		k := sum.lastGroup
 		if a.ORGroup != sum.lastName || k < 0 {
-			k = sum.names.firstNear(a.ORGroup, max(k, 0))
+			k = sum.names.firstNear(sum.groups, a.ORGroup, max(k, 0))
 			sum.lastGroup, sum.lastName = k, a.ORGroup
 		}
 		sum.orAtoms, sum.orGroup = append(sum.orAtoms, int32(i)), append(sum.orGroup, k)
@@ -124,19 +125,16 @@ type groupNames struct {
 	// firstOf, lastOf and next are, for each group, the first and the
 	// last group of its name and the next one (-1: none).
 	firstOf, lastOf, next []int32
-	// groups are the groups indexed, of the state the shape was made
-	// for: a state of the same shape has groups of the same names.
-	groups []ORGroup
 }
 
-// firstNear is first[name] (-1: no group has it), trying groups k and
-// k+1 before the map: the names looked up one after another are mostly
-// of one group or the next (a group's atoms, the trail's entries), and
-// the map's keys are read at random, at 100,000 atoms from memory
-// (issue 26).
-func (gn *groupNames) firstNear(name string, k int32) int32 {
-	for c := max(k, 0); c <= k+1 && int(c) < len(gn.groups); c++ {
-		if gn.groups[c].Name == name {
+// firstNear is first[name] (-1: no group has it), trying groups[k] and
+// groups[k+1] (groups are those indexed) before the map: the names
+// looked up one after another are mostly of one group or the next (a
+// group's atoms, the trail's entries), and the map's keys are read at
+// random, at 100,000 atoms from memory (issue 26).
+func (gn *groupNames) firstNear(groups []ORGroup, name string, k int32) int32 {
+	for c := max(k, 0); c <= k+1 && int(c) < len(groups); c++ {
+		if groups[c].Name == name {
 			return gn.firstOf[c]
 		}
 	}
@@ -149,7 +147,7 @@ func (gn *groupNames) firstNear(name string, k int32) int32 {
 // nameGroups indexes groups by name.
 func nameGroups(groups []ORGroup) *groupNames {
 	n := len(groups)
-	gn := &groupNames{first: make(map[string]int32, n), firstOf: make([]int32, n), lastOf: make([]int32, n), next: make([]int32, n), groups: groups}
+	gn := &groupNames{first: make(map[string]int32, n), firstOf: make([]int32, n), lastOf: make([]int32, n), next: make([]int32, n)}
 	for k := range groups {
 		gn.next[k] = -1
 		f, ok := gn.first[groups[k].Name]

@@ -266,7 +266,7 @@ func checkShape(s *State, sc *checkScratch, sum *atomSum) *shape {
 	sh.first = sh.bools(n)
 	sum.st, sum.fields, sum.off, sum.depLine = sh.uint8s(n), sh.uint8s(n), sh.int32s(n+1), sh.int32s(n)
 	sh.names = nameGroups(s.ORGroups)
-	sum.orAtoms, sum.orGroup, sum.names = sc.orAtoms[:0], sc.orGroup[:0], sh.names
+	sum.orAtoms, sum.orGroup, sum.names, sum.groups = sc.orAtoms[:0], sc.orGroup[:0], sh.names, s.ORGroups
 	sh.ids = scanAtoms(s.Atoms, sh.first, sc, sum)
 	sc.orAtoms, sc.orGroup = sum.orAtoms, sum.orGroup
 	sh.g = sum.g

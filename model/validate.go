@@ -1399,7 +1399,7 @@ func (v *validator) trailAndCorrections() {
 			v.warnf(t.Line, p()+".timestamp", "trail entry %d has no timestamp", i+1)
 		}
 		if t.ORGroup != "" {
-			k := names.firstNear(t.ORGroup, near)
+			k := names.firstNear(v.s.ORGroups, t.ORGroup, near)
 			if k >= 0 {
 				near = k
 			} else if t.Type != "user_correction" {
