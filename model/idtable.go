@@ -53,27 +53,14 @@ func scanAtoms(atoms []Atom, first []bool, sc *checkScratch, sum *atomSum) (t id
 	for 2*len(atoms) > size {
 		size <<= 1
 	}
-	var slots []uint32
-	if cap(sc.slots) >= size {
-		slots = sc.slots[:size] // build clears them
-	} else {
-		slots = make([]uint32, size)
-		sc.slots = slots
-	}
-	t = idTable{slots: slots, mask: uint32(size - 1)}
+	t = idTable{slots: reuse(&sc.slots, size), mask: uint32(size - 1)} // build clears them
 	if cap(sc.keyOff) > len(atoms) {
 		t.keyOff = sc.keyOff[:len(atoms)+1]
 		t.keys = sc.keys[:0]
 	} else {
 		t.keyOff = make([]int32, len(atoms)+1)
 	}
-	hashes := sc.hashes
-	if cap(hashes) >= len(atoms) {
-		hashes = hashes[:len(atoms)]
-	} else {
-		hashes = make([]uint32, len(atoms))
-		sc.hashes = hashes
-	}
+	hashes := reuse(&sc.hashes, len(atoms))
 	var recent recentIDs
 	g := depGraph{dep: sc.dep[:0], repeat: sc.repeat[:0]}
 	later := sc.later[:0]       // the dependencies not found when their atom was reached
@@ -196,27 +183,15 @@ func (t *idTable) build(hashes []uint32, first []bool, sc *checkScratch) {
 		return
 	}
 	shift := uint(bits.TrailingZeros(uint(partSlots)))
-	count := sc.partCount
-	if cap(count) >= parts+1 {
-		count = count[:parts+1]
-		clear(count)
-	} else {
-		count = make([]int32, parts+1)
-		sc.partCount = count
-	}
+	count := reuse(&sc.partCount, parts+1)
+	clear(count)
 	for _, h := range hashes {
 		count[(h&t.mask)>>shift+1]++
 	}
 	for q := 1; q <= parts; q++ {
 		count[q] += count[q-1]
 	}
-	order := sc.order
-	if cap(order) >= len(hashes) {
-		order = order[:len(hashes)]
-	} else {
-		order = make([]slotAt, len(hashes))
-		sc.order = order
-	}
+	order := reuse(&sc.order, len(hashes))
 	for i, h := range hashes {
 		q := (h & t.mask) >> shift
 		order[count[q]] = t.slotOf(h, i)
@@ -474,6 +449,17 @@ func putScratch(sc *checkScratch) {
 	}
 	sc.i32, sc.bools, sc.u8, sc.needI32, sc.needBo, sc.needU8 = sc.i32[:0], sc.bools[:0], sc.u8[:0], 0, 0, 0
 	scratchPool.Put(sc)
+}
+
+// reuse is (*buf)[:n] when *buf has room for n, else a new slice of n,
+// kept in *buf for the next call: a scratch slice, which holds what the
+// last call left in it.
+func reuse[T any](buf *[]T, n int) []T {
+	if cap(*buf) >= n {
+		return (*buf)[:n]
+	}
+	*buf = make([]T, n)
+	return *buf
 }
 
 // int32s is make([]int32, n), from sh's scratch when it has one.
