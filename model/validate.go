@@ -101,8 +101,8 @@ func (r *Report) finish() {
 	r.Valid = len(r.Errors) == 0
 }
 
-// at is a finding's line and its place among the findings.
-type at struct {
+// lineAt is a finding's line and its place among the findings.
+type lineAt struct {
 	line int
 	i    int32
 }
@@ -115,20 +115,20 @@ type at struct {
 // check come in file order, a few thousand at 10,000 atoms and ten times
 // that at 100,000, where a comparison sort's log factor grew its time
 // ×18 (issue 26).
-func sortedByLine(ps []ReportProblem) []at {
-	order := make([]at, len(ps))
+func sortedByLine(ps []ReportProblem) []lineAt {
+	order := make([]lineAt, len(ps))
 	top, low := 0, 0
 	for i := range ps {
-		order[i] = at{ps[i].Line, int32(i)}
+		order[i] = lineAt{ps[i].Line, int32(i)}
 		top, low = max(top, ps[i].Line), min(low, ps[i].Line)
 	}
 	if len(ps) < 64 || low < 0 {
-		slices.SortStableFunc(order, func(a, b at) int { return cmp.Compare(a.line, b.line) })
+		slices.SortStableFunc(order, func(a, b lineAt) int { return cmp.Compare(a.line, b.line) })
 		return order
 	}
 	const digit = 11
 	var count [1<<digit + 1]int32
-	tmp := make([]at, len(order))
+	tmp := make([]lineAt, len(order))
 	for shift := 0; top>>shift > 0; shift += digit {
 		clear(count[:])
 		for _, o := range order {
