@@ -375,7 +375,6 @@ func (sh *shape) choiceIndexes(s *State, sum *atomSum) {
 				fill[k]++
 			}
 		}
-		is := func(j int32, id string) bool { return sh.first[j] && sh.ids.is(int(j), id) }
 		for k := range s.ORGroups {
 			atoms := naming[at[sh.names.firstOf[k]]:at[sh.names.firstOf[k]+1]]
 			for x, choice := range s.ORGroups[k].Choices {
@@ -384,11 +383,11 @@ func (sh *shape) choiceIndexes(s *State, sum *atomSum) {
 				// atoms costs a lookup a choice, not a pass over them.
 				c := sh.choiceOff[k] + int32(x)
 				sh.choiceAt[c] = -1
-				if x < len(atoms) && is(atoms[x], choice) {
+				if x < len(atoms) && sh.isFirst(int(atoms[x]), choice) {
 					sh.choiceAt[c] = atoms[x]
 				} else if len(atoms) <= 8 {
 					for _, j := range atoms {
-						if is(j, choice) {
+						if sh.isFirst(int(j), choice) {
 							sh.choiceAt[c] = j
 							break
 						}
@@ -400,21 +399,13 @@ func (sh *shape) choiceIndexes(s *State, sum *atomSum) {
 			}
 		}
 	}
-	if len(look) == 0 {
-		return
-	}
-	found := make([]int32, len(look))
 	k := 0
-	sh.findEach(s, found, func(x int) string {
-		c := look[x]
+	sh.findAt(s, sh.choiceAt, look, func(c int32) string {
 		for c >= sh.choiceOff[k+1] {
 			k++
 		}
 		return s.ORGroups[k].Choices[c-sh.choiceOff[k]]
 	})
-	for x, c := range look {
-		sh.choiceAt[c] = found[x]
-	}
 }
 
 // childIndexes fills kidOff and kids.

@@ -331,6 +331,28 @@ func (sh *shape) findEach(s *State, out []int32, id func(k int) string) {
 	}
 }
 
+// findAt is findEach for some places of out only: out[k], for each k in
+// places, is set to the index of the first atom with id(k), -1 for none.
+// The ids are looked up together; the guesses before a lookup (bindings,
+// choices, decompositions) leave it the places they did not answer.
+func (sh *shape) findAt(s *State, out, places []int32, id func(k int32) string) {
+	if len(places) == 0 {
+		return
+	}
+	found := make([]int32, len(places))
+	sh.findEach(s, found, func(x int) string { return id(places[x]) })
+	for x, k := range places {
+		out[k] = found[x]
+	}
+}
+
+// isFirst reports whether atom j is the first atom with id: a guessed
+// answer checked, as a lookup in the table would give it. The shape
+// must have the table (Validate's).
+func (sh *shape) isFirst(j int, id string) bool {
+	return sh.first[j] && sh.ids.is(j, id)
+}
+
 // findDecompositions sets out to the indexes of the atoms s's
 // decompositions name, each decomposition's parent and then its
 // children, as findEach would (-1: none). A decomposition's children are
@@ -356,12 +378,8 @@ func (sh *shape) findDecompositions(s *State, out []int32) {
 		return ds[d].Children[int(k)-base-1]
 	}
 	lookUp := func() {
-		found := make([]int32, len(look))
-		d, base = 0, 0
-		sh.findEach(s, found, func(x int) string { return id(look[x]) })
-		for x, k := range look {
-			out[k] = found[x]
-		}
+		d, base = 0, 0 // the walk starts again
+		sh.findAt(s, out, look, id)
 		look = look[:0]
 	}
 	if sh.ids.slots == nil { // a shape without the table: no atom to compare with
@@ -381,7 +399,7 @@ func (sh *shape) findDecompositions(s *State, out []int32) {
 	for _, dc := range ds {
 		for c := 0; c < len(dc.Children); c++ {
 			p := k + 1 + int32(c)
-			if j := out[p-1] + 1; out[p-1] >= 0 && int(j) < len(sh.first) && sh.first[j] && sh.ids.is(int(j), dc.Children[c]) {
+			if j := out[p-1] + 1; out[p-1] >= 0 && int(j) < len(sh.first) && sh.isFirst(int(j), dc.Children[c]) {
 				out[p] = j
 			} else {
 				out[p] = -1
@@ -390,9 +408,7 @@ func (sh *shape) findDecompositions(s *State, out []int32) {
 		}
 		k += 1 + int32(len(dc.Children))
 	}
-	if len(look) > 0 {
-		lookUp()
-	}
+	lookUp()
 }
 
 // checkScratch is the memory of the slices checkShape makes, kept between

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 // Report is the result of validation. Its JSON keys are those of the seed's
@@ -474,13 +473,7 @@ func (v *validator) selectedAt() []int32 {
 			rest = append(rest, int32(k))
 		}
 	}
-	if len(rest) > 0 {
-		found := make([]int32, len(rest))
-		sh.findEach(v.s, found, func(x int) string { return v.s.ORGroups[rest[x]].Selected })
-		for x, k := range rest {
-			v.selAt[k] = found[x]
-		}
-	}
+	sh.findAt(v.s, v.selAt, rest, func(k int32) string { return v.s.ORGroups[k].Selected })
 	return v.selAt
 }
 
@@ -490,11 +483,7 @@ func (v *validator) selectedAt() []int32 {
 // until the table's scratch is given back.
 func (v *validator) idText(i int) string {
 	if v.sum != nil {
-		t := &v.sh.ids
-		if b := t.keys[t.keyOff[i]:t.keyOff[i+1]]; len(b) > 0 {
-			return unsafe.String(&b[0], len(b))
-		}
-		return ""
+		return v.sh.ids.idOf(i)
 	}
 	return v.s.Atoms[i].ID
 }
@@ -1339,7 +1328,7 @@ func (v *validator) bindingAtoms() []int32 {
 					break
 				}
 				j += x
-				if v.sh.first[j] && v.sh.ids.is(j, bs[k].AtomID) {
+				if v.sh.isFirst(j, bs[k].AtomID) {
 					found[k], next = int32(j), j+1
 					break
 				}
@@ -1349,13 +1338,7 @@ func (v *validator) bindingAtoms() []int32 {
 			look = append(look, int32(k))
 		}
 	}
-	if len(look) > 0 {
-		at := make([]int32, len(look))
-		v.sh.findEach(v.s, at, func(x int) string { return bs[look[x]].AtomID })
-		for x, k := range look {
-			found[k] = at[x]
-		}
-	}
+	v.sh.findAt(v.s, found, look, func(k int32) string { return bs[k].AtomID })
 	return found
 }
 
