@@ -42,7 +42,8 @@ for _ in $(seq "$rounds"); do
 done | tee "$work/runs"
 echo "# medians, $(date -u +%H:%M) UTC, load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)"
 for b in base work; do
-  awk -v b="$b" '$1 == b { a[n] = $2; c[n] = $3; r[n] = $4; n++ }
+  awk -v b="$b" 'BEGIN { n = 0 }
+    $1 == b { a[n] = $2 + 0; c[n] = $3 + 0; r[n] = $4 + 0; n++ }
     function med(x, n,   i, j, t) {
       for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
       return n % 2 ? x[int(n / 2)] : (x[n / 2 - 1] + x[n / 2]) / 2
